@@ -1,0 +1,129 @@
+import { createWriteStream, writeFileSync } from 'node:fs';
+import { StringDecoder } from 'node:string_decoder';
+import { buildClaudeArgs, redactArgs } from '../core/claude-args.js';
+import { BoundedTail } from '../core/bounded-tail.js';
+import { OutputScanner } from '../core/output-scanner.js';
+import { spawnGroup } from '../infra/process-group.js';
+import type { AgentBackend, AgentEnd, AgentRequest, AgentRun, Logger } from '../ports.js';
+
+export interface ClaudeBackendOptions {
+  command: readonly string[];
+  model: string;
+  effort: string;
+  outputFormat: 'json' | 'text';
+  allowedTools: readonly string[];
+  env: NodeJS.ProcessEnv;
+  logger: Logger;
+  /** Time between SIGTERM and SIGKILL when the agent must stop. */
+  killGraceMs?: number;
+}
+
+const STDERR_TAIL = 16 * 1024;
+
+/** Runs the real Claude Code CLI, one process (group) per iteration. */
+export class ClaudeBackend implements AgentBackend {
+  readonly name = 'claude';
+
+  constructor(private readonly options: ClaudeBackendOptions) {}
+
+  async run(request: AgentRequest, signal: AbortSignal): Promise<AgentRun> {
+    const o = this.options;
+    const invocation = buildClaudeArgs({
+      command: o.command,
+      model: o.model,
+      effort: o.effort,
+      format: request.live ? 'stream-json' : o.outputFormat,
+      allowedTools: o.allowedTools,
+      ...(request.resumeSessionId ? { resumeSessionId: request.resumeSessionId } : {}),
+      loopContext: request.loopContext,
+      prompt: request.prompt,
+    });
+    o.logger.debug(`Claude command: ${redactArgs(invocation)}`);
+    const started = Date.now();
+    const scanner = new OutputScanner(request.onEvent);
+    const stderr = new BoundedTail(STDERR_TAIL);
+    const log = createWriteStream(request.outputLogPath);
+    const decoder = new StringDecoder('utf8');
+    const errDecoder = new StringDecoder('utf8');
+
+    let proc: ReturnType<typeof spawnGroup>;
+    try {
+      proc = spawnGroup(invocation.file, invocation.args, { cwd: request.cwd, env: o.env });
+    } catch (error) {
+      log.end();
+      return this.failedStart(String((error as Error).message), started, scanner);
+    }
+    let spawnError: string | undefined;
+    proc.child.once('error', (error) => {
+      spawnError = (error as NodeJS.ErrnoException).code === 'ENOENT' ? `command not found: ${invocation.file}` : error.message;
+    });
+    proc.child.stdout?.on('data', (buf: Buffer) => {
+      log.write(buf);
+      const text = decoder.write(buf);
+      scanner.write(text);
+      request.onOutput?.(text);
+    });
+    proc.child.stderr?.on('data', (buf: Buffer) => stderr.write(errDecoder.write(buf)));
+
+    let end: AgentEnd = 'exited';
+    const grace = o.killGraceMs ?? 5000;
+    const timer = setTimeout(() => {
+      end = 'timeout';
+      void proc.terminate(grace);
+    }, request.timeoutMs);
+    const onAbort = (): void => {
+      if (end === 'exited') end = 'interrupted';
+      void proc.terminate(grace);
+    };
+    if (signal.aborted) onAbort();
+    else signal.addEventListener('abort', onAbort, { once: true });
+
+    const { exitCode, signal: killSignal } = await proc.exited;
+    clearTimeout(timer);
+    signal.removeEventListener('abort', onAbort);
+    await drain(proc.child.stdout);
+    const tail = decoder.end();
+    if (tail) scanner.write(tail);
+    await new Promise<void>((resolve) => log.end(resolve));
+    const stderrText = stderr.value() + errDecoder.end();
+    if (stderrText.trim()) writeFileSync(request.outputLogPath.replace(/\.log$/, '.stderr.log'), stderrText);
+
+    if (spawnError !== undefined) return this.failedStart(spawnError, started, scanner);
+    const run: AgentRun = {
+      end,
+      exitCode,
+      durationMs: Date.now() - started,
+      output: scanner.end(),
+      stderrTail: stderrText,
+      details: { argv: redactArgs(invocation) },
+    };
+    if (killSignal !== undefined) run.signal = killSignal;
+    return run;
+  }
+
+  private failedStart(message: string, started: number, scanner: OutputScanner): AgentRun {
+    return { end: 'spawn_failed', exitCode: undefined, durationMs: Date.now() - started, output: scanner.end(), stderrTail: '', failure: message, fatal: message.startsWith('command not found') };
+  }
+}
+
+/** Waits briefly for a stream to finish delivering data after the process exited. */
+async function drain(stream: NodeJS.ReadableStream | null | undefined): Promise<void> {
+  if (!stream) return;
+  const readable = stream as NodeJS.ReadableStream & { readableEnded?: boolean; destroy?: () => void };
+  if (readable.readableEnded) return;
+  await new Promise<void>((resolve) => {
+    // A background process the agent left behind may hold the pipe open; do not wait for it forever.
+    const timer = setTimeout(() => {
+      readable.destroy?.();
+      resolve();
+    }, 2000);
+    readable.once('end', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+    readable.once('close', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
+}

@@ -1,0 +1,120 @@
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { checkFirstTasks } from '../core/fix-plan.js';
+import { OutputScanner } from '../core/output-scanner.js';
+import { emptyAgentOutput } from '../core/agent-output.js';
+import { RalphError, ExitCode } from '../errors.js';
+import type { AgentBackend, AgentRequest, AgentRun, Clock, ProcessRunner } from '../ports.js';
+import { parseMockScript, pickResponse, renderMockOutput, type MockResponse } from './mock-script.js';
+
+export interface MockBackendOptions {
+  scriptPath: string;
+  projectDir: string;
+  fixPlanPath: string;
+  optionalSections: readonly string[];
+  runner: ProcessRunner;
+  clock: Clock;
+}
+
+export function loadMockScript(path: string): MockResponse[] {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new RalphError(
+      `Mock script not found: ${path} (${(error as NodeJS.ErrnoException).code ?? 'unreadable'}).`,
+      ExitCode.Usage,
+      'Write one with {"responses": [{"output": "..."}]} or point --mock-script at it.',
+    );
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw new RalphError(`Mock script ${path} is not valid JSON: ${(error as Error).message}`, ExitCode.Usage);
+  }
+  const parsed = parseMockScript(value);
+  if (!parsed.ok) throw new RalphError(`Mock script ${path} is invalid:\n  ${parsed.errors.join('\n  ')}`, ExitCode.Usage);
+  return parsed.responses;
+}
+
+/**
+ * Replays scripted responses in-process, as if Claude Code had printed them,
+ * and applies their file effects. No network, no API key.
+ */
+export class MockBackend implements AgentBackend {
+  readonly name = 'mock';
+  private readonly responses: MockResponse[];
+  private readonly consumed = new Set<number>();
+  private readonly sessionId: string;
+
+  constructor(private readonly options: MockBackendOptions) {
+    this.responses = loadMockScript(options.scriptPath);
+    this.sessionId = `mock-session-${options.clock.now().toString(36)}`;
+  }
+
+  get consumedCount(): number {
+    return this.consumed.size;
+  }
+
+  get totalResponses(): number {
+    return this.responses.length;
+  }
+
+  async run(request: AgentRequest, signal: AbortSignal): Promise<AgentRun> {
+    const started = this.options.clock.now();
+    const index = pickResponse(this.responses, this.consumed, `${request.prompt}\n${request.loopContext}`);
+    if (index === undefined) {
+      const left = this.responses.length - this.consumed.size;
+      const failure =
+        left === 0
+          ? `mock responses exhausted: all ${this.responses.length} scripted responses were consumed (call ${this.consumed.size + 1} has none)`
+          : `no remaining mock response matches the prompt (${this.consumed.size} of ${this.responses.length} consumed; ${left} left, all with trigger patterns that do not match)`;
+      return { end: 'spawn_failed', exitCode: undefined, durationMs: 0, output: emptyAgentOutput(), stderrTail: '', failure, fatal: true, details: { mock_consumed: this.consumed.size, mock_total: this.responses.length, mock_exhausted: true } };
+    }
+    this.consumed.add(index);
+    const response = this.responses[index] as MockResponse;
+    const details = { mock_response: index, mock_consumed: this.consumed.size, mock_total: this.responses.length };
+
+    if (response.delayMs > 0) {
+      const limit = Math.min(response.delayMs, request.timeoutMs);
+      try {
+        await this.options.clock.sleep(limit, signal);
+      } catch {
+        return { end: 'interrupted', exitCode: undefined, durationMs: this.options.clock.now() - started, output: emptyAgentOutput(), stderrTail: '', details };
+      }
+      if (response.delayMs > request.timeoutMs) {
+        return { end: 'timeout', exitCode: undefined, durationMs: this.options.clock.now() - started, output: emptyAgentOutput(), stderrTail: '', details };
+      }
+    }
+    if (signal.aborted) return { end: 'interrupted', exitCode: undefined, durationMs: 0, output: emptyAgentOutput(), stderrTail: '', details };
+
+    await this.applyEffects(response);
+    const stdout = renderMockOutput(response, this.sessionId, this.options.clock.now() - started);
+    writeFileSync(request.outputLogPath, stdout);
+    const scanner = new OutputScanner(request.onEvent);
+    scanner.write(stdout);
+    request.onOutput?.(stdout);
+    return { end: 'exited', exitCode: response.exitCode, durationMs: this.options.clock.now() - started, output: scanner.end(), stderrTail: '', details };
+  }
+
+  private async applyEffects(response: MockResponse): Promise<void> {
+    const root = this.options.projectDir;
+    for (const [relative, content] of Object.entries(response.files)) {
+      const target = join(root, relative);
+      if (content === null) rmSync(target, { force: true, recursive: true });
+      else {
+        mkdirSync(dirname(target), { recursive: true });
+        writeFileSync(target, content);
+      }
+    }
+    if (response.checkTasks > 0 && existsSync(this.options.fixPlanPath)) {
+      const plan = readFileSync(this.options.fixPlanPath, 'utf8');
+      writeFileSync(this.options.fixPlanPath, checkFirstTasks(plan, this.options.optionalSections, response.checkTasks));
+    }
+    if (response.commit !== undefined && existsSync(join(root, '.git'))) {
+      await this.options.runner.run('git', ['add', '-A'], { cwd: root });
+      await this.options.runner.run('git', ['commit', '-q', '--no-verify', '-m', response.commit], { cwd: root });
+    }
+  }
+}

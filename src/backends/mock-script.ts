@@ -1,0 +1,160 @@
+/**
+ * The mock backend's script (seed 003 "Mock Backend Specification"): ordered
+ * responses with `output`, `exit_code`, `delay_ms`, `trigger_pattern`, plus
+ * optional effects on the project so progress, verification and rollback can
+ * be exercised without a model.
+ */
+export interface MockResponse {
+  output: string;
+  exitCode: number;
+  delayMs: number;
+  triggerPattern?: RegExp;
+  triggerSource?: string;
+  /** Accepted for seed 003 compatibility; Ralph has one agent role. */
+  hat?: string;
+  /** Emit `output` verbatim instead of wrapping it in a Claude result object. */
+  raw: boolean;
+  /** Files to write (string) or delete (null), relative to the project. */
+  files: Record<string, string | null>;
+  /** Tick this many unchecked blocking tasks in fix_plan.md. */
+  checkTasks: number;
+  /** Commit everything with this message (git projects only). */
+  commit?: string;
+  /** Stats reported in the result object. */
+  costUsd: number;
+  inputTokens: number;
+  outputTokens: number;
+  sessionId?: string;
+}
+
+export type MockScriptResult = { ok: true; responses: MockResponse[] } | { ok: false; errors: string[] };
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function safeRelativePath(path: string): boolean {
+  if (path === '' || path.startsWith('/') || /^[A-Za-z]:/.test(path) || path.includes('\0')) return false;
+  return !path.split(/[\\/]/).some((part) => part === '..');
+}
+
+const KNOWN_FIELDS = new Set([
+  'output',
+  'exit_code',
+  'delay_ms',
+  'trigger_pattern',
+  'hat',
+  'raw',
+  'files',
+  'check_tasks',
+  'commit',
+  'cost_usd',
+  'input_tokens',
+  'output_tokens',
+  'session_id',
+]);
+
+export function parseMockScript(value: unknown): MockScriptResult {
+  const list = Array.isArray(value) ? value : isRecord(value) ? value['responses'] : undefined;
+  if (!Array.isArray(list)) return { ok: false, errors: ['expected {"responses": [...]} or an array of responses'] };
+  const errors: string[] = [];
+  const responses: MockResponse[] = [];
+  list.forEach((item, index) => {
+    const at = `responses[${index}]`;
+    if (!isRecord(item)) {
+      errors.push(`${at}: expected an object`);
+      return;
+    }
+    for (const key of Object.keys(item)) if (!KNOWN_FIELDS.has(key)) errors.push(`${at}: unknown field "${key}"`);
+    const output = item['output'];
+    if (typeof output !== 'string') errors.push(`${at}.output: required, must be a string`);
+    const int = (key: string, fallback: number, min: number): number => {
+      const v = item[key];
+      if (v === undefined) return fallback;
+      if (typeof v !== 'number' || !Number.isInteger(v) || v < min) {
+        errors.push(`${at}.${key}: must be a whole number ≥ ${min}`);
+        return fallback;
+      }
+      return v;
+    };
+    const num = (key: string): number => {
+      const v = item[key];
+      if (v === undefined) return 0;
+      if (typeof v !== 'number' || !Number.isFinite(v) || v < 0) {
+        errors.push(`${at}.${key}: must be a number ≥ 0`);
+        return 0;
+      }
+      return v;
+    };
+    const response: MockResponse = {
+      output: typeof output === 'string' ? output : '',
+      exitCode: int('exit_code', 0, 0),
+      delayMs: int('delay_ms', 0, 0),
+      raw: item['raw'] === true,
+      files: {},
+      checkTasks: int('check_tasks', 0, 0),
+      costUsd: num('cost_usd'),
+      inputTokens: int('input_tokens', 0, 0),
+      outputTokens: int('output_tokens', 0, 0),
+    };
+    const trigger = item['trigger_pattern'];
+    if (trigger !== undefined) {
+      if (typeof trigger !== 'string') errors.push(`${at}.trigger_pattern: must be a string`);
+      else {
+        try {
+          response.triggerPattern = new RegExp(trigger);
+          response.triggerSource = trigger;
+        } catch (error) {
+          errors.push(`${at}.trigger_pattern: invalid regular expression (${(error as Error).message})`);
+        }
+      }
+    }
+    if (typeof item['hat'] === 'string') response.hat = item['hat'];
+    if (typeof item['commit'] === 'string') response.commit = item['commit'];
+    else if (item['commit'] !== undefined) errors.push(`${at}.commit: must be a commit message string`);
+    if (typeof item['session_id'] === 'string') response.sessionId = item['session_id'];
+    const files = item['files'];
+    if (files !== undefined) {
+      if (!isRecord(files)) errors.push(`${at}.files: must be an object of path → content (or null to delete)`);
+      else
+        for (const [path, content] of Object.entries(files)) {
+          if (!safeRelativePath(path)) errors.push(`${at}.files: "${path}" must be a relative path inside the project`);
+          else if (content !== null && typeof content !== 'string') errors.push(`${at}.files["${path}"]: must be a string or null`);
+          else response.files[path] = content;
+        }
+    }
+    responses.push(response);
+  });
+  return errors.length > 0 ? { ok: false, errors } : { ok: true, responses };
+}
+
+/**
+ * Index of the response to use for this call: the first unconsumed one whose
+ * trigger pattern (if any) matches the prompt.
+ */
+export function pickResponse(responses: readonly MockResponse[], consumed: ReadonlySet<number>, prompt: string): number | undefined {
+  for (let i = 0; i < responses.length; i += 1) {
+    if (consumed.has(i)) continue;
+    const pattern = (responses[i] as MockResponse).triggerPattern;
+    if (pattern === undefined || pattern.test(prompt)) return i;
+  }
+  return undefined;
+}
+
+/** The stdout the mock agent prints: a Claude CLI result object unless `raw`. */
+export function renderMockOutput(response: MockResponse, sessionId: string, durationMs: number): string {
+  const trimmed = response.output.trimStart();
+  if (response.raw || trimmed.startsWith('{') || trimmed.startsWith('[')) return response.output;
+  return JSON.stringify({
+    type: 'result',
+    subtype: 'success',
+    is_error: response.exitCode !== 0,
+    duration_ms: durationMs,
+    num_turns: 1,
+    result: response.output,
+    session_id: response.sessionId ?? sessionId,
+    total_cost_usd: response.costUsd,
+    usage: { input_tokens: response.inputTokens, output_tokens: response.outputTokens, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 },
+    permission_denials: [],
+  });
+}

@@ -1,0 +1,200 @@
+import {
+  boolean,
+  commandLine,
+  commaList,
+  decimal,
+  envPairs,
+  integer,
+  oneOf,
+  text,
+  toolList,
+  type ValueType,
+} from './value-types.js';
+
+/** Every effective setting of a loop, after layering (spec §2). */
+export interface RalphConfig {
+  claudeCommand: string[];
+  maxCallsPerHour: number;
+  maxTokensPerHour: number;
+  timeoutMinutes: number;
+  outputFormat: 'json' | 'text';
+  allowedTools: string[];
+  sessionContinuity: boolean;
+  sessionExpiryHours: number;
+  model: string;
+  effort: string;
+  verbose: boolean;
+  live: boolean;
+  showToolArgs: boolean;
+  notify: boolean;
+  backup: boolean;
+  promptFile: string;
+  optionalSections: string[];
+  claudeMinVersion: string;
+  cbNoProgressThreshold: number;
+  cbSameErrorThreshold: number;
+  cbPermissionDenialThreshold: number;
+  cbFailureThreshold: number;
+  cbCooldownMinutes: number;
+  cbAutoReset: boolean;
+  maxLoops: number;
+  maxCostUsd: number;
+  maxRuntimeMinutes: number;
+  pauseSeconds: number;
+  backend: 'claude' | 'mock';
+  mockScript: string;
+  verifyCommand: string;
+  verifyPreset: '' | 'fast' | 'full' | 'extended';
+  verifyTimeoutSeconds: number;
+  verifyMaxAttempts: number;
+  verifyCwd: string;
+  verifyEnv: Record<string, string>;
+  checkpoint: 'auto' | 'on' | 'off';
+  checkpointKeep: number;
+  rollbackOnFail: boolean;
+  onVerifyExhausted: 'ask' | 'retry' | 'skip' | 'abort';
+  usageLimitWaitMinutes: number;
+  apiRetryMax: number;
+  apiRetryWaitSeconds: number;
+}
+
+export type ConfigField = keyof RalphConfig;
+
+export interface KeySpec<F extends ConfigField> {
+  /** The .ralphrc key (and main environment variable). */
+  key: string;
+  /** Other names accepted in .ralphrc and the environment (the original's internal names). */
+  aliases?: readonly string[];
+  /** The command-line flag, if there is one. */
+  flag?: string;
+  type: ValueType<RalphConfig[F]>;
+  default: RalphConfig[F];
+  doc: string;
+}
+
+export const DEFAULT_ALLOWED_TOOLS = [
+  'Write',
+  'Read',
+  'Edit',
+  'Bash(git add *)',
+  'Bash(git commit *)',
+  'Bash(git diff *)',
+  'Bash(git log *)',
+  'Bash(git status)',
+  'Bash(git status *)',
+  'Bash(git push *)',
+  'Bash(git pull *)',
+  'Bash(git fetch *)',
+  'Bash(git checkout *)',
+  'Bash(git branch *)',
+  'Bash(git stash *)',
+  'Bash(git merge *)',
+  'Bash(git tag *)',
+  'Bash(npm *)',
+  'Bash(pytest)',
+];
+
+const checkpointMode: ValueType<'auto' | 'on' | 'off'> = {
+  expected: 'auto, true or false',
+  parse(raw) {
+    const v = raw.trim().toLowerCase();
+    if (v === 'auto') return { ok: true, value: 'auto' };
+    const b = boolean.parse(v);
+    if (b.ok) return { ok: true, value: b.value ? 'on' : 'off' };
+    return { ok: false, expected: this.expected };
+  },
+  format: (v) => (v === 'on' ? 'true' : v === 'off' ? 'false' : 'auto'),
+};
+
+const semver: ValueType<string> = {
+  expected: 'a version such as 2.0.76',
+  parse(raw) {
+    const v = raw.trim();
+    return /^\d+\.\d+\.\d+$/.test(v) ? { ok: true, value: v } : { ok: false, expected: this.expected };
+  },
+  format: (v) => v,
+};
+
+export const CONFIG_KEYS: { [F in ConfigField]: KeySpec<F> } = {
+  claudeCommand: { key: 'CLAUDE_CODE_CMD', type: commandLine, default: ['claude'], doc: 'Command that runs Claude Code' },
+  maxCallsPerHour: { key: 'MAX_CALLS_PER_HOUR', flag: '--calls', type: integer(1, 100_000), default: 100, doc: 'Agent calls allowed per hour' },
+  maxTokensPerHour: { key: 'MAX_TOKENS_PER_HOUR', flag: '--max-tokens', type: integer(0), default: 0, doc: 'Input+output tokens allowed per hour (0 = no limit)' },
+  timeoutMinutes: { key: 'CLAUDE_TIMEOUT_MINUTES', flag: '--timeout', type: integer(1, 120, 'minutes'), default: 15, doc: 'Wall-clock limit of one agent call' },
+  outputFormat: { key: 'CLAUDE_OUTPUT_FORMAT', flag: '--output-format', type: oneOf(['json', 'text'] as const), default: 'json', doc: 'Output format requested from Claude' },
+  allowedTools: { key: 'ALLOWED_TOOLS', aliases: ['CLAUDE_ALLOWED_TOOLS'], flag: '--allowed-tools', type: toolList, default: DEFAULT_ALLOWED_TOOLS, doc: 'Tools Claude may use without asking (--allowedTools)' },
+  sessionContinuity: { key: 'SESSION_CONTINUITY', aliases: ['CLAUDE_USE_CONTINUE'], flag: '--no-continue', type: boolean, default: true, doc: 'Resume the same Claude session across iterations' },
+  sessionExpiryHours: { key: 'SESSION_EXPIRY_HOURS', aliases: ['CLAUDE_SESSION_EXPIRY_HOURS'], flag: '--session-expiry', type: integer(1, 24 * 365, 'hours'), default: 24, doc: 'Start a new Claude session once the stored one is this old' },
+  model: { key: 'CLAUDE_MODEL', flag: '--model', type: text, default: '', doc: 'Model passed as --model (empty = Claude default)' },
+  effort: { key: 'CLAUDE_EFFORT', flag: '--effort', type: text, default: '', doc: 'Effort passed as --effort (empty = Claude default)' },
+  verbose: { key: 'RALPH_VERBOSE', aliases: ['VERBOSE_PROGRESS'], flag: '--verbose', type: boolean, default: false, doc: 'Detailed progress and debug log lines' },
+  live: { key: 'RALPH_LIVE', flag: '--live', type: boolean, default: false, doc: 'Stream Claude output as it arrives (stream-json)' },
+  showToolArgs: { key: 'LIVE_SHOW_TOOL_ARGS', flag: '--show-tool-args', type: boolean, default: false, doc: 'Show tool arguments in live output' },
+  notify: { key: 'ENABLE_NOTIFICATIONS', flag: '--notify', type: boolean, default: false, doc: 'Desktop notifications for events that matter' },
+  backup: { key: 'ENABLE_BACKUP', flag: '--backup', type: boolean, default: false, doc: 'Keep a git checkpoint of every iteration' },
+  promptFile: { key: 'RALPH_PROMPT_FILE', flag: '--prompt', type: text, default: '.ralph/PROMPT.md', doc: 'Prompt file sent to Claude each iteration' },
+  optionalSections: { key: 'OPTIONAL_SECTIONS', type: commaList(), default: ['Optional', 'Future', 'Future Enhancements', 'Nice to Have'], doc: 'fix_plan.md sections whose tasks do not block completion' },
+  claudeMinVersion: { key: 'CLAUDE_MIN_VERSION', type: semver, default: '2.0.76', doc: 'Oldest Claude Code version Ralph runs with' },
+  cbNoProgressThreshold: { key: 'CB_NO_PROGRESS_THRESHOLD', type: integer(1, 1000), default: 3, doc: 'Iterations without progress that open the circuit' },
+  cbSameErrorThreshold: { key: 'CB_SAME_ERROR_THRESHOLD', type: integer(1, 1000), default: 5, doc: 'Iterations repeating the same error that open the circuit' },
+  cbPermissionDenialThreshold: { key: 'CB_PERMISSION_DENIAL_THRESHOLD', type: integer(1, 1000), default: 2, doc: 'Iterations with permission denials that open the circuit' },
+  cbFailureThreshold: { key: 'CB_FAILURE_THRESHOLD', type: integer(1, 1000), default: 5, doc: 'Consecutive failed agent calls that open the circuit' },
+  cbCooldownMinutes: { key: 'CB_COOLDOWN_MINUTES', type: integer(0, 100_000, 'minutes'), default: 30, doc: 'Minutes before an open circuit may be retried (half-open)' },
+  cbAutoReset: { key: 'CB_AUTO_RESET', flag: '--auto-reset-circuit', type: boolean, default: false, doc: 'Close an open circuit at startup without waiting for the cooldown' },
+  maxLoops: { key: 'MAX_LOOPS', flag: '--max-loops', type: integer(0), default: 0, doc: 'Stop after this many iterations (0 = no limit)' },
+  maxCostUsd: { key: 'MAX_COST_USD', flag: '--max-cost', type: decimal(0, 'USD'), default: 0, doc: 'Stop once the run has cost this much (0 = no limit)' },
+  maxRuntimeMinutes: { key: 'MAX_RUNTIME_MINUTES', flag: '--max-runtime', type: integer(0, Number.MAX_SAFE_INTEGER, 'minutes'), default: 0, doc: 'Stop after this much wall-clock time (0 = no limit)' },
+  pauseSeconds: { key: 'LOOP_PAUSE_SECONDS', flag: '--pause', type: decimal(0, 'seconds'), default: 2, doc: 'Pause between iterations' },
+  backend: { key: 'RALPH_BACKEND', flag: '--backend', type: oneOf(['claude', 'mock'] as const), default: 'claude', doc: 'Agent backend' },
+  mockScript: { key: 'RALPH_MOCK_SCRIPT', flag: '--mock-script', type: text, default: '.ralph/mock_responses.json', doc: 'Scripted responses for the mock backend' },
+  verifyCommand: { key: 'VERIFY_COMMAND', flag: '--verify', type: text, default: '', doc: 'Shell command that must pass before work counts as done' },
+  verifyPreset: { key: 'VERIFY_PRESET', flag: '--verify-preset', type: oneOf(['', 'fast', 'full', 'extended'] as const), default: '', doc: 'fast (1 attempt, 30 s), full (5, 300 s), extended (10, 600 s)' },
+  verifyTimeoutSeconds: { key: 'VERIFY_TIMEOUT', flag: '--verify-timeout', type: integer(1, 3600, 'seconds'), default: 300, doc: 'Time limit of one verify run' },
+  verifyMaxAttempts: { key: 'VERIFY_MAX_ATTEMPTS', flag: '--verify-max', type: integer(1, 100), default: 5, doc: 'Failed verify attempts before escalation' },
+  verifyCwd: { key: 'VERIFY_CWD', flag: '--verify-cwd', type: text, default: '', doc: 'Directory the verify command runs in (relative to the project)' },
+  verifyEnv: { key: 'VERIFY_ENV', flag: '--verify-env', type: envPairs, default: {}, doc: 'Extra KEY=VALUE variables for the verify command' },
+  checkpoint: { key: 'CHECKPOINT', flag: '--checkpoint', type: checkpointMode, default: 'auto', doc: 'Git checkpoint before each iteration (auto = when a verify command is set)' },
+  checkpointKeep: { key: 'CHECKPOINT_KEEP', type: integer(0, 1000), default: 5, doc: 'Passed checkpoints kept for ralph --restore' },
+  rollbackOnFail: { key: 'ROLLBACK_ON_FAIL', flag: '--rollback-on-fail', type: boolean, default: false, doc: 'Restore the checkpoint when verification fails' },
+  onVerifyExhausted: { key: 'ON_VERIFY_EXHAUSTED', flag: '--on-verify-exhausted', type: oneOf(['ask', 'retry', 'skip', 'abort'] as const), default: 'ask', doc: 'What to do when verify attempts run out (ask only on a terminal; otherwise abort)' },
+  usageLimitWaitMinutes: { key: 'USAGE_LIMIT_WAIT_MINUTES', aliases: ['RESET_WAIT_MINUTES'], type: integer(1, 24 * 60, 'minutes'), default: 60, doc: 'Wait after a usage limit when no reset time is given' },
+  apiRetryMax: { key: 'API_RETRY_MAX', type: integer(0, 20), default: 3, doc: 'Retries of an API rate-limit/overload error' },
+  apiRetryWaitSeconds: { key: 'API_RETRY_WAIT_SECONDS', type: integer(0, 86_400, 'seconds'), default: 300, doc: 'First wait before retrying an API error; each retry waits one step longer' },
+};
+
+/** Keys the original writes that need no action here: accepted silently. */
+export const INFORMATIONAL_KEYS: ReadonlySet<string> = new Set([
+  'PROJECT_NAME',
+  'PROJECT_TYPE',
+  'TASK_SOURCES',
+  'GITHUB_TASK_LABEL',
+  'BEADS_FILTER',
+  // We never update Claude Code behind the user's back (U§15.25).
+  'CLAUDE_AUTO_UPDATE',
+  'CB_OUTPUT_DECLINE_THRESHOLD',
+  'PROMPT_FILE',
+  'FIX_PLAN_FILE',
+  'AGENT_FILE',
+  'RALPH_SHELL_INIT_FILE',
+]);
+
+/** Families of the original that this port does not implement yet: warned about, ignored. */
+export const UNSUPPORTED_KEY = /^(SANDBOX_|SYNC_|GITHUB_ISSUE$|COMMENT_PROGRESS$|COMMENT_INTERVAL$|AUTO_CLOSE$|CLOSE_SUMMARY$|CREATE_PR$|LINK_ISSUE$|DRAFT_PR$|CREATE_FOLLOWUPS$|FOLLOWUP_LABEL$|ADD_COMPLETION_LABELS$|QUEUE_FILE$)/;
+
+export const CONFIG_FIELDS = Object.keys(CONFIG_KEYS) as ConfigField[];
+
+/** .ralphrc / environment name → field. */
+export const FIELD_BY_NAME: ReadonlyMap<string, ConfigField> = new Map(
+  CONFIG_FIELDS.flatMap((field) => {
+    const spec = CONFIG_KEYS[field];
+    return [spec.key, ...(spec.aliases ?? [])].map((name) => [name, field] as const);
+  }),
+);
+
+export function defaultConfig(): RalphConfig {
+  const out = {} as Record<ConfigField, unknown>;
+  for (const field of CONFIG_FIELDS) {
+    const value = CONFIG_KEYS[field].default;
+    out[field] = Array.isArray(value) ? [...value] : typeof value === 'object' && value !== null ? { ...value } : value;
+  }
+  return out as unknown as RalphConfig;
+}

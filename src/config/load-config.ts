@@ -1,0 +1,123 @@
+import { CONFIG_FIELDS, CONFIG_KEYS, FIELD_BY_NAME, INFORMATIONAL_KEYS, UNSUPPORTED_KEY, defaultConfig, type ConfigField, type RalphConfig } from './keys.js';
+import { parseRalphrc } from './ralphrc.js';
+import type { ValueType } from './value-types.js';
+
+export type ConfigSource = 'default' | 'ralphrc' | 'env' | 'flag';
+
+export interface ValueOrigin {
+  source: ConfigSource;
+  /** `.ralphrc:12`, `CLAUDE_TIMEOUT_MINUTES` or `--timeout`. */
+  where?: string;
+}
+
+/** Raw flag values from the command line, keyed by config field. */
+export type FlagValues = Partial<Record<ConfigField, string | boolean | readonly string[]>>;
+
+export interface ConfigInputs {
+  ralphrc?: { path: string; text: string } | undefined;
+  env: Readonly<Record<string, string | undefined>>;
+  flags: FlagValues;
+}
+
+export interface LoadedConfig {
+  config: RalphConfig;
+  origins: Record<ConfigField, ValueOrigin>;
+  warnings: string[];
+  errors: string[];
+}
+
+function describeBad(where: string, name: string, raw: string, expected: string): string {
+  return `${where}: ${name}="${raw}" is invalid; expected ${expected}`;
+}
+
+function applyRaw<F extends ConfigField>(
+  config: RalphConfig,
+  field: F,
+  raw: string,
+  type: ValueType<RalphConfig[F]>,
+): { ok: true } | { ok: false; expected: string } {
+  const parsed = type.parse(raw);
+  if (!parsed.ok) return parsed;
+  config[field] = parsed.value;
+  return { ok: true };
+}
+
+/**
+ * Layers configuration uniformly for every key: flag > environment > .ralphrc >
+ * default (spec §2; the original gets this backwards, U§15.1). Returns errors as
+ * data; the caller decides to stop.
+ */
+export function loadConfig(inputs: ConfigInputs): LoadedConfig {
+  const config = defaultConfig();
+  const origins = Object.fromEntries(CONFIG_FIELDS.map((f) => [f, { source: 'default' } as ValueOrigin])) as Record<ConfigField, ValueOrigin>;
+  const warnings: string[] = [];
+  const errors: string[] = [];
+
+  if (inputs.ralphrc) {
+    const file = inputs.ralphrc.path;
+    const parsed = parseRalphrc(inputs.ralphrc.text, inputs.env);
+    for (const issue of parsed.errors) errors.push(`${file}:${issue.line}: ${issue.message}`);
+    for (const entry of parsed.entries) {
+      const where = `${file}:${entry.line}`;
+      const field = FIELD_BY_NAME.get(entry.key);
+      if (field === undefined) {
+        if (UNSUPPORTED_KEY.test(entry.key)) warnings.push(`${where}: ${entry.key} is not supported by this version of Ralph (ignored)`);
+        else if (!INFORMATIONAL_KEYS.has(entry.key)) warnings.push(`${where}: unknown key ${entry.key} (ignored)`);
+        continue;
+      }
+      if (entry.value === '') continue;
+      const spec = CONFIG_KEYS[field];
+      const result = applyRaw(config, field, entry.value, spec.type as ValueType<RalphConfig[typeof field]>);
+      if (result.ok) origins[field] = { source: 'ralphrc', where };
+      else errors.push(describeBad(where, entry.key, entry.value, result.expected));
+    }
+  }
+
+  for (const field of CONFIG_FIELDS) {
+    const spec = CONFIG_KEYS[field];
+    for (const name of [spec.key, ...(spec.aliases ?? [])]) {
+      const raw = inputs.env[name];
+      if (raw === undefined || raw === '') continue;
+      const result = applyRaw(config, field, raw, spec.type as ValueType<RalphConfig[typeof field]>);
+      if (result.ok) origins[field] = { source: 'env', where: name };
+      else errors.push(describeBad(`environment variable ${name}`, name, raw, result.expected));
+      break;
+    }
+  }
+
+  for (const field of CONFIG_FIELDS) {
+    const raw = inputs.flags[field];
+    if (raw === undefined) continue;
+    const spec = CONFIG_KEYS[field];
+    const flag = spec.flag ?? field;
+    if (typeof raw === 'boolean') {
+      (config as unknown as Record<string, unknown>)[field] = field === 'checkpoint' ? (raw ? 'on' : 'off') : raw;
+      origins[field] = { source: 'flag', where: flag };
+      continue;
+    }
+    const values = typeof raw === 'string' ? [raw] : raw;
+    let merged: Record<string, string> | undefined;
+    let failed = false;
+    for (const value of values) {
+      const parsed = (spec.type as ValueType<unknown>).parse(value);
+      if (!parsed.ok) {
+        errors.push(`invalid value for ${flag}: "${value}"; expected ${parsed.expected}`);
+        failed = true;
+        break;
+      }
+      if (field === 'verifyEnv') merged = { ...(merged ?? {}), ...(parsed.value as Record<string, string>) };
+      else (config as unknown as Record<string, unknown>)[field] = parsed.value;
+    }
+    if (failed) continue;
+    if (merged !== undefined) config.verifyEnv = { ...config.verifyEnv, ...merged };
+    origins[field] = { source: 'flag', where: flag };
+  }
+
+  return { config, origins, warnings, errors };
+}
+
+/** Printable value of a field, as it would be written in .ralphrc. */
+export function formatConfigValue(config: RalphConfig, field: ConfigField): string {
+  const spec = CONFIG_KEYS[field] as { type: ValueType<unknown> };
+  return spec.type.format(config[field]);
+}

@@ -1,0 +1,112 @@
+/**
+ * Reads a .ralphrc file as data. The original `source`s it as bash (U§15.2);
+ * we parse `KEY=value` lines and never run anything: quotes, `export`,
+ * comments and `$VAR` references work, command substitution is refused.
+ */
+export interface RalphrcEntry {
+  key: string;
+  value: string;
+  line: number;
+}
+
+export interface RalphrcIssue {
+  line: number;
+  message: string;
+}
+
+export interface ParsedRalphrc {
+  entries: RalphrcEntry[];
+  errors: RalphrcIssue[];
+}
+
+const KEY = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+type ValueResult = { ok: true; value: string } | { ok: false; message: string };
+
+function expandVariables(raw: string, lookup: (name: string) => string | undefined): ValueResult {
+  if (/\$\(|`/.test(raw)) {
+    return { ok: false, message: 'command substitution ($(...) or backticks) is not supported: .ralphrc is read, never executed' };
+  }
+  const value = raw.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Za-z_][A-Za-z0-9_]*)/g, (_m, braced: string | undefined, bare: string | undefined) => {
+    return lookup((braced ?? bare) as string) ?? '';
+  });
+  return { ok: true, value };
+}
+
+function afterValue(rest: string): string | undefined {
+  const trimmed = rest.trim();
+  if (trimmed === '' || trimmed.startsWith('#')) return undefined;
+  return trimmed;
+}
+
+function parseValue(raw: string, lookup: (name: string) => string | undefined): ValueResult {
+  const first = raw[0];
+  if (first === "'") {
+    const end = raw.indexOf("'", 1);
+    if (end === -1) return { ok: false, message: 'unterminated single quote' };
+    const extra = afterValue(raw.slice(end + 1));
+    if (extra !== undefined) return { ok: false, message: `unexpected text after the closing quote: ${extra}` };
+    return { ok: true, value: raw.slice(1, end) };
+  }
+  if (first === '"') {
+    let out = '';
+    for (let i = 1; i < raw.length; i += 1) {
+      const ch = raw[i] as string;
+      if (ch === '\\' && i + 1 < raw.length && '"\\$`'.includes(raw[i + 1] as string)) {
+        // Escaped specials are literal; mark `$` so expansion leaves it alone.
+        out += raw[i + 1] === '$' ? '\u0000' : raw[i + 1];
+        i += 1;
+        continue;
+      }
+      if (ch === '"') {
+        const extra = afterValue(raw.slice(i + 1));
+        if (extra !== undefined) return { ok: false, message: `unexpected text after the closing quote: ${extra}` };
+        const expanded = expandVariables(out, lookup);
+        return expanded.ok ? { ok: true, value: expanded.value.replace(/\u0000/g, '$') } : expanded;
+      }
+      out += ch;
+    }
+    return { ok: false, message: 'unterminated double quote (values must fit on one line)' };
+  }
+  if (first === '(') return { ok: false, message: 'bash arrays are not supported; use a comma-separated value, e.g. ALLOWED_TOOLS="Write,Read,Bash(git *)"' };
+  // Unquoted: the value ends at whitespace followed by a comment.
+  const comment = raw.search(/\s#/);
+  const bare = (comment === -1 ? raw : raw.slice(0, comment)).trim();
+  if (/\s/.test(bare)) return { ok: false, message: 'unquoted value contains spaces; put the value in quotes' };
+  return expandVariables(bare, lookup);
+}
+
+/**
+ * @param env used for `$VAR` references that are not defined earlier in the file
+ */
+export function parseRalphrc(text: string, env: Readonly<Record<string, string | undefined>> = {}): ParsedRalphrc {
+  const entries: RalphrcEntry[] = [];
+  const errors: RalphrcIssue[] = [];
+  const defined = new Map<string, string>();
+  const lookup = (name: string): string | undefined => defined.get(name) ?? env[name];
+  const lines = text.replace(/^\uFEFF/, '').split('\n');
+  lines.forEach((rawLine, index) => {
+    const lineNo = index + 1;
+    let line = rawLine.replace(/\r$/, '').trim();
+    if (line === '' || line.startsWith('#')) return;
+    if (line.startsWith('export ')) line = line.slice('export '.length).trimStart();
+    const eq = line.indexOf('=');
+    if (eq <= 0) {
+      errors.push({ line: lineNo, message: `expected KEY=value but found "${line.slice(0, 80)}"` });
+      return;
+    }
+    const key = line.slice(0, eq);
+    if (!KEY.test(key)) {
+      errors.push({ line: lineNo, message: `"${key.slice(0, 60)}" is not a valid key name (letters, digits and _ only, no spaces around =)` });
+      return;
+    }
+    const parsed = parseValue(line.slice(eq + 1), lookup);
+    if (!parsed.ok) {
+      errors.push({ line: lineNo, message: `${key}: ${parsed.message}` });
+      return;
+    }
+    defined.set(key, parsed.value);
+    entries.push({ key, value: parsed.value, line: lineNo });
+  });
+  return { entries, errors };
+}

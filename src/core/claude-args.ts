@@ -1,0 +1,54 @@
+/**
+ * The Claude Code argv of one iteration (U§3.4 step 7):
+ * `claude [--model M] [--effort E] --output-format json --allowedTools t1 t2 …
+ *  [--resume <id>] --append-system-prompt <context> -p <prompt>`.
+ * Each tool is its own argument; no shell is involved, so nothing in the
+ * prompt is ever interpreted.
+ */
+export interface ClaudeArgsOptions {
+  command: readonly string[];
+  model?: string;
+  effort?: string;
+  format: 'json' | 'text' | 'stream-json';
+  allowedTools: readonly string[];
+  resumeSessionId?: string;
+  loopContext?: string;
+  prompt: string;
+}
+
+export interface Invocation {
+  file: string;
+  args: string[];
+}
+
+export function buildClaudeArgs(options: ClaudeArgsOptions): Invocation {
+  const [file, ...prefix] = options.command;
+  if (file === undefined) throw new Error('empty Claude command');
+  const args = [...prefix];
+  if (options.model) args.push('--model', options.model);
+  if (options.effort) args.push('--effort', options.effort);
+  if (options.format === 'json') args.push('--output-format', 'json');
+  if (options.format === 'stream-json') args.push('--output-format', 'stream-json', '--verbose', '--include-partial-messages');
+  if (options.allowedTools.length > 0) args.push('--allowedTools', ...options.allowedTools);
+  if (options.resumeSessionId) args.push('--resume', options.resumeSessionId);
+  if (options.loopContext) args.push('--append-system-prompt', options.loopContext);
+  // A prompt that starts with "-" (front matter "---") would be read as a flag.
+  const prompt = options.prompt.startsWith('-') ? `\n${options.prompt}` : options.prompt;
+  args.push('-p', prompt);
+  return { file, args };
+}
+
+/** argv with the prompt and context replaced by their sizes, for logs. */
+export function redactArgs(invocation: Invocation): string {
+  const out: string[] = [invocation.file];
+  for (let i = 0; i < invocation.args.length; i += 1) {
+    const arg = invocation.args[i] as string;
+    if ((arg === '-p' || arg === '--append-system-prompt') && i + 1 < invocation.args.length) {
+      out.push(arg, `<${arg === '-p' ? 'prompt' : 'context'}:${(invocation.args[i + 1] as string).length} chars>`);
+      i += 1;
+    } else {
+      out.push(/[\s"'*()]/.test(arg) ? JSON.stringify(arg) : arg);
+    }
+  }
+  return out.join(' ');
+}

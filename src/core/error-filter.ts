@@ -1,0 +1,31 @@
+/**
+ * The two-stage error filter of the original (U§4.5 step 4).
+ *
+ * Stage 1 drops lines that carry a JSON key containing "error" ("is_error": false,
+ * "error": null), which tripped the original's breaker for months (U§14 row 4).
+ * Stage 2 keeps lines that look like a real error report.
+ */
+const JSON_ERROR_KEY = /"[^"]*error[^"]*":/;
+const REAL_ERROR = /(^Error:|^ERROR:|^error:|\]: error|Link: error|Error occurred|failed with error|[Ee]xception|Fatal|FATAL)/;
+
+/** Longest part of a line we look at; error markers sit near the start of a line. */
+export const ERROR_LINE_SCAN_CHARS = 2000;
+
+export function isErrorLine(line: string): boolean {
+  const scanned = line.length > ERROR_LINE_SCAN_CHARS ? line.slice(0, ERROR_LINE_SCAN_CHARS) : line;
+  if (JSON_ERROR_KEY.test(scanned)) return false;
+  return REAL_ERROR.test(scanned);
+}
+
+/** Normalizes an error line for comparison across iterations (trailing CR/space, capped length). */
+export function normalizeErrorLine(line: string): string {
+  return line.replace(/\s+$/u, '').slice(0, 300);
+}
+
+export function findErrorLines(text: string): string[] {
+  const found: string[] = [];
+  for (const line of text.split('\n')) {
+    if (isErrorLine(line)) found.push(normalizeErrorLine(line));
+  }
+  return found;
+}

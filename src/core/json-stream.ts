@@ -1,0 +1,324 @@
+import { TextAccumulator } from './text-digest.js';
+
+/**
+ * An incremental JSON parser for agent output: one JSON document, a JSON array,
+ * or a stream of concatenated / newline-separated documents (stream-json).
+ *
+ * It is fed text in chunks of any size and reports each complete top-level value.
+ * Memory stays bounded whatever the input size: strings under a "text key"
+ * (`result`, `text`) are streamed into a TextAccumulator (head, tail, error
+ * lines), and other long strings keep only their beginning.
+ */
+export interface JsonStreamOptions {
+  onValue: (value: unknown) => void;
+  textKeys?: ReadonlySet<string>;
+  maxStringChars?: number;
+  maxDepth?: number;
+}
+
+const enum S {
+  Top,
+  Value,
+  ArrFirst,
+  ObjFirst,
+  ObjKey,
+  Colon,
+  After,
+  Str,
+  Num,
+  Lit,
+}
+
+interface Frame {
+  container: Record<string, unknown> | unknown[];
+  isArray: boolean;
+  key: string;
+}
+
+const DEFAULT_MAX_STRING = 16 * 1024;
+const MAX_KEY_CHARS = 1024;
+const NUMBER_CHARS = /[0-9eE+\-.]/;
+const NUMBER_SYNTAX = /^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?$/;
+const ESCAPES: Record<string, string> = { '"': '"', '\\': '\\', '/': '/', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t' };
+
+function isSpace(c: number): boolean {
+  return c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
+}
+
+export class JsonStreamParser {
+  private state: S = S.Top;
+  private readonly stack: Frame[] = [];
+  private failure: string | undefined;
+  private offset = 0;
+  private values = 0;
+  // current string
+  private strIsKey = false;
+  private strParts: string[] = [];
+  private strLength = 0;
+  private strText: TextAccumulator | undefined;
+  private escape = 0; // 0 none, 1 after '\', 2 collecting \u hex
+  private hex = '';
+  // current number / literal
+  private token = '';
+
+  private readonly textKeys: ReadonlySet<string>;
+  private readonly maxString: number;
+  private readonly maxDepth: number;
+
+  constructor(private readonly options: JsonStreamOptions) {
+    this.textKeys = options.textKeys ?? new Set();
+    this.maxString = options.maxStringChars ?? DEFAULT_MAX_STRING;
+    this.maxDepth = options.maxDepth ?? 256;
+  }
+
+  /** The syntax error that stopped parsing, if any. */
+  get error(): string | undefined {
+    return this.failure;
+  }
+
+  get valueCount(): number {
+    return this.values;
+  }
+
+  /** True when the input ended in the middle of a value. */
+  get incomplete(): boolean {
+    return this.failure === undefined && this.state !== S.Top;
+  }
+
+  write(chunk: string): void {
+    if (this.failure !== undefined) return;
+    const n = chunk.length;
+    let i = 0;
+    let nextQuote = -2;
+    let nextSlash = -2;
+    while (i < n && this.failure === undefined) {
+      if (this.state === S.Str) {
+        if (this.escape !== 0) {
+          i = this.readEscape(chunk, i);
+          continue;
+        }
+        if (nextQuote !== -1 && nextQuote < i) nextQuote = chunk.indexOf('"', i);
+        if (nextSlash !== -1 && nextSlash < i) nextSlash = chunk.indexOf('\\', i);
+        if (nextSlash !== -1 && (nextQuote === -1 || nextSlash < nextQuote)) {
+          this.appendString(chunk.slice(i, nextSlash));
+          this.escape = 1;
+          i = nextSlash + 1;
+        } else if (nextQuote !== -1) {
+          this.appendString(chunk.slice(i, nextQuote));
+          i = nextQuote + 1;
+          this.finishString();
+        } else {
+          this.appendString(chunk.slice(i));
+          i = n;
+        }
+        continue;
+      }
+      const ch = chunk[i] as string;
+      const c = ch.charCodeAt(0);
+      if (this.state === S.Num) {
+        if (NUMBER_CHARS.test(ch)) {
+          this.token += ch;
+          i += 1;
+          continue;
+        }
+        this.finishNumber();
+        continue; // re-read this character in the new state
+      }
+      if (this.state === S.Lit) {
+        if (c >= 0x61 && c <= 0x7a) {
+          this.token += ch;
+          i += 1;
+          if (this.token.length > 5) this.fail(`unexpected literal "${this.token}"`, i);
+          continue;
+        }
+        this.finishLiteral(i);
+        continue;
+      }
+      if (isSpace(c)) {
+        i += 1;
+        continue;
+      }
+      this.step(ch, i);
+      i += 1;
+    }
+    this.offset += n;
+  }
+
+  /** Signals the end of input; finishes a trailing number or literal. */
+  end(): void {
+    if (this.failure !== undefined) return;
+    if (this.state === S.Num) this.finishNumber();
+    else if (this.state === S.Lit) this.finishLiteral(0);
+  }
+
+  private step(ch: string, i: number): void {
+    switch (this.state) {
+      case S.Top:
+      case S.Value:
+        this.startValue(ch, i);
+        return;
+      case S.ArrFirst:
+        if (ch === ']') this.closeContainer(true, i);
+        else this.startValue(ch, i);
+        return;
+      case S.ObjFirst:
+        if (ch === '}') this.closeContainer(false, i);
+        else if (ch === '"') this.startString(true);
+        else this.fail(`expected a key or "}" but found "${ch}"`, i);
+        return;
+      case S.ObjKey:
+        if (ch === '"') this.startString(true);
+        else this.fail(`expected a key but found "${ch}"`, i);
+        return;
+      case S.Colon:
+        if (ch === ':') this.state = S.Value;
+        else this.fail(`expected ":" but found "${ch}"`, i);
+        return;
+      case S.After: {
+        const top = this.stack[this.stack.length - 1] as Frame;
+        if (ch === ',') this.state = top.isArray ? S.Value : S.ObjKey;
+        else if (ch === ']' && top.isArray) this.closeContainer(true, i);
+        else if (ch === '}' && !top.isArray) this.closeContainer(false, i);
+        else this.fail(`expected "," or a closing bracket but found "${ch}"`, i);
+        return;
+      }
+      default:
+        this.fail(`unexpected "${ch}"`, i);
+    }
+  }
+
+  private startValue(ch: string, i: number): void {
+    if (ch === '{' || ch === '[') {
+      if (this.stack.length >= this.maxDepth) {
+        this.fail('nesting too deep', i);
+        return;
+      }
+      const isArray = ch === '[';
+      this.stack.push({ container: isArray ? [] : {}, isArray, key: '' });
+      this.state = isArray ? S.ArrFirst : S.ObjFirst;
+    } else if (ch === '"') {
+      this.startString(false);
+    } else if (ch === '-' || (ch >= '0' && ch <= '9')) {
+      this.token = ch;
+      this.state = S.Num;
+    } else if (ch === 't' || ch === 'f' || ch === 'n') {
+      this.token = ch;
+      this.state = S.Lit;
+    } else {
+      this.fail(`unexpected "${ch}"`, i);
+    }
+  }
+
+  private startString(isKey: boolean): void {
+    this.strIsKey = isKey;
+    this.strParts = [];
+    this.strLength = 0;
+    this.strText = undefined;
+    if (!isKey) {
+      const top = this.stack[this.stack.length - 1];
+      if (top !== undefined && !top.isArray && this.textKeys.has(top.key)) this.strText = new TextAccumulator();
+    }
+    this.state = S.Str;
+  }
+
+  private appendString(piece: string): void {
+    if (piece.length === 0) return;
+    if (this.strText !== undefined) {
+      this.strText.write(piece);
+      return;
+    }
+    const cap = this.strIsKey ? MAX_KEY_CHARS : this.maxString;
+    if (this.strLength < cap) this.strParts.push(piece.length > cap - this.strLength ? piece.slice(0, cap - this.strLength) : piece);
+    this.strLength += piece.length;
+  }
+
+  private readEscape(chunk: string, i: number): number {
+    const ch = chunk[i] as string;
+    if (this.escape === 1) {
+      if (ch === 'u') {
+        this.escape = 2;
+        this.hex = '';
+        return i + 1;
+      }
+      const mapped = ESCAPES[ch];
+      if (mapped === undefined) {
+        this.fail(`bad escape "\\${ch}"`, i);
+        return i + 1;
+      }
+      this.appendString(mapped);
+      this.escape = 0;
+      return i + 1;
+    }
+    this.hex += ch;
+    if (this.hex.length === 4) {
+      const code = Number.parseInt(this.hex, 16);
+      if (!/^[0-9a-fA-F]{4}$/.test(this.hex)) {
+        this.fail(`bad unicode escape "\\u${this.hex}"`, i);
+        return i + 1;
+      }
+      this.appendString(String.fromCharCode(code));
+      this.escape = 0;
+    }
+    return i + 1;
+  }
+
+  private finishString(): void {
+    if (this.strIsKey) {
+      const top = this.stack[this.stack.length - 1] as Frame;
+      top.key = this.strParts.join('');
+      this.state = S.Colon;
+      return;
+    }
+    const value = this.strText !== undefined ? this.strText.digest() : this.strParts.join('');
+    this.strText = undefined;
+    this.strParts = [];
+    this.completeValue(value);
+  }
+
+  private finishNumber(): void {
+    if (!NUMBER_SYNTAX.test(this.token)) {
+      this.fail(`bad number "${this.token}"`, 0);
+      return;
+    }
+    this.completeValue(Number(this.token));
+  }
+
+  private finishLiteral(i: number): void {
+    const word = this.token;
+    if (word === 'true') this.completeValue(true);
+    else if (word === 'false') this.completeValue(false);
+    else if (word === 'null') this.completeValue(null);
+    else this.fail(`unexpected literal "${word}"`, i);
+  }
+
+  private closeContainer(isArray: boolean, i: number): void {
+    const frame = this.stack.pop();
+    if (frame === undefined || frame.isArray !== isArray) {
+      this.fail('mismatched bracket', i);
+      return;
+    }
+    this.completeValue(frame.container);
+  }
+
+  private completeValue(value: unknown): void {
+    const top = this.stack[this.stack.length - 1];
+    if (top === undefined) {
+      this.state = S.Top;
+      this.values += 1;
+      this.options.onValue(value);
+      return;
+    }
+    if (top.isArray) {
+      (top.container as unknown[]).push(value);
+    } else if (top.key === '__proto__') {
+      Object.defineProperty(top.container, top.key, { value, enumerable: true, writable: true, configurable: true });
+    } else {
+      (top.container as Record<string, unknown>)[top.key] = value;
+    }
+    this.state = S.After;
+  }
+
+  private fail(message: string, i: number): void {
+    this.failure = `${message} at character ${this.offset + i + 1}`;
+  }
+}

@@ -1,0 +1,75 @@
+import type { PermissionDenial } from './agent-output.js';
+
+/**
+ * Permission denials (U§4.2). Claude Code's `Bash(cmd *)` rules do not match
+ * compound commands (`mvn test 2>&1 | tail`), so a denial whose base command is
+ * already allowed is a CLI matching limitation, not a missing permission: the
+ * loop continues instead of halting (#243).
+ */
+
+/** `  mvn clean 2>&1 | tail` → `mvn`. */
+export function extractBaseCommand(command: string): string {
+  const trimmed = command.replace(/^\s+/, '');
+  const m = /^[^\s|;&<>]*/.exec(trimmed);
+  return m ? m[0] : '';
+}
+
+/** Whether an ALLOWED_TOOLS entry covers every command starting with `base`. */
+export function baseCommandAllowed(base: string, allowedTools: readonly string[]): boolean {
+  if (base === '') return false;
+  for (const raw of allowedTools) {
+    const tool = raw.trim();
+    if (tool === '*' || tool === 'Bash(*)' || tool === 'Bash') return true;
+    const m = /^Bash\((.*)\)$/s.exec(tool);
+    if (!m) continue;
+    const pattern = (m[1] as string).trim();
+    if (!pattern.startsWith(base)) continue;
+    const rest = pattern.slice(base.length);
+    // `Bash(npm*)` or `Bash(npm:*)`: anything after the base.
+    if (rest.startsWith('*') || rest.startsWith(':*')) return true;
+    // `Bash(git diff *)`: a sub-command family of the base also counts (U§13.5).
+    if (rest.startsWith(' ') && rest.includes('*')) return true;
+  }
+  return false;
+}
+
+export interface DenialAssessment {
+  /** Denials that mean a tool or command is really missing from ALLOWED_TOOLS. */
+  real: PermissionDenial[];
+  /** Denials explained by the compound-command limitation. */
+  compound: PermissionDenial[];
+  /** Display form of each denial: `Bash(npm test)` or the tool name. */
+  deniedCommands: string[];
+}
+
+export function describeDenial(denial: PermissionDenial): string {
+  if (denial.toolName === 'Bash' && denial.command !== undefined) {
+    const cmd = denial.command.length > 60 ? `${denial.command.slice(0, 60)}…` : denial.command;
+    return `Bash(${cmd})`;
+  }
+  return denial.toolName;
+}
+
+export function assessDenials(denials: readonly PermissionDenial[], allowedTools: readonly string[]): DenialAssessment {
+  const deniedCommands = denials.map(describeDenial);
+  if (denials.length === 0) return { real: [], compound: [], deniedCommands };
+  const allCovered = denials.every((d) => d.toolName === 'Bash' && d.command !== undefined && baseCommandAllowed(extractBaseCommand(d.command), allowedTools));
+  return allCovered ? { real: [], compound: [...denials], deniedCommands } : { real: [...denials], compound: [], deniedCommands };
+}
+
+/** The rules to add to ALLOWED_TOOLS so the denied calls are allowed next time. */
+export function suggestAllowedTools(denials: readonly PermissionDenial[], allowedTools: readonly string[]): string[] {
+  const suggestions: string[] = [];
+  for (const denial of denials) {
+    let rule: string;
+    if (denial.toolName === 'Bash' && denial.command) {
+      const base = extractBaseCommand(denial.command);
+      if (base === '' || baseCommandAllowed(base, allowedTools)) continue;
+      rule = `Bash(${base} *)`;
+    } else {
+      rule = denial.toolName;
+    }
+    if (!allowedTools.includes(rule) && !suggestions.includes(rule)) suggestions.push(rule);
+  }
+  return suggestions;
+}

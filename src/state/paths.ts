@@ -1,0 +1,85 @@
+import { join, resolve } from 'node:path';
+
+/**
+ * The single list of Ralph's files in a project (U§2). Names and shapes are
+ * shared with the original so other tools that read `.ralph/` keep working.
+ */
+export interface RalphPaths {
+  project: string;
+  dir: string;
+  prompt: string;
+  fixPlan: string;
+  agent: string;
+  specs: string;
+  ralphrc: string;
+  logsDir: string;
+  status: string;
+  progress: string;
+  liveLog: string;
+  circuitState: string;
+  circuitHistory: string;
+  responseAnalysis: string;
+  exitSignals: string;
+  rateLimit: string;
+  callCount: string;
+  tokenCount: string;
+  lastReset: string;
+  claudeSession: string;
+  ralphSession: string;
+  ralphSessionHistory: string;
+  lockTarget: string;
+  lockFile: string;
+  pidFile: string;
+  stopRequest: string;
+  gateState: string;
+  gateAction: string;
+  checkpoints: string;
+  iterationHistory: string;
+  ralphLog: string;
+  metrics: string;
+  sessionRecording: string;
+}
+
+export function ralphPaths(projectDir: string): RalphPaths {
+  const project = resolve(projectDir);
+  const dir = join(project, '.ralph');
+  const logsDir = join(dir, 'logs');
+  return {
+    project,
+    dir,
+    prompt: join(dir, 'PROMPT.md'),
+    fixPlan: join(dir, 'fix_plan.md'),
+    agent: join(dir, 'AGENT.md'),
+    specs: join(dir, 'specs'),
+    ralphrc: join(project, '.ralphrc'),
+    logsDir,
+    status: join(dir, 'status.json'),
+    progress: join(dir, 'progress.json'),
+    liveLog: join(dir, 'live.log'),
+    circuitState: join(dir, '.circuit_breaker_state'),
+    circuitHistory: join(dir, '.circuit_breaker_history'),
+    responseAnalysis: join(dir, '.response_analysis'),
+    exitSignals: join(dir, '.exit_signals'),
+    rateLimit: join(dir, '.rate_limit_state'),
+    callCount: join(dir, '.call_count'),
+    tokenCount: join(dir, '.token_count'),
+    lastReset: join(dir, '.last_reset'),
+    claudeSession: join(dir, '.claude_session_id'),
+    ralphSession: join(dir, '.ralph_session'),
+    ralphSessionHistory: join(dir, '.ralph_session_history'),
+    lockTarget: dir,
+    lockFile: join(dir, '.loop.lock'),
+    pidFile: join(dir, '.loop.pid'),
+    stopRequest: join(dir, '.stop'),
+    gateState: join(dir, '.verify_gate'),
+    gateAction: join(dir, '.gate_action'),
+    checkpoints: join(dir, '.checkpoints'),
+    iterationHistory: join(dir, '.iteration_history'),
+    ralphLog: join(logsDir, 'ralph.log'),
+    metrics: join(logsDir, 'metrics.jsonl'),
+    sessionRecording: join(logsDir, 'session.jsonl'),
+  };
+}
+
+/** Files under .ralph/ that Ralph itself rewrites; they never count as the agent's progress. */
+export const RALPH_STATE_DIR = '.ralph/';

@@ -1,0 +1,78 @@
+import { readFileSync, rmSync } from 'node:fs';
+import { hostname } from 'node:os';
+import lockfile from 'proper-lockfile';
+import { ExitCode, RalphError } from '../errors.js';
+import { isRecord, writeJsonAtomic } from './json-file.js';
+import type { RalphPaths } from './paths.js';
+
+export interface LockHolder {
+  pid: number;
+  startedAt: string;
+  host: string;
+}
+
+export function readLockHolder(paths: RalphPaths): LockHolder | undefined {
+  try {
+    const value: unknown = JSON.parse(readFileSync(paths.pidFile, 'utf8'));
+    if (isRecord(value) && typeof value['pid'] === 'number') {
+      return { pid: value['pid'], startedAt: String(value['started_at'] ?? ''), host: String(value['host'] ?? '') };
+    }
+  } catch {
+    // No holder recorded, or unreadable: treated as unknown.
+  }
+  return undefined;
+}
+
+export function isProcessAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+export interface ProjectLock {
+  release(): Promise<void>;
+}
+
+const STALE_MS = 15_000;
+
+/**
+ * One loop per project (spec §3). The lock is proper-lockfile's mkdir lock on
+ * `.ralph/`; the holder's PID is kept beside it so a second `ralph` can say who
+ * holds it, and a lock left by a dead process on this host is taken over at once
+ * instead of after the staleness window.
+ */
+export async function acquireProjectLock(paths: RalphPaths, onCompromised: (error: Error) => void): Promise<ProjectLock> {
+  const options = { lockfilePath: paths.lockFile, stale: STALE_MS, realpath: false, onCompromised };
+  let release: () => Promise<void>;
+  try {
+    release = await lockfile.lock(paths.lockTarget, options);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ELOCKED') throw error;
+    const holder = readLockHolder(paths);
+    if (holder && holder.host === hostname() && !isProcessAlive(holder.pid)) {
+      rmSync(paths.lockFile, { recursive: true, force: true });
+      release = await lockfile.lock(paths.lockTarget, options);
+    } else {
+      const who = holder ? `process ${holder.pid}${holder.host && holder.host !== hostname() ? ` on ${holder.host}` : ''}, started ${holder.startedAt}` : 'another process';
+      throw new RalphError(
+        `Another Ralph loop is already running in this project (${who}).`,
+        ExitCode.RuntimeError,
+        `Watch it with 'ralph --status' or 'ralph-monitor', ask it to stop with 'ralph --stop', or wait for it to finish.`,
+      );
+    }
+  }
+  writeJsonAtomic(paths.pidFile, { pid: process.pid, started_at: new Date().toISOString(), host: hostname() });
+  return {
+    async release() {
+      rmSync(paths.pidFile, { force: true });
+      try {
+        await release();
+      } catch {
+        // Already released or compromised: nothing left to undo.
+      }
+    },
+  };
+}
