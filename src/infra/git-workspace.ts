@@ -1,0 +1,91 @@
+import { copyFileSync, existsSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { isAbsolute, join } from 'node:path';
+import type { ProcessRunner, RunResult } from '../ports.js';
+
+/**
+ * Read-only views of a git work tree. `snapshotTree` records the exact content
+ * of the work tree — tracked changes and untracked, non-ignored files — as a
+ * git tree object, through a private copy of the index: the user's index, work
+ * tree and stash are never touched.
+ */
+export interface GitInfo {
+  /** Absolute path of the repository's top level. */
+  root: string;
+  /** The project directory relative to the top level, with a trailing slash ('' at the top). */
+  prefix: string;
+  /** Absolute path of the repository's git dir. */
+  gitDir: string;
+}
+
+let tempCounter = 0;
+
+export class GitWorkspace {
+  private info: GitInfo | null | undefined;
+
+  constructor(
+    readonly projectDir: string,
+    private readonly runner: ProcessRunner,
+  ) {}
+
+  async git(args: readonly string[], env?: Record<string, string>): Promise<RunResult> {
+    return this.runner.run('git', args, { cwd: this.projectDir, ...(env ? { env: { ...process.env, ...env } } : {}) });
+  }
+
+  private async gitOk(args: readonly string[], env?: Record<string, string>): Promise<string> {
+    const result = await this.git(args, env);
+    if (result.exitCode !== 0) throw new Error(`git ${args.join(' ')} failed: ${(result.stderr || result.spawnError || '').trim()}`);
+    return result.stdout;
+  }
+
+  /** Repository facts, or null when the project is not inside a git work tree. */
+  async repo(): Promise<GitInfo | null> {
+    if (this.info !== undefined) return this.info;
+    const result = await this.git(['rev-parse', '--show-toplevel', '--show-prefix', '--git-dir']);
+    if (result.exitCode !== 0) {
+      this.info = null;
+      return null;
+    }
+    const [root = '', prefix = '', gitDirRaw = ''] = result.stdout.split('\n');
+    const gitDir = isAbsolute(gitDirRaw) ? gitDirRaw : join(this.projectDir, gitDirRaw);
+    this.info = { root, prefix, gitDir };
+    return this.info;
+  }
+
+  /** HEAD commit, or undefined on an unborn branch. */
+  async head(): Promise<string | undefined> {
+    const result = await this.git(['rev-parse', '--verify', '-q', 'HEAD']);
+    return result.exitCode === 0 ? result.stdout.trim() : undefined;
+  }
+
+  /** Pathspec that covers the whole repository except Ralph's own state directory. */
+  async pathspecWithoutRalphState(): Promise<string[]> {
+    const info = await this.repo();
+    return [':(top)', `:(top,exclude)${info?.prefix ?? ''}.ralph`];
+  }
+
+  /** Tree object of the full work tree (tracked + untracked, not ignored), via a private index. */
+  async snapshotTree(): Promise<string> {
+    const info = await this.repo();
+    if (!info) throw new Error('not a git repository');
+    tempCounter += 1;
+    const tempIndex = join(tmpdir(), `ralph-index-${process.pid}-${tempCounter}-${Date.now()}`);
+    const realIndex = join(info.gitDir, 'index');
+    try {
+      // Starting from the real index lets git reuse its stat cache: only changed files are hashed.
+      if (existsSync(realIndex)) copyFileSync(realIndex, tempIndex);
+      const env = { GIT_INDEX_FILE: tempIndex };
+      await this.gitOk(['add', '-A', '--', ':(top)'], env);
+      return (await this.gitOk(['write-tree'], env)).trim();
+    } finally {
+      rmSync(tempIndex, { force: true });
+    }
+  }
+
+  /** Paths that differ between two trees (or commits), Ralph's state excluded. */
+  async changedPaths(from: string, to: string): Promise<string[]> {
+    const spec = await this.pathspecWithoutRalphState();
+    const out = await this.gitOk(['diff', '--name-only', '--no-renames', '-z', from, to, '--', ...spec]);
+    return out.split('\0').filter((p) => p.length > 0);
+  }
+}
