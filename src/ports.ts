@@ -94,3 +94,10 @@ export interface AgentBackend {
   readonly name: string;
   run(request: AgentRequest, signal: AbortSignal): Promise<AgentRun>;
 }
+
+export type NotifyEvent = 'completed' | 'circuit_open' | 'usage_limit' | 'verify_escalation' | 'error';
+
+/** Desktop notifications for the events that matter (never one per iteration). */
+export interface Notifier {
+  notify(event: NotifyEvent, message: string): void;
+}

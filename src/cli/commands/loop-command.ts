@@ -1,0 +1,134 @@
+import { mkdirSync, readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { ExitCode, RalphError } from '../../errors.js';
+import type { RalphConfig } from '../../config/keys.js';
+import { runLoop } from '../../engine/loop-controller.js';
+import type { LoopDeps, TaskMode } from '../../engine/loop-deps.js';
+import { createExecaRunner } from '../../infra/execa-runner.js';
+import { createProgressProbe } from '../../infra/progress-probe.js';
+import { systemClock } from '../../infra/system-clock.js';
+import { LoopStore } from '../../state/loop-store.js';
+import { ralphPaths } from '../../state/paths.js';
+import { acquireProjectLock } from '../../state/project-lock.js';
+import { createSessionRecorder } from '../../state/session-recorder.js';
+import { createLogger } from '../../ui/logger.js';
+import { askChoice } from '../../ui/ask.js';
+import { checkClaudeCli } from '../claude-check.js';
+import { loadProjectConfig } from '../load-project-config.js';
+import { assertRalphProject } from '../project-check.js';
+import type { RalphArgs } from '../ralph-args.js';
+import { createBackend } from './backend-factory.js';
+import { createLiveView, createNotifier } from './observers.js';
+import { createGate } from './gate-factory.js';
+
+export interface LoopCommandInput {
+  args: RalphArgs;
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  /** Task mode (`ralph run`): the parsed task and the settings it overrides. */
+  task?: { mode: TaskMode; overrides: Partial<RalphConfig> };
+}
+
+/**
+ * `ralph` (and `ralph run`): checks the project and Claude, takes the project
+ * lock, wires the real dependencies and runs the loop. Returns the exit code.
+ */
+export async function runLoopCommand(input: LoopCommandInput): Promise<number> {
+  const { args, env } = input;
+  const paths = ralphPaths(input.cwd);
+  const loaded = loadProjectConfig(paths, env, args.flags);
+  const config: RalphConfig = { ...loaded.config, ...(input.task?.overrides ?? {}) };
+  const promptPath = resolve(paths.project, config.promptFile);
+  if (!input.task) assertRalphProject(paths, promptPath);
+  mkdirSync(paths.logsDir, { recursive: true });
+
+  const clock = systemClock;
+  const tty = process.stdin.isTTY === true && process.stderr.isTTY === true;
+  const logger = createLogger({ clock, logFile: paths.ralphLog, verbose: config.verbose });
+  for (const warning of loaded.warnings) logger.warn(warning);
+  const runner = createExecaRunner();
+  if (config.backend === 'claude' && !args.dryRun) {
+    const version = await checkClaudeCli(runner, config.claudeCommand, config.claudeMinVersion, paths.project, (m) => logger.warn(m));
+    if (version) logger.info(`Claude Code ${version}`);
+  }
+
+  const lock = await acquireProjectLock(paths, (error) => {
+    logger.error(`The project lock was lost (${error.message}); stopping.`);
+    abort.abort('SIGTERM');
+  });
+  const abort = new AbortController();
+  let signals = 0;
+  const onSignal = (signal: NodeJS.Signals): void => {
+    signals += 1;
+    if (signals > 1 && signal === 'SIGINT') {
+      process.stderr.write('\nForced exit.\n');
+      process.exit(ExitCode.Sigint);
+    }
+    process.stderr.write(`\n${signal} received: stopping the agent and saving state (Ctrl+C again to force)...\n`);
+    abort.abort(signal);
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  try {
+    const store = new LoopStore(paths, (m) => logger.warn(m));
+    const readPrompt = (): string => {
+      if (input.task && !readIfExists(promptPath)) return taskPrompt(input.task.mode);
+      const text = readIfExists(promptPath);
+      if (text === undefined) throw new RalphError(`Prompt file not found: ${promptPath}`, ExitCode.RuntimeError, 'Restore it (ralph-enable --force) or pass --prompt FILE.');
+      return input.task ? `${text}\n\n${taskPrompt(input.task.mode)}` : text;
+    };
+    const probe = await createProgressProbe(paths.project, runner);
+    const deps: LoopDeps = {
+      clock,
+      backend: createBackend(config, { paths, runner, clock, logger, env }),
+      logger,
+      store,
+      probe,
+      recorder: createSessionRecorder(paths.sessionRecording, () => clock.now()),
+      notifier: createNotifier(config.notify, runner),
+      ui: {
+        tty,
+        write: (text) => process.stderr.write(text),
+        ask: (question, choices, defaultChoice, timeoutMs) => askChoice({ question, choices, defaultChoice, timeoutMs, signal: abort.signal }),
+        ...(env['RALPH_TEST_MAX_WAIT_MS'] ? { maxWaitMs: Number(env['RALPH_TEST_MAX_WAIT_MS']) } : {}),
+      },
+      interrupt: abort.signal,
+      createLiveView: () => createLiveView(config.showToolArgs),
+      timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
+    };
+    const gate = await createGate(config, loaded.origins, { paths, runner, clock, logger, tty, store, env, ask: deps.ui.ask, interrupt: abort.signal });
+    if (gate) deps.gate = gate;
+    const result = await runLoop(deps, { config, readPrompt, dryRun: args.dryRun, pid: process.pid, ...(input.task ? { task: input.task.mode } : {}) });
+    return result.exitCode;
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+    await lock.release();
+  }
+}
+
+function readIfExists(path: string): string | undefined {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch {
+    return undefined;
+  }
+}
+
+/** The prompt of task mode when the project has no PROMPT.md of its own. */
+function taskPrompt(task: TaskMode): string {
+  return [
+    `You are working autonomously on this task: ${task.text}`,
+    ...(task.criteria.length > 0 ? ['', 'Requirements:', ...task.criteria.map((c) => `- ${c}`)] : []),
+    '',
+    'Work in the current directory. Do not ask questions; choose the safe default and proceed.',
+    'End every answer with this block:',
+    '---RALPH_STATUS---',
+    'STATUS: IN_PROGRESS | COMPLETE | BLOCKED',
+    'FILES_MODIFIED: <number>',
+    'WORK_TYPE: IMPLEMENTATION | TESTING | DOCUMENTATION | REFACTORING',
+    'EXIT_SIGNAL: false | true   (true only when the task is fully done)',
+    'RECOMMENDATION: <one line>',
+    '---END_RALPH_STATUS---',
+  ].join('\n');
+}

@@ -1,0 +1,154 @@
+import { existsSync, writeFileSync } from 'node:fs';
+import { CONFIG_FIELDS, CONFIG_KEYS } from '../../config/keys.js';
+import { formatConfigValue } from '../../config/load-config.js';
+import { cooldownRemainingMinutes, initialCircuit, normalizeCircuit, normalizeHistory, resetCircuit, appendHistory } from '../../core/circuit-breaker.js';
+import { normalizeStatus } from '../../core/status-model.js';
+import { isoTimestamp } from '../../core/time-format.js';
+import { ExitCode, RalphError } from '../../errors.js';
+import { readJsonFile, writeJsonAtomic } from '../../state/json-file.js';
+import { ralphPaths, type RalphPaths } from '../../state/paths.js';
+import { isProcessAlive, readLockHolder } from '../../state/project-lock.js';
+import { resetSession } from '../../state/session-store.js';
+import { renderCircuitStatus } from '../../ui/screens.js';
+import { renderStatusText } from '../../ui/render-status.js';
+import { loadProjectConfig } from '../load-project-config.js';
+import type { RalphArgs } from '../ralph-args.js';
+
+const out = (text: string): void => {
+  process.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
+};
+const json = (value: unknown): void => out(JSON.stringify(value, null, 2));
+
+/** PID of the loop running in this project, if any. */
+export function runningLoopPid(paths: RalphPaths): number | undefined {
+  const holder = readLockHolder(paths);
+  return holder && isProcessAlive(holder.pid) ? holder.pid : undefined;
+}
+
+function refuseWhileRunning(paths: RalphPaths, what: string): void {
+  const pid = runningLoopPid(paths);
+  if (pid !== undefined) {
+    throw new RalphError(`A Ralph loop is running in this project (PID ${pid}); ${what} would be overwritten by it.`, ExitCode.RuntimeError, "Stop it first with 'ralph --stop' (or Ctrl+C in its terminal), then try again.");
+  }
+}
+
+function showStatus(paths: RalphPaths, asJson: boolean): number {
+  const read = readJsonFile(paths.status, normalizeStatus);
+  const pid = runningLoopPid(paths);
+  if (read.kind === 'missing') {
+    if (asJson) json({ status: 'not_started', running: false, message: 'No status file found. Ralph may not be running.' });
+    else out('No status file found. Ralph may not be running.');
+    return ExitCode.Completed;
+  }
+  if (read.kind === 'corrupt') {
+    if (asJson) json({ status: 'corrupt', running: pid !== undefined, message: `status.json is corrupt: ${read.reason}` });
+    else out(`status.json is corrupt (${read.reason}). A running loop rewrites it on its next step.`);
+    return ExitCode.Completed;
+  }
+  const doc = read.value;
+  if (asJson) json({ ...doc, running: pid !== undefined });
+  else out(renderStatusText(doc, pid !== undefined, Date.now()));
+  return ExitCode.Completed;
+}
+
+function circuitLimits(paths: RalphPaths) {
+  const { config } = loadProjectConfig(paths, process.env, {});
+  return { noProgress: config.cbNoProgressThreshold, sameError: config.cbSameErrorThreshold, permissionDenials: config.cbPermissionDenialThreshold, failures: config.cbFailureThreshold, halfOpenAfter: 2, cooldownMinutes: config.cbCooldownMinutes, autoReset: config.cbAutoReset };
+}
+
+function showCircuit(paths: RalphPaths, asJson: boolean): number {
+  const read = readJsonFile(paths.circuitState, normalizeCircuit);
+  const state = read.kind === 'ok' ? read.value : initialCircuit(Date.now());
+  const cooldown = cooldownRemainingMinutes(state, Date.now(), circuitLimits(paths));
+  if (asJson) {
+    const history = readJsonFile(paths.circuitHistory, normalizeHistory);
+    json({ ...state, file: read.kind, ...(read.kind === 'corrupt' ? { corrupt_reason: read.reason } : {}), cooldown_remaining_minutes: cooldown ?? null, history: history.kind === 'ok' ? history.value.slice(-10) : [] });
+    return ExitCode.Completed;
+  }
+  if (read.kind === 'corrupt') out(`Warning: .circuit_breaker_state is corrupt (${read.reason}); the next loop resets it to CLOSED.`);
+  if (read.kind === 'missing') out('No circuit breaker state yet (the loop has not run): CLOSED.');
+  out(renderCircuitStatus(state, cooldown));
+  return ExitCode.Completed;
+}
+
+function doResetCircuit(paths: RalphPaths): number {
+  refuseWhileRunning(paths, 'the circuit breaker state');
+  const now = Date.now();
+  const read = readJsonFile(paths.circuitState, normalizeCircuit);
+  const prev = read.kind === 'ok' ? read.value : initialCircuit(now);
+  const update = resetCircuit(prev, now);
+  writeJsonAtomic(paths.circuitState, update.state);
+  const history = readJsonFile(paths.circuitHistory, normalizeHistory);
+  if (update.transition) writeJsonAtomic(paths.circuitHistory, appendHistory(history.kind === 'ok' ? history.value : [], update.transition, prev.current_loop, now));
+  resetSession(paths, 'manual_circuit_reset', prev.current_loop, now, (m) => process.stderr.write(`Warning: ${m}\n`));
+  out('✅ Circuit breaker reset to CLOSED state');
+  return ExitCode.Completed;
+}
+
+function doResetSession(paths: RalphPaths): number {
+  refuseWhileRunning(paths, 'the session state');
+  resetSession(paths, 'manual_reset_flag', 0, Date.now(), (m) => process.stderr.write(`Warning: ${m}\n`));
+  out('✅ Session state reset successfully');
+  return ExitCode.Completed;
+}
+
+function showConfig(paths: RalphPaths, args: RalphArgs): number {
+  const loaded = loadProjectConfig(paths, process.env, args.flags);
+  for (const w of loaded.warnings) process.stderr.write(`Warning: ${w}\n`);
+  if (args.json) {
+    const doc: Record<string, unknown> = {};
+    for (const field of CONFIG_FIELDS) {
+      const spec = CONFIG_KEYS[field];
+      const origin = loaded.origins[field];
+      doc[spec.key] = { value: loaded.config[field], source: origin.source, ...(origin.where ? { where: origin.where } : {}) };
+    }
+    json(doc);
+    return ExitCode.Completed;
+  }
+  const width = Math.max(...CONFIG_FIELDS.map((f) => CONFIG_KEYS[f].key.length));
+  out('Effective configuration (flag > environment > .ralphrc > default):');
+  for (const field of CONFIG_FIELDS) {
+    const spec = CONFIG_KEYS[field];
+    const origin = loaded.origins[field];
+    const source = origin.where ? `${origin.source}: ${origin.where}` : origin.source;
+    out(`  ${spec.key.padEnd(width)}  ${formatConfigValue(loaded.config, field) || '""'}  (${source})`);
+  }
+  return ExitCode.Completed;
+}
+
+function requestStop(paths: RalphPaths): number {
+  const pid = runningLoopPid(paths);
+  if (pid === undefined) {
+    out('No Ralph loop is running in this project.');
+    return ExitCode.RuntimeError;
+  }
+  writeFileSync(paths.stopRequest, `${isoTimestamp(Date.now())}\n`);
+  out(`Asked the loop (PID ${pid}) to stop after its current step.`);
+  return ExitCode.Completed;
+}
+
+export async function runStateCommand(args: RalphArgs, cwd: string, _env: NodeJS.ProcessEnv): Promise<number> {
+  const paths = ralphPaths(cwd);
+  switch (args.action) {
+    case 'status':
+      return showStatus(paths, args.json);
+    case 'circuit-status':
+      return showCircuit(paths, args.json);
+    case 'reset-circuit':
+      requireRalphDir(paths);
+      return doResetCircuit(paths);
+    case 'reset-session':
+      requireRalphDir(paths);
+      return doResetSession(paths);
+    case 'config':
+      return showConfig(paths, args);
+    case 'stop':
+      return requestStop(paths);
+    default:
+      throw new RalphError(`--${args.action} is not available yet`, ExitCode.Usage);
+  }
+}
+
+function requireRalphDir(paths: RalphPaths): void {
+  if (!existsSync(paths.dir)) throw new RalphError(`${paths.project} is not a Ralph project (no .ralph/ directory).`, ExitCode.RuntimeError, 'Run ralph-enable here first.');
+}

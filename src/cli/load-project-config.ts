@@ -1,0 +1,24 @@
+import { readFileSync } from 'node:fs';
+import { loadConfig, type FlagValues, type LoadedConfig } from '../config/load-config.js';
+import { UsageError } from '../errors.js';
+import type { RalphPaths } from '../state/paths.js';
+
+/**
+ * Loads the effective configuration of a project: defaults < .ralphrc <
+ * environment < flags. Any invalid value stops here with every problem listed
+ * (file:line, key, value, what is accepted) and exit code 2.
+ */
+export function loadProjectConfig(paths: RalphPaths, env: Readonly<Record<string, string | undefined>>, flags: FlagValues): LoadedConfig {
+  let ralphrc: { path: string; text: string } | undefined;
+  try {
+    ralphrc = { path: '.ralphrc', text: readFileSync(paths.ralphrc, 'utf8') };
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw new UsageError(`Cannot read .ralphrc: ${(error as Error).message}`);
+  }
+  const loaded = loadConfig({ ralphrc, env, flags });
+  if (loaded.errors.length > 0) {
+    const list = loaded.errors.map((e) => `  • ${e}`).join('\n');
+    throw new UsageError(`Invalid configuration:\n${list}`, 'Fix the values above (ralph --config shows every setting and where it comes from).');
+  }
+  return loaded;
+}

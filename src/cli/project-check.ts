@@ -1,0 +1,35 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { NotAProjectError } from '../errors.js';
+import type { RalphPaths } from '../state/paths.js';
+
+const WAYS_IN = [
+  "  • ralph-enable            add Ralph to the project in this directory",
+  '  • ralph-setup <name>      create a new Ralph project',
+  '  • ralph-import <prd.md>   turn a PRD or spec into a Ralph project',
+  "  • or cd into your Ralph project's directory",
+].join('\n');
+
+/**
+ * Refuses to start a loop outside a Ralph project, saying which command gets
+ * the user there (U§3.2 steps 1, 7, 8).
+ */
+export function assertRalphProject(paths: RalphPaths, promptFile: string): void {
+  const root = paths.project;
+  if (!existsSync(paths.dir)) {
+    if (['PROMPT.md', '@fix_plan.md', 'fix_plan.md', '@AGENT.md'].some((f) => existsSync(join(root, f)))) {
+      throw new NotAProjectError(
+        `This project uses the old flat layout (PROMPT.md and fix_plan.md at the top level, no .ralph/ directory).`,
+        'Move PROMPT.md, fix_plan.md and AGENT.md into .ralph/ (mkdir .ralph && git mv PROMPT.md fix_plan.md AGENT.md .ralph/), or run ralph-enable to create a fresh layout.',
+      );
+    }
+    throw new NotAProjectError(`${root} is not a Ralph project (there is no .ralph/ directory).`, `To start:\n${WAYS_IN}`);
+  }
+  const missing = [promptFile, paths.fixPlan, paths.agent, paths.ralphrc].filter((p) => !existsSync(p)).map((p) => p.slice(root.length + 1));
+  if (missing.length > 0) {
+    throw new NotAProjectError(
+      `This Ralph project is incomplete; missing: ${missing.join(', ')}.`,
+      'Run ralph-enable --force to restore the missing files (your fix_plan.md and specs are kept if present), or create them by hand.',
+    );
+  }
+}

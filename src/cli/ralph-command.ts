@@ -1,0 +1,19 @@
+import { parseRalphArgs } from './ralph-args.js';
+import { packageVersion } from './version.js';
+
+/** Dispatches `ralph` to the command the flags ask for. Heavy modules load lazily. */
+export async function runRalph(argv: readonly string[]): Promise<number> {
+  const args = await parseRalphArgs(argv, packageVersion(), { out: (s) => process.stdout.write(s), err: (s) => process.stderr.write(s) });
+  if (!args) return 0;
+  const cwd = process.cwd();
+  switch (args.action) {
+    case 'loop': {
+      const { runLoopCommand } = await import('./commands/loop-command.js');
+      return runLoopCommand({ args, cwd, env: process.env });
+    }
+    default: {
+      const { runStateCommand } = await import('./commands/state-commands.js');
+      return runStateCommand(args, cwd, process.env);
+    }
+  }
+}

@@ -1,0 +1,4 @@
+import { runMain } from './main.js';
+import { runRalph } from './ralph-command.js';
+
+await runMain((argv) => runRalph(argv));

@@ -1,0 +1,72 @@
+import type { AgentRun } from '../ports.js';
+import { parseResetTime } from './reset-time.js';
+import { digestText } from './text-digest.js';
+
+/**
+ * What one agent call amounted to, decided from structure first and text
+ * second (U§7.2). A timeout is never a usage limit (#183); `is_error` is a
+ * failure even with exit code 0 (#134).
+ */
+export type CallOutcome =
+  | { kind: 'success' }
+  | { kind: 'timeout' }
+  | { kind: 'interrupted' }
+  | { kind: 'usage_limit'; message: string; resetAt?: number }
+  | { kind: 'api_transient'; status?: number; message: string }
+  | { kind: 'failed'; message: string; resetSession: boolean }
+  | { kind: 'fatal'; message: string };
+
+const USAGE_LIMIT_TEXT = [/5.*hour.*limit/i, /limit.*reached.*try.*back/i, /usage.*limit.*reached/i, /out of extra usage/i, /hit your\b.*\blimit/i, /\b(weekly|session|opus) limit\b/i];
+const TRANSIENT_TEXT = /rate_limit_error|overloaded_error|\boverloaded\b|\b529\b|Request rejected \(429\)/i;
+const SESSION_BROKEN = /tool.use.concurrency|No conversation found with session ID|prompt is too long|Prompt is too long/i;
+/** Lines that echo tool input/output in raw streams must not trigger limit detection. */
+const TOOL_ECHO = /"type"\s*:\s*"user"|"tool_result"|"tool_use_id"/;
+
+function lastLines(text: string, count: number): string {
+  return text
+    .split('\n')
+    .filter((l) => !TOOL_ECHO.test(l))
+    .slice(-count)
+    .join('\n');
+}
+
+function failureMessage(run: AgentRun): string {
+  const o = run.output;
+  const text = digestText(o.text).trim();
+  const first = o.errors[0] ?? (text ? lastLines(text, 3) : '') ?? '';
+  const candidates = [first, run.stderrTail.trim().split('\n').slice(-3).join('\n'), run.failure ?? ''];
+  const message = candidates.find((c) => c && c.trim().length > 0) ?? '';
+  const exit = run.exitCode !== undefined ? `exit code ${run.exitCode}` : run.signal ? `killed by ${run.signal}` : 'no exit code';
+  return message ? `${message.slice(0, 500)} (${exit})` : `Claude Code failed (${exit}) without output`;
+}
+
+export function classifyCall(run: AgentRun, nowMs: number, defaultZone: string): CallOutcome {
+  if (run.end === 'interrupted') return { kind: 'interrupted' };
+  if (run.end === 'timeout') return { kind: 'timeout' };
+  if (run.end === 'spawn_failed') {
+    const message = run.failure ?? 'the agent could not be started';
+    return run.fatal ? { kind: 'fatal', message } : { kind: 'failed', message, resetSession: false };
+  }
+  const o = run.output;
+  const failed = o.isError === true || (run.exitCode !== undefined && run.exitCode !== 0) || run.exitCode === undefined;
+  if (!failed) return { kind: 'success' };
+
+  const text = [digestText(o.text), ...o.errors, run.stderrTail].join('\n');
+  const recent = lastLines(text, 30);
+  // Structural evidence first: a rejected rate_limit_event, or the CLI's own classification.
+  const structural = o.rateLimit?.status === 'rejected' || o.apiError === 'usage_limit_reached';
+  const textual = USAGE_LIMIT_TEXT.some((re) => re.test(recent));
+  if (structural || textual) {
+    const outcome: CallOutcome = { kind: 'usage_limit', message: (lastLines(digestText(o.text), 2) || recent).trim().slice(0, 300) };
+    const resetAt = o.rateLimit?.resetsAt !== undefined ? o.rateLimit.resetsAt * 1000 : parseResetTime(recent, nowMs, defaultZone);
+    if (resetAt !== undefined && resetAt > nowMs) outcome.resetAt = resetAt;
+    return outcome;
+  }
+  const status = o.apiErrorStatus;
+  if (status === 429 || status === 529 || o.apiErrorType === 'rate_limit_error' || o.apiErrorType === 'overloaded_error' || TRANSIENT_TEXT.test(recent)) {
+    const outcome: CallOutcome = { kind: 'api_transient', message: failureMessage(run) };
+    if (status !== undefined) outcome.status = status;
+    return outcome;
+  }
+  return { kind: 'failed', message: failureMessage(run), resetSession: SESSION_BROKEN.test(text) };
+}

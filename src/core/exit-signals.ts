@@ -1,0 +1,97 @@
+import type { Analysis } from './response-analyzer.js';
+
+/**
+ * `.ralph/.exit_signals`: rolling evidence about completion. The first three
+ * arrays are the original's shape (U§4.8, loop numbers, last 5 each); `recent`
+ * and `unaccepted_claims` are ours and drive the exit rules.
+ */
+export interface SignalEntry {
+  loop: number;
+  exit_signal: boolean;
+  explicit: boolean;
+  completion: boolean;
+  test_only: boolean;
+  progress: boolean;
+}
+
+export interface ExitSignals {
+  test_only_loops: number[];
+  done_signals: number[];
+  completion_indicators: number[];
+  recent: SignalEntry[];
+  /** Consecutive iterations that claimed completion without being allowed to exit. */
+  unaccepted_claims: number;
+}
+
+export const SIGNAL_WINDOW = 5;
+
+export function emptyExitSignals(): ExitSignals {
+  return { test_only_loops: [], done_signals: [], completion_indicators: [], recent: [], unaccepted_claims: 0 };
+}
+
+const lastN = <T>(items: T[]): T[] => items.slice(-SIGNAL_WINDOW);
+
+/** Whether the analysis claims the work is finished (and does not deny it explicitly). */
+export function claimsCompletion(analysis: Analysis): boolean {
+  if (analysis.exitSignalExplicit && !analysis.exitSignal) return false;
+  return analysis.exitSignal || (analysis.mode === 'text' && analysis.hasCompletionSignal);
+}
+
+export function recordAnalysis(signals: ExitSignals, analysis: Analysis): ExitSignals {
+  const loop = analysis.loop;
+  return {
+    test_only_loops: analysis.isTestOnly ? lastN([...signals.test_only_loops, loop]) : analysis.hasProgress ? [] : signals.test_only_loops,
+    done_signals: analysis.hasCompletionSignal ? lastN([...signals.done_signals, loop]) : signals.done_signals,
+    completion_indicators: analysis.exitSignal ? lastN([...signals.completion_indicators, loop]) : signals.completion_indicators,
+    recent: lastN([
+      ...signals.recent,
+      {
+        loop,
+        exit_signal: analysis.exitSignal,
+        explicit: analysis.exitSignalExplicit,
+        completion: analysis.hasCompletionSignal,
+        test_only: analysis.isTestOnly,
+        progress: analysis.hasProgress,
+      },
+    ]),
+    unaccepted_claims: signals.unaccepted_claims,
+  };
+}
+
+/** After the exit decision: count claims that were not allowed to end the loop. */
+export function recordClaimOutcome(signals: ExitSignals, claimed: boolean, accepted: boolean): ExitSignals {
+  return { ...signals, unaccepted_claims: claimed && !accepted ? signals.unaccepted_claims + 1 : 0 };
+}
+
+const isRec = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const ints = (v: unknown): number[] | undefined => (Array.isArray(v) && v.every((x) => Number.isInteger(x)) ? (v as number[]) : undefined);
+
+export function normalizeExitSignals(value: unknown): ExitSignals | string {
+  if (!isRec(value)) return 'not a JSON object';
+  const test = ints(value['test_only_loops']);
+  const done = ints(value['done_signals']);
+  const completion = ints(value['completion_indicators']);
+  if (!test || !done || !completion) return 'missing or malformed signal arrays';
+  const recent: SignalEntry[] = [];
+  if (Array.isArray(value['recent'])) {
+    for (const e of value['recent']) {
+      if (!isRec(e) || !Number.isInteger(e['loop'])) continue;
+      recent.push({
+        loop: e['loop'] as number,
+        exit_signal: e['exit_signal'] === true,
+        explicit: e['explicit'] === true,
+        completion: e['completion'] === true,
+        test_only: e['test_only'] === true,
+        progress: e['progress'] === true,
+      });
+    }
+  }
+  const claims = value['unaccepted_claims'];
+  return {
+    test_only_loops: lastN(test),
+    done_signals: lastN(done),
+    completion_indicators: lastN(completion),
+    recent: lastN(recent),
+    unaccepted_claims: Number.isInteger(claims) && (claims as number) >= 0 ? (claims as number) : 0,
+  };
+}

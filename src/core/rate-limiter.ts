@@ -1,0 +1,141 @@
+/**
+ * Calls and tokens per hour over a sliding 60-minute window (U§7.1), persisted
+ * in .ralph/.rate_limit_state so a restart remembers what was spent. Every call
+ * counts, failed ones included. The original reset at wall-clock hour
+ * boundaries (U§15.14); a sliding window never allows a double burst around
+ * the top of the hour and says exactly when the next call is allowed.
+ */
+export interface CallRecord {
+  /** Epoch ms of the call. */
+  at: number;
+  tokens: number;
+}
+
+export interface WaitRecord {
+  reason: 'rate_limit' | 'usage_limit' | 'api_retry';
+  /** Epoch ms when the wait ends. */
+  until: number;
+  message: string;
+}
+
+export interface ApiRetryRecord {
+  /** Retries already spent on the current run of transient API errors. */
+  attempts: number;
+  lastError: string;
+}
+
+export interface RateState {
+  calls: CallRecord[];
+  /** A wait in progress, so a restart resumes it (spec §7). */
+  wait?: WaitRecord;
+  apiRetry?: ApiRetryRecord;
+}
+
+export interface RateLimits {
+  maxCallsPerHour: number;
+  /** 0 = no token limit. */
+  maxTokensPerHour: number;
+}
+
+export const WINDOW_MS = 60 * 60 * 1000;
+
+export function emptyRateState(): RateState {
+  return { calls: [] };
+}
+
+/** Drops calls that left the window. */
+export function pruneCalls(state: RateState, nowMs: number): RateState {
+  const calls = state.calls.filter((c) => c.at > nowMs - WINDOW_MS && c.at <= nowMs + WINDOW_MS);
+  return calls.length === state.calls.length ? state : { ...state, calls };
+}
+
+export interface WindowUsage {
+  calls: number;
+  tokens: number;
+  /** When the oldest call in the window leaves it (epoch ms), if any call is in it. */
+  nextReset?: number;
+}
+
+export function windowUsage(state: RateState, nowMs: number): WindowUsage {
+  const live = pruneCalls(state, nowMs).calls;
+  const usage: WindowUsage = { calls: live.length, tokens: live.reduce((sum, c) => sum + c.tokens, 0) };
+  const oldest = live.reduce<number | undefined>((min, c) => (min === undefined || c.at < min ? c.at : min), undefined);
+  if (oldest !== undefined) usage.nextReset = oldest + WINDOW_MS;
+  return usage;
+}
+
+export type CallPermit = { ok: true } | { ok: false; waitUntil: number; reason: string };
+
+/**
+ * May a call start now? When not, the earliest time it may: enough calls (or
+ * tokens) must have left the window.
+ */
+export function checkCall(state: RateState, nowMs: number, limits: RateLimits): CallPermit {
+  const live = [...pruneCalls(state, nowMs).calls].sort((a, b) => a.at - b.at);
+  const tokens = live.reduce((sum, c) => sum + c.tokens, 0);
+  const callsOver = live.length - limits.maxCallsPerHour + 1;
+  const tokensOver = limits.maxTokensPerHour > 0 ? tokens - limits.maxTokensPerHour + 1 : 0;
+  if (callsOver <= 0 && tokensOver <= 0) return { ok: true };
+  let waitUntil = nowMs;
+  let reason = '';
+  if (callsOver > 0) {
+    const release = live[callsOver - 1];
+    if (release) waitUntil = Math.max(waitUntil, release.at + WINDOW_MS);
+    reason = `calls: ${live.length}/${limits.maxCallsPerHour}`;
+  }
+  if (tokensOver > 0) {
+    let freed = 0;
+    for (const call of live) {
+      freed += call.tokens;
+      if (freed >= tokensOver) {
+        waitUntil = Math.max(waitUntil, call.at + WINDOW_MS);
+        break;
+      }
+    }
+    reason = reason ? `${reason}, tokens: ${tokens}/${limits.maxTokensPerHour}` : `tokens: ${tokens}/${limits.maxTokensPerHour}`;
+  }
+  return { ok: false, waitUntil, reason };
+}
+
+/** Counts a call when it starts (tokens are added when it ends). */
+export function recordCallStart(state: RateState, nowMs: number): RateState {
+  const pruned = pruneCalls(state, nowMs);
+  return { ...pruned, calls: [...pruned.calls, { at: nowMs, tokens: 0 }] };
+}
+
+/** Adds the tokens the latest call used. */
+export function recordCallTokens(state: RateState, tokens: number): RateState {
+  if (state.calls.length === 0 || tokens <= 0) return state;
+  const calls = [...state.calls];
+  const last = calls[calls.length - 1] as CallRecord;
+  calls[calls.length - 1] = { ...last, tokens: last.tokens + tokens };
+  return { ...state, calls };
+}
+
+const isRec = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+export function normalizeRateState(value: unknown): RateState | string {
+  if (!isRec(value)) return 'not a JSON object';
+  if (!Array.isArray(value['calls'])) return 'missing calls list';
+  const calls: CallRecord[] = [];
+  for (const c of value['calls']) {
+    if (isRec(c) && typeof c['at'] === 'number' && Number.isFinite(c['at'])) {
+      calls.push({ at: c['at'], tokens: typeof c['tokens'] === 'number' && c['tokens'] > 0 ? c['tokens'] : 0 });
+    }
+  }
+  const state: RateState = { calls };
+  const w = value['wait'];
+  if (isRec(w) && typeof w['until'] === 'number' && ['rate_limit', 'usage_limit', 'api_retry'].includes(String(w['reason']))) {
+    state.wait = { reason: w['reason'] as WaitRecord['reason'], until: w['until'], message: typeof w['message'] === 'string' ? w['message'] : '' };
+  }
+  const r = value['apiRetry'];
+  if (isRec(r) && Number.isInteger(r['attempts'])) {
+    state.apiRetry = { attempts: Math.max(0, r['attempts'] as number), lastError: typeof r['lastError'] === 'string' ? r['lastError'] : '' };
+  }
+  return state;
+}
+
+/** Seed 002: waits grow by one step per attempt (5 → 10 → 15 minutes by default). */
+export function apiRetryDelayMs(attempt: number, baseSeconds: number): number {
+  return Math.max(0, attempt) * baseSeconds * 1000;
+}

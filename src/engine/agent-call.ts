@@ -1,0 +1,120 @@
+import { isRecord } from '../core/guards.js';
+import { buildLoopContext } from '../core/loop-context.js';
+import { localTimestamp } from '../core/time-format.js';
+import type { AgentRun } from '../ports.js';
+import type { LoopDeps, LoopOptions } from './loop-deps.js';
+import type { RunState } from './run-state.js';
+import { selectSession } from './session-selection.js';
+
+const SPINNER = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
+const HEARTBEAT_MS = 2000;
+
+export interface AgentCall {
+  run: AgentRun;
+  outputLogPath: string;
+  resumed: boolean;
+}
+
+/** Display name of a tool call from a stream event, for progress.json. */
+function toolFromEvent(event: unknown): string | undefined {
+  if (!isRecord(event) || event['type'] !== 'assistant' || !isRecord(event['message'])) return undefined;
+  const content = event['message']['content'];
+  if (!Array.isArray(content)) return undefined;
+  for (const block of content) {
+    if (isRecord(block) && block['type'] === 'tool_use' && typeof block['name'] === 'string') {
+      const input = isRecord(block['input']) ? block['input'] : {};
+      const arg = ['command', 'file_path', 'pattern', 'description'].map((k) => input[k]).find((v) => typeof v === 'string');
+      return typeof arg === 'string' ? `${block['name']}: ${arg.split('\n', 1)[0]?.slice(0, 60)}` : block['name'];
+    }
+  }
+  return undefined;
+}
+
+/**
+ * One agent call: builds the prompt and loop context, picks the session to
+ * resume, runs the backend, and keeps progress.json and live.log current while
+ * it runs.
+ */
+export async function callAgent(deps: LoopDeps, options: LoopOptions, run: RunState, outputLogPath: string): Promise<AgentCall> {
+  const { config } = options;
+  const { clock, store, logger } = deps;
+  const plan = store.readFixPlan(config.optionalSections);
+  const previous = run.lastAnalysis;
+  const loopContext = buildLoopContext({
+    loop: run.loop,
+    ...(plan ? { remainingTasks: plan.blockingUnchecked + plan.optionalUnchecked } : {}),
+    circuitState: run.circuit.state,
+    ...(previous ? { previousSummary: previous.workSummary, askedQuestions: previous.askingQuestions } : {}),
+    ...(previous?.isStuck ? { repeatedErrors: previous.errorLines } : {}),
+    ...(options.task ? { task: describeTask(options.task) } : {}),
+    ...(deps.gate?.feedback() ? { verifyFeedback: deps.gate.feedback() as string } : {}),
+  });
+  const session = selectSession(deps, config, clock.now());
+
+  const started = clock.now();
+  const live = deps.createLiveView();
+  let lastLine = '';
+  let currentTool: string | null = null;
+  let toolUses = 0;
+  let tick = 0;
+  const writeProgress = (status: string): void => {
+    store.writeProgress({
+      status,
+      indicator: SPINNER[tick % SPINNER.length],
+      elapsed_seconds: Math.round((clock.now() - started) / 1000),
+      last_output: lastLine.slice(0, 80),
+      timestamp: localTimestamp(clock.now()),
+      loop: run.loop,
+      current_tool: currentTool,
+      tool_uses: toolUses,
+      started_at: new Date(started).toISOString(),
+    });
+  };
+  store.resetLiveLog(`\n\n=== Loop #${run.loop} - ${localTimestamp(started)} ===`);
+  writeProgress('executing');
+  const heartbeat = setInterval(() => {
+    tick += 1;
+    writeProgress('executing');
+  }, HEARTBEAT_MS);
+  heartbeat.unref();
+
+  try {
+    const agentRun = await deps.backend.run(
+      {
+        loop: run.loop,
+        cwd: store.paths.project,
+        prompt: options.readPrompt(),
+        loopContext,
+        ...(session ? { resumeSessionId: session } : {}),
+        timeoutMs: config.timeoutMinutes * 60_000,
+        outputLogPath,
+        live: config.live,
+        onEvent: (event) => {
+          const tool = toolFromEvent(event);
+          if (tool) {
+            currentTool = tool;
+            toolUses += 1;
+          }
+          const text = live.push(event);
+          if (text) {
+            store.appendLiveLog(text);
+            if (config.live) deps.ui.write(text);
+            const lines = text.split('\n').filter((l) => l.trim());
+            if (lines.length > 0) lastLine = lines[lines.length - 1] as string;
+          }
+        },
+      },
+      deps.interrupt,
+    );
+    logger.debug(`Agent call took ${agentRun.durationMs} ms (${agentRun.end}, exit ${agentRun.exitCode ?? 'none'})`);
+    return { run: agentRun, outputLogPath, resumed: session !== undefined };
+  } finally {
+    clearInterval(heartbeat);
+  }
+}
+
+function describeTask(task: { text: string; criteria: string[] }): string {
+  const lines = [`TASK: ${task.text}`];
+  if (task.criteria.length > 0) lines.push('The result must also meet these requirements:', ...task.criteria.map((c) => `- ${c}`));
+  return lines.join('\n');
+}

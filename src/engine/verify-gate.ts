@@ -1,0 +1,33 @@
+import type { StatusVerify } from '../core/status-model.js';
+
+/**
+ * The verify gate as the loop sees it (spec §8): a checkpoint before the
+ * agent, the user's command after it, bounce-back feedback, escalation, and
+ * rollback. Implemented in engine/verify-gate-step.ts.
+ */
+export type GateDecision = 'passed' | 'bounce' | 'escalated_retry' | 'escalated_skip' | 'escalated_abort' | 'not_run';
+
+export interface GateRun {
+  decision: GateDecision;
+  passed: boolean;
+  attempt: number;
+  maxAttempts: number;
+  exitCode: number | null;
+  timedOut: boolean;
+  durationMs: number;
+}
+
+export interface VerifyGate {
+  readonly command: string;
+  /** The gate blocks completion (configured and not skipped). */
+  active(): boolean;
+  /** Before the agent runs: checkpoint the work tree when enabled. */
+  beforeAgent(loop: number): Promise<void>;
+  /** After an agent call that did work: run the command, decide, roll back or drop the checkpoint. */
+  afterAgent(loop: number): Promise<GateRun>;
+  /** Runs the command on the current tree (plan_complete needs ground truth). */
+  verifyCurrentTree(loop: number): Promise<GateRun>;
+  /** Bounce-back or escalation text for the next iteration's context. */
+  feedback(): string | undefined;
+  status(): StatusVerify | null;
+}

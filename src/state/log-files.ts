@@ -1,0 +1,53 @@
+import { existsSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileTimestamp } from '../core/time-format.js';
+
+export const LOG_ROTATE_BYTES = 10 * 1024 * 1024;
+export const LOG_ROTATE_KEEP = 4;
+export const OUTPUT_LOGS_KEEP = 50;
+
+/** ralph.log → ralph.log.1 … .4 once it reaches 10 MB (U§11 "Log rotation"). */
+export function rotateLogIfNeeded(path: string, maxBytes = LOG_ROTATE_BYTES, keep = LOG_ROTATE_KEEP): boolean {
+  let size: number;
+  try {
+    size = statSync(path).size;
+  } catch {
+    return false;
+  }
+  if (size < maxBytes) return false;
+  rmSync(`${path}.${keep}`, { force: true });
+  for (let i = keep - 1; i >= 1; i -= 1) {
+    if (existsSync(`${path}.${i}`)) renameSync(`${path}.${i}`, `${path}.${i + 1}`);
+  }
+  renameSync(path, `${path}.1`);
+  return true;
+}
+
+/** A fresh per-call output log name; never reuses an existing file. */
+export function outputLogPath(logsDir: string, nowMs: number, loop: number): string {
+  const base = `claude_output_${fileTimestamp(nowMs)}_loop${loop}`;
+  let candidate = join(logsDir, `${base}.log`);
+  for (let i = 2; existsSync(candidate); i += 1) candidate = join(logsDir, `${base}-${i}.log`);
+  return candidate;
+}
+
+/** Keeps the newest `keep` per-call output logs (and their .stderr.log companions). */
+export function pruneOutputLogs(logsDir: string, keep = OUTPUT_LOGS_KEEP): number {
+  let names: string[];
+  try {
+    names = readdirSync(logsDir);
+  } catch {
+    return 0;
+  }
+  const outputs = names.filter((n) => n.startsWith('claude_output_') && n.endsWith('.log') && !n.endsWith('.stderr.log'));
+  if (outputs.length <= keep) return 0;
+  const byAge = outputs
+    .map((name) => ({ name, mtime: statSync(join(logsDir, name)).mtimeMs }))
+    .sort((a, b) => a.mtime - b.mtime || a.name.localeCompare(b.name));
+  const remove = byAge.slice(0, outputs.length - keep);
+  for (const { name } of remove) {
+    rmSync(join(logsDir, name), { force: true });
+    rmSync(join(logsDir, name.replace(/\.log$/, '.stderr.log')), { force: true });
+  }
+  return remove.length;
+}

@@ -1,0 +1,200 @@
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { relative } from 'node:path';
+import { outputLogPath, pruneOutputLogs, rotateLogIfNeeded } from './log-files.js';
+import { appendHistory, initialCircuit, normalizeCircuit, normalizeHistory, type CircuitState, type Transition } from '../core/circuit-breaker.js';
+import { emptyExitSignals, normalizeExitSignals, type ExitSignals } from '../core/exit-signals.js';
+import { parseFixPlan, type FixPlanSummary } from '../core/fix-plan.js';
+import { emptyRateState, normalizeRateState, type RateState } from '../core/rate-limiter.js';
+import type { Analysis } from '../core/response-analyzer.js';
+import type { StatusDocument } from '../core/status-model.js';
+import { isoTimestamp } from '../core/time-format.js';
+import { appendLine, isRecord, loadStateFile, writeFileAtomic, writeJsonAtomic } from './json-file.js';
+import type { RalphPaths } from './paths.js';
+import { readClaudeSession, rememberSession, resetSession, touchRalphSession, type StoredSession } from './session-store.js';
+
+/**
+ * The loop's persistent state, one method per file. Every write is atomic;
+ * every read of a damaged file resets it with a warning (never a crash).
+ */
+export class LoopStore {
+  constructor(
+    readonly paths: RalphPaths,
+    private readonly warn: (message: string) => void,
+  ) {}
+
+  loadCircuit(nowMs: number): CircuitState {
+    return loadStateFile(this.paths.circuitState, normalizeCircuit, () => initialCircuit(nowMs), this.warn);
+  }
+
+  saveCircuit(state: CircuitState): void {
+    writeJsonAtomic(this.paths.circuitState, state);
+  }
+
+  recordCircuitTransition(transition: Transition, loop: number, nowMs: number): void {
+    const history = loadStateFile(this.paths.circuitHistory, normalizeHistory, () => [], this.warn);
+    writeJsonAtomic(this.paths.circuitHistory, appendHistory(history, transition, loop, nowMs));
+  }
+
+  loadExitSignals(): ExitSignals {
+    return loadStateFile(this.paths.exitSignals, normalizeExitSignals, emptyExitSignals, this.warn);
+  }
+
+  saveExitSignals(signals: ExitSignals): void {
+    writeJsonAtomic(this.paths.exitSignals, signals);
+  }
+
+  /** Stale completion evidence from an earlier run must not end this one (#194). */
+  clearRunEvidence(): void {
+    this.saveExitSignals(emptyExitSignals());
+    rmSync(this.paths.responseAnalysis, { force: true });
+  }
+
+  loadRate(): RateState {
+    return loadStateFile(this.paths.rateLimit, normalizeRateState, emptyRateState, this.warn);
+  }
+
+  saveRate(state: RateState): void {
+    writeJsonAtomic(this.paths.rateLimit, state);
+  }
+
+  saveAnalysis(analysis: Analysis, outputFile: string, nowMs: number): void {
+    writeJsonAtomic(this.paths.responseAnalysis, {
+      loop_number: analysis.loop,
+      timestamp: isoTimestamp(nowMs),
+      output_file: outputFile,
+      output_format: analysis.mode,
+      analysis: {
+        has_completion_signal: analysis.hasCompletionSignal,
+        is_test_only: analysis.isTestOnly,
+        is_stuck: analysis.isStuck,
+        has_progress: analysis.hasProgress,
+        files_modified: analysis.filesModified,
+        confidence_score: analysis.confidenceScore,
+        exit_signal: analysis.exitSignal,
+        work_summary: analysis.workSummary,
+        output_length: analysis.outputLength,
+        has_permission_denials: analysis.hasPermissionDenials,
+        permission_denial_count: analysis.permissionDenialCount,
+        denied_commands: analysis.deniedCommands,
+        has_compound_command_limitation: analysis.hasCompoundCommandLimitation,
+        compound_command_count: analysis.compoundCommandCount,
+        asking_questions: analysis.askingQuestions,
+        question_count: analysis.questionCount,
+        status: analysis.status ?? null,
+        exit_signal_explicit: analysis.exitSignalExplicit,
+        work_type: analysis.workType ?? null,
+        tests_status: analysis.testsStatus ?? null,
+        tasks_completed: analysis.tasksCompleted ?? null,
+        recommendation: analysis.recommendation ?? null,
+        progress_sources: analysis.progressSources,
+        error_lines: analysis.errorLines,
+        warnings: analysis.warnings,
+      },
+    });
+  }
+
+  /** Error lines of recent iterations, newest first (stuck-loop detection across restarts). */
+  loadErrorHistory(): string[][] {
+    return loadStateFile(
+      this.paths.iterationHistory,
+      (v) => {
+        if (!isRecord(v) || !Array.isArray(v['error_lines'])) return 'missing error_lines';
+        return v['error_lines'].filter(Array.isArray).map((lines: unknown[]) => lines.filter((l): l is string => typeof l === 'string'));
+      },
+      () => [],
+      this.warn,
+    );
+  }
+
+  saveErrorHistory(history: readonly string[][]): void {
+    writeJsonAtomic(this.paths.iterationHistory, { error_lines: history.slice(0, 5) });
+  }
+
+  readFixPlan(optionalSections: readonly string[]): FixPlanSummary | undefined {
+    try {
+      return parseFixPlan(readFileSync(this.paths.fixPlan, 'utf8'), optionalSections);
+    } catch {
+      return undefined;
+    }
+  }
+
+  writeStatus(doc: StatusDocument): void {
+    writeJsonAtomic(this.paths.status, doc);
+  }
+
+  writeProgress(progress: Record<string, unknown>): void {
+    writeJsonAtomic(this.paths.progress, progress);
+  }
+
+  appendMetrics(line: Record<string, unknown>): void {
+    appendLine(this.paths.metrics, JSON.stringify(line));
+  }
+
+  resetLiveLog(header: string): void {
+    writeFileAtomic(this.paths.liveLog, `${header}\n`);
+  }
+
+  appendLiveLog(text: string): void {
+    try {
+      writeFileSync(this.paths.liveLog, text, { flag: 'a' });
+    } catch {
+      // The live view is best effort.
+    }
+  }
+
+  readClaudeSession(): StoredSession | undefined {
+    return readClaudeSession(this.paths);
+  }
+
+  rememberClaudeSession(sessionId: string, nowMs: number): void {
+    rememberSession(this.paths, sessionId, nowMs);
+  }
+
+  forgetClaudeSession(): void {
+    rmSync(this.paths.claudeSession, { force: true });
+  }
+
+  /** Forgets the Claude session and its completion evidence, recording why (U§8). */
+  resetSession(reason: string, loop: number, nowMs: number): void {
+    resetSession(this.paths, reason, loop, nowMs, this.warn);
+  }
+
+  touchRalphSession(nowMs: number): void {
+    touchRalphSession(this.paths, nowMs, this.warn);
+  }
+
+  /** Files the loop cannot run without (U§2 integrity check), relative to the project. */
+  missingProjectFiles(taskMode: boolean): string[] {
+    const required = taskMode ? [this.paths.dir] : [this.paths.dir, this.paths.prompt, this.paths.fixPlan, this.paths.agent, this.paths.ralphrc];
+    return required.filter((p) => !existsSync(p)).map((p) => relative(this.paths.project, p) || '.');
+  }
+
+  rotateLogs(): void {
+    try {
+      rotateLogIfNeeded(this.paths.ralphLog);
+    } catch (error) {
+      this.warn(`could not rotate ralph.log: ${(error as Error).message}`);
+    }
+  }
+
+  newOutputLogPath(loop: number, nowMs: number): string {
+    return outputLogPath(this.paths.logsDir, nowMs, loop);
+  }
+
+  pruneOutputLogs(): void {
+    pruneOutputLogs(this.paths.logsDir);
+  }
+
+  stopRequested(): boolean {
+    try {
+      readFileSync(this.paths.stopRequest);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  clearStopRequest(): void {
+    rmSync(this.paths.stopRequest, { force: true });
+  }
+}
