@@ -33,7 +33,11 @@ export async function checkClaudeCli(runner: ProcessRunner, command: readonly st
     warn(`'${command.join(' ')} --version' did not answer within 30 s; continuing without a version check`);
     return undefined;
   }
-  const version = /(\d+\.\d+\.\d+)/.exec(`${result.stdout}\n${result.stderr}`)?.[1];
+  if (result.exitCode !== 0) {
+    const detail = (result.stderr || result.stdout).trim().split('\n').slice(-3).join(' ');
+    throw new RalphError(`'${command.join(' ')} --version' failed (exit code ${result.exitCode ?? 'none'}): ${detail.slice(0, 300)}`, ExitCode.Usage, INSTALL_HINT);
+  }
+  const version = /(\d+\.\d+\.\d+)/.exec(result.stdout.split('\n', 1)[0] ?? '')?.[1];
   if (version === undefined) {
     warn(`Could not read the Claude Code version from '${command.join(' ')} --version'; assuming it is compatible`);
     return undefined;

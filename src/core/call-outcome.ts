@@ -58,8 +58,9 @@ export function classifyCall(run: AgentRun, nowMs: number, defaultZone: string):
   const textual = USAGE_LIMIT_TEXT.some((re) => re.test(recent));
   if (structural || textual) {
     const outcome: CallOutcome = { kind: 'usage_limit', message: (lastLines(digestText(o.text), 2) || recent).trim().slice(0, 300) };
-    const resetAt = o.rateLimit?.resetsAt !== undefined ? o.rateLimit.resetsAt * 1000 : parseResetTime(recent, nowMs, defaultZone);
-    if (resetAt !== undefined && resetAt > nowMs) outcome.resetAt = resetAt;
+    // A structural reset time already in the past means the limit has lifted: retry after the jitter.
+    const resetAt = o.rateLimit?.resetsAt !== undefined ? Math.max(nowMs, o.rateLimit.resetsAt * 1000) : parseResetTime(recent, nowMs, defaultZone);
+    if (resetAt !== undefined) outcome.resetAt = resetAt;
     return outcome;
   }
   const status = o.apiErrorStatus;

@@ -86,7 +86,7 @@ export async function callAgent(deps: LoopDeps, options: LoopOptions, run: RunSt
         prompt: options.readPrompt(),
         loopContext,
         ...(session ? { resumeSessionId: session } : {}),
-        timeoutMs: config.timeoutMinutes * 60_000,
+        timeoutMs: options.agentTimeoutMs ?? config.timeoutMinutes * 60_000,
         outputLogPath,
         live: config.live,
         onEvent: (event) => {

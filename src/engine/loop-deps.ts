@@ -51,4 +51,6 @@ export interface LoopOptions {
   task?: TaskMode;
   dryRun: boolean;
   pid: number;
+  /** Test seam (RALPH_TEST_AGENT_TIMEOUT_MS): overrides the per-call timeout. */
+  agentTimeoutMs?: number;
 }

@@ -6,7 +6,7 @@ import { runLoop } from '../../engine/loop-controller.js';
 import type { LoopDeps, TaskMode } from '../../engine/loop-deps.js';
 import { createExecaRunner } from '../../infra/execa-runner.js';
 import { createProgressProbe } from '../../infra/progress-probe.js';
-import { systemClock } from '../../infra/system-clock.js';
+import { createOffsetClock, systemClock } from '../../infra/system-clock.js';
 import { LoopStore } from '../../state/loop-store.js';
 import { ralphPaths } from '../../state/paths.js';
 import { acquireProjectLock } from '../../state/project-lock.js';
@@ -42,7 +42,7 @@ export async function runLoopCommand(input: LoopCommandInput): Promise<number> {
   if (!input.task) assertRalphProject(paths, promptPath);
   mkdirSync(paths.logsDir, { recursive: true });
 
-  const clock = systemClock;
+  const clock = env['RALPH_TEST_MAX_WAIT_MS'] ? createOffsetClock() : systemClock;
   const tty = process.stdin.isTTY === true && process.stderr.isTTY === true;
   const logger = createLogger({ clock, logFile: paths.ralphLog, verbose: config.verbose });
   for (const warning of loaded.warnings) logger.warn(warning);
@@ -98,7 +98,15 @@ export async function runLoopCommand(input: LoopCommandInput): Promise<number> {
     };
     const gate = await createGate(config, loaded.origins, { paths, runner, clock, logger, tty, store, env, ask: deps.ui.ask, interrupt: abort.signal });
     if (gate) deps.gate = gate;
-    const result = await runLoop(deps, { config, readPrompt, dryRun: args.dryRun, pid: process.pid, ...(input.task ? { task: input.task.mode } : {}) });
+    const agentTimeoutMs = env['RALPH_TEST_AGENT_TIMEOUT_MS'] ? Number(env['RALPH_TEST_AGENT_TIMEOUT_MS']) : undefined;
+    const result = await runLoop(deps, {
+      config,
+      readPrompt,
+      dryRun: args.dryRun,
+      pid: process.pid,
+      ...(input.task ? { task: input.task.mode } : {}),
+      ...(agentTimeoutMs !== undefined ? { agentTimeoutMs } : {}),
+    });
     return result.exitCode;
   } finally {
     process.off('SIGINT', onSignal);

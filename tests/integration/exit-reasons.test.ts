@@ -1,0 +1,198 @@
+// Every exit reason of spec §5 reached through a real loop (npm test builds first).
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ralphProject, writeMockScript } from '../helpers/ralph-project.js';
+import { cleanEnv, fakeClaude, ralph, readJson, readJsonLines, resultJson, statusBlock } from '../helpers/run-cli.js';
+
+const block = (fields: Record<string, string>): string => statusBlock(fields);
+let counter = 0;
+const work = (): Record<string, string> => ({ [`src/file-${(counter += 1)}.txt`]: String(counter) });
+
+describe('exit reasons', () => {
+  it('project_complete after a second EXIT_SIGNAL: true, with the session reset', async () => {
+    const dir = ralphProject();
+    const fake = fakeClaude([
+      { stdout: resultJson(`Done.\n${block({ STATUS: 'COMPLETE', EXIT_SIGNAL: 'true' })}`), shell: 'echo 1 > a.txt' },
+      { stdout: resultJson(`Still done.\n${block({ STATUS: 'COMPLETE', EXIT_SIGNAL: 'true' })}`) },
+    ]);
+    const r = await ralph(['--pause', '0'], dir, fake.env);
+    expect(r.exitCode).toBe(0);
+    expect(fake.calls()).toHaveLength(2);
+    expect(r.stderr).toContain('Graceful exit triggered: project_complete');
+    expect(readJson(join(dir, '.ralph', 'status.json'))).toMatchObject({ status: 'completed', exit_reason: 'project_complete', last_action: 'graceful_exit', exit_code: 0 });
+    expect(readJson(join(dir, '.ralph', '.ralph_session'))['reset_reason']).toBe('project_complete');
+    expect(readFileSync(join(dir, '.ralph', 'logs', 'ralph.log'), 'utf8')).toContain('Exit reason: project_complete (exit code 0)');
+  });
+
+  it('keeps going on EXIT_SIGNAL: false even with STATUS: COMPLETE (#146)', async () => {
+    const dir = ralphProject();
+    writeMockScript(dir, [1, 2, 3].map(() => ({ output: `Task done, more to do.\n${block({ STATUS: 'COMPLETE', TESTS_STATUS: 'PASSING', EXIT_SIGNAL: 'false' })}`, files: work() })));
+    const r = await ralph(['--backend', 'mock', '--pause', '0', '--max-loops', '3'], dir, cleanEnv());
+    expect(r.exitCode).toBe(7);
+    expect(readJson(join(dir, '.ralph', 'status.json'))).toMatchObject({ exit_reason: 'max_loops', loop_count: 3 });
+    expect(r.stderr).toContain('STATUS: COMPLETE with EXIT_SIGNAL: false');
+  });
+
+  it('plan_complete before any call when every blocking task is checked', async () => {
+    const dir = ralphProject({ fixPlan: '# Plan\n- [x] one\r\n- [X] two\r\n## Optional\n- [ ] nice to have\n- [2026-01-29] a dated note\n' });
+    const fake = fakeClaude([]);
+    const r = await ralph(['--pause', '0'], dir, fake.env);
+    expect(r.exitCode).toBe(0);
+    expect(fake.calls()).toHaveLength(0);
+    expect(readJson(join(dir, '.ralph', 'status.json'))).toMatchObject({ exit_reason: 'plan_complete', loop_count: 0, calls_made_this_hour: 0 });
+  });
+
+  it('plan_complete once the agent ticks the last task', async () => {
+    const dir = ralphProject({ fixPlan: '- [ ] a\n- [ ] b\n' });
+    writeMockScript(dir, [
+      { output: `a\n${block({ STATUS: 'IN_PROGRESS', EXIT_SIGNAL: 'false' })}`, check_tasks: 1, files: work() },
+      { output: `b\n${block({ STATUS: 'IN_PROGRESS' })}`, check_tasks: 1, files: work() },
+    ]);
+    const r = await ralph(['--backend', 'mock', '--pause', '0'], dir, cleanEnv());
+    expect(r.exitCode).toBe(0);
+    expect(readJson(join(dir, '.ralph', 'status.json'))).toMatchObject({ exit_reason: 'plan_complete', loop_count: 2 });
+  });
+
+  it('test_saturation after three test-only iterations', async () => {
+    const dir = ralphProject();
+    // No explicit EXIT_SIGNAL: an explicit false would keep the loop going (spec §5).
+    writeMockScript(dir, [1, 2, 3].map(() => ({ output: `Ran npm test again.\n${block({ STATUS: 'IN_PROGRESS', WORK_TYPE: 'TESTING' })}`, files: work() })));
+    const r = await ralph(['--backend', 'mock', '--pause', '0'], dir, cleanEnv());
+    expect(r.exitCode).toBe(0);
+    expect(readJson(join(dir, '.ralph', 'status.json'))).toMatchObject({ exit_reason: 'test_saturation', loop_count: 3 });
+    const analyses = readJsonLines(join(dir, '.ralph', 'logs', 'session.jsonl')).filter((e) => e['event'] === 'analysis');
+    expect(analyses.map((a) => (a['data'] as Record<string, unknown>)['work_type'])).toEqual(['TESTING', 'TESTING', 'TESTING']);
+  });
+
+  it('completion_signals in text mode, whole words only', async () => {
+    const dir = ralphProject({ ralphrc: 'CLAUDE_OUTPUT_FORMAT=text\n' });
+    const fake = fakeClaude([
+      { stdout: 'The refactor is incomplete; abandoned the old approach.\n', shell: 'echo 1 > a.txt' },
+      { stdout: 'All tasks complete.\n', shell: 'echo 2 > b.txt' },
+      { stdout: 'Everything is done and ready for review.\n' },
+    ]);
+    const r = await ralph(['--pause', '0'], dir, fake.env);
+    expect(r.exitCode).toBe(0);
+    expect(fake.calls()).toHaveLength(3);
+    expect(fake.calls()[0]?.argv).not.toContain('--output-format');
+    expect(readJson(join(dir, '.ralph', 'status.json'))['exit_reason']).toBe('completion_signals');
+  });
+
+  it('permission_denied halts with the denied command and the exact .ralphrc line (exit 4)', async () => {
+    const dir = ralphProject({ ralphrc: 'ALLOWED_TOOLS="Write,Bash(git *)"\n' });
+    const fake = fakeClaude([{ fixture: 'json-permission-denied.json' }]);
+    const r = await ralph(['--pause', '0'], dir, fake.env);
+    expect(r.exitCode).toBe(4);
+    expect(r.stderr).toContain('PERMISSION DENIED');
+    expect(r.stderr).toContain('Bash(npm test)');
+    expect(r.stderr).toContain('ALLOWED_TOOLS="Write,Bash(git *),Bash(npm *)"');
+    expect(readJson(join(dir, '.ralph', 'status.json'))).toMatchObject({ status: 'halted', exit_reason: 'permission_denied' });
+  });
+
+  it('a compound-command denial whose base is allowed does not halt', async () => {
+    const dir = ralphProject({ ralphrc: 'ALLOWED_TOOLS="Write,Bash(npm *)"\n' });
+    const fake = fakeClaude([{ fixture: 'json-permission-denied.json', shell: 'echo x > x.txt' }]);
+    const r = await ralph(['--pause', '0', '--max-loops', '1'], dir, fake.env);
+    expect(r.exitCode).toBe(7);
+    expect(r.stderr).toContain('compound command');
+  });
+});
+
+describe('circuit breaker, rate limits and usage limits', () => {
+  it('opens the circuit after three iterations without progress (exit 3)', async () => {
+    const dir = ralphProject();
+    writeMockScript(dir, [1, 2, 3, 4].map(() => ({ output: `Looked around.\n${block({ STATUS: 'IN_PROGRESS', EXIT_SIGNAL: 'false' })}` })));
+    const r = await ralph(['--backend', 'mock', '--pause', '0'], dir, cleanEnv());
+    expect(r.exitCode).toBe(3);
+    expect(r.stderr).toContain('CIRCUIT BREAKER: Monitoring Mode');
+    expect(r.stderr).toContain('EXECUTION HALTED');
+    expect(readJson(join(dir, '.ralph', '.circuit_breaker_state'))).toMatchObject({ state: 'OPEN', consecutive_no_progress: 3, total_opens: 1 });
+    expect(readJson(join(dir, '.ralph', 'status.json'))).toMatchObject({ status: 'halted', exit_reason: 'circuit_breaker_open', loop_count: 3 });
+    const history = readJson<Array<Record<string, unknown>>>(join(dir, '.ralph', '.circuit_breaker_history'));
+    expect(history.map((h) => `${h['from_state']}>${h['to_state']}`)).toEqual(['CLOSED>HALF_OPEN', 'HALF_OPEN>OPEN']);
+    // A second start is refused until the cooldown passes or the circuit is reset.
+    const again = await ralph(['--backend', 'mock', '--pause', '0'], dir, cleanEnv());
+    expect(again.exitCode).toBe(3);
+    const reset = await ralph(['--reset-circuit'], dir, cleanEnv());
+    expect(reset.stdout).toContain('Circuit breaker reset to CLOSED state');
+    const status = await ralph(['--circuit-status', '--json'], dir, cleanEnv());
+    expect(JSON.parse(status.stdout)).toMatchObject({ state: 'CLOSED', reason: 'Manual reset via command line' });
+  });
+
+  it('an always-failing agent opens the circuit after five failures instead of looping forever', async () => {
+    const dir = ralphProject();
+    const fake = fakeClaude([], { default: { fixture: 'json-error-server-500.json', exit: 1 } });
+    const r = await ralph(['--pause', '0'], dir, fake.env);
+    expect(r.exitCode).toBe(3);
+    expect(fake.calls()).toHaveLength(5);
+    expect(readJson(join(dir, '.ralph', '.circuit_breaker_state'))).toMatchObject({ state: 'OPEN', consecutive_failures: 5, reason: 'Agent call failed in 5 consecutive loops' });
+  });
+
+  it('retries a 429 with growing waits and continues once it succeeds', async () => {
+    const dir = ralphProject();
+    const fake = fakeClaude([{ fixture: 'json-error-rate-limit.json', exit: 1 }, { fixture: 'json-error-rate-limit.json', exit: 1 }, { fixture: 'json-success-tool-use.json', shell: 'echo ok > ok.txt' }], {
+      env: { RALPH_TEST_MAX_WAIT_MS: '50', API_RETRY_WAIT_SECONDS: '300' },
+    });
+    const r = await ralph(['--pause', '0', '--max-loops', '3'], dir, fake.env);
+    expect(r.stderr).toContain('Rate limit detected, attempt 1/3. Waiting 5m 0s');
+    expect(r.stderr).toContain('Rate limit detected, attempt 2/3. Waiting 10m 0s');
+    expect(fake.calls()).toHaveLength(3);
+    expect(r.exitCode).toBe(7);
+    expect(readJson(join(dir, '.ralph', '.rate_limit_state'))['apiRetry']).toBeUndefined();
+    const waits = readJsonLines(join(dir, '.ralph', 'logs', 'session.jsonl')).filter((e) => e['event'] === 'wait.start');
+    expect(waits.map((w) => (w['data'] as Record<string, unknown>)['reason'])).toEqual(['api_retry', 'api_retry']);
+  });
+
+  it('stops with exit 5 when 429s outlast the retries', async () => {
+    const dir = ralphProject();
+    const fake = fakeClaude([], { default: { fixture: 'json-error-overloaded.json', exit: 1 }, env: { RALPH_TEST_MAX_WAIT_MS: '20' } });
+    const r = await ralph(['--pause', '0'], dir, fake.env);
+    expect(r.exitCode).toBe(5);
+    expect(fake.calls()).toHaveLength(4);
+    expect(r.stderr).toContain('Retry limit exceeded (3 attempts)');
+    expect(readJson(join(dir, '.ralph', 'status.json'))).toMatchObject({ exit_reason: 'api_rate_limit', exit_code: 5 });
+  });
+
+  it('waits out a usage limit until its reset time, then resumes', async () => {
+    const dir = ralphProject();
+    // The recorded stream with its reset time moved two hours into the future.
+    const resetsAt = Math.floor(Date.now() / 1000) + 7200;
+    const stream = readFileSync(join(import.meta.dirname, '..', 'fixtures', 'claude-cli', 'stream-json-error-usage-limit.jsonl'), 'utf8').replace(/"resetsAt":\d+/, `"resetsAt":${resetsAt}`);
+    const fake = fakeClaude([{ stdout: stream, exit: 1 }, { fixture: 'json-success-tool-use.json', shell: 'echo ok > ok.txt' }], { env: { RALPH_TEST_MAX_WAIT_MS: '100' } });
+    const r = await ralph(['--pause', '0', '--max-loops', '2'], dir, fake.env);
+    expect(r.stderr).toContain('Claude usage limit reached');
+    expect(fake.calls()).toHaveLength(2);
+    const wait = readJsonLines(join(dir, '.ralph', 'logs', 'session.jsonl')).find((e) => e['event'] === 'wait.start');
+    const until = Date.parse(String((wait?.['data'] as Record<string, unknown>)['until']));
+    // resetsAt from the stream's rate_limit_event, plus 30–90 s of jitter.
+    expect(until - resetsAt * 1000).toBeGreaterThanOrEqual(30_000);
+    expect(until - resetsAt * 1000).toBeLessThan(91_000);
+    expect(r.exitCode).toBe(7);
+  });
+
+  it('a timeout is never taken for a usage limit', async () => {
+    const dir = ralphProject();
+    const fake = fakeClaude([{ sleep_ms: 30_000, stdout: "You've hit your 5-hour limit · resets 9pm" }], { env: { RALPH_TEST_AGENT_TIMEOUT_MS: '500' } });
+    const r = await ralph(['--pause', '0', '--max-loops', '1'], dir, fake.env);
+    expect(r.stderr).not.toContain('usage limit');
+    expect(readJsonLines(join(dir, '.ralph', 'logs', 'metrics.jsonl'))[0]).toMatchObject({ outcome: 'timeout' });
+  });
+
+  it('holds the hourly call budget across a restart', async () => {
+    const dir = ralphProject();
+    writeMockScript(dir, [1, 2, 3].map(() => ({ output: `w\n${block({ EXIT_SIGNAL: 'false' })}`, files: work() })));
+    const first = await ralph(['--backend', 'mock', '--pause', '0', '--calls', '2', '--max-loops', '2'], dir, cleanEnv());
+    expect(first.exitCode).toBe(7);
+    const second = await ralph(['--backend', 'mock', '--pause', '0', '--calls', '2', '--max-loops', '1'], dir, cleanEnv({ RALPH_TEST_MAX_WAIT_MS: '50' }));
+    expect(second.stderr).toContain('Rate limit reached (calls: 2/2)');
+    const waits = readJsonLines(join(dir, '.ralph', 'logs', 'session.jsonl')).filter((e) => e['event'] === 'wait.start');
+    expect(waits).toHaveLength(1);
+  });
+
+  it('rejects an invalid --calls value with exit 2', async () => {
+    const r = await ralph(['--calls', 'lots'], ralphProject(), cleanEnv());
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain('invalid value for --calls: "lots"');
+  });
+});
