@@ -1,0 +1,69 @@
+import { readFileSync } from 'node:fs';
+import { normalizeStatus, type StatusDocument } from '../../core/status-model.js';
+import { ralphPaths } from '../../state/paths.js';
+import { readJsonFile, type JsonRead } from '../../state/json-file.js';
+import { isFinished } from '../../ui/monitor-sections.js';
+import type { MonitorSnapshot, StatusRead } from '../../ui/render-monitor.js';
+import { normalizeCircuit, normalizeProgress, parseSessionIdFile } from './monitor-files.js';
+import { readLastLines } from './read-log-tail.js';
+
+/** How many ralph.log lines a snapshot carries (the frame shows at most this many). */
+export const SNAPSHOT_LOG_LINES = 20;
+
+/**
+ * Reads a JSON file for display: like readJsonFile, but a file that cannot be
+ * read at all (permissions, a directory) is shown as corrupt instead of
+ * crashing the monitor. Files are never moved aside here: the monitor only
+ * reads, the loop owns the repair.
+ */
+function readForDisplay<T>(path: string, normalize: (value: unknown) => T | string): JsonRead<T> {
+  try {
+    return readJsonFile(path, normalize);
+  } catch (error) {
+    return { kind: 'corrupt', reason: `cannot be read (${(error as NodeJS.ErrnoException).code ?? String(error)})` };
+  }
+}
+
+function readStatus(path: string): StatusRead {
+  const read = readForDisplay(path, normalizeStatus);
+  return read.kind === 'ok' ? { kind: 'ok', doc: read.value } : read;
+}
+
+function readSessionId(path: string, status: StatusRead): string | null {
+  try {
+    const id = parseSessionIdFile(readFileSync(path, 'utf8'));
+    if (id !== null) return id;
+  } catch {
+    // No session file yet: fall back to what status.json knows.
+  }
+  return status.kind === 'ok' ? status.doc.session_id : null;
+}
+
+/** Whether the loop process named in status.json still exists (signal 0 probes without touching it). */
+function isLoopAlive(doc: StatusDocument): boolean | null {
+  if (doc.pid === null || doc.pid <= 0 || isFinished(doc)) return null;
+  try {
+    process.kill(doc.pid, 0);
+    return true;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ESRCH') return false;
+    return code === 'EPERM' ? true : null;
+  }
+}
+
+/** One consistent-enough view of a project's .ralph/ files; never throws for bad files. */
+export function readMonitorSnapshot(projectDir: string, now: number): MonitorSnapshot {
+  const paths = ralphPaths(projectDir);
+  const status = readStatus(paths.status);
+  return {
+    takenAt: new Date(now).toISOString(),
+    projectDir: paths.project,
+    status,
+    progress: readForDisplay(paths.progress, normalizeProgress),
+    circuit: readForDisplay(paths.circuitState, normalizeCircuit),
+    sessionId: readSessionId(paths.claudeSession, status),
+    logLines: readLastLines(paths.ralphLog, SNAPSHOT_LOG_LINES),
+    loopAlive: status.kind === 'ok' ? isLoopAlive(status.doc) : null,
+  };
+}

@@ -1,0 +1,159 @@
+import type { StatusDocument } from '../core/status-model.js';
+import type { JsonRead } from '../state/json-file.js';
+import { clockTime } from '../core/time-format.js';
+import { fitLine, part, type Line } from './styled-line.js';
+import {
+  circuitSection,
+  finishedSection,
+  formatLogLine,
+  isFinished,
+  progressSection,
+  statusSection,
+  verifySection,
+  waitingSection,
+} from './monitor-sections.js';
+
+/** .ralph/progress.json as the loop writes it while Claude runs. */
+export interface ProgressDocument {
+  status: string;
+  indicator: string;
+  elapsed_seconds: number;
+  last_output: string;
+  timestamp: string;
+  loop: number | null;
+  current_tool: string | null;
+  tool_uses: number;
+  started_at: string | null;
+}
+
+/** .ralph/.circuit_breaker_state (U§6.1 plus consecutive_failures). */
+export interface CircuitDocument {
+  state: string;
+  last_change: string;
+  consecutive_no_progress: number;
+  consecutive_same_error: number;
+  consecutive_permission_denials: number;
+  consecutive_failures: number;
+  last_progress_loop: number;
+  total_opens: number;
+  current_loop: number;
+  reason: string;
+  opened_at: string | null;
+}
+
+export type StatusRead = { kind: 'ok'; doc: StatusDocument } | { kind: 'missing' } | { kind: 'corrupt'; reason: string };
+
+/** Everything the dashboard shows, read from .ralph/ at one moment. */
+export interface MonitorSnapshot {
+  /** When the files were read (ISO). */
+  takenAt: string;
+  projectDir: string;
+  status: StatusRead;
+  progress: JsonRead<ProgressDocument>;
+  circuit: JsonRead<CircuitDocument>;
+  /** From .ralph/.claude_session_id, else status.json session_id. */
+  sessionId: string | null;
+  /** The last lines of .ralph/logs/ralph.log, oldest first. */
+  logLines: string[];
+  /** Whether status.json's pid is a live process; null when unknown or not applicable. */
+  loopAlive: boolean | null;
+}
+
+export interface RenderOptions {
+  width: number;
+  color: boolean;
+  /** Epoch ms: the footer clock, ages and countdowns. */
+  now: number;
+  /** Refresh interval shown in the footer, seconds. */
+  intervalSec?: number;
+  /** Terminal rows; when set the frame never has more lines (log lines go first). */
+  height?: number;
+  /** How many ralph.log lines to show at most (default 8, the original's). */
+  maxLogLines?: number;
+}
+
+const DEFAULT_LOG_LINES = 8;
+
+function heading(title: string): Line {
+  return [part(title, 'bold')];
+}
+
+function missingStatus(projectDir: string): Line[] {
+  return [
+    [part('Status file not found. Ralph may not be running.', 'red')],
+    [part(`  Looked for ${projectDir}/.ralph/status.json`, 'dim')],
+    [part('  Start a loop in this project with: ralph   (or ralph --monitor for the tmux layout)')],
+  ];
+}
+
+function corruptStatus(reason: string): Line[] {
+  return [
+    [part('Status file is corrupt: ', 'red'), part(reason, 'red')],
+    [part('  The loop rewrites .ralph/status.json at its next step; if this stays, check .ralph/logs/ralph.log.', 'dim')],
+  ];
+}
+
+function header(snapshot: MonitorSnapshot): Line {
+  const name = snapshot.projectDir.split(/[\\/]/).filter(Boolean).pop() ?? snapshot.projectDir;
+  return [part('🤖 RALPH MONITOR', 'bold'), part(' · Live Status Dashboard'), part(`  ${name}`, 'dim')];
+}
+
+function bodySections(snapshot: MonitorSnapshot, now: number): Line[][] {
+  const sections: Line[][] = [];
+  const status = snapshot.status;
+  if (status.kind === 'missing') {
+    sections.push(missingStatus(snapshot.projectDir));
+  } else if (status.kind === 'corrupt') {
+    sections.push(corruptStatus(status.reason));
+  } else {
+    const doc = status.doc;
+    const finished = isFinished(doc);
+    sections.push([heading('Current Status'), ...statusSection(doc, snapshot, now), ...circuitSection(doc, snapshot)]);
+    const progress = snapshot.progress;
+    if (!finished && progress.kind === 'ok' && progress.value.status === 'executing') {
+      sections.push([heading('Claude Code Progress'), ...progressSection(progress.value, now)]);
+    } else if (!finished && progress.kind === 'corrupt') {
+      sections.push([heading('Claude Code Progress'), [part(`  progress.json is corrupt: ${progress.reason}`, 'red')]]);
+    }
+    const verify = verifySection(doc);
+    if (verify.length > 0) sections.push([heading('Verify Gate'), ...verify]);
+    if (!finished && doc.waiting) sections.push([heading('Waiting'), ...waitingSection(doc.waiting, now)]);
+    if (finished) sections.push([heading('Finished'), ...finishedSection(doc)]);
+  }
+  return sections;
+}
+
+/**
+ * Draws one dashboard frame: the original's sections (U§9.2) plus tokens,
+ * cost, circuit breaker, current tool, verify gate, session, waiting and exit
+ * reason. Pure: every input is in `snapshot` and `options`.
+ */
+export function renderMonitor(snapshot: MonitorSnapshot, options: RenderOptions): string {
+  const width = Math.max(1, Math.floor(options.width));
+  const rule: Line = [part('─'.repeat(width), 'dim')];
+  const top: Line[] = [header(snapshot), rule];
+  const body: Line[] = [];
+  for (const section of bodySections(snapshot, options.now)) body.push([], ...section);
+  const interval = options.intervalSec ?? 2;
+  const footer: Line[] = [
+    rule,
+    [part(`Controls: Ctrl+C to exit | Refreshes every ${formatInterval(interval)} | ${clockTime(options.now)}`, 'dim')],
+  ];
+
+  let logCount = Math.min(options.maxLogLines ?? DEFAULT_LOG_LINES, snapshot.logLines.length);
+  const fixed = top.length + body.length + footer.length + 2; // blank line + "Recent Activity"
+  if (options.height !== undefined) logCount = Math.max(0, Math.min(logCount, options.height - fixed));
+  const activity: Line[] = [[], heading('Recent Activity')];
+  const logs = snapshot.logLines.slice(snapshot.logLines.length - logCount);
+  if (logs.length === 0) activity.push([part('  (no log lines yet)', 'dim')]);
+  for (const line of logs) activity.push(formatLogLine(line));
+
+  let lines = [...top, ...body, ...activity];
+  if (options.height !== undefined) lines = lines.slice(0, Math.max(0, options.height - footer.length));
+  lines.push(...footer);
+  return lines.map((line) => fitLine(line, width, options.color)).join('\n') + '\n';
+}
+
+function formatInterval(seconds: number): string {
+  return Number.isInteger(seconds) ? `${seconds}s` : `${seconds.toFixed(1)}s`;
+}
