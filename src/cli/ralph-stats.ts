@@ -1,0 +1,50 @@
+import { resolve } from 'node:path';
+import { Command, CommanderError } from 'commander';
+import { readPackageVersion } from '../features/monitor/monitor-command.js';
+import { computeStats, formatStatsText, readMetricsFile } from '../features/stats.js';
+import { ralphPaths } from '../state/paths.js';
+import { runMain } from './main.js';
+
+const NO_METRICS = 'No metrics file found. Run ralph first to generate metrics.';
+
+async function runStats(argv: string[]): Promise<number> {
+  const program = new Command('ralph-stats')
+    .description('Summary of .ralph/logs/metrics.jsonl: iterations, success rate, durations, tokens, cost, verify runs, exit reasons.')
+    .option('--json', 'print one JSON document (keeps the original keys total_loops, successful, avg_duration, total_calls)')
+    .option('-p, --project <dir>', 'project directory (default: the current directory)')
+    .version(readPackageVersion(), '-V, --version')
+    .addHelpText('after', '\nExit codes: 0 ok · 1 no metrics file · 2 usage error.')
+    .exitOverride();
+  try {
+    program.parse(argv, { from: 'user' });
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      if (error.exitCode === 0) return 0;
+      process.stderr.write('Run ralph-stats --help for the accepted flags.\n');
+      return 2;
+    }
+    throw error;
+  }
+  const flags = program.opts<{ json?: boolean; project?: string }>();
+  const path = ralphPaths(resolve(flags.project ?? '.')).metrics;
+  const parsed = readMetricsFile(path);
+  if (parsed === undefined) {
+    if (flags.json) process.stdout.write(`${JSON.stringify({ error: NO_METRICS })}\n`);
+    else process.stderr.write(`${NO_METRICS}\n(looked for ${path})\n`);
+    return 1;
+  }
+  const stats = computeStats(parsed.entries, parsed.skippedLines.length);
+  if (flags.json) {
+    process.stdout.write(`${JSON.stringify(stats, null, 2)}\n`);
+    return 0;
+  }
+  process.stdout.write(formatStatsText(stats, path));
+  if (parsed.skippedLines.length > 0) {
+    const shown = parsed.skippedLines.slice(0, 10).join(', ');
+    const more = parsed.skippedLines.length > 10 ? ', …' : '';
+    process.stderr.write(`Skipped ${parsed.skippedLines.length} line(s) that are not metrics records (line ${shown}${more}).\n`);
+  }
+  return 0;
+}
+
+await runMain(runStats);

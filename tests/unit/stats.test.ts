@@ -1,0 +1,87 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { computeStats, formatStatsText, parseMetrics } from '../../src/features/stats.js';
+
+const MIXED = readFileSync('tests/fixtures/metrics/mixed.jsonl', 'utf8');
+
+describe('parseMetrics', () => {
+  it('reads old-shape, iteration and run lines and reports bad lines by number', () => {
+    const parsed = parseMetrics(MIXED);
+    expect(parsed.entries.map((e) => e.kind)).toEqual(['iteration', 'iteration', 'iteration', 'iteration', 'iteration', 'run', 'run']);
+    // line 3 is not JSON, line 7 not an object, line 10 an iteration without success/outcome
+    expect(parsed.skippedLines).toEqual([3, 7, 10]);
+  });
+
+  it('takes the outcome of old-shape lines from success', () => {
+    const [first, second] = parseMetrics(MIXED).entries;
+    expect(first).toMatchObject({ kind: 'iteration', outcome: 'success', duration: 30, calls: 1, costUsd: 0 });
+    expect(second).toMatchObject({ kind: 'iteration', outcome: 'failed', success: false });
+  });
+
+  it('uses duration_ms when duration is absent, and outcome when success is absent', () => {
+    const { entries } = parseMetrics('{"type":"iteration","duration_ms":2500,"outcome":"timeout"}\n');
+    expect(entries[0]).toMatchObject({ duration: 2.5, success: false, outcome: 'timeout' });
+  });
+
+  it('skips unknown record types and runs without an exit reason', () => {
+    expect(parseMetrics('{"type":"mystery"}\n{"type":"run"}\n').skippedLines).toEqual([1, 2]);
+  });
+});
+
+describe('computeStats', () => {
+  it('totals and averages over the fixture', () => {
+    const parsed = parseMetrics(MIXED);
+    const stats = computeStats(parsed.entries, parsed.skippedLines.length);
+    expect(stats).toEqual({
+      total_loops: 5,
+      successful: 3,
+      avg_duration: 20,
+      total_calls: 4,
+      iterations: 5,
+      failed: 2,
+      success_rate: 0.6,
+      total_duration: 100,
+      tokens: { input: 3000, output: 300, cache_read: 5000, cache_creation: 300, total: 8600 },
+      cost_usd: { total: 0.2, per_iteration: 0.04 },
+      verify: { runs: 2, passed: 1, failed: 1, pass_rate: 0.5 },
+      outcomes: { success: 3, failed: 1, usage_limit: 1 },
+      exit_reasons: { usage_limit: 1, plan_complete: 1 },
+      runs: 2,
+      skipped_lines: 3,
+    });
+  });
+
+  it('is all zeros for no entries (no division by zero)', () => {
+    const stats = computeStats([]);
+    expect(stats).toMatchObject({ total_loops: 0, avg_duration: 0, success_rate: 0, cost_usd: { total: 0, per_iteration: 0 }, verify: { pass_rate: 0 }, runs: 0 });
+    expect(Object.values(stats).every((v) => !Number.isNaN(v))).toBe(true);
+  });
+
+  it("matches the original's summary for old-shape lines only", () => {
+    const old = parseMetrics(
+      ['{"timestamp":"t","loop":1,"duration":3,"success":true,"calls":1}', '{"timestamp":"t","loop":2,"duration":4,"success":true,"calls":1}', '{"timestamp":"t","loop":3,"duration":5,"success":false,"calls":1}'].join('\n'),
+    );
+    const stats = computeStats(old.entries);
+    expect({ total_loops: stats.total_loops, successful: stats.successful, avg_duration: stats.avg_duration, total_calls: stats.total_calls }).toEqual({
+      total_loops: 3,
+      successful: 2,
+      avg_duration: 4,
+      total_calls: 3,
+    });
+  });
+});
+
+describe('formatStatsText', () => {
+  it('prints one row per measure', () => {
+    const parsed = parseMetrics(MIXED);
+    const text = formatStatsText(computeStats(parsed.entries, 3), '/p/.ralph/logs/metrics.jsonl');
+    expect(text).toContain('Ralph metrics · /p/.ralph/logs/metrics.jsonl');
+    expect(text).toMatch(/Iterations +5 \(3 successful · 2 failed · 60\.0%\)/);
+    expect(text).toMatch(/Duration +avg 20\.0s · total 1m 40s/);
+    expect(text).toMatch(/Tokens +in 3,000 · out 300 · cache read 5,000 · cache write 300/);
+    expect(text).toMatch(/Cost +\$0\.2000 total · \$0\.0400 per iteration/);
+    expect(text).toMatch(/Verify +2 runs · 1 passed \(50\.0%\)/);
+    expect(text).toMatch(/Outcomes +success 3 · failed 1 · usage_limit 1/);
+    expect(text).toMatch(/Runs +2 · exit reasons: plan_complete 1 · usage_limit 1/);
+  });
+});
