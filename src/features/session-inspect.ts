@@ -1,0 +1,239 @@
+import { readFileSync } from 'node:fs';
+
+/**
+ * Reading and filtering the session recording (.ralph/logs/session.jsonl) in
+ * the shapes of seed 003's `test_inspect`.
+ *
+ * Mapping from the seed's vocabulary to ours: the seed's records carry an
+ * event *type* (`bus.publish`) and a *topic* inside the payload; ours have one
+ * name (`verify.result`, `iteration.end`, …). Both "event type" and "topic"
+ * therefore mean our event name: `event_types` matches it exactly, `topics`
+ * by glob (`*` any run of characters, `?` one character), so
+ * `topics: ["verify.*"]` selects `verify.result`. Ralph has no hats: the
+ * timeline names the single actor "ralph" and `hats_used` stays empty.
+ *
+ * A record belongs to an iteration when its data carries `iteration`; records
+ * without one (loop.start, wait.*, loop.exit) are outside every iteration:
+ * iteration windows exclude them and the timeline does not group them.
+ */
+
+export interface SessionRecord {
+  ts: number;
+  event: string;
+  data: Record<string, unknown>;
+}
+
+export interface SessionRead {
+  records: SessionRecord[];
+  /** The first line that is not a record (line 0: the file itself). */
+  error?: { line: number; message: string };
+}
+
+export interface SessionFilter {
+  event_types?: string[];
+  topics?: string[];
+  after_iteration?: number;
+  before_iteration?: number;
+  payload_pattern?: string;
+}
+
+export type InspectFormat = 'json' | 'summary' | 'timeline';
+
+export interface InspectOptions {
+  filter?: SessionFilter;
+  limit?: number;
+  format?: InspectFormat;
+}
+
+export interface InspectJson {
+  records: SessionRecord[];
+  total_matched: number;
+  truncated: boolean;
+}
+
+export interface InspectSummary {
+  total_events: number;
+  by_type: Record<string, number>;
+  by_topic: Record<string, number>;
+  iterations: number;
+  hats_used: string[];
+  duration_secs: number;
+}
+
+export interface TimelineEntry {
+  iteration: number;
+  hat: string;
+  events: string[];
+  duration_ms: number;
+}
+
+export interface InspectTimeline {
+  timeline: TimelineEntry[];
+}
+
+export type InspectResult = { ok: true; value: InspectJson | InspectSummary | InspectTimeline } | { ok: false; error: string };
+
+export const DEFAULT_INSPECT_LIMIT = 100;
+/** Longer patterns are refused: a pattern this size is a mistake, and bounds backtracking cost. */
+export const MAX_PATTERN_CHARS = 1000;
+
+type Rec = Record<string, unknown>;
+const isRec = (v: unknown): v is Rec => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** Parses session.jsonl text; bad lines are skipped and the first is reported with its line number. */
+export function parseSessionRecords(text: string): SessionRead {
+  const records: SessionRecord[] = [];
+  let error: SessionRead['error'];
+  text.split('\n').forEach((raw, index) => {
+    const line = raw.trim();
+    if (line === '') return;
+    let value: unknown;
+    let problem: string | undefined;
+    try {
+      value = JSON.parse(line);
+    } catch (e) {
+      problem = `not valid JSON (${(e as Error).message})`;
+    }
+    if (problem === undefined) {
+      if (!isRec(value)) problem = 'not a JSON object';
+      else if (typeof value['ts'] !== 'number' || !Number.isFinite(value['ts'])) problem = '"ts" is not a number';
+      else if (typeof value['event'] !== 'string' || value['event'] === '') problem = '"event" is not a non-empty string';
+      else if (value['data'] !== undefined && !isRec(value['data'])) problem = '"data" is not an object';
+      else records.push({ ts: value['ts'], event: value['event'], data: isRec(value['data']) ? value['data'] : {} });
+    }
+    if (problem !== undefined && error === undefined) error = { line: index + 1, message: `line ${index + 1}: ${problem}` };
+  });
+  return error === undefined ? { records } : { records, error };
+}
+
+/** Reads a session recording; a missing or unreadable file is an error value (line 0). */
+export function readSessionRecords(path: string): SessionRead {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    const message = code === 'ENOENT' ? `session recording not found: ${path}` : `cannot read ${path} (${code ?? String(e)})`;
+    return { records: [], error: { line: 0, message } };
+  }
+  return parseSessionRecords(text);
+}
+
+export function iterationOf(record: SessionRecord): number | undefined {
+  const n = record.data['iteration'];
+  return typeof n === 'number' && Number.isInteger(n) ? n : undefined;
+}
+
+/** Glob → anchored RegExp: `*` any run of characters, `?` one; everything else literal. */
+export function globToRegExp(glob: string): RegExp {
+  const body = glob.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.');
+  return new RegExp(`^${body}$`);
+}
+
+function compilePattern(pattern: string): RegExp | string {
+  if (pattern.length > MAX_PATTERN_CHARS) return `payload_pattern is longer than ${MAX_PATTERN_CHARS} characters`;
+  try {
+    return new RegExp(pattern);
+  } catch (e) {
+    return `payload_pattern is not a valid regular expression: ${(e as Error).message}`;
+  }
+}
+
+const FORMATS: readonly string[] = ['json', 'summary', 'timeline'];
+
+/** Tool input arrives as untrusted JSON; say what is wrong instead of misbehaving. */
+function checkFilter(filter: SessionFilter): string | undefined {
+  const stringList = (v: unknown): boolean => v === undefined || (Array.isArray(v) && v.every((x) => typeof x === 'string'));
+  const number = (v: unknown): boolean => v === undefined || (typeof v === 'number' && Number.isFinite(v));
+  if (!stringList(filter.event_types)) return 'filter.event_types must be an array of strings';
+  if (!stringList(filter.topics)) return 'filter.topics must be an array of strings (glob patterns)';
+  if (!number(filter.after_iteration)) return 'filter.after_iteration must be a number';
+  if (!number(filter.before_iteration)) return 'filter.before_iteration must be a number';
+  if (filter.payload_pattern !== undefined && typeof filter.payload_pattern !== 'string') return 'filter.payload_pattern must be a string';
+  return undefined;
+}
+
+function buildMatcher(filter: SessionFilter): ((r: SessionRecord) => boolean) | string {
+  const problem = checkFilter(filter);
+  if (problem !== undefined) return problem;
+  const payload = filter.payload_pattern === undefined ? undefined : compilePattern(filter.payload_pattern);
+  if (typeof payload === 'string') return payload;
+  const types = filter.event_types ? new Set(filter.event_types) : undefined;
+  const topics = filter.topics?.map(globToRegExp);
+  const { after_iteration: after, before_iteration: before } = filter;
+  return (r) => {
+    if (types && !types.has(r.event)) return false;
+    if (topics && !topics.some((t) => t.test(r.event))) return false;
+    if (after !== undefined || before !== undefined) {
+      const it = iterationOf(r);
+      if (it === undefined) return false;
+      if (after !== undefined && it <= after) return false;
+      if (before !== undefined && it >= before) return false;
+    }
+    if (payload && !payload.test(JSON.stringify(r.data))) return false;
+    return true;
+  };
+}
+
+function countBy(records: readonly SessionRecord[]): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const r of records) counts[r.event] = (counts[r.event] ?? 0) + 1;
+  return counts;
+}
+
+function summarize(records: readonly SessionRecord[]): InspectSummary {
+  const iterations = new Set(records.map(iterationOf).filter((n): n is number => n !== undefined));
+  const first = records[0];
+  const last = records[records.length - 1];
+  const span = first && last ? Math.max(0, last.ts - first.ts) / 1000 : 0;
+  return {
+    total_events: records.length,
+    by_type: countBy(records),
+    by_topic: countBy(records),
+    iterations: iterations.size,
+    hats_used: [],
+    duration_secs: Math.round(span * 1000) / 1000,
+  };
+}
+
+function buildTimeline(records: readonly SessionRecord[]): InspectTimeline {
+  const groups = new Map<number, SessionRecord[]>();
+  for (const r of records) {
+    const it = iterationOf(r);
+    if (it === undefined) continue;
+    const group = groups.get(it) ?? [];
+    group.push(r);
+    groups.set(it, group);
+  }
+  const timeline = [...groups.entries()]
+    .sort((a, b) => a[0] - b[0])
+    .map(([iteration, group]): TimelineEntry => {
+      // The loop's own measure when it recorded one; else the span of the group's records.
+      const end = group.find((r) => r.event === 'iteration.end');
+      const recorded = end?.data['duration_ms'];
+      const first = group[0]?.ts ?? 0;
+      const last = group[group.length - 1]?.ts ?? first;
+      const duration = typeof recorded === 'number' && Number.isFinite(recorded) ? recorded : last - first;
+      return { iteration, hat: 'ralph', events: group.map((r) => r.event), duration_ms: duration };
+    });
+  return { timeline };
+}
+
+/**
+ * Filters records and shapes them as seed 003's test_inspect does. A bad
+ * filter (invalid regex, bad limit) is an error value, never a throw.
+ * `limit` applies to the json format's records; summary and timeline cover
+ * every match.
+ */
+export function inspectSession(records: readonly SessionRecord[], options: InspectOptions = {}): InspectResult {
+  const limit = options.limit ?? DEFAULT_INSPECT_LIMIT;
+  if (!Number.isInteger(limit) || limit < 0) return { ok: false, error: `limit must be a whole number ≥ 0 (got ${String(limit)})` };
+  const format = options.format ?? 'json';
+  if (!FORMATS.includes(format)) return { ok: false, error: `format must be one of ${FORMATS.join(', ')} (got ${JSON.stringify(format)})` };
+  const matcher = buildMatcher(options.filter ?? {});
+  if (typeof matcher === 'string') return { ok: false, error: matcher };
+  const matched = records.filter(matcher);
+  if (format === 'summary') return { ok: true, value: summarize(matched) };
+  if (format === 'timeline') return { ok: true, value: buildTimeline(matched) };
+  return { ok: true, value: { records: matched.slice(0, limit), total_matched: matched.length, truncated: matched.length > limit } };
+}
