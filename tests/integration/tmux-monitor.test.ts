@@ -1,0 +1,137 @@
+import { execFileSync, spawnSync } from 'node:child_process';
+import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
+import { describe, expect, it, onTestFinished } from 'vitest';
+import { checkTmux, launchTmuxMonitor, LIVE_LOG_HEADER, shellCommand, WINDOW_TITLE } from '../../src/features/tmux-monitor.js';
+import { RalphError } from '../../src/errors.js';
+import { createExecaRunner } from '../../src/infra/execa-runner.js';
+import type { ProcessRunner } from '../../src/ports.js';
+import { tempDir } from '../helpers/temp-dir.js';
+
+const hasTmux = spawnSync('tmux', ['-V']).status === 0;
+
+/** A private tmux server (its own socket and config), killed when the test ends. */
+function privateServer(config: string) {
+  const socket = `ralph-test-${randomBytes(4).toString('hex')}`;
+  const configFile = join(tempDir('ralph-tmux-conf-'), 'tmux.conf');
+  writeFileSync(configFile, config);
+  onTestFinished(() => {
+    spawnSync('tmux', ['-L', socket, 'kill-server'], { stdio: 'ignore' });
+  });
+  const tmux = (...args: string[]) => spawnSync('tmux', ['-L', socket, ...args], { encoding: 'utf8' });
+  return { socket, configFile, tmux };
+}
+
+async function waitFor(check: () => boolean, what: string, timeoutMs = 8000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/** A stand-in loop that runs until the test creates `stop` in the project. */
+const LOOP = ['sh', '-c', 'echo LOOP-RUNNING; while [ ! -f stop ]; do sleep 0.05; done'];
+const MONITOR = ['sh', '-c', 'echo STATUS-PANE; exec sleep 600'];
+
+async function launch(config: string, extra: { isTTY?: boolean; attach?: (args: string[]) => number; sessionName?: string } = {}) {
+  const server = privateServer(config);
+  const projectDir = tempDir('ralph tmux project ');
+  const messages: string[] = [];
+  const result = await launchTmuxMonitor(
+    { projectDir, loopCommand: LOOP, monitorCommand: MONITOR, sessionName: extra.sessionName ?? 'ralph-it', socketName: server.socket, configFile: server.configFile },
+    { runner: createExecaRunner(), now: () => 1_767_000_000_000, isTTY: extra.isTTY ?? false, env: {}, write: (t) => messages.push(t), ...(extra.attach ? { attach: extra.attach } : {}) },
+  );
+  return { ...server, projectDir, messages, result };
+}
+
+async function expectLayout(t: Awaited<ReturnType<typeof launch>>, windowIndex: number, paneBase: number): Promise<void> {
+  const name = t.result.sessionName;
+  const panes = t.tmux('list-panes', '-t', name, '-F', '#{window_index}|#{pane_index}|#{pane_title}|#{pane_left}|#{pane_top}').stdout.trim().split('\n').map((l) => l.split('|'));
+  expect(panes.map((p) => [Number(p[0]), Number(p[1]), p[2]])).toEqual([
+    [windowIndex, paneBase, 'Ralph Loop'],
+    [windowIndex, paneBase + 1, 'Claude Output'],
+    [windowIndex, paneBase + 2, 'Status'],
+  ]);
+  const [left, topRight, bottomRight] = panes.map((p) => ({ x: Number(p[3]), y: Number(p[4]) }));
+  expect(left?.x).toBe(0);
+  expect(topRight?.x).toBeGreaterThan(0);
+  expect(bottomRight?.x).toBe(topRight?.x);
+  expect(bottomRight?.y).toBeGreaterThan(topRight?.y ?? 0);
+  expect(t.tmux('display-message', '-p', '-t', name, '#{window_name}').stdout.trim()).toBe(WINDOW_TITLE);
+  expect(t.tmux('display-message', '-p', '-t', name, '#{pane_index}').stdout.trim()).toBe(String(paneBase));
+
+  const capture = (i: number) => t.tmux('capture-pane', '-p', '-J', '-t', `${name}:${windowIndex}.${paneBase + i}`).stdout;
+  await waitFor(() => capture(0).includes('LOOP-RUNNING'), 'the loop pane');
+  await waitFor(() => capture(1).includes(LIVE_LOG_HEADER.trim()), 'the live.log header in the output pane');
+  await waitFor(() => capture(2).includes('STATUS-PANE'), 'the monitor pane');
+  appendFileSync(join(t.projectDir, '.ralph', 'live.log'), 'CLAUDE SAYS HELLO\n');
+  await waitFor(() => capture(1).includes('CLAUDE SAYS HELLO'), 'tail -f to follow live.log');
+
+  writeFileSync(join(t.projectDir, 'stop'), '');
+  await waitFor(() => t.tmux('has-session', '-t', name).status !== 0, 'the session to end with the loop');
+}
+
+describe.skipIf(!hasTmux)('ralph --monitor with real tmux', () => {
+  it('builds the 3-pane layout with default indexes and dies with the loop', async () => {
+    const t = await launch('');
+    expect(t.result).toEqual({ sessionName: 'ralph-it', attached: false });
+    expect(readFileSync(join(t.projectDir, '.ralph', 'live.log'), 'utf8').startsWith(LIVE_LOG_HEADER)).toBe(true);
+    expect(t.messages.join('')).toContain(`tmux -L ${t.socket} attach -t ralph-it`);
+    await expectLayout(t, 0, 0);
+  });
+
+  it('honours base-index 1 and pane-base-index 1 from the config', async () => {
+    const t = await launch('set -g base-index 1\nset -g pane-base-index 1\n');
+    await expectLayout(t, 1, 1);
+  });
+
+  it('takes a fresh name when the session exists, and attaches on a terminal', async () => {
+    const attached: string[][] = [];
+    const server = privateServer('');
+    // Occupy the default name first, on the same private server.
+    expect(server.tmux('-f', server.configFile, 'new-session', '-d', '-s', 'ralph-1767000000').status).toBe(0);
+    const projectDir = tempDir('ralph-tmux-');
+    const result = await launchTmuxMonitor(
+      { projectDir, loopCommand: LOOP, monitorCommand: MONITOR, socketName: server.socket, configFile: server.configFile },
+      { runner: createExecaRunner(), now: () => 1_767_000_000_000, isTTY: true, env: { TMUX: '/tmp/other,1,0' }, write: () => undefined, attach: (args) => (attached.push(args), 0) },
+    );
+    expect(result).toEqual({ sessionName: 'ralph-1767000000-2', attached: true });
+    // A private socket is never the client we sit in: attach, do not switch-client.
+    expect(attached).toEqual([['-L', server.socket, '-f', server.configFile, 'attach-session', '-t', 'ralph-1767000000-2']]);
+    expect(server.tmux('has-session', '-t', 'ralph-1767000000-2').status).toBe(0);
+    writeFileSync(join(projectDir, 'stop'), '');
+  });
+});
+
+describe('checkTmux', () => {
+  const missing: ProcessRunner = { run: async () => ({ exitCode: undefined, stdout: '', stderr: '', timedOut: false, durationMs: 1, spawnError: 'spawn tmux ENOENT' }) };
+
+  it('explains how to install tmux and the two-terminal alternative when it is missing', async () => {
+    const check = await checkTmux(missing, '/');
+    expect(check.ok).toBe(false);
+    if (!check.ok) expect(check.message).toMatch(/apt-get install tmux[\s\S]*brew install tmux[\s\S]*ralph --live[\s\S]*ralph-monitor/);
+  });
+
+  it('launch refuses with that message and writes nothing', async () => {
+    const projectDir = tempDir('ralph-tmux-');
+    await expect(
+      launchTmuxMonitor({ projectDir, loopCommand: LOOP, monitorCommand: MONITOR }, { runner: missing, now: () => 0, isTTY: false, env: {}, write: () => undefined }),
+    ).rejects.toBeInstanceOf(RalphError);
+    expect(existsSync(join(projectDir, '.ralph', 'live.log'))).toBe(false);
+  });
+
+  it.skipIf(!hasTmux)('reports the installed version', async () => {
+    const check = await checkTmux(createExecaRunner(), '/');
+    expect(check).toMatchObject({ ok: true, version: expect.stringMatching(/^tmux /) });
+  });
+});
+
+describe('shellCommand', () => {
+  it('round-trips awkward arguments through a real shell', () => {
+    const args = ['a b', "it's", '$HOME', '`id`', '"q"', '\\n', '*', 'new\nline', ''];
+    const out = execFileSync('sh', ['-c', `printf '%s\\0' ${shellCommand(args)}`], { encoding: 'utf8' });
+    expect(out.split('\0').slice(0, -1)).toEqual(args);
+  });
+});

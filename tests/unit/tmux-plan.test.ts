@@ -1,0 +1,94 @@
+import { describe, expect, it } from 'vitest';
+import { planTmuxLayout, shellQuote, TMUX_MISSING_MESSAGE, WINDOW_TITLE } from '../../src/features/tmux-monitor.js';
+
+const base = {
+  sessionName: 'ralph-1767000000',
+  projectDir: '/home/me/todo app',
+  loopCommand: ['ralph', '--live', '--calls', '50'],
+  monitorCommand: ['ralph-monitor'],
+  baseIndex: 0,
+  paneBaseIndex: 0,
+};
+
+describe('planTmuxLayout', () => {
+  it('starts with new-session -d in the project, then splits, titles, and runs the loop last', () => {
+    const plan = planTmuxLayout(base);
+    expect(plan[0]).toEqual(['new-session', '-d', '-s', 'ralph-1767000000', '-c', '/home/me/todo app']);
+    expect(plan.map((c) => c[0])).toEqual([
+      'new-session',
+      'split-window',
+      'split-window',
+      'select-pane',
+      'select-pane',
+      'select-pane',
+      'set-option',
+      'rename-window',
+      'respawn-pane',
+      'select-pane',
+    ]);
+    expect(plan[1]).toEqual(['split-window', '-h', '-t', 'ralph-1767000000:0.0', '-c', '/home/me/todo app', "tail -f '/home/me/todo app/.ralph/live.log'"]);
+    expect(plan[2]).toEqual(['split-window', '-v', '-t', 'ralph-1767000000:0.1', '-c', '/home/me/todo app', 'ralph-monitor']);
+    expect(plan.slice(3, 6)).toEqual([
+      ['select-pane', '-t', 'ralph-1767000000:0.0', '-T', 'Ralph Loop'],
+      ['select-pane', '-t', 'ralph-1767000000:0.1', '-T', 'Claude Output'],
+      ['select-pane', '-t', 'ralph-1767000000:0.2', '-T', 'Status'],
+    ]);
+    expect(plan[7]).toEqual(['rename-window', '-t', 'ralph-1767000000:0', WINDOW_TITLE]);
+    expect(plan[8]).toEqual(['respawn-pane', '-k', '-t', 'ralph-1767000000:0.0', '-c', '/home/me/todo app', 'ralph --live --calls 50; tmux kill-session -t ralph-1767000000']);
+    expect(plan[9]).toEqual(['select-pane', '-t', 'ralph-1767000000:0.0']);
+  });
+
+  it('offsets window and pane targets by base-index and pane-base-index', () => {
+    const plan = planTmuxLayout({ ...base, baseIndex: 1, paneBaseIndex: 1 });
+    const targets = plan.flatMap((c) => c.filter((_, i) => c[i - 1] === '-t'));
+    expect(targets).toEqual([
+      'ralph-1767000000:1.1',
+      'ralph-1767000000:1.2',
+      'ralph-1767000000:1.1',
+      'ralph-1767000000:1.2',
+      'ralph-1767000000:1.3',
+      'ralph-1767000000:1',
+      'ralph-1767000000:1',
+      'ralph-1767000000:1.1',
+      'ralph-1767000000:1.1',
+    ]);
+    const mixed = planTmuxLayout({ ...base, baseIndex: 0, paneBaseIndex: 1 });
+    expect(mixed[2]?.[3]).toBe('ralph-1767000000:0.2');
+  });
+
+  it('uses the private socket in the kill-session the loop pane runs', () => {
+    const plan = planTmuxLayout({ ...base, socketName: 'ralph-test-42' });
+    expect(plan[8]?.at(-1)).toBe('ralph --live --calls 50; tmux -L ralph-test-42 kill-session -t ralph-1767000000');
+  });
+
+  it('quotes every argument of the loop and monitor commands', () => {
+    const plan = planTmuxLayout({ ...base, loopCommand: ['/opt/my tools/ralph', '--prompt', "it's $HOME; rm -rf ~", '--allowed-tools', 'Bash(git *)'], monitorCommand: ['node', '/a b/monitor.js'] });
+    expect(plan[8]?.at(-1)).toBe("'/opt/my tools/ralph' --prompt 'it'\\''s $HOME; rm -rf ~' --allowed-tools 'Bash(git *)'; tmux kill-session -t ralph-1767000000");
+    expect(plan[2]?.at(-1)).toBe("node '/a b/monitor.js'");
+  });
+});
+
+describe('shellQuote', () => {
+  it.each([
+    ['plain', 'plain'],
+    ['--calls=5', '--calls=5'],
+    ['/usr/bin/node', '/usr/bin/node'],
+    ['', "''"],
+    ['two words', "'two words'"],
+    ["it's", "'it'\\''s'"],
+    ['$(reboot)', "'$(reboot)'"],
+    ['a\nb', "'a\nb'"],
+  ])('%j → %s', (input, expected) => {
+    expect(shellQuote(input)).toBe(expected);
+  });
+
+});
+
+describe('TMUX_MISSING_MESSAGE', () => {
+  it('says how to install tmux and how to work without it', () => {
+    expect(TMUX_MISSING_MESSAGE).toContain('sudo apt-get install tmux');
+    expect(TMUX_MISSING_MESSAGE).toContain('brew install tmux');
+    expect(TMUX_MISSING_MESSAGE).toContain('ralph --live');
+    expect(TMUX_MISSING_MESSAGE).toContain('ralph-monitor');
+  });
+});
