@@ -101,5 +101,5 @@ export type NotifyEvent = 'completed' | 'circuit_open' | 'usage_limit' | 'verify
 
 /** Desktop notifications for the events that matter (never one per iteration). */
 export interface Notifier {
-  notify(event: NotifyEvent, message: string): void;
+  notify(event: NotifyEvent, message: string): void | Promise<void>;
 }

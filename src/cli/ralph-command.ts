@@ -1,5 +1,5 @@
 import { parseRalphArgs } from './ralph-args.js';
-import { packageVersion } from './version.js';
+import { packageVersion } from '../infra/package-info.js';
 
 /** Dispatches `ralph` to the command the flags ask for. Heavy modules load lazily. */
 export async function runRalph(argv: readonly string[]): Promise<number> {
@@ -10,6 +10,14 @@ export async function runRalph(argv: readonly string[]): Promise<number> {
     case 'loop': {
       const { runLoopCommand } = await import('./commands/loop-command.js');
       return runLoopCommand({ args, cwd, env: process.env });
+    }
+    case 'inspect': {
+      const { inspectCommand } = await import('./commands/observe-commands.js');
+      return inspectCommand(args, cwd);
+    }
+    case 'monitor': {
+      const { monitorCommand } = await import('./commands/observe-commands.js');
+      return monitorCommand(argv, cwd);
     }
     default: {
       const { runStateCommand } = await import('./commands/state-commands.js');

@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { Command, CommanderError } from 'commander';
-import { readPackageVersion } from '../features/monitor/monitor-command.js';
+import { packageVersion } from '../infra/package-info.js';
 import { computeStats, formatStatsText, readMetricsFile } from '../features/stats.js';
 import { ralphPaths } from '../state/paths.js';
 import { runMain } from './main.js';
@@ -12,7 +12,7 @@ async function runStats(argv: string[]): Promise<number> {
     .description('Summary of .ralph/logs/metrics.jsonl: iterations, success rate, durations, tokens, cost, verify runs, exit reasons.')
     .option('--json', 'print one JSON document (keeps the original keys total_loops, successful, avg_duration, total_calls)')
     .option('-p, --project <dir>', 'project directory (default: the current directory)')
-    .version(readPackageVersion(), '-V, --version')
+    .version(packageVersion(), '-V, --version')
     .addHelpText('after', '\nExit codes: 0 ok · 1 no metrics file · 2 usage error.')
     .exitOverride();
   try {

@@ -179,7 +179,8 @@ const count = (v: unknown): number => (typeof v === 'number' && Number.isInteger
 
 export function normalizeCircuit(value: unknown): CircuitState | string {
   if (!isRec(value)) return 'not a JSON object';
-  const state = STATES.find((s) => s === value['state']);
+  const raw = typeof value['state'] === 'string' ? value['state'].toUpperCase() : '';
+  const state = STATES.find((s) => s === raw);
   if (!state) return `unknown state ${JSON.stringify(value['state'])}`;
   const out: CircuitState = {
     state,

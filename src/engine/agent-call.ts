@@ -1,5 +1,6 @@
 import { isRecord } from '../core/guards.js';
 import { buildLoopContext } from '../core/loop-context.js';
+import { plainEvent } from '../core/text-digest.js';
 import { localTimestamp } from '../core/time-format.js';
 import type { AgentRun } from '../ports.js';
 import type { LoopDeps, LoopOptions } from './loop-deps.js';
@@ -95,7 +96,7 @@ export async function callAgent(deps: LoopDeps, options: LoopOptions, run: RunSt
             currentTool = tool;
             toolUses += 1;
           }
-          const text = live.push(event);
+          const text = live.push(plainEvent(event));
           if (text) {
             store.appendLiveLog(text);
             if (config.live) deps.ui.write(text);

@@ -1,6 +1,6 @@
 import { accessSync, constants } from 'node:fs';
 import { delimiter, join } from 'node:path';
-import type { ProcessRunner } from '../ports.js';
+import type { Notifier, NotifyEvent, ProcessRunner } from '../ports.js';
 
 /**
  * Desktop notifications for `--notify`: only the events that need a person
@@ -9,7 +9,6 @@ import type { ProcessRunner } from '../ports.js';
  * terminal bell. A notification must never disturb the loop: every failure is
  * swallowed (falling back to the bell).
  */
-export type NotifyEvent = 'completed' | 'circuit_open' | 'usage_limit' | 'verify_escalation' | 'error';
 
 export interface NotifierOptions {
   enabled: boolean;
@@ -22,9 +21,6 @@ export interface NotifierOptions {
   cwd?: string;
 }
 
-export interface Notifier {
-  notify(event: NotifyEvent, message: string): Promise<void>;
-}
 
 const TITLES: Record<NotifyEvent, string> = {
   completed: 'Ralph: work complete',

@@ -11,9 +11,7 @@ import type { RalphPaths } from './paths.js';
  * the file every loop (U§15.16).
  */
 export type { StoredSession } from '../core/session-expiry.js';
-import type { StoredSession } from '../core/session-expiry.js';
-
-const SESSION_ID = /^[A-Za-z0-9_-]+$/;
+import { parseStoredSession, type StoredSession } from '../core/session-expiry.js';
 
 export function readClaudeSession(paths: RalphPaths): StoredSession | undefined {
   let text: string;
@@ -22,18 +20,9 @@ export function readClaudeSession(paths: RalphPaths): StoredSession | undefined 
   } catch {
     return undefined;
   }
-  try {
-    const value: unknown = JSON.parse(text);
-    if (isRecord(value) && typeof value['session_id'] === 'string' && SESSION_ID.test(value['session_id'].trim())) {
-      return { sessionId: value['session_id'].trim(), createdAt: parseIso(value['timestamp']) ?? statSync(paths.claudeSession).mtimeMs };
-    }
-    return undefined;
-  } catch {
-    // Legacy plain-text file: the first line is the id (#254: never the whole file).
-    const first = text.split('\n', 1)[0]?.replace(/\r$/, '').trim() ?? '';
-    if (!SESSION_ID.test(first)) return undefined;
-    return { sessionId: first, createdAt: statSync(paths.claudeSession).mtimeMs };
-  }
+  const parsed = parseStoredSession(text);
+  if (!parsed) return undefined;
+  return { sessionId: parsed.sessionId, createdAt: parseIso(parsed.timestamp) ?? statSync(paths.claudeSession).mtimeMs };
 }
 
 export function writeClaudeSession(paths: RalphPaths, session: StoredSession): void {
@@ -42,7 +31,7 @@ export function writeClaudeSession(paths: RalphPaths, session: StoredSession): v
 
 /** Keeps the creation time when Claude answers in the same session; a new id starts a new clock. */
 export function rememberSession(paths: RalphPaths, sessionId: string, nowMs: number): void {
-  if (!SESSION_ID.test(sessionId)) return;
+  if (!/^[A-Za-z0-9_-]+$/.test(sessionId)) return;
   const current = readClaudeSession(paths);
   if (current?.sessionId === sessionId) return;
   writeClaudeSession(paths, { sessionId, createdAt: nowMs });

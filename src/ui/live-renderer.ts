@@ -78,6 +78,7 @@ export function createLiveRenderer(options: LiveRendererOptions): LiveRenderer {
   const streamedMessages = new Set<string>();
   const openTextBlocks = new Set<number>();
   let lastText = '';
+  let shownText = false;
 
   const emit = (text: string): string => {
     if (text !== '') atLineStart = text.endsWith('\n');
@@ -101,6 +102,7 @@ export function createLiveRenderer(options: LiveRendererOptions): LiveRenderer {
     if (type === 'content_block_delta' && isRec(event['delta']) && event['delta']['type'] === 'text_delta') {
       const text = sanitizeText(str(event['delta']['text']) ?? '');
       streamedMessages.add(currentMessage);
+      if (text !== '') shownText = true;
       return emit(text);
     }
     if (type === 'content_block_stop' && openTextBlocks.delete(index)) return atLineStart ? '' : emit('\n');
@@ -116,7 +118,10 @@ export function createLiveRenderer(options: LiveRendererOptions): LiveRenderer {
       if (!isRec(block)) continue;
       if (block['type'] === 'text' && !streamed) {
         const text = sanitizeText(str(block['text']) ?? '').replace(/\n+$/, '');
-        if (text !== '') out += line(text);
+        if (text !== '') {
+          out += line(text);
+          shownText = true;
+        }
         lastText = text.trim();
       } else if (block['type'] === 'tool_use') {
         const name = sanitizeLine(str(block['name']) ?? 'tool');
@@ -150,8 +155,12 @@ export function createLiveRenderer(options: LiveRendererOptions): LiveRenderer {
           return onSystem(event);
         case 'rate_limit_event':
           return line(describeRateLimit(event));
-        case 'result':
-          return line(describeResult(event, lastText));
+        case 'result': {
+          // `--output-format json` prints only the result object: show its answer once.
+          const answer = !shownText && event['is_error'] !== true ? sanitizeText(str(event['result']) ?? '').replace(/\n+$/, '') : '';
+          shownText ||= answer !== '';
+          return (answer ? line(answer) : '') + line(describeResult(event, lastText));
+        }
         default:
           return '';
       }

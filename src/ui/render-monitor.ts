@@ -1,3 +1,4 @@
+import type { CircuitState } from '../core/circuit-breaker.js';
 import type { StatusDocument } from '../core/status-model.js';
 import type { JsonRead } from '../state/json-file.js';
 import { clockTime } from '../core/time-format.js';
@@ -27,19 +28,8 @@ export interface ProgressDocument {
 }
 
 /** .ralph/.circuit_breaker_state (U§6.1 plus consecutive_failures). */
-export interface CircuitDocument {
-  state: string;
-  last_change: string;
-  consecutive_no_progress: number;
-  consecutive_same_error: number;
-  consecutive_permission_denials: number;
-  consecutive_failures: number;
-  last_progress_loop: number;
-  total_opens: number;
-  current_loop: number;
-  reason: string;
-  opened_at: string | null;
-}
+/** The circuit breaker file, as the loop writes it. */
+export type CircuitDocument = CircuitState;
 
 export type StatusRead = { kind: 'ok'; doc: StatusDocument } | { kind: 'missing' } | { kind: 'corrupt'; reason: string };
 

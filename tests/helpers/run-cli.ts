@@ -29,7 +29,7 @@ export function cleanEnv(extra: Record<string, string> = {}): Record<string, str
 
 /** Runs one of the built commands (bin/<name>.js). Needs `npm run build` first. */
 export function runCli(name: string, args: readonly string[], cwd: string, env: Record<string, string> = cleanEnv(), timeoutMs = 30_000): ResultPromise {
-  return execa('node', [join(ROOT, 'bin', `${name}.js`), ...args], { cwd, env, extendEnv: false, reject: false, timeout: timeoutMs, stdin: 'ignore', forceKillAfterDelay: false });
+  return execa(process.execPath, [join(ROOT, 'bin', `${name}.js`), ...args], { cwd, env, extendEnv: false, reject: false, timeout: timeoutMs, stdin: 'ignore', forceKillAfterDelay: false });
 }
 
 export async function ralph(args: readonly string[], cwd: string, env?: Record<string, string>, timeoutMs?: number): Promise<CliResult> {

@@ -102,6 +102,21 @@ describe('live renderer on recorded stream-json', () => {
   });
 });
 
+describe('live renderer on --output-format json', () => {
+  it('shows the answer of a lone result object once, then the result line', () => {
+    const renderer = createLiveRenderer({ showToolArgs: false });
+    const text = renderer.push(JSON.parse(readFileSync(`${FIXTURES}/json-success-tool-use.json`, 'utf8')));
+    expect(text).toBe(`Created hello.txt and checked git status.\n\n${STATUS_BLOCK}\n✅ Done · 3 turns · $0.0313 · 0.4s\n`);
+  });
+
+  it('does not repeat the answer of an error result', () => {
+    const renderer = createLiveRenderer({ showToolArgs: false });
+    const text = renderer.push(JSON.parse(readFileSync(`${FIXTURES}/json-error-rate-limit.json`, 'utf8')));
+    expect(text.split('\n').filter(Boolean)).toHaveLength(1);
+    expect(text).toMatch(/^❌ Error \(API 429\): API Error: Request rejected/);
+  });
+});
+
 describe('live renderer on other events', () => {
   const render = (events: unknown[], showToolArgs = true): string => {
     const r = createLiveRenderer({ showToolArgs });

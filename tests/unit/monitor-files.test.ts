@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { normalizeCircuit, normalizeProgress, parseSessionIdFile } from '../../src/features/monitor/monitor-files.js';
+import { normalizeCircuit } from '../../src/core/circuit-breaker.js';
+import { parseStoredSession } from '../../src/core/session-expiry.js';
+import { normalizeProgress } from '../../src/features/monitor/monitor-files.js';
 
 describe('normalizeProgress', () => {
   it('reads the loop shape', () => {
@@ -50,7 +52,7 @@ describe('normalizeCircuit', () => {
   });
 });
 
-describe('parseSessionIdFile', () => {
+describe('parseStoredSession', () => {
   it.each([
     ['{"session_id": "abc-123", "timestamp": "2026-01-01T00:00:00Z"}', 'abc-123'],
     ['abc_DEF-123\n', 'abc_DEF-123'],
@@ -60,6 +62,6 @@ describe('parseSessionIdFile', () => {
     ['has spaces inside', null],
     ['', null],
   ])('%j → %j', (text, expected) => {
-    expect(parseSessionIdFile(text)).toBe(expected);
+    expect(parseStoredSession(text)?.sessionId ?? null).toBe(expected);
   });
 });

@@ -90,7 +90,6 @@ const cases: Case[] = [
           total_opens: 0,
           current_loop: 3,
           reason: 'Monitoring: 2 loops without progress',
-          opened_at: null,
         },
       },
     }),

@@ -18,7 +18,7 @@ import { loadProjectConfig } from '../load-project-config.js';
 import { assertRalphProject } from '../project-check.js';
 import type { RalphArgs } from '../ralph-args.js';
 import { createBackend } from './backend-factory.js';
-import { createLiveView, createNotifier } from './observers.js';
+import { createLiveView, createLoopNotifier } from './observers.js';
 import { createGate } from './gate-factory.js';
 
 export interface LoopCommandInput {
@@ -85,7 +85,7 @@ export async function runLoopCommand(input: LoopCommandInput): Promise<number> {
       store,
       probe,
       recorder: createSessionRecorder(paths.sessionRecording, () => clock.now()),
-      notifier: createNotifier(config.notify, runner),
+      notifier: createLoopNotifier(config.notify, runner),
       ui: {
         tty,
         write: (text) => process.stderr.write(text),

@@ -1,22 +1,14 @@
-import { isRecord } from '../../core/guards.js';
 import type { LiveView } from '../../engine/loop-deps.js';
+import { createNotifier } from '../../features/notify.js';
 import type { Notifier, ProcessRunner } from '../../ports.js';
-import { isTextDigest, digestText } from '../../core/text-digest.js';
+import { createLiveRenderer } from '../../ui/live-renderer.js';
 
-export function createNotifier(enabled: boolean, _runner: ProcessRunner): Notifier {
-  void enabled;
-  return { notify: () => undefined };
+/** `--notify`: desktop notifications for the events that need a person. */
+export function createLoopNotifier(enabled: boolean, runner: ProcessRunner): Notifier {
+  return createNotifier({ enabled, platform: process.platform, runner, write: (text) => process.stderr.write(text) });
 }
 
-export function createLiveView(_showToolArgs: boolean): LiveView {
-  return {
-    push(event) {
-      if (isRecord(event) && event['type'] === 'result') {
-        const r = event['result'];
-        if (isTextDigest(r)) return `${digestText(r)}\n`;
-        if (typeof r === 'string') return `${r}\n`;
-      }
-      return '';
-    },
-  };
+/** What --live prints and live.log records, from the stream as it arrives. */
+export function createLiveView(showToolArgs: boolean): LiveView {
+  return createLiveRenderer({ showToolArgs });
 }

@@ -1,5 +1,5 @@
-import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { packageVersion } from '../../infra/package-info.js';
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
 import type { Clock } from '../../ports.js';
 import { renderMonitor } from '../../ui/render-monitor.js';
@@ -34,17 +34,6 @@ function parseInterval(value: string): number {
   return n;
 }
 
-/** The package version, read from package.json next to src/ and dist/. */
-export function readPackageVersion(): string {
-  try {
-    const parsed: unknown = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8'));
-    if (typeof parsed === 'object' && parsed !== null && 'version' in parsed && typeof parsed.version === 'string') return parsed.version;
-  } catch {
-    // Fall through: a missing package.json must not break --version.
-  }
-  return 'unknown';
-}
-
 function buildProgram(io: MonitorCommandIo): Command {
   return new Command('ralph-monitor')
     .description('Live dashboard of a Ralph loop: reads .ralph/ in the project and redraws every few seconds.')
@@ -53,7 +42,7 @@ function buildProgram(io: MonitorCommandIo): Command {
     .option('--json', 'print the current state as one JSON document and exit')
     .option('--no-color', 'plain text without colours')
     .option('-p, --project <dir>', 'project directory (default: the current directory)')
-    .version(readPackageVersion(), '-V, --version')
+    .version(packageVersion(), '-V, --version')
     .addHelpText('after', '\nWorks in any terminal, with or without tmux. `ralph --monitor` opens it next to the loop.\nExit codes: 0 ok · 2 usage error.')
     .exitOverride()
     .configureOutput({ writeOut: (s) => void io.stdout.write(s), writeErr: (s) => void io.stderr.write(s) });

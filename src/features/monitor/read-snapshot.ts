@@ -4,7 +4,9 @@ import { ralphPaths } from '../../state/paths.js';
 import { readJsonFile, type JsonRead } from '../../state/json-file.js';
 import { isFinished } from '../../ui/monitor-sections.js';
 import type { MonitorSnapshot, StatusRead } from '../../ui/render-monitor.js';
-import { normalizeCircuit, normalizeProgress, parseSessionIdFile } from './monitor-files.js';
+import { normalizeCircuit } from '../../core/circuit-breaker.js';
+import { parseStoredSession } from '../../core/session-expiry.js';
+import { normalizeProgress } from './monitor-files.js';
 import { readLastLines } from './read-log-tail.js';
 
 /** How many ralph.log lines a snapshot carries (the frame shows at most this many). */
@@ -31,7 +33,7 @@ function readStatus(path: string): StatusRead {
 
 function readSessionId(path: string, status: StatusRead): string | null {
   try {
-    const id = parseSessionIdFile(readFileSync(path, 'utf8'));
+    const id = parseStoredSession(readFileSync(path, 'utf8'))?.sessionId ?? null;
     if (id !== null) return id;
   } catch {
     // No session file yet: fall back to what status.json knows.

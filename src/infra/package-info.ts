@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 
 let cached: string | undefined;
 
-/** The package version, read from package.json next to dist/. */
+/** The package version, read from package.json (two levels above src/infra and dist/infra). */
 export function packageVersion(): string {
   if (cached === undefined) {
     try {
@@ -13,4 +13,9 @@ export function packageVersion(): string {
     }
   }
   return cached;
+}
+
+/** The installed package's root directory (holds bin/, dist/, templates/). */
+export function packageRoot(): string {
+  return new URL('../../', import.meta.url).pathname;
 }

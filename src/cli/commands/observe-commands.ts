@@ -1,0 +1,60 @@
+import { join } from 'node:path';
+import { ExitCode, RalphError, UsageError } from '../../errors.js';
+import { inspectSession, readSessionRecords } from '../../features/session-inspect.js';
+import { launchTmuxMonitor } from '../../features/tmux-monitor.js';
+import { createExecaRunner } from '../../infra/execa-runner.js';
+import { packageRoot } from '../../infra/package-info.js';
+import { ralphPaths } from '../../state/paths.js';
+import type { RalphArgs } from '../ralph-args.js';
+
+/** `ralph --inspect`: the session recording, filtered, as one JSON document (seed 003 test_inspect). */
+export function inspectCommand(args: RalphArgs, cwd: string): number {
+  const paths = ralphPaths(cwd);
+  const read = readSessionRecords(paths.sessionRecording);
+  if (read.error) {
+    throw new RalphError(`${paths.sessionRecording} line ${read.error.line}: ${read.error.message}`, ExitCode.RuntimeError, 'The lines before it are intact; move the damaged line away to read the rest.');
+  }
+  const i = args.inspect;
+  const result = inspectSession(read.records, {
+    filter: {
+      ...(i.events.length > 0 ? { event_types: i.events } : {}),
+      ...(i.topics.length > 0 ? { topics: i.topics } : {}),
+      ...(i.afterIteration !== undefined ? { after_iteration: i.afterIteration } : {}),
+      ...(i.beforeIteration !== undefined ? { before_iteration: i.beforeIteration } : {}),
+      ...(i.payloadPattern !== undefined ? { payload_pattern: i.payloadPattern } : {}),
+    },
+    limit: i.limit,
+    format: i.format,
+  });
+  if (!result.ok) throw new UsageError(result.error);
+  process.stdout.write(`${JSON.stringify(result.value, null, 2)}\n`);
+  return ExitCode.Completed;
+}
+
+/** Flags forwarded to the loop in the tmux layout: everything the user typed except --monitor. */
+export function forwardedLoopArgs(argv: readonly string[]): string[] {
+  const out = argv.filter((a) => a !== '-m' && a !== '--monitor');
+  return out.includes('--live') || out.includes('-l') ? out : ['--live', ...out];
+}
+
+/** `ralph --monitor`: the loop, its live output and the dashboard side by side in tmux (U§9.1). */
+export async function monitorCommand(argv: readonly string[], cwd: string): Promise<number> {
+  const root = packageRoot();
+  const node = process.execPath;
+  await launchTmuxMonitor(
+    {
+      projectDir: cwd,
+      loopCommand: [node, join(root, 'bin', 'ralph.js'), ...forwardedLoopArgs(argv)],
+      monitorCommand: [node, join(root, 'bin', 'ralph-monitor.js')],
+      ...(process.env['RALPH_TMUX_SOCKET'] ? { socketName: process.env['RALPH_TMUX_SOCKET'] } : {}),
+    },
+    {
+      runner: createExecaRunner(),
+      now: () => Date.now(),
+      isTTY: process.stdin.isTTY === true && process.stdout.isTTY === true,
+      env: process.env,
+      write: (text) => process.stderr.write(text),
+    },
+  );
+  return ExitCode.Completed;
+}
