@@ -38,7 +38,9 @@ export function digestText(digest: TextDigest): string {
 
 export class TextAccumulator {
   private head = '';
-  private tail = '';
+  /** The tail as pieces; joined and cut only when they hold twice the tail size (amortized O(n)). */
+  private tailParts: string[] = [];
+  private tailLength = 0;
   private length = 0;
   private line = '';
   private lineOverflow = false;
@@ -60,10 +62,19 @@ export class TextAccumulator {
       rest = rest.slice(room);
     }
     if (rest.length > 0) {
-      const joined = this.tail.length + rest.length > this.tailChars ? (this.tail + rest).slice(-this.tailChars) : this.tail + rest;
-      this.tail = joined;
+      this.tailParts.push(rest);
+      this.tailLength += rest.length;
+      if (this.tailLength > this.tailChars * 2) this.compactTail();
     }
     this.scanLines(text);
+  }
+
+  private compactTail(): string {
+    const tail = this.tailParts.join('');
+    const kept = tail.length > this.tailChars ? tail.slice(-this.tailChars) : tail;
+    this.tailParts = kept.length > 0 ? [kept] : [];
+    this.tailLength = kept.length;
+    return kept;
   }
 
   private scanLines(text: string): void {
@@ -102,12 +113,13 @@ export class TextAccumulator {
 
   digest(): TextDigest {
     if (this.line.length > 0) this.finishLine();
+    const tail = this.compactTail();
     return {
       kind: 'text-digest',
       head: this.head,
-      tail: this.tail,
+      tail,
       length: this.length,
-      truncated: this.length > this.head.length + this.tail.length,
+      truncated: this.length > this.head.length + tail.length,
       errorLines: [...this.errorSet],
       errorLineCount: this.errorCount,
     };

@@ -1,0 +1,82 @@
+// Small helpers shared by the benchmark scripts (plain Node, run after `npm run build`).
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+export const RALPH = join(ROOT, 'bin', 'ralph.js');
+
+export function median(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+
+export function p90(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * 0.9))];
+}
+
+export function tempDir(prefix) {
+  return mkdtempSync(join(tmpdir(), prefix));
+}
+
+export function cleanup(dir) {
+  rmSync(dir, { recursive: true, force: true });
+}
+
+export function write(root, files) {
+  for (const [path, content] of Object.entries(files)) {
+    mkdirSync(dirname(join(root, path)), { recursive: true });
+    writeFileSync(join(root, path), content);
+  }
+}
+
+/** A Ralph project (optionally a git repo) with a mock script of `responses`. */
+export function project({ git = true, responses = [] } = {}) {
+  const dir = tempDir('ralph-bench-');
+  write(dir, {
+    '.ralph/PROMPT.md': '# bench\n',
+    '.ralph/fix_plan.md': '- [ ] work\n',
+    '.ralph/AGENT.md': 'bench\n',
+    '.ralphrc': '',
+    '.gitignore': '.ralph/*\n!.ralph/PROMPT.md\n!.ralph/fix_plan.md\n!.ralph/AGENT.md\n',
+    '.ralph/mock_responses.json': JSON.stringify({ responses }),
+  });
+  if (git) {
+    const g = (...args) => execFileSync('git', args, { cwd: dir, stdio: 'ignore' });
+    g('init', '-q', '-b', 'main');
+    g('config', 'user.email', 'bench@example.invalid');
+    g('config', 'user.name', 'bench');
+    g('add', '-A');
+    g('commit', '-q', '-m', 'init');
+  }
+  return dir;
+}
+
+export function env(extra = {}) {
+  return { PATH: process.env.PATH, HOME: process.env.HOME, LANG: 'C.UTF-8', NO_COLOR: '1', ...extra };
+}
+
+export function timeCommand(args, cwd, runs) {
+  const times = [];
+  for (let i = 0; i < runs; i += 1) {
+    const start = process.hrtime.bigint();
+    const r = spawnSync(process.execPath, [RALPH, ...args], { cwd, env: env(), stdio: 'ignore' });
+    times.push(Number(process.hrtime.bigint() - start) / 1e6);
+    if (r.status !== 0) throw new Error(`ralph ${args.join(' ')} exited ${r.status}`);
+  }
+  return times;
+}
+
+export function row(name, value, budget, ok) {
+  return { name, value, budget, verdict: ok ? 'ok' : 'OVER BUDGET' };
+}
+
+export function printTable(title, rows) {
+  process.stdout.write(`\n${title}\n`);
+  const w = Math.max(...rows.map((r) => r.name.length));
+  for (const r of rows) process.stdout.write(`  ${r.name.padEnd(w)}  ${String(r.value).padEnd(24)}  budget ${String(r.budget).padEnd(14)} ${r.verdict}\n`);
+}

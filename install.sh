@@ -1,0 +1,132 @@
+#!/usr/bin/env bash
+# Installs Ralph from this checkout: builds it, copies the built package to
+# $RALPH_HOME (default ~/.local/share/ralph) and puts one small wrapper per
+# command in $PREFIX/bin (default ~/.local/bin).
+#
+#   ./install.sh              install or update (safe to run again)
+#   ./install.sh uninstall    remove every command and file it installed
+#   ./install.sh --help
+set -euo pipefail
+
+COMMANDS=(ralph ralph-setup ralph-enable ralph-import ralph-monitor ralph-stats)
+MARKER="# installed by ralph install.sh"
+SRC_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+BIN_DIR="${PREFIX:-$HOME/.local}/bin"
+RALPH_HOME="${RALPH_HOME:-$HOME/.local/share/ralph}"
+
+say() { printf '%s\n' "$*"; }
+fail() { printf 'Error: %s\n' "$*" >&2; exit 1; }
+
+usage() {
+  cat <<USAGE
+Usage: ./install.sh [install|uninstall|--help]
+
+  install     build Ralph and install: ${COMMANDS[*]}
+              commands go to \$PREFIX/bin (now: $BIN_DIR),
+              the package to \$RALPH_HOME (now: $RALPH_HOME)
+  uninstall   remove every command and file install put there
+USAGE
+}
+
+check_requirements() {
+  command -v node >/dev/null 2>&1 || fail "Node.js 20 or newer is required (https://nodejs.org, or your package manager)."
+  local major
+  major="$(node -p 'process.versions.node.split(".")[0]')"
+  [ "$major" -ge 20 ] || fail "Node.js 20 or newer is required; found $(node --version). Update Node.js and run ./install.sh again."
+  command -v npm >/dev/null 2>&1 || fail "npm is required (it ships with Node.js)."
+  command -v git >/dev/null 2>&1 || fail "git is required (https://git-scm.com)."
+  command -v claude >/dev/null 2>&1 || say "Note: the Claude Code CLI is not on PATH yet. Install it with: npm install -g @anthropic-ai/claude-code (ralph demo works without it)."
+  command -v tmux >/dev/null 2>&1 || say "Note: tmux is not installed; 'ralph --monitor' needs it (ralph-monitor works without it)."
+}
+
+build() {
+  cd "$SRC_DIR"
+  # npm ci reinstalls from scratch; skip it when node_modules already matches the lockfile.
+  if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+    say "Installing dependencies (npm ci)..."
+    npm ci --no-audit --no-fund --prefer-offline
+  fi
+  if [ ! -f dist/cli/ralph.js ] || [ -n "$(find src package.json tsconfig.json tsconfig.build.json -newer dist/cli/ralph.js -print -quit)" ]; then
+    say "Building..."
+    npm run --silent build
+  fi
+}
+
+copy_package() {
+  say "Installing the package into $RALPH_HOME"
+  local staging="$RALPH_HOME.new.$$"
+  rm -rf "$staging"
+  mkdir -p "$staging"
+  cp -R "$SRC_DIR/bin" "$SRC_DIR/dist" "$SRC_DIR/templates" "$SRC_DIR/package.json" "$SRC_DIR/package-lock.json" "$staging/"
+  [ -f "$SRC_DIR/README.md" ] && cp "$SRC_DIR/README.md" "$staging/"
+  (cd "$staging" && npm ci --omit=dev --no-audit --no-fund --prefer-offline --ignore-scripts >/dev/null)
+  # Swap in the new copy only once it is complete.
+  rm -rf "$RALPH_HOME.old"
+  [ -d "$RALPH_HOME" ] && mv "$RALPH_HOME" "$RALPH_HOME.old"
+  mv "$staging" "$RALPH_HOME"
+  rm -rf "$RALPH_HOME.old"
+}
+
+write_wrappers() {
+  mkdir -p "$BIN_DIR"
+  local cmd target
+  for cmd in "${COMMANDS[@]}"; do
+    target="$BIN_DIR/$cmd"
+    if [ -e "$target" ] && ! grep -q "$MARKER" "$target" 2>/dev/null; then
+      # Something else (the bash Ralph, for instance) owns this name: keep it.
+      mv "$target" "$target.before-ralph-ts"
+      say "Kept the existing $target as $target.before-ralph-ts"
+    fi
+    cat > "$target.tmp" <<WRAPPER
+#!/bin/sh
+$MARKER
+exec node "$RALPH_HOME/bin/$cmd.js" "\$@"
+WRAPPER
+    chmod 755 "$target.tmp"
+    mv "$target.tmp" "$target"
+  done
+  printf '%s\n' "${COMMANDS[@]}" > "$RALPH_HOME/.installed-commands"
+  printf '%s\n' "$BIN_DIR" > "$RALPH_HOME/.installed-bin-dir"
+}
+
+install() {
+  check_requirements
+  build
+  copy_package
+  write_wrappers
+  say ""
+  say "✅ Ralph $(node -p "require('$RALPH_HOME/package.json').version") installed: ${COMMANDS[*]}"
+  case ":$PATH:" in
+    *":$BIN_DIR:"*) ;;
+    *)
+      say ""
+      say "⚠️  $BIN_DIR is not on your PATH. Add this line to your shell profile (~/.bashrc, ~/.zshrc):"
+      say "    export PATH=\"$BIN_DIR:\$PATH\""
+      ;;
+  esac
+  say ""
+  say "Try it:  ralph demo        (no API key needed)"
+  say "Then:    ralph-enable       (in an existing project)  or  ralph-setup my-project"
+}
+
+uninstall() {
+  local bin_dir="$BIN_DIR" cmd target removed=0
+  [ -f "$RALPH_HOME/.installed-bin-dir" ] && bin_dir="$(cat "$RALPH_HOME/.installed-bin-dir")"
+  for cmd in "${COMMANDS[@]}"; do
+    target="$bin_dir/$cmd"
+    if [ -f "$target" ] && grep -q "$MARKER" "$target" 2>/dev/null; then
+      rm -f "$target"
+      removed=$((removed + 1))
+      [ -e "$target.before-ralph-ts" ] && mv "$target.before-ralph-ts" "$target" && say "Restored the earlier $target"
+    fi
+  done
+  rm -rf "$RALPH_HOME"
+  say "✅ Ralph uninstalled ($removed command(s) removed from $bin_dir, $RALPH_HOME deleted)."
+}
+
+case "${1:-install}" in
+  install) install ;;
+  uninstall) uninstall ;;
+  -h | --help | help) usage ;;
+  *) usage >&2; fail "unknown command: $1" ;;
+esac
