@@ -1,0 +1,177 @@
+/**
+ * The environment of the verify command (spec §8): an allowlist, so a secret
+ * the user exported for something else (GITHUB_TOKEN, AWS keys, the Anthropic
+ * key Ralph itself may run with) never reaches `npm test` or whatever the
+ * command starts. Everything not listed is dropped.
+ *
+ * What is on the list and why:
+ * - basics every shell and toolchain expects: PATH, HOME, USER, LOGNAME, SHELL,
+ *   TERM, temp dirs, TZ, locale (LANG, LANGUAGE, LC_*), XDG base dirs, DISPLAY;
+ * - CI markers (CI, GITHUB_ACTIONS, GITLAB_CI, JENKINS_HOME, BUILDKITE, …) so test
+ *   runners behave as they would in CI;
+ * - language toolchain locations (Node, Python, Go, Rust, Java, version managers)
+ *   so the command finds the same interpreter the user would;
+ * - output styling (COLORTERM, FORCE_COLOR, NO_COLOR) and editors.
+ *
+ * Deliberately NOT on the list, even though some builds want them — pass them with
+ * `--verify-env K=V` when a command needs them:
+ * - proxies (HTTP_PROXY, HTTPS_PROXY, ALL_PROXY): their URLs often carry
+ *   `user:password@`;
+ * - package-registry settings other than caches (npm_config_registry,
+ *   NPM_CONFIG_USERCONFIG, PIP_INDEX_URL, …): registry URLs and config files carry
+ *   auth tokens;
+ * - SSH_AUTH_SOCK and GPG_AGENT_INFO: a handle on the user's keys is a credential;
+ * - GIT_*: a leaked GIT_DIR or GIT_INDEX_FILE from a hook would point the
+ *   command at the wrong repository;
+ * - anything cloud (AWS_*, GOOGLE_*, AZURE_*), database URLs, API keys.
+ *
+ * Even an allowlisted name is dropped when it looks like a secret (a future
+ * `LC_…_TOKEN`, a tool that reuses an allowed prefix). Explicit overrides are
+ * always passed: the user asked for them by name.
+ */
+
+export const VERIFY_ENV_ALLOWLIST: readonly string[] = [
+  // shell basics
+  'PATH',
+  'HOME',
+  'USER',
+  'LOGNAME',
+  'SHELL',
+  'TERM',
+  'TMPDIR',
+  'TMP',
+  'TEMP',
+  'TZ',
+  'LANG',
+  'LANGUAGE',
+  'DISPLAY',
+  'WAYLAND_DISPLAY',
+  'XDG_CACHE_HOME',
+  'XDG_CONFIG_HOME',
+  'XDG_DATA_HOME',
+  'XDG_RUNTIME_DIR',
+  'NO_PROXY',
+  'no_proxy',
+  // CI markers
+  'CI',
+  'GITHUB_ACTIONS',
+  'GITLAB_CI',
+  'JENKINS_HOME',
+  'BUILDKITE',
+  'CIRCLECI',
+  'TRAVIS',
+  'TF_BUILD',
+  // Node
+  'NODE_ENV',
+  'NODE_PATH',
+  'NODE_OPTIONS',
+  'NODE_EXTRA_CA_CERTS',
+  'NODE_NO_WARNINGS',
+  'NVM_DIR',
+  'NVM_BIN',
+  'VOLTA_HOME',
+  'PNPM_HOME',
+  'COREPACK_HOME',
+  'npm_config_cache',
+  'NPM_CONFIG_CACHE',
+  'YARN_CACHE_FOLDER',
+  // Python
+  'PYTHONPATH',
+  'PYTHONHOME',
+  'PYTHONIOENCODING',
+  'PYTHONDONTWRITEBYTECODE',
+  'PYTHONUNBUFFERED',
+  'VIRTUAL_ENV',
+  'CONDA_PREFIX',
+  'CONDA_DEFAULT_ENV',
+  'PYENV_ROOT',
+  'PIP_CACHE_DIR',
+  // Go, Rust, Java, Ruby
+  'GOPATH',
+  'GOROOT',
+  'GOCACHE',
+  'GOMODCACHE',
+  'GOFLAGS',
+  'CARGO_HOME',
+  'RUSTUP_HOME',
+  'RUSTUP_TOOLCHAIN',
+  'JAVA_HOME',
+  'GRADLE_USER_HOME',
+  'MAVEN_OPTS',
+  'GEM_HOME',
+  'GEM_PATH',
+  // output and editors
+  'EDITOR',
+  'VISUAL',
+  'COLORTERM',
+  'FORCE_COLOR',
+  'NO_COLOR',
+];
+
+const ALLOWED = new Set(VERIFY_ENV_ALLOWLIST);
+
+/** Name prefixes passed as a family (locale categories: LC_ALL, LC_CTYPE, LC_MESSAGES, …). */
+export const VERIFY_ENV_ALLOWED_PREFIXES: readonly string[] = ['LC_'];
+
+/** The brief's suffix rule: `*_TOKEN`, `*_SECRET`, `*_KEY`, `*PASSWORD`, `*API_KEY`, … */
+const SECRET_SUFFIX = /(TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL|CREDENTIALS|API_?KEY|PRIVATE_KEY|_KEY)$/i;
+/** The same words anywhere in the name (`LC_TOKEN_X`, `SECRET_FILE`). */
+const SECRET_WORD = /(TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL|API_?KEY|PRIVATE_KEY|AUTH)/i;
+
+/** Well-known secrets, named so the rule is obvious when reading a failing test. */
+export const KNOWN_SECRET_NAMES: readonly string[] = [
+  'GITHUB_TOKEN',
+  'GH_TOKEN',
+  'GITLAB_TOKEN',
+  'NPM_TOKEN',
+  'NODE_AUTH_TOKEN',
+  'AWS_ACCESS_KEY_ID',
+  'AWS_SECRET_ACCESS_KEY',
+  'AWS_SESSION_TOKEN',
+  'ANTHROPIC_API_KEY',
+  'ANTHROPIC_AUTH_TOKEN',
+  'CLAUDE_CODE_OAUTH_TOKEN',
+  'OPENAI_API_KEY',
+  'GOOGLE_APPLICATION_CREDENTIALS',
+  'AZURE_CLIENT_SECRET',
+  'DATABASE_URL',
+  'SSH_AUTH_SOCK',
+];
+
+const KNOWN_SECRETS = new Set(KNOWN_SECRET_NAMES);
+
+/** True when a variable name looks like it holds a credential. */
+export function isSecretName(name: string): boolean {
+  return KNOWN_SECRETS.has(name) || SECRET_SUFFIX.test(name) || SECRET_WORD.test(name);
+}
+
+/** True when a name may be passed from the parent environment. */
+export function isAllowedName(name: string): boolean {
+  if (isSecretName(name)) return false;
+  return ALLOWED.has(name) || VERIFY_ENV_ALLOWED_PREFIXES.some((prefix) => name.startsWith(prefix) && name.length > prefix.length);
+}
+
+/**
+ * The environment for one verify run: allowlisted, non-secret variables of
+ * `parentEnv`, then `overrides` on top (passed whatever their name).
+ */
+export function buildVerifyEnv(
+  parentEnv: Readonly<Record<string, string | undefined>>,
+  overrides: Readonly<Record<string, string>> = {},
+): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const name of Object.keys(parentEnv).sort()) {
+    const value = parentEnv[name];
+    if (value === undefined || !isAllowedName(name)) continue;
+    env[name] = value;
+  }
+  for (const [name, value] of Object.entries(overrides)) env[name] = value;
+  return env;
+}
+
+/** Names of `parentEnv` that were withheld, for `--config` / debug output (values never shown). */
+export function droppedVerifyEnvNames(parentEnv: Readonly<Record<string, string | undefined>>): string[] {
+  return Object.keys(parentEnv)
+    .filter((name) => parentEnv[name] !== undefined && !isAllowedName(name))
+    .sort();
+}

@@ -1,0 +1,120 @@
+/**
+ * The effective verify-gate settings of a run (spec §8): presets from the seeds
+ * applied under explicit values, checkpoint `auto` decided, directories
+ * resolved. Pure: the caller says whether the project is a git repository.
+ */
+import { isAbsolute, join, normalize } from 'node:path';
+import type { ConfigField, RalphConfig } from '../config/keys.js';
+
+export type VerifyPreset = 'fast' | 'full' | 'extended';
+export type OnExhausted = RalphConfig['onVerifyExhausted'];
+
+/** Seed 000/anchors P§2.1: `:fast` 1 attempt / 30 s, `:full` 5 / 300 s, `:extended` 10 / 600 s. */
+export const VERIFY_PRESETS: Readonly<Record<VerifyPreset, { maxAttempts: number; timeoutSeconds: number }>> = {
+  fast: { maxAttempts: 1, timeoutSeconds: 30 },
+  full: { maxAttempts: 5, timeoutSeconds: 300 },
+  extended: { maxAttempts: 10, timeoutSeconds: 600 },
+};
+
+/** Only `source` is read: 'default' means the user did not set the value. */
+export type VerifyOrigins = Partial<Record<ConfigField, { source: string }>>;
+
+export interface VerifySettings {
+  /** '' when no verify gate is configured. */
+  command: string;
+  enabled: boolean;
+  preset: VerifyPreset | null;
+  timeoutMs: number;
+  maxAttempts: number;
+  /** Absolute directory the command runs in. */
+  cwd: string;
+  /** The user's explicit `--verify-env` / VERIFY_ENV pairs; give them to buildVerifyEnv with the parent env. */
+  env: Record<string, string>;
+  /** Checkpoint before each iteration (auto = on when a command is set in a git repo). */
+  checkpoint: boolean;
+  /** Passed checkpoints kept as stash entries for `ralph --restore`. */
+  checkpointKeep: number;
+  /** Roll back to the checkpoint when verification fails (needs checkpoints). */
+  rollbackOnFail: boolean;
+  onExhausted: OnExhausted;
+  /** Where each of timeout and attempts came from, for `--config` and logs. */
+  sources: { timeout: 'explicit' | 'preset' | 'default'; maxAttempts: 'explicit' | 'preset' | 'default' };
+  /** Things the user should hear about (checkpoint asked for outside git, rollback without checkpoints). */
+  warnings: string[];
+}
+
+export interface VerifyContext {
+  isGitRepo: boolean;
+  /** Absolute project directory; a relative verify cwd is resolved against it. */
+  projectDir: string;
+}
+
+type VerifyFields = Pick<
+  RalphConfig,
+  'verifyCommand' | 'verifyPreset' | 'verifyTimeoutSeconds' | 'verifyMaxAttempts' | 'verifyCwd' | 'verifyEnv' | 'checkpoint' | 'checkpointKeep' | 'rollbackOnFail' | 'onVerifyExhausted'
+>;
+
+function explicit(origins: VerifyOrigins, field: ConfigField): boolean {
+  const source = origins[field]?.source;
+  return source !== undefined && source !== 'default';
+}
+
+export function resolveVerifySettings(config: VerifyFields, origins: VerifyOrigins, context: VerifyContext): VerifySettings {
+  const command = config.verifyCommand.trim();
+  const preset: VerifyPreset | null = config.verifyPreset === '' ? null : config.verifyPreset;
+  const presetValues = preset ? VERIFY_PRESETS[preset] : undefined;
+  const warnings: string[] = [];
+
+  let timeoutSeconds = config.verifyTimeoutSeconds;
+  let timeoutSource: VerifySettings['sources']['timeout'] = 'default';
+  if (explicit(origins, 'verifyTimeoutSeconds')) timeoutSource = 'explicit';
+  else if (presetValues) {
+    timeoutSeconds = presetValues.timeoutSeconds;
+    timeoutSource = 'preset';
+  }
+
+  let maxAttempts = config.verifyMaxAttempts;
+  let attemptsSource: VerifySettings['sources']['maxAttempts'] = 'default';
+  if (explicit(origins, 'verifyMaxAttempts')) attemptsSource = 'explicit';
+  else if (presetValues) {
+    maxAttempts = presetValues.maxAttempts;
+    attemptsSource = 'preset';
+  }
+
+  const dir = config.verifyCwd.trim();
+  const cwd = dir === '' ? normalize(context.projectDir) : isAbsolute(dir) ? normalize(dir) : join(context.projectDir, dir);
+
+  let checkpoint: boolean;
+  if (config.checkpoint === 'off') checkpoint = false;
+  else if (config.checkpoint === 'on') {
+    checkpoint = context.isGitRepo;
+    if (!context.isGitRepo) warnings.push('checkpoints need a git repository; this project is not one, so Ralph continues without checkpoints');
+  } else checkpoint = command !== '' && context.isGitRepo;
+
+  let rollbackOnFail = config.rollbackOnFail;
+  if (rollbackOnFail && !checkpoint) {
+    rollbackOnFail = false;
+    warnings.push(
+      context.isGitRepo
+        ? 'rollback on failure needs checkpoints, which are off (--no-checkpoint or CHECKPOINT=false); failed attempts are kept'
+        : 'rollback on failure needs a git repository; failed attempts are kept',
+    );
+  }
+  if (rollbackOnFail && command === '') warnings.push('rollback on failure has no effect without a verify command');
+
+  return {
+    command,
+    enabled: command !== '',
+    preset,
+    timeoutMs: timeoutSeconds * 1000,
+    maxAttempts,
+    cwd,
+    env: { ...config.verifyEnv },
+    checkpoint,
+    checkpointKeep: config.checkpointKeep,
+    rollbackOnFail,
+    onExhausted: config.onVerifyExhausted,
+    sources: { timeout: timeoutSource, maxAttempts: attemptsSource },
+    warnings,
+  };
+}

@@ -1,0 +1,219 @@
+import { statSync } from 'node:fs';
+import { performance } from 'node:perf_hooks';
+import { BoundedTail } from '../core/bounded-tail.js';
+import { formatSecondsShort } from '../core/verify-feedback.js';
+import { explainExit } from './exit-explanation.js';
+import { spawnGroup } from './process-group.js';
+import { groupRunning, stopGroup } from './process-tree.js';
+
+export { explainExit, firstWord, signalName } from './exit-explanation.js';
+export { liveGroupMembers } from './process-tree.js';
+
+/**
+ * Runs the verify gate's shell command (spec §8, seed 000 scenarios 7–10):
+ * `sh -c <command>` as the leader of its own process group with stdin closed,
+ * so a timeout ends it together with everything it started; output is kept as
+ * a bounded tail whatever its size. Never throws for an expected failure: a
+ * missing directory, an empty command or a spawn error become a failed result
+ * with an explanation.
+ */
+export interface VerifyOptions {
+  command: string;
+  cwd: string;
+  timeoutMs: number;
+  /** The complete environment (see buildVerifyEnv); nothing else is inherited. */
+  env: Record<string, string>;
+  /** Characters kept from the end of stdout and of stderr (default 5000). */
+  maxOutputChars?: number;
+  /** Aborting ends the command's process group at once (Ctrl+C, `ralph --stop`). */
+  signal?: AbortSignal;
+  /** Grace between SIGTERM and SIGKILL (default 1000 ms). */
+  killGraceMs?: number;
+  /** Called once the shell has started, with its PID (= process group id). */
+  onStart?: (pid: number) => void;
+}
+
+export interface VerifyResult {
+  command: string;
+  /** Exit code 0, not timed out, not cancelled. */
+  passed: boolean;
+  /** null when the shell was ended by a signal or never ran. */
+  exitCode: number | null;
+  /** Signal that ended the shell itself (SIGTERM, SIGKILL), if one did. */
+  signal: string | null;
+  timedOut: boolean;
+  durationMs: number;
+  stdout: string;
+  stderr: string;
+  stdoutTruncated: boolean;
+  stderrTruncated: boolean;
+  /** Plain-words reason for a failure that an exit code alone does not explain. */
+  explanation?: string;
+  /** The time limit that applied (for "timed out after Ns"). */
+  timeoutMs?: number;
+  /** Ended early by the caller's AbortSignal. */
+  cancelled?: boolean;
+  /** The directory the command ran in. */
+  cwd?: string;
+}
+
+export const DEFAULT_MAX_OUTPUT_CHARS = 5000;
+const DEFAULT_KILL_GRACE_MS = 1000;
+/** After the shell exits, how long its pipes may stay open before the group is ended. */
+const DRAIN_MS = 250;
+/** setTimeout's ceiling; longer limits would fire at once. */
+const MAX_TIMER_MS = 2_147_483_647;
+
+export function truncationNotice(maxChars: number): string {
+  return `[...truncated, showing last ${maxChars} chars...]\n`;
+}
+
+/** Drops a lone low surrogate left at the start by cutting a string in the middle of a pair. */
+function cleanCut(text: string): string {
+  const code = text.charCodeAt(0);
+  return code >= 0xdc00 && code <= 0xdfff ? text.slice(1) : text;
+}
+
+function finishTail(tail: BoundedTail, max: number): { text: string; truncated: boolean } {
+  if (!tail.truncated) return { text: tail.value(), truncated: false };
+  return { text: truncationNotice(max) + cleanCut(tail.value()), truncated: true };
+}
+
+function failedBeforeStart(options: VerifyOptions, explanation: string, cwd: string): VerifyResult {
+  return {
+    command: options.command,
+    passed: false,
+    exitCode: null,
+    signal: null,
+    timedOut: false,
+    durationMs: 0,
+    stdout: '',
+    stderr: '',
+    stdoutTruncated: false,
+    stderrTruncated: false,
+    explanation,
+    timeoutMs: options.timeoutMs,
+    cwd,
+  };
+}
+
+function checkDirectory(cwd: string): string | undefined {
+  try {
+    if (!statSync(cwd).isDirectory()) return `the verify directory is not a directory: ${cwd}`;
+    return undefined;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return `the verify directory does not exist: ${cwd} (check --verify-cwd / workingDir)`;
+    return `the verify directory cannot be used: ${cwd} (${code ?? String(error)})`;
+  }
+}
+
+function streamClosed(stream: NodeJS.ReadableStream | null): Promise<void> {
+  if (!stream) return Promise.resolve();
+  return new Promise((resolve) => {
+    stream.once('close', () => resolve());
+    stream.once('error', () => resolve());
+  });
+}
+
+function delay(ms: number): Promise<'timeout'> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => resolve('timeout'), ms);
+    timer.unref?.();
+  });
+}
+
+export async function runVerifyCommand(options: VerifyOptions): Promise<VerifyResult> {
+  const { command, cwd } = options;
+  const max = Math.max(1, Math.floor(options.maxOutputChars ?? DEFAULT_MAX_OUTPUT_CHARS));
+  const grace = options.killGraceMs ?? DEFAULT_KILL_GRACE_MS;
+  if (command.trim() === '') return failedBeforeStart(options, 'the verify command is empty', cwd);
+  const badDir = checkDirectory(cwd);
+  if (badDir) return failedBeforeStart(options, badDir, cwd);
+  if (options.signal?.aborted) return { ...failedBeforeStart(options, 'cancelled before it started', cwd), cancelled: true };
+
+  const started = performance.now();
+  let group: ReturnType<typeof spawnGroup>;
+  try {
+    group = spawnGroup('sh', ['-c', command], { cwd, env: options.env });
+  } catch (error) {
+    return failedBeforeStart(options, `could not start sh: ${(error as Error).message}`, cwd);
+  }
+  const { child } = group;
+  let stopping: Promise<void> | undefined;
+  const stop = (): Promise<void> => {
+    if (child.pid === undefined) return Promise.resolve();
+    stopping ??= stopGroup(child.pid, grace);
+    return stopping;
+  };
+  let spawnError: string | undefined;
+  child.once('error', (error) => {
+    spawnError = error.message;
+  });
+  child.once('spawn', () => {
+    if (child.pid !== undefined) options.onStart?.(child.pid);
+  });
+
+  const stdoutTail = new BoundedTail(max);
+  const stderrTail = new BoundedTail(max);
+  // Decode as UTF-8 in the stream so a multi-byte character split across chunks stays whole.
+  child.stdout?.setEncoding('utf8');
+  child.stderr?.setEncoding('utf8');
+  child.stdout?.on('data', (chunk: string) => stdoutTail.write(chunk));
+  child.stderr?.on('data', (chunk: string) => stderrTail.write(chunk));
+  const pipesClosed = Promise.all([streamClosed(child.stdout), streamClosed(child.stderr)]);
+
+  let timedOut = false;
+  let cancelled = false;
+  const limit = Math.min(MAX_TIMER_MS, Math.max(1, Math.floor(options.timeoutMs)));
+  const timer = setTimeout(() => {
+    timedOut = true;
+    void stop();
+  }, limit);
+  const onAbort = (): void => {
+    cancelled = true;
+    void stop();
+  };
+  options.signal?.addEventListener('abort', onAbort, { once: true });
+
+  const exit = await group.exited;
+  const durationMs = Math.round(performance.now() - started);
+  clearTimeout(timer);
+  options.signal?.removeEventListener('abort', onAbort);
+
+  // The shell is gone; anything it left running in the background still holds
+  // the group (and maybe our pipes). End it so nothing outlives the gate.
+  if (stopping || (child.pid !== undefined && groupRunning(child.pid))) await stop();
+  if ((await Promise.race([pipesClosed, delay(DRAIN_MS + grace)])) === 'timeout') {
+    // A process that escaped the group (setsid) still holds a pipe: stop reading.
+    child.stdout?.destroy();
+    child.stderr?.destroy();
+  }
+
+  const stdout = finishTail(stdoutTail, max);
+  const stderr = finishTail(stderrTail, max);
+  const exitCode = timedOut || cancelled ? null : (exit.exitCode ?? null);
+  const signal = exit.signal ?? null;
+  const result: VerifyResult = {
+    command,
+    passed: !timedOut && !cancelled && spawnError === undefined && exitCode === 0,
+    exitCode,
+    signal,
+    timedOut,
+    durationMs,
+    stdout: stdout.text,
+    stderr: stderr.text,
+    stdoutTruncated: stdout.truncated,
+    stderrTruncated: stderr.truncated,
+    timeoutMs: options.timeoutMs,
+    cwd,
+  };
+  let explanation: string | undefined;
+  if (timedOut) explanation = `timed out after ${formatSecondsShort(options.timeoutMs)}; the command and every process it started were stopped`;
+  else if (cancelled) explanation = 'cancelled; the command and every process it started were stopped';
+  else if (spawnError !== undefined) explanation = `could not start sh: ${spawnError}`;
+  else explanation = explainExit(command, exitCode, signal, stderr.text);
+  if (explanation !== undefined) result.explanation = explanation;
+  if (cancelled) result.cancelled = true;
+  return result;
+}
