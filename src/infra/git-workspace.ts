@@ -18,6 +18,13 @@ export interface GitInfo {
   gitDir: string;
 }
 
+export interface GitRunOptions {
+  /** Added to the parent environment (GIT_INDEX_FILE for a private index). */
+  env?: Record<string, string>;
+  input?: string;
+  cwd?: string;
+}
+
 let tempCounter = 0;
 
 export class GitWorkspace {
@@ -30,6 +37,19 @@ export class GitWorkspace {
 
   async git(args: readonly string[], env?: Record<string, string>): Promise<RunResult> {
     return this.runner.run('git', args, { cwd: this.projectDir, ...(env ? { env: { ...process.env, ...env } } : {}) });
+  }
+
+  /**
+   * `git` with text on stdin and/or another working directory (checkpoints feed
+   * path lists to `update-index --stdin` and run path-based commands from the top).
+   */
+  async run(args: readonly string[], options: GitRunOptions = {}): Promise<RunResult> {
+    const { env, input, cwd } = options;
+    return this.runner.run('git', args, {
+      cwd: cwd ?? this.projectDir,
+      ...(env ? { env: { ...process.env, ...env } } : {}),
+      ...(input !== undefined ? { input } : {}),
+    });
   }
 
   private async gitOk(args: readonly string[], env?: Record<string, string>): Promise<string> {
