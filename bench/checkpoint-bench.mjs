@@ -1,0 +1,100 @@
+#!/usr/bin/env node
+// Checkpoint benchmark (spec §13: checkpoint + drop on a repository of 10,000 files ≤ 300 ms).
+// Run after `npx tsc -p tsconfig.build.json`:  node bench/checkpoint-bench.mjs [--files N] [--runs N] [--keep]
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createExecaRunner } from '../dist/infra/execa-runner.js';
+import { createCheckpoint, dropCheckpoint, rollbackToCheckpoint } from '../dist/infra/git-checkpoints.js';
+import { GitWorkspace } from '../dist/infra/git-workspace.js';
+
+const arg = (name, fallback) => {
+  const i = process.argv.indexOf(name);
+  return i === -1 ? fallback : Number(process.argv[i + 1]);
+};
+const FILES = arg('--files', 10_000);
+const RUNS = arg('--runs', 9);
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = Math.floor(s.length / 2);
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+};
+const fmt = (n) => `${n.toFixed(1)} ms`;
+
+const dir = mkdtempSync(join(tmpdir(), 'ralph-cp-bench-'));
+const git = (...args) => execFileSync('git', args, { cwd: dir, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 64 * 1024 * 1024 });
+const write = (path, text) => {
+  mkdirSync(dirname(join(dir, path)), { recursive: true });
+  writeFileSync(join(dir, path), text);
+};
+
+// A project-like tree: 100 directories of 100 files, a .gitignore, ignored build output.
+git('init', '-q', '-b', 'main');
+git('config', 'user.name', 'Bench');
+git('config', 'user.email', 'bench@example.invalid');
+git('config', 'gc.auto', '0');
+write('.gitignore', 'node_modules/\ndist/\n.ralph/.*\n.ralph/logs/\n');
+for (let i = 0; i < FILES; i += 1) write(`src/d${String(Math.floor(i / 100)).padStart(3, '0')}/f${i}.ts`, `export const v${i} = ${i};\n// ${'x'.repeat(i % 200)}\n`);
+for (let i = 0; i < 500; i += 1) write(`node_modules/dep${i % 20}/f${i}.js`, 'module.exports = 1;\n');
+git('add', '-A');
+git('commit', '-q', '-m', 'bench fixture');
+// Let the index age past the racy-git window so its stat cache is trusted, as in a real project.
+await new Promise((r) => setTimeout(r, 1100));
+git('update-index', '--really-refresh');
+
+// A realistic iteration start: some edits, a staged file, a few untracked files.
+for (let i = 0; i < 20; i += 1) write(`src/d000/f${i}.ts`, `export const v${i} = 'edited';\n`);
+write('src/d001/f100.ts', 'staged\n');
+git('add', 'src/d001/f100.ts');
+for (let i = 0; i < 5; i += 1) write(`src/new/n${i}.ts`, `new ${i}\n`);
+
+const ws = new GitWorkspace(dir, createExecaRunner());
+await ws.repo();
+const create = [];
+const drop = [];
+const both = [];
+for (let run = 0; run < RUNS + 1; run += 1) {
+  const t0 = performance.now();
+  const made = await createCheckpoint(ws, { loop: run, now: Date.now() });
+  const t1 = performance.now();
+  if (!made.ok) throw new Error(made.reason);
+  const dropped = await dropCheckpoint(ws, made.checkpoint);
+  const t2 = performance.now();
+  if (!dropped.ok || !dropped.dropped) throw new Error('drop failed');
+  if (run === 0) continue; // warm-up: module loading, first git calls
+  create.push(t1 - t0);
+  drop.push(t2 - t1);
+  both.push(t2 - t0);
+}
+
+// Rollback has no budget; measured for information on the same tree.
+const cp = await createCheckpoint(ws, { loop: 99, now: Date.now() });
+if (!cp.ok) throw new Error(cp.reason);
+for (let i = 0; i < 50; i += 1) write(`src/d002/f${200 + i}.ts`, 'agent edit\n');
+for (let i = 0; i < 20; i += 1) write(`src/agent/a${i}.ts`, 'agent file\n');
+git('add', '-A');
+git('commit', '-q', '-m', 'agent');
+const r0 = performance.now();
+const rb = await rollbackToCheckpoint(ws, cp.checkpoint, { attemptLabel: 'bench' });
+const rollbackMs = performance.now() - r0;
+if (!rb.ok) throw new Error(rb.reason);
+
+const rows = [
+  [`checkpoint + drop, median of ${RUNS}`, fmt(median(both)), '≤ 300 ms', median(both) <= 300],
+  ['checkpoint + drop, worst', fmt(Math.max(...both)), '', true],
+  ['checkpoint (create) median', fmt(median(create)), '', true],
+  ['drop median', fmt(median(drop)), '', true],
+  ['rollback (agent committed 50 edits + 20 new files)', fmt(rollbackMs), '', true],
+];
+const width = Math.max(...rows.map((r) => r[0].length));
+console.log(`checkpoint-bench: ${FILES} tracked files + 500 ignored, git ${git('--version').trim().replace('git version ', '')}, node ${process.version}`);
+for (const [name, value, budget, ok] of rows) console.log(`${name.padEnd(width)}  ${value.padStart(10)}  ${budget.padEnd(9)} ${budget ? (ok ? 'ok' : 'OVER') : ''}`);
+
+const out = join(dirname(fileURLToPath(import.meta.url)), 'results');
+mkdirSync(out, { recursive: true });
+writeFileSync(join(out, 'checkpoint-bench.json'), `${JSON.stringify({ at: new Date().toISOString(), files: FILES, runs: RUNS, createMs: create, dropMs: drop, totalMs: both, rollbackMs }, null, 2)}\n`);
+if (!process.argv.includes('--keep')) rmSync(dir, { recursive: true, force: true });
+else console.log(`repository kept at ${dir}`);
+process.exitCode = median(both) <= 300 ? 0 : 1;
