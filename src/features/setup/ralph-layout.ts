@@ -1,0 +1,161 @@
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ExitCode, RalphError } from '../../errors.js';
+import { writeFileAtomic } from '../../state/json-file.js';
+import { readTemplate, renderTemplate } from '../templates.js';
+import { createFileExclusive, replaceFileKeepingMode } from './file-writes.js';
+import { mergeGitignore } from './gitignore-merge.js';
+import { setRalphrcValue } from './ralphrc-values.js';
+
+/** Commands written into AGENT.md; empty = not known. */
+export interface ProjectCommands {
+  install: string;
+  build: string;
+  test: string;
+  run: string;
+}
+
+/** A .ralphrc value the user chose in this run (applied to a new and an existing .ralphrc). */
+export interface RalphrcSetting {
+  key: string;
+  value: string;
+  /** Written as `# KEY=value`: documented, not in effect. */
+  commented?: boolean;
+  note?: string[];
+}
+
+export interface LayoutOptions {
+  projectName: string;
+  /** `typescript`, `python`, … or `generic` (default). */
+  projectType?: string;
+  framework?: string;
+  /** Create `src/` (ralph-setup). */
+  includeSrc?: boolean;
+  /** Create README.md when there is none (ralph-setup). */
+  createReadme?: boolean;
+  /** Overwrite Ralph's own files in .ralph/ (PROMPT.md, fix_plan.md, AGENT.md). */
+  force?: boolean;
+  /** `create-only`: write .gitignore only when absent; `merge`: also add missing Ralph entries to an existing one. */
+  gitignore?: 'create-only' | 'merge';
+  commands?: Partial<ProjectCommands>;
+  /** fix_plan.md content replacing the template (imported tasks). */
+  fixPlan?: string;
+  /** Values the user chose in this run: written into a new .ralphrc and set in an existing one. */
+  ralphrcSettings?: readonly RalphrcSetting[];
+  /** Values Ralph proposes: written into a new .ralphrc only, never into the user's existing one. */
+  ralphrcProposals?: readonly RalphrcSetting[];
+}
+
+/** Paths relative to the project directory, `/`-separated. */
+export interface LayoutResult {
+  created: string[];
+  overwritten: string[];
+  /** Existing user files Ralph changed in place (.gitignore entries added, .ralphrc values set). */
+  updated: string[];
+  skipped: string[];
+}
+
+export const LAYOUT_DIRS = ['.ralph/specs/stdlib', '.ralph/examples', '.ralph/logs', '.ralph/docs/generated'] as const;
+
+const NOT_DETECTED = '# not known yet: add the command here';
+
+function describeType(type: string, framework: string | undefined): string {
+  return framework ? `${type}, ${framework}` : type;
+}
+
+function makeDirectory(path: string): void {
+  try {
+    mkdirSync(path, { recursive: true });
+  } catch (error) {
+    throw new RalphError(`cannot create the folder ${path}: ${(error as Error).message}`, ExitCode.RuntimeError, 'Check that no file has that name and that you may write there.');
+  }
+}
+
+/** The contents of every file the layout writes, rendered from the installed templates. */
+export function renderLayoutFiles(options: LayoutOptions): { prompt: string; fixPlan: string; agent: string; ralphrc: string; gitignore: string; readme: string } {
+  const type = options.projectType ?? 'generic';
+  const commands = options.commands ?? {};
+  const command = (value: string | undefined): string => (value && value.trim() !== '' ? value : NOT_DETECTED);
+  let ralphrc = readTemplate('ralphrc');
+  ralphrc = setRalphrcValue(ralphrc, 'PROJECT_NAME', options.projectName);
+  ralphrc = setRalphrcValue(ralphrc, 'PROJECT_TYPE', type);
+  for (const setting of [...(options.ralphrcProposals ?? []), ...(options.ralphrcSettings ?? [])]) ralphrc = applySetting(ralphrc, setting);
+  return {
+    prompt: renderTemplate(readTemplate('PROMPT.md'), { PROJECT_NAME: options.projectName, PROJECT_TYPE: describeType(type, options.framework) }),
+    fixPlan: options.fixPlan ?? readTemplate('fix_plan.md'),
+    agent: renderTemplate(readTemplate('AGENT.md'), {
+      INSTALL_COMMAND: command(commands.install),
+      BUILD_COMMAND: command(commands.build),
+      TEST_COMMAND: command(commands.test),
+      RUN_COMMAND: command(commands.run),
+    }),
+    ralphrc,
+    gitignore: readTemplate('gitignore'),
+    readme: `# ${options.projectName}\n`,
+  };
+}
+
+function applySetting(text: string, setting: RalphrcSetting): string {
+  const options = { ...(setting.commented ? { commented: true } : {}), ...(setting.note ? { note: setting.note } : {}) };
+  return setRalphrcValue(text, setting.key, setting.value, options);
+}
+
+/**
+ * Creates Ralph's files and folders in `projectDir` (U§2). Never overwrites a
+ * file the user owns: README.md, .gitignore and .ralphrc are created only when
+ * absent (an existing .gitignore may get Ralph's missing entries appended, an
+ * existing .ralphrc gets only the settings chosen in this run); Ralph's files
+ * in .ralph/ are replaced only with `force`. Shared by setup, enable, import
+ * and the demo.
+ */
+export function createRalphLayout(projectDir: string, options: LayoutOptions): LayoutResult {
+  const result: LayoutResult = { created: [], overwritten: [], updated: [], skipped: [] };
+  const files = renderLayoutFiles(options);
+  makeDirectory(projectDir);
+  for (const dir of LAYOUT_DIRS) makeDirectory(join(projectDir, dir));
+  if (options.includeSrc) makeDirectory(join(projectDir, 'src'));
+
+  const writeRalphFile = (rel: string, content: string): void => {
+    const path = join(projectDir, rel);
+    if (createFileExclusive(path, content)) result.created.push(rel);
+    else if (options.force) {
+      writeFileAtomic(path, content);
+      result.overwritten.push(rel);
+    } else result.skipped.push(rel);
+  };
+  writeRalphFile('.ralph/PROMPT.md', files.prompt);
+  writeRalphFile('.ralph/fix_plan.md', files.fixPlan);
+  writeRalphFile('.ralph/AGENT.md', files.agent);
+
+  const rcPath = join(projectDir, '.ralphrc');
+  if (createFileExclusive(rcPath, files.ralphrc, 0o600)) result.created.push('.ralphrc');
+  else if (options.ralphrcSettings && options.ralphrcSettings.length > 0) {
+    const before = readFileSync(rcPath, 'utf8');
+    const after = options.ralphrcSettings.reduce(applySetting, before);
+    if (after !== before) {
+      replaceFileKeepingMode(rcPath, after);
+      result.updated.push('.ralphrc');
+    } else result.skipped.push('.ralphrc');
+  } else result.skipped.push('.ralphrc');
+
+  const ignorePath = join(projectDir, '.gitignore');
+  if (createFileExclusive(ignorePath, files.gitignore)) result.created.push('.gitignore');
+  else if (options.gitignore === 'merge') {
+    const merged = mergeGitignore(readFileSync(ignorePath, 'utf8'), files.gitignore);
+    if (merged) {
+      replaceFileKeepingMode(ignorePath, merged.text);
+      result.updated.push('.gitignore');
+    } else result.skipped.push('.gitignore');
+  } else result.skipped.push('.gitignore');
+
+  if (options.createReadme) {
+    if (createFileExclusive(join(projectDir, 'README.md'), files.readme)) result.created.push('README.md');
+    else result.skipped.push('README.md');
+  }
+  return result;
+}
+
+/** Ralph's required files (the loop's integrity check, U§2) that are missing in `projectDir`. */
+export function findMissingRalphFiles(projectDir: string): string[] {
+  return ['.ralph/PROMPT.md', '.ralph/fix_plan.md', '.ralph/AGENT.md', '.ralphrc'].filter((rel) => !existsSync(join(projectDir, rel)));
+}
