@@ -1,0 +1,79 @@
+import { commandLine, integer } from '../config/value-types.js';
+import { ExitCode, RalphError, UsageError } from '../errors.js';
+import { importProject } from '../features/import/import-project.js';
+import { formatImportReport } from '../features/import/import-report.js';
+import { createCommand, parseCommand, parseFlagValue } from '../features/setup/command-line.js';
+import { deriveProjectName, resolveProjectDir } from '../features/setup/project-name.js';
+import { runMain } from './main.js';
+
+/**
+ * A millisecond timeout that wins over --timeout, for tests (the smallest
+ * --timeout is one minute). Deliberately not in --help.
+ */
+const TEST_TIMEOUT_ENV = 'RALPH_IMPORT_TIMEOUT_MS';
+
+function readClaudeCommand(env: NodeJS.ProcessEnv): string[] {
+  const raw = env['CLAUDE_CODE_CMD'];
+  if (raw === undefined || raw.trim() === '') return ['claude'];
+  const parsed = commandLine.parse(raw);
+  if (!parsed.ok) throw new UsageError(`environment variable CLAUDE_CODE_CMD="${raw}" is invalid; expected ${parsed.expected}`);
+  return parsed.value;
+}
+
+function readTimeoutMs(flag: string | undefined, env: NodeJS.ProcessEnv): number {
+  const override = env[TEST_TIMEOUT_ENV];
+  if (override !== undefined && override !== '') {
+    const ms = integer(1, 24 * 60 * 60 * 1000).parse(override);
+    if (!ms.ok) throw new UsageError(`environment variable ${TEST_TIMEOUT_ENV}="${override}" is invalid; expected ${ms.expected}`);
+    return ms.value;
+  }
+  return parseFlagValue('--timeout', flag ?? '15', integer(1, 120, 'minutes')) * 60_000;
+}
+
+async function importCommand(argv: string[]): Promise<number> {
+  const program = createCommand('ralph-import', 'Turn a requirements document (PRD, spec; .md, .txt, .json or any text file) into a new Ralph project, using Claude Code to write .ralph/PROMPT.md, .ralph/fix_plan.md and .ralph/specs/requirements.md.')
+    .argument('<file>', 'the requirements document (it is read, never changed)')
+    .argument('[name]', "project folder to create (default: the document's name without extension)")
+    .option('--timeout <minutes>', 'time limit of the conversion, 1-120 minutes', '15')
+    .addHelpText(
+      'after',
+      [
+        '',
+        'Claude is run as $CLAUDE_CODE_CMD (default: claude). The project is built in a hidden folder and moved',
+        'into place only when the conversion produced all three files; on failure nothing is left behind except',
+        "Claude's output log (ralph-import-<name>-failed.log in the current folder).",
+        '',
+        'Exit codes: 0 created · 1 conversion failed or error · 2 usage error or Claude Code not found · 4 document not found · 130/143 interrupted',
+      ].join('\n'),
+    );
+  if (!parseCommand(program, argv)) return 0;
+  const [file, name] = program.processedArgs as [string, string | undefined];
+  const { timeout } = program.opts<{ timeout?: string }>();
+  const env = process.env;
+  const command = readClaudeCommand(env);
+  const limitMs = readTimeoutMs(timeout, env);
+  const cwd = process.cwd();
+  const projectDir = resolveProjectDir(name ?? deriveProjectName(file), cwd);
+
+  const controller = new AbortController();
+  let received: NodeJS.Signals | undefined;
+  const onSignal = (signal: NodeJS.Signals): void => {
+    received = signal;
+    controller.abort();
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  try {
+    const report = await importProject({ sourcePath: file, projectDir, cwd, command, timeoutMs: limitMs, env, signal: controller.signal, say: (line) => process.stderr.write(`${line}\n`) });
+    process.stderr.write(formatImportReport(report, cwd));
+    return 0;
+  } catch (error) {
+    if (received === 'SIGTERM' && error instanceof RalphError) throw new RalphError(error.message, ExitCode.Sigterm, error.hint);
+    throw error;
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+  }
+}
+
+await runMain(importCommand);
