@@ -1,0 +1,97 @@
+import { errorMessage, isRalphError, UsageError } from '../errors.js';
+import { oneOf } from '../config/value-types.js';
+import { PROJECT_TYPES } from '../features/enable/detect-project.js';
+import { formatEnableJson, formatEnableReport, runEnable, type EnableOptions } from '../features/enable/enable-command.js';
+import { createPrompter } from '../features/enable/prompts.js';
+import { createCommand, parseCommand, parseFlagValue } from '../features/setup/command-line.js';
+import { runMain } from './main.js';
+
+interface EnableFlags {
+  from?: string[];
+  prd?: string;
+  force?: boolean;
+  nonInteractive?: boolean;
+  json?: boolean;
+  quiet?: boolean;
+  projectName?: string;
+  projectType?: string;
+  verifyCommand?: string;
+}
+
+function readPrdPath(flags: EnableFlags): string | undefined {
+  if (flags.from === undefined) return flags.prd;
+  const [source = '', file, ...extra] = flags.from;
+  if (source.toLowerCase() !== 'prd') {
+    throw new UsageError(`invalid value for --from: "${source}"; expected prd (importing from beads or GitHub is not supported by this version)`);
+  }
+  if (extra.length > 0) throw new UsageError(`--from prd takes one file, got: ${[file, ...extra].join(' ')}`);
+  if (file !== undefined && flags.prd !== undefined && file !== flags.prd) throw new UsageError(`--from prd ${file} and --prd ${flags.prd} name different files; give one`);
+  const path = file ?? flags.prd;
+  if (path === undefined) throw new UsageError('--from prd needs a file', 'Use --from prd FILE or --prd FILE.');
+  return path;
+}
+
+function requireNonEmpty(flag: string, value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  if (value.trim() === '') throw new UsageError(`${flag} must not be empty`);
+  if (/[\r\n]/.test(value)) throw new UsageError(`${flag} must be a single line`);
+  return value.trim();
+}
+
+async function enableCommand(argv: string[]): Promise<number> {
+  const program = createCommand('ralph-enable', 'Enable Ralph in an existing project: detect the project, then write .ralph/ (PROMPT.md, fix_plan.md, AGENT.md), .ralphrc and .gitignore entries. Asks on a terminal; --non-interactive (or no terminal) uses the detected values.')
+    .option('--from <source...>', 'import tasks: --from prd FILE (no Claude call)')
+    .option('--prd <file>', 'PRD or spec document whose tasks go into fix_plan.md (same as --from prd FILE)')
+    .option('--force', "replace Ralph's files in .ralph/ even when Ralph is already enabled (.ralphrc and .gitignore are never replaced)")
+    .option('--non-interactive', 'ask nothing; use the detected values and the flags')
+    .option('--json', 'print one JSON document with the result on stdout (implies --non-interactive)')
+    .option('--quiet', 'print nothing but errors')
+    .option('--project-name <name>', 'project name (default: detected)')
+    .option('--project-type <type>', `project type: ${PROJECT_TYPES.join(', ')} (default: detected)`)
+    .option('--verify-command <cmd>', 'set VERIFY_COMMAND in .ralphrc (without it the detected command is only proposed, commented out)')
+    .addHelpText(
+      'after',
+      [
+        '',
+        'An existing .gitignore gets the Ralph state entries it lacks appended; an existing .ralphrc is kept',
+        'and only the values chosen in this run (verify command, calls per hour) are set in it.',
+        '',
+        'Exit codes: 0 enabled · 1 error · 2 already enabled (without --force) or usage error · 4 PRD file not found',
+      ].join('\n'),
+    );
+  const json = argv.includes('--json');
+  try {
+    if (!parseCommand(program, argv)) return 0;
+    const flags = program.opts<EnableFlags>();
+    const interactive = !flags.nonInteractive && !flags.json && process.stdin.isTTY === true;
+    const prdPath = readPrdPath(flags);
+    const projectName = requireNonEmpty('--project-name', flags.projectName);
+    const verifyCommand = requireNonEmpty('--verify-command', flags.verifyCommand);
+    const options: EnableOptions = {
+      cwd: process.cwd(),
+      force: flags.force === true,
+      ...(prdPath !== undefined ? { prdPath } : {}),
+      ...(projectName !== undefined ? { projectName } : {}),
+      ...(flags.projectType !== undefined ? { projectType: parseFlagValue('--project-type', flags.projectType, oneOf(PROJECT_TYPES)) } : {}),
+      ...(verifyCommand !== undefined ? { verifyCommand } : {}),
+    };
+    const prompter = interactive ? createPrompter({ input: process.stdin, output: process.stderr }) : undefined;
+    if (prompter) options.prompter = prompter;
+    try {
+      const outcome = await runEnable(options);
+      if (flags.json) process.stdout.write(`${JSON.stringify(formatEnableJson(outcome), null, 2)}\n`);
+      else if (!flags.quiet) process.stderr.write(formatEnableReport(outcome));
+      return 0;
+    } finally {
+      prompter?.close();
+    }
+  } catch (error) {
+    if (json) {
+      const code = isRalphError(error) ? error.exitCode : 1;
+      process.stdout.write(`${JSON.stringify({ success: false, code, message: errorMessage(error) })}\n`);
+    }
+    throw error;
+  }
+}
+
+await runMain(enableCommand);
