@@ -1,0 +1,25 @@
+import { describe, expect, it } from 'vitest';
+import { isSessionExpired } from '../../../src/core/session-expiry.js';
+
+const CREATED = Date.UTC(2026, 0, 15, 12, 0, 0);
+const HOUR = 3_600_000;
+
+describe('isSessionExpired (spec §3: measured from creation, default 24 h)', () => {
+  it.each([
+    ['just created', 0, 24, false],
+    ['one hour old', HOUR, 24, false],
+    ['a minute short of 24 h', 24 * HOUR - 60_000, 24, false],
+    ['exactly 24 h old', 24 * HOUR, 24, true],
+    ['25 h old', 25 * HOUR, 24, true],
+    ['2 h old with a 1 h expiry', 2 * HOUR, 1, true],
+    ['created in the future (clock skew)', -60_000, 24, true],
+  ])('%s → expired: %s', (_name, age, hours, expired) => {
+    expect(isSessionExpired({ sessionId: 's', createdAt: CREATED }, CREATED + age, hours)).toBe(expired);
+  });
+
+  it('does not depend on when the session was last used (the original measured idle time, U§15.16)', () => {
+    const session = { sessionId: 's', createdAt: CREATED };
+    // However often it was resumed, the age counts from creation.
+    expect(isSessionExpired(session, CREATED + 24 * HOUR + 1, 24)).toBe(true);
+  });
+});
