@@ -72,6 +72,7 @@ function parseValue(raw: string, lookup: (name: string) => string | undefined): 
   // Unquoted: the value ends at whitespace followed by a comment.
   const comment = raw.search(/\s#/);
   const bare = (comment === -1 ? raw : raw.slice(0, comment)).trim();
+  if (/\$\(|`/.test(bare)) return expandVariables(bare, lookup);
   if (/\s/.test(bare)) return { ok: false, message: 'unquoted value contains spaces; put the value in quotes' };
   return expandVariables(bare, lookup);
 }

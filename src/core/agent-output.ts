@@ -334,9 +334,10 @@ export class AgentOutputBuilder {
       return o;
     }
     o.format = this.sawArray ? 'json-array' : this.topLevelValues > 1 ? 'stream-json' : 'json';
+    const usable = o.hasResult || o.selfReport !== undefined;
     if (parseError !== undefined) o.warnings.push(`agent output is not valid JSON (${parseError}); analyzed as text`);
     else if (incomplete) o.warnings.push('agent output ended in the middle of a JSON value (killed or truncated)');
-    const usable = o.hasResult || o.selfReport !== undefined;
+    else if (!usable && this.topLevelValues > 0) o.warnings.push('agent output has no result (the agent was stopped before it finished)');
     if (!usable) {
       if (this.lastAssistantText !== undefined) {
         o.text = this.lastAssistantText;

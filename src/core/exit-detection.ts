@@ -43,7 +43,9 @@ function completionCandidate(signals: ExitSignals, latest: Analysis, verify: Ver
     const count = recent.filter((e) => e.exit_signal).length;
     if (count >= t.exitSignals || (verify.configured && verify.passed === true)) return 'project_complete';
   }
-  if (latest.mode === 'text' && recent.filter((e) => e.completion).length >= t.completionSignals) return 'completion_signals';
+  // An answer that said EXIT_SIGNAL: false ("this task is done, the project is not") is no completion signal.
+  const completions = recent.filter((e) => e.completion && !(e.explicit && !e.exit_signal)).length;
+  if (latest.mode === 'text' && completions >= t.completionSignals) return 'completion_signals';
   const tail = recent.slice(-t.testOnly);
   if (tail.length >= t.testOnly && tail.every((e) => e.test_only)) return 'test_saturation';
   return undefined;

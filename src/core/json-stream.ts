@@ -148,7 +148,11 @@ export class JsonStreamParser {
   end(): void {
     if (this.failure !== undefined) return;
     if (this.state === S.Num) this.finishNumber();
-    else if (this.state === S.Lit) this.finishLiteral(0);
+    else if (this.state === S.Lit) {
+      // Cut inside `true`/`false`/`null`: the input is incomplete, not wrong.
+      if (['true', 'false', 'null'].some((w) => w !== this.token && w.startsWith(this.token))) return;
+      this.finishLiteral(0);
+    }
   }
 
   private step(ch: string, i: number): void {

@@ -87,7 +87,8 @@ function errorLinesOf(output: AgentOutput): string[] {
  */
 export function analyzeResponse(output: AgentOutput, ctx: AnalysisContext): Analysis {
   const text = digestText(output.text);
-  const mode: 'json' | 'text' = output.format !== 'text' && output.format !== 'empty' && (output.hasResult || output.selfReport !== undefined) ? 'json' : 'text';
+  // JSON output never gets prose heuristics (#224), even when it was cut before its result.
+  const mode: 'json' | 'text' = output.format === 'json' || output.format === 'json-array' || output.format === 'stream-json' ? 'json' : 'text';
   const block: StatusBlock | undefined = parseStatusBlock(text);
   const report = output.selfReport;
   const warnings = [...output.warnings, ...(block?.warnings ?? [])];

@@ -167,10 +167,10 @@ describe('loadConfig: .ralphrc details', () => {
     expect(loaded.errors[0]?.startsWith(`${RC}:2: MAX_CALLS_PER_HOUR: command substitution`)).toBe(true);
   });
 
-  // BUG: an unquoted `$(echo 5)` is reported as "unquoted value contains spaces; put the value in
+  // Regression: earlier, an unquoted `$(echo 5)` is reported as "unquoted value contains spaces; put the value in
   // quotes", which sends the user to a second error; spec §2 / the brief want command substitution
   // named as the reason (the file is parsed, never executed).
-  it.fails('names command substitution as the problem even when the unquoted $(...) contains spaces', () => {
+  it('names command substitution as the problem even when the unquoted $(...) contains spaces', () => {
     const loaded = load({ rc: 'MAX_CALLS_PER_HOUR=$(echo 5)' });
     expect(loaded.errors).toHaveLength(1);
     expect(loaded.errors[0]).toContain('command substitution');

@@ -95,11 +95,12 @@ describe('classifyCall: usage limits', () => {
     expect(classify(run)).toMatchObject({ kind: 'usage_limit', resetAt: Date.parse('2026-11-22T14:39:00Z') });
   });
 
-  it('a reset time in the past is dropped (the loop then waits its default time)', () => {
+  it('a structural reset time already past means the limit lifted: retry now (plus the jitter)', () => {
     const stale = runOf(fixture('stream-json-error-usage-limit.jsonl').stdout, { exitCode: 1 });
-    const later = classifyCall(stale, 1795358345 * 1000 + 1, ZONE);
+    const now = 1795358345 * 1000 + 60_000;
+    const later = classifyCall(stale, now, ZONE);
     expect(later.kind).toBe('usage_limit');
-    if (later.kind === 'usage_limit') expect(later.resetAt).toBeUndefined();
+    if (later.kind === 'usage_limit') expect(later.resetAt).toBe(now);
   });
 
   it.each([

@@ -113,7 +113,11 @@ describe('resetCircuit', () => {
 });
 
 describe('normalizeCircuit', () => {
-  it.each([null, undefined, 'OPEN', 3, [], { state: 'BROKEN' }, { state: 'open' }, {}])('rejects %j with a reason', (value) => {
+  it('accepts a state written in lower case', () => {
+    expect(normalizeCircuit({ state: 'half_open' })).toMatchObject({ state: 'HALF_OPEN' });
+  });
+
+  it.each([null, undefined, 'OPEN', 3, [], { state: 'BROKEN' }, {}])('rejects %j with a reason', (value) => {
     expect(typeof normalizeCircuit(value)).toBe('string');
   });
 

@@ -126,11 +126,11 @@ describe('decideIterationExit: completion_signals (text mode only)', () => {
     expect(last(run([TEXT_DONE, TEXT_DONE, { mode: 'text', ...COMPLETE_BUT_FALSE }])).kind).toBe('continue');
   });
 
-  // BUG: answers that said EXIT_SIGNAL: false (with STATUS: COMPLETE: "task done, project not
+  // Regression: earlier, answers that said EXIT_SIGNAL: false (with STATUS: COMPLETE: "task done, project not
   // done", #146) are recorded as completion signals, so a later plain text answer ends the loop
   // with completion_signals. Spec §5: "2 completion signals in the last 5 without an explicit
   // false"; an explicit false is not a completion signal.
-  it.fails('answers that said EXIT_SIGNAL: false are not counted as completion signals', () => {
+  it('answers that said EXIT_SIGNAL: false are not counted as completion signals', () => {
     const textFalse: Partial<Analysis> = { mode: 'text', ...COMPLETE_BUT_FALSE };
     expect(last(run([textFalse, textFalse, { mode: 'text', workSummary: 'Implemented the next step' }])).kind).toBe('continue');
   });

@@ -61,12 +61,12 @@ describe('analyzeResponse: JSON mode ignores prose heuristics (#224)', () => {
     expect(analyze(cliResult('Running tests\nnpm test: 10 passing')).isTestOnly).toBe(false);
   });
 
-  // BUG: a stream-json (or --verbose array) output that ends without its result line — an agent
+  // Regression: earlier, a stream-json (or --verbose array) output that ends without its result line — an agent
   // killed on timeout, whose productive work is still analyzed — is read in text mode, so the
   // last assistant text's "All tasks complete" becomes a completion signal (and "npm test" a
   // test-only iteration). The agent was asked for JSON: spec §4/§5 and the original (#224,
   // U§4.4) never apply prose heuristics to JSON-format output; only a RALPH_STATUS block counts.
-  it.fails('a stream-json output cut before its result line is not read with prose heuristics', () => {
+  it('a stream-json output cut before its result line is not read with prose heuristics', () => {
     const stream = [
       { type: 'system', subtype: 'init', session_id: 'init-1' },
       { type: 'assistant', message: { content: [{ type: 'text', text: 'All tasks complete. Running tests now: npm test' }] } },
