@@ -134,7 +134,9 @@ export function createRalphProgram(version: string, onParsed: (args: RalphArgs) 
     // Errors are reported once, by runMain, with a hint; commander only prints help/version.
     .configureOutput({ writeOut: write.out, writeErr: write.err, outputError: () => undefined })
     .addHelpText('after', EXIT_CODES_HELP)
-    .allowExcessArguments(false);
+    .allowExcessArguments(false)
+    // Options after `run <task>` belong to `run` (it has the same loop options).
+    .enablePositionalOptions();
   addConfigFlags(program);
   program
     .option('-s, --status', 'print the loop status (status.json) and exit')
@@ -167,7 +169,10 @@ export function createRalphProgram(version: string, onParsed: (args: RalphArgs) 
     .configureOutput({ writeOut: write.out, writeErr: write.err, outputError: () => undefined })
     .option('--dry-run', 'show what would run without calling Claude');
   addConfigFlags(run);
-  run.action((task: string) => onParsed({ ...toArgs(run, task), dryRun: run.opts()['dryRun'] === true }));
+  run.action((task: string) => {
+    const args = toArgs(run, task);
+    onParsed({ ...args, flags: { ...collectFlags(program), ...args.flags }, dryRun: args.dryRun || program.opts()['dryRun'] === true });
+  });
   program.addCommand(run);
   return program;
 }

@@ -9,6 +9,11 @@ export async function runRalph(argv: readonly string[]): Promise<number> {
   switch (args.action) {
     case 'loop': {
       const { runLoopCommand } = await import('./commands/loop-command.js');
+      if (args.task !== undefined) {
+        const { parseTaskMode } = await import('./commands/task-mode.js');
+        const { task, flags } = parseTaskMode(args.task, args.flags);
+        return runLoopCommand({ args: { ...args, flags }, cwd, env: process.env, task });
+      }
       return runLoopCommand({ args, cwd, env: process.env });
     }
     case 'inspect': {

@@ -153,7 +153,7 @@ export const CONFIG_KEYS: { [F in ConfigField]: KeySpec<F> } = {
   verifyCwd: { key: 'VERIFY_CWD', flag: '--verify-cwd', type: text, default: '', doc: 'Directory the verify command runs in (relative to the project)' },
   verifyEnv: { key: 'VERIFY_ENV', flag: '--verify-env', type: envPairs, default: {}, doc: 'Extra KEY=VALUE variables for the verify command' },
   checkpoint: { key: 'CHECKPOINT', flag: '--checkpoint', type: checkpointMode, default: 'auto', doc: 'Git checkpoint before each iteration (auto = when a verify command is set)' },
-  checkpointKeep: { key: 'CHECKPOINT_KEEP', type: integer(0, 1000), default: 5, doc: 'Passed checkpoints kept for ralph --restore' },
+  checkpointKeep: { key: 'CHECKPOINT_KEEP', type: integer(0, 1000), default: 10, doc: 'Checkpoints kept for ralph --restore (failed attempts; with --backup, every iteration)' },
   rollbackOnFail: { key: 'ROLLBACK_ON_FAIL', flag: '--rollback-on-fail', type: boolean, default: false, doc: 'Restore the checkpoint when verification fails' },
   onVerifyExhausted: { key: 'ON_VERIFY_EXHAUSTED', flag: '--on-verify-exhausted', type: oneOf(['ask', 'retry', 'skip', 'abort'] as const), default: 'ask', doc: 'What to do when verify attempts run out (ask only on a terminal; otherwise abort)' },
   usageLimitWaitMinutes: { key: 'USAGE_LIMIT_WAIT_MINUTES', aliases: ['RESET_WAIT_MINUTES'], type: integer(1, 24 * 60, 'minutes'), default: 60, doc: 'Wait after a usage limit when no reset time is given' },

@@ -113,6 +113,8 @@ class LoopController {
 
   async execute(): Promise<LoopResult> {
     this.startup();
+    if ((await this.deps.gate?.resolvePausedGate()) === 'abort') return this.finish('verify_aborted', 'the paused verify gate was answered with abort');
+    this.run.verify = this.deps.gate?.status() ?? null;
     const resumed = await this.resumeSavedWait();
     if (resumed) return this.finish(resumed.stop, resumed.message);
     for (;;) {
@@ -163,7 +165,7 @@ class LoopController {
 
   private async iterate(): Promise<Step> {
     const { config } = this.options;
-    const { store, logger, clock } = this.deps;
+    const { store, logger } = this.deps;
     const pre = this.preflight();
     if (pre) return pre;
 
@@ -277,7 +279,7 @@ class LoopController {
     const gate = usable && this.deps.gate ? await this.deps.gate.afterAgent(loop) : undefined;
     if (gate) {
       this.run.verify = this.deps.gate?.status() ?? null;
-      if (gate.decision !== 'passed') this.deps.probe.invalidate();
+      if (gate.rolledBack) this.deps.probe.invalidate();
     }
 
     const circuitStop = this.updateCircuit(loop, outcome, usable, analysis, gate);
@@ -285,6 +287,11 @@ class LoopController {
     this.recordIterationEnd(loop, iterationStart, iterationOutcome, agentRun, analysis, progress, gate);
     if (gate?.decision === 'escalated_abort') return { stop: 'verify_aborted', message: `verify command failed ${gate.attempt}/${gate.maxAttempts} times` };
     if (circuitStop) return circuitStop;
+    const task = this.options.task;
+    if (task && gate && gate.decision !== 'not_run') {
+      if (gate.passed) return { stop: 'project_complete', message: `the task's verify command passed (attempt ${gate.attempt})` };
+      if (task.singleShot) return { stop: 'verify_aborted', message: 'the verify command failed on the single attempt (add loop:true to keep trying)' };
+    }
     if (analysis) {
       const exit = this.decideExit(analysis, gate);
       if (exit) return exit;
@@ -312,6 +319,8 @@ class LoopController {
   }
 
   private async checkPlanComplete(): Promise<Step> {
+    // An ad-hoc task is judged by its own gate, not by the project's fix_plan.md.
+    if (this.options.task) return undefined;
     const plan = this.deps.store.readFixPlan(this.options.config.optionalSections);
     if (!isPlanComplete(plan, this.run.lastAnalysis)) return undefined;
     const gate = this.deps.gate;

@@ -43,6 +43,8 @@ export interface TaskMode {
   text: string;
   /** Quality criteria passed to the agent as requirements. */
   criteria: string[];
+  /** Without loop:true a task with a verify gate gets one attempt. */
+  singleShot: boolean;
 }
 
 export interface LoopOptions {

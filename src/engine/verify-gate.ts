@@ -15,10 +15,14 @@ export interface GateRun {
   exitCode: number | null;
   timedOut: boolean;
   durationMs: number;
+  /** The work tree was restored to the checkpoint (rollback on failure). */
+  rolledBack?: boolean;
 }
 
 export interface VerifyGate {
   readonly command: string;
+  /** At startup: a gate an earlier run left escalated needs an answer first. */
+  resolvePausedGate(): Promise<'continue' | 'abort'>;
   /** The gate blocks completion (configured and not skipped). */
   active(): boolean;
   /** Before the agent runs: checkpoint the work tree when enabled. */

@@ -1,7 +1,7 @@
-import { copyFileSync, existsSync, lstatSync, readdirSync, renameSync, rmdirSync, rmSync } from 'node:fs';
+import { lstatSync, readdirSync, renameSync, rmdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
-import type { GitInfo, GitRunOptions, GitWorkspace } from './git-workspace.js';
+import { copyIndexFile, type GitInfo, type GitRunOptions, type GitWorkspace } from './git-workspace.js';
 
 /**
  * The building blocks of checkpoints and rollback (spec §8): capturing the exact
@@ -69,7 +69,7 @@ export class TempIndex {
     tempCounter += 1;
     this.path = join(tmpdir(), `ralph-cp-index-${process.pid}-${tempCounter}-${Date.now()}`);
     const real = join(info.gitDir, 'index');
-    if (copy && existsSync(real)) copyFileSync(real, this.path);
+    if (copy) copyIndexFile(real, this.path);
   }
 
   get env(): Record<string, string> {

@@ -1,4 +1,4 @@
-import { copyFileSync, existsSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, rmSync, statSync, utimesSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { isAbsolute, join } from 'node:path';
 import type { ProcessRunner, RunResult } from '../ports.js';
@@ -26,6 +26,20 @@ export interface GitRunOptions {
 }
 
 let tempCounter = 0;
+
+/**
+ * Copies an index file for private use, keeping its modification time. Git
+ * trusts an entry's stat data only when the entry is older than the index file
+ * itself ("racy git"); a copy with a fresh mtime would make a file rewritten
+ * with the same size in the same second look unchanged.
+ */
+export function copyIndexFile(source: string, target: string): boolean {
+  if (!existsSync(source)) return false;
+  copyFileSync(source, target);
+  const st = statSync(source);
+  utimesSync(target, st.atime, st.mtime);
+  return true;
+}
 
 export class GitWorkspace {
   private info: GitInfo | null | undefined;
@@ -93,7 +107,7 @@ export class GitWorkspace {
     const realIndex = join(info.gitDir, 'index');
     try {
       // Starting from the real index lets git reuse its stat cache: only changed files are hashed.
-      if (existsSync(realIndex)) copyFileSync(realIndex, tempIndex);
+      copyIndexFile(realIndex, tempIndex);
       const env = { GIT_INDEX_FILE: tempIndex };
       await this.gitOk(['add', '-A', '--', ':(top)'], env);
       return (await this.gitOk(['write-tree'], env)).trim();

@@ -7,6 +7,7 @@ import { parseFixPlan, type FixPlanSummary } from '../core/fix-plan.js';
 import { emptyRateState, normalizeRateState, type RateState } from '../core/rate-limiter.js';
 import type { Analysis } from '../core/response-analyzer.js';
 import type { StatusDocument } from '../core/status-model.js';
+import { normalizeGateState, parseGateAction, type GateAction, type GateState } from '../core/verify-gate.js';
 import { isoTimestamp } from '../core/time-format.js';
 import { appendLine, isRecord, loadStateFile, writeFileAtomic, writeJsonAtomic } from './json-file.js';
 import type { RalphPaths } from './paths.js';
@@ -183,6 +184,28 @@ export class LoopStore {
 
   pruneOutputLogs(): void {
     pruneOutputLogs(this.paths.logsDir);
+  }
+
+  loadGate(): GateState | undefined {
+    return loadStateFile<GateState | undefined>(this.paths.gateState, normalizeGateState, () => undefined, this.warn);
+  }
+
+  saveGate(state: GateState): void {
+    writeJsonAtomic(this.paths.gateState, state);
+  }
+
+  /** The answer `ralph --gate-action` left for a paused gate, consumed once. */
+  takeGateAction(): GateAction | undefined {
+    let text: string;
+    try {
+      text = readFileSync(this.paths.gateAction, 'utf8');
+    } catch {
+      return undefined;
+    }
+    rmSync(this.paths.gateAction, { force: true });
+    const action = parseGateAction(text);
+    if (!action) this.warn(`.gate_action held "${text.trim().slice(0, 40)}", not retry, skip or abort; ignored`);
+    return action;
   }
 
   stopRequested(): boolean {

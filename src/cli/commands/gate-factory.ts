@@ -1,10 +1,82 @@
-import type { RalphConfig } from '../../config/keys.js';
-import type { ConfigField } from '../../config/keys.js';
+import type { ConfigField, RalphConfig } from '../../config/keys.js';
 import type { ValueOrigin } from '../../config/load-config.js';
-import type { VerifyGate } from '../../engine/verify-gate.js';
-import { RalphError } from '../../errors.js';
+import { buildVerifyEnv } from '../../core/verify-env.js';
+import { resolveVerifySettings } from '../../core/verify-settings.js';
+import type { LoopUi } from '../../engine/loop-deps.js';
+import { VerifyGateStep, type CheckpointPort } from '../../engine/verify-gate-step.js';
+import { createCheckpoint, dropCheckpoint, pruneCheckpoints, rollbackToCheckpoint, type Checkpoint } from '../../infra/git-checkpoints.js';
+import { GitWorkspace } from '../../infra/git-workspace.js';
+import { runVerifyCommand } from '../../infra/verify-executor.js';
+import type { Clock, Logger, Notifier, ProcessRunner } from '../../ports.js';
+import type { LoopStore } from '../../state/loop-store.js';
+import type { SessionRecorder } from '../../state/session-recorder.js';
 
-export async function createGate(config: RalphConfig, _origins: Record<ConfigField, ValueOrigin>, _ctx: unknown): Promise<VerifyGate | undefined> {
-  if (!config.verifyCommand) return undefined;
-  throw new RalphError('verify gate wiring pending');
+export interface GateContext {
+  runner: ProcessRunner;
+  clock: Clock;
+  logger: Logger;
+  store: LoopStore;
+  recorder: SessionRecorder;
+  notifier: Notifier;
+  ui: LoopUi;
+  interrupt: AbortSignal;
+  env: NodeJS.ProcessEnv;
+}
+
+/** Checkpoints over the git plumbing of src/infra/git-checkpoints.ts. */
+function gitCheckpoints(ws: GitWorkspace, clock: Clock, warn: (m: string) => void): CheckpointPort {
+  const made = new Map<string, Checkpoint>();
+  return {
+    async create(loop) {
+      const r = await createCheckpoint(ws, { loop, now: clock.now(), warn });
+      if (!r.ok) return r;
+      made.set(r.checkpoint.id, r.checkpoint);
+      return { ok: true, id: r.checkpoint.id };
+    },
+    async drop(id) {
+      const r = await dropCheckpoint(ws, made.get(id) ?? id, { warn });
+      if (!r.ok) warn(`could not drop checkpoint ${id}: ${r.reason}`);
+      made.delete(id);
+    },
+    async rollback(id, label) {
+      const checkpoint = made.get(id);
+      if (!checkpoint) return { ok: false, reason: `checkpoint ${id} is unknown to this run` };
+      const r = await rollbackToCheckpoint(ws, checkpoint, { attemptLabel: label, now: clock.now() });
+      return r.ok ? { ok: true, restored: r.restored, attemptRef: r.attemptRef } : r;
+    },
+    async prune(keep) {
+      const r = await pruneCheckpoints(ws, keep, { warn });
+      if (!r.ok) warn(`could not prune checkpoints: ${r.reason}`);
+    },
+  };
+}
+
+/**
+ * The verify gate of this run, or undefined when there is neither a verify
+ * command nor --backup. Outside git the gate still runs, without checkpoints.
+ */
+export async function createGate(config: RalphConfig, origins: Record<ConfigField, ValueOrigin>, ctx: GateContext): Promise<VerifyGateStep | undefined> {
+  if (!config.verifyCommand.trim() && !config.backup) return undefined;
+  const ws = new GitWorkspace(ctx.store.paths.project, ctx.runner);
+  const isGitRepo = (await ws.repo()) !== null;
+  const settings = resolveVerifySettings(config, origins, { isGitRepo, projectDir: ctx.store.paths.project });
+  for (const warning of settings.warnings) ctx.logger.warn(warning);
+  if (settings.enabled && !isGitRepo) ctx.logger.warn('This project is not a git repository: the verify gate runs, but there are no checkpoints and no rollback.');
+  const withCheckpoints = isGitRepo && (settings.checkpoint || config.backup);
+  if (config.backup && !isGitRepo) ctx.logger.warn('--backup needs a git repository; continuing without checkpoints.');
+  const warn = (m: string): void => ctx.logger.warn(m);
+  return new VerifyGateStep({
+    settings,
+    runCommand: (signal) => runVerifyCommand({ command: settings.command, cwd: settings.cwd, timeoutMs: settings.timeoutMs, env: buildVerifyEnv(ctx.env, settings.env), signal }),
+    ...(withCheckpoints ? { checkpoints: gitCheckpoints(ws, ctx.clock, warn) } : {}),
+    keepCheckpoints: config.backup ? Math.max(settings.checkpointKeep, 50) : settings.checkpointKeep,
+    keepPassed: config.backup,
+    store: { load: () => ctx.store.loadGate(), save: (s) => ctx.store.saveGate(s), takeAction: () => ctx.store.takeGateAction() },
+    logger: ctx.logger,
+    recorder: ctx.recorder,
+    notifier: ctx.notifier,
+    clock: ctx.clock,
+    ui: ctx.ui,
+    interrupt: ctx.interrupt,
+  });
 }

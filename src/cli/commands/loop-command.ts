@@ -25,8 +25,8 @@ export interface LoopCommandInput {
   args: RalphArgs;
   cwd: string;
   env: NodeJS.ProcessEnv;
-  /** Task mode (`ralph run`): the parsed task and the settings it overrides. */
-  task?: { mode: TaskMode; overrides: Partial<RalphConfig> };
+  /** Task mode (`ralph run`); its verify options are already in `args.flags`. */
+  task?: TaskMode;
 }
 
 /**
@@ -37,7 +37,7 @@ export async function runLoopCommand(input: LoopCommandInput): Promise<number> {
   const { args, env } = input;
   const paths = ralphPaths(input.cwd);
   const loaded = loadProjectConfig(paths, env, args.flags);
-  const config: RalphConfig = { ...loaded.config, ...(input.task?.overrides ?? {}) };
+  const config: RalphConfig = loaded.config;
   const promptPath = resolve(paths.project, config.promptFile);
   if (!input.task) assertRalphProject(paths, promptPath);
   mkdirSync(paths.logsDir, { recursive: true });
@@ -72,10 +72,10 @@ export async function runLoopCommand(input: LoopCommandInput): Promise<number> {
   try {
     const store = new LoopStore(paths, (m) => logger.warn(m));
     const readPrompt = (): string => {
-      if (input.task && !readIfExists(promptPath)) return taskPrompt(input.task.mode);
+      if (input.task && !readIfExists(promptPath)) return taskPrompt(input.task);
       const text = readIfExists(promptPath);
       if (text === undefined) throw new RalphError(`Prompt file not found: ${promptPath}`, ExitCode.RuntimeError, 'Restore it (ralph-enable --force) or pass --prompt FILE.');
-      return input.task ? `${text}\n\n${taskPrompt(input.task.mode)}` : text;
+      return input.task ? `${text}\n\n${taskPrompt(input.task)}` : text;
     };
     const probe = await createProgressProbe(paths.project, runner);
     const deps: LoopDeps = {
@@ -96,7 +96,7 @@ export async function runLoopCommand(input: LoopCommandInput): Promise<number> {
       createLiveView: () => createLiveView(config.showToolArgs),
       timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
     };
-    const gate = await createGate(config, loaded.origins, { paths, runner, clock, logger, tty, store, env, ask: deps.ui.ask, interrupt: abort.signal });
+    const gate = await createGate(config, loaded.origins, { runner, clock, logger, store, recorder: deps.recorder, notifier: deps.notifier, ui: deps.ui, interrupt: abort.signal, env });
     if (gate) deps.gate = gate;
     const agentTimeoutMs = env['RALPH_TEST_AGENT_TIMEOUT_MS'] ? Number(env['RALPH_TEST_AGENT_TIMEOUT_MS']) : undefined;
     const result = await runLoop(deps, {
@@ -104,7 +104,7 @@ export async function runLoopCommand(input: LoopCommandInput): Promise<number> {
       readPrompt,
       dryRun: args.dryRun,
       pid: process.pid,
-      ...(input.task ? { task: input.task.mode } : {}),
+      ...(input.task ? { task: input.task } : {}),
       ...(agentTimeoutMs !== undefined ? { agentTimeoutMs } : {}),
     });
     return result.exitCode;

@@ -7,7 +7,8 @@ import { isoTimestamp } from '../../core/time-format.js';
 import { ExitCode, RalphError } from '../../errors.js';
 import { readJsonFile, writeJsonAtomic } from '../../state/json-file.js';
 import { ralphPaths, type RalphPaths } from '../../state/paths.js';
-import { isProcessAlive, readLockHolder } from '../../state/project-lock.js';
+import { runningLoopPid } from './running-loop.js';
+import { gateActionCommand, listCheckpointsCommand, restoreCommand } from './gate-commands.js';
 import { resetSession } from '../../state/session-store.js';
 import { renderCircuitStatus } from '../../ui/screens.js';
 import { renderStatusText } from '../../ui/render-status.js';
@@ -19,11 +20,6 @@ const out = (text: string): void => {
 };
 const json = (value: unknown): void => out(JSON.stringify(value, null, 2));
 
-/** PID of the loop running in this project, if any. */
-export function runningLoopPid(paths: RalphPaths): number | undefined {
-  const holder = readLockHolder(paths);
-  return holder && isProcessAlive(holder.pid) ? holder.pid : undefined;
-}
 
 function refuseWhileRunning(paths: RalphPaths, what: string): void {
   const pid = runningLoopPid(paths);
@@ -144,8 +140,19 @@ export async function runStateCommand(args: RalphArgs, cwd: string, _env: NodeJS
       return showConfig(paths, args);
     case 'stop':
       return requestStop(paths);
-    default:
-      throw new RalphError(`--${args.action} is not available yet`, ExitCode.Usage);
+    case 'gate-action':
+      requireRalphDir(paths);
+      return gateActionCommand(paths, args.gateAction ?? 'retry');
+    case 'checkpoints':
+      return listCheckpointsCommand(paths, args.json);
+    case 'restore':
+      return restoreCommand(paths, args.restoreId ?? '');
+    case 'rollback':
+      return args.rollbackTarget ? restoreCommand(paths, args.rollbackTarget) : listCheckpointsCommand(paths, args.json);
+    case 'loop':
+    case 'inspect':
+    case 'monitor':
+      throw new RalphError(`internal: --${args.action} is not a state command`, ExitCode.RuntimeError);
   }
 }
 

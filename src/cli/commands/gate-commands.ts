@@ -1,0 +1,86 @@
+import { writeFileSync } from 'node:fs';
+import { applyGateAction, normalizeGateState, type GateAction } from '../../core/verify-gate.js';
+import { ExitCode, RalphError } from '../../errors.js';
+import { createExecaRunner } from '../../infra/execa-runner.js';
+import { listCheckpoints, restoreCheckpoint } from '../../infra/git-checkpoints.js';
+import { GitWorkspace } from '../../infra/git-workspace.js';
+import { readJsonFile, writeJsonAtomic } from '../../state/json-file.js';
+import type { RalphPaths } from '../../state/paths.js';
+import { runningLoopPid } from './running-loop.js';
+
+const out = (text: string): void => {
+  process.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
+};
+const warn = (m: string): void => {
+  process.stderr.write(`Warning: ${m}\n`);
+};
+
+/**
+ * `ralph --gate-action retry|skip|abort` (seed 000 scenarios 4–6): answers the
+ * paused gate of a running loop, or records the answer for the next run.
+ */
+export function gateActionCommand(paths: RalphPaths, action: GateAction): number {
+  const pid = runningLoopPid(paths);
+  if (pid !== undefined) {
+    writeFileSync(paths.gateAction, `${action}\n`);
+    out(`Sent '${action}' to the verify gate of the running loop (PID ${pid}).`);
+    return ExitCode.Completed;
+  }
+  const read = readJsonFile(paths.gateState, normalizeGateState);
+  if (read.kind !== 'ok') {
+    throw new RalphError(
+      read.kind === 'missing' ? 'This project has no verify gate state yet.' : `.ralph/.verify_gate is corrupt (${read.reason}).`,
+      ExitCode.RuntimeError,
+      'A verify gate exists once ralph ran with --verify (or VERIFY_COMMAND in .ralphrc).',
+    );
+  }
+  const before = read.value;
+  const after = applyGateAction(before, action);
+  writeJsonAtomic(paths.gateState, after);
+  const paused = before.status === 'escalated' ? 'The paused' : `The (not paused, ${before.status})`;
+  const effect = {
+    retry: 'attempts are reset; the next ralph run verifies again from attempt 1.',
+    skip: 'the gate is skipped: ralph continues without verification until the command changes or you answer retry.',
+    abort: 'the gate is aborted; the next ralph run starts a new verify cycle.',
+  }[action];
+  out(`${paused} verify gate for '${before.command}': ${effect}`);
+  return ExitCode.Completed;
+}
+
+function workspace(paths: RalphPaths): GitWorkspace {
+  return new GitWorkspace(paths.project, createExecaRunner());
+}
+
+/** `ralph --checkpoints [--json]` (and `--rollback` without an id). */
+export async function listCheckpointsCommand(paths: RalphPaths, asJson: boolean): Promise<number> {
+  const listing = await listCheckpoints(workspace(paths), { warn });
+  if (!listing.ok) throw new RalphError(`Cannot list checkpoints: ${listing.reason}`, ExitCode.RuntimeError);
+  if (asJson) {
+    out(JSON.stringify({ checkpoints: listing.checkpoints, attempts: listing.attempts }, null, 2));
+    return ExitCode.Completed;
+  }
+  if (listing.checkpoints.length === 0) out('No checkpoints. Ralph makes one before each iteration when a verify command is set (or with --backup).');
+  else {
+    out('Checkpoints (oldest first); restore one with: ralph --restore <id>');
+    for (const cp of listing.checkpoints) {
+      const where = cp.stashIndex === null ? 'stash entry dropped' : `stash@{${cp.stashIndex}}`;
+      out(`  ${cp.id.padEnd(16)} loop ${String(cp.loop).padEnd(4)} ${cp.createdAt}  ${where}  ${cp.message}`);
+    }
+  }
+  if (listing.attempts.length > 0) {
+    out('\nDiscarded attempts (check one out with: git checkout <ref>):');
+    for (const a of listing.attempts) out(`  ${a.ref}  ${a.date}  ${a.subject}`);
+  }
+  return ExitCode.Completed;
+}
+
+/** `ralph --restore ID`: checkpoints the present first, so a restore loses nothing either. */
+export async function restoreCommand(paths: RalphPaths, id: string): Promise<number> {
+  const pid = runningLoopPid(paths);
+  if (pid !== undefined) throw new RalphError(`A Ralph loop is running in this project (PID ${pid}).`, ExitCode.RuntimeError, "Stop it first with 'ralph --stop', then restore.");
+  const result = await restoreCheckpoint(workspace(paths), id, { now: Date.now(), warn });
+  if (!result.ok) throw new RalphError(`Cannot restore ${id}: ${result.reason}`, ExitCode.RuntimeError);
+  out(`✅ Restored checkpoint ${result.checkpoint.id} (${result.checkpoint.message}).`);
+  out(`   The state before the restore is checkpoint ${result.safety.id}${result.attemptRef ? ` and ${result.attemptRef}` : ''}; ralph --restore ${result.safety.id} brings it back.`);
+  return ExitCode.Completed;
+}

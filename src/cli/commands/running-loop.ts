@@ -1,0 +1,8 @@
+import { isProcessAlive, readLockHolder } from '../../state/project-lock.js';
+import type { RalphPaths } from '../../state/paths.js';
+
+/** PID of the loop running in this project, if any. */
+export function runningLoopPid(paths: RalphPaths): number | undefined {
+  const holder = readLockHolder(paths);
+  return holder && isProcessAlive(holder.pid) ? holder.pid : undefined;
+}

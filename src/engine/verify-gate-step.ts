@@ -1,0 +1,229 @@
+import { applyGateAction, createGate, gateActive, lastResult, reconcileGate, recordVerifyResult, type GateAction, type GateState } from '../core/verify-gate.js';
+import { formatBounceBack, formatEscalation, type VerifyOutcome } from '../core/verify-feedback.js';
+import type { VerifySettings } from '../core/verify-settings.js';
+import type { StatusVerify } from '../core/status-model.js';
+import { isoTimestamp } from '../core/time-format.js';
+import type { Clock, Logger, Notifier } from '../ports.js';
+import type { SessionRecorder } from '../state/session-recorder.js';
+import type { LoopUi } from './loop-deps.js';
+import type { GateRun, VerifyGate } from './verify-gate.js';
+
+/** Git checkpoints as the gate needs them (implemented over src/infra/git-checkpoints.ts). */
+export interface CheckpointPort {
+  create(loop: number): Promise<{ ok: true; id: string } | { ok: false; reason: string }>;
+  drop(id: string): Promise<void>;
+  rollback(id: string, label: string): Promise<{ ok: true; restored: boolean; attemptRef: string | null } | { ok: false; reason: string }>;
+  prune(keep: number): Promise<void>;
+}
+
+/** .ralph/.verify_gate and the answer `ralph --gate-action` leaves for a paused gate. */
+export interface GateStorePort {
+  load(): GateState | undefined;
+  save(state: GateState): void;
+  takeAction(): GateAction | undefined;
+}
+
+export interface VerifyGateStepDeps {
+  settings: VerifySettings;
+  runCommand(signal: AbortSignal): Promise<VerifyOutcome>;
+  checkpoints?: CheckpointPort;
+  /** Checkpoints kept for `ralph --restore` (failed attempts; with --backup, passed ones too). */
+  keepCheckpoints: number;
+  /** --backup: keep the checkpoints of passing iterations as well. */
+  keepPassed: boolean;
+  store: GateStorePort;
+  logger: Logger;
+  recorder: SessionRecorder;
+  notifier: Notifier;
+  clock: Clock;
+  ui: LoopUi;
+  interrupt: AbortSignal;
+}
+
+const ANSWER_POLL_MS = 1000;
+
+/**
+ * The verify gate of spec §8 inside the loop: checkpoint → agent → the user's
+ * command → pass (drop the checkpoint) or bounce back (feedback, optional
+ * rollback that keeps the attempt) → escalation after the last attempt.
+ */
+export class VerifyGateStep implements VerifyGate {
+  private state: GateState;
+  private checkpointId: string | undefined;
+  private pendingFeedback: string | undefined;
+
+  constructor(private readonly d: VerifyGateStepDeps) {
+    const id = `gate-${d.clock.now().toString(36)}`;
+    const stored = d.store.load();
+    let state = reconcileGate(stored, d.settings.command, d.settings.maxAttempts, id);
+    // An abort ends the run it happened in; the next run starts a fresh cycle.
+    if (state.status === 'aborted') state = createGate(d.settings.command, d.settings.maxAttempts, id);
+    this.state = state;
+    d.store.save(state);
+    const last = lastResult(state);
+    if (state.status === 'pending' && last && !last.passed) this.pendingFeedback = formatBounceBack(last, state.attempt, state.maxAttempts);
+  }
+
+  get command(): string {
+    return this.d.settings.command;
+  }
+
+  /** A verify command is set and the gate was not skipped (checkpoint-only gates, for --backup, are never active). */
+  active(): boolean {
+    return this.command !== '' && gateActive(this.state);
+  }
+
+  /** A gate left escalated by an earlier run needs an answer before the loop continues. */
+  async resolvePausedGate(): Promise<'continue' | 'abort'> {
+    if (this.state.status !== 'escalated' || this.command === '') return 'continue';
+    this.d.logger.warn(`The verify gate is paused: '${this.command}' failed ${this.state.attempt}/${this.state.maxAttempts} times in an earlier run.`);
+    const action = await this.answerEscalation();
+    return action === 'abort' ? 'abort' : 'continue';
+  }
+
+  async beforeAgent(loop: number): Promise<void> {
+    const cp = this.d.checkpoints;
+    if (!cp) return;
+    const created = await cp.create(loop);
+    if (!created.ok) {
+      this.d.logger.warn(`No checkpoint for loop #${loop}: ${created.reason}`);
+      this.checkpointId = undefined;
+      return;
+    }
+    this.checkpointId = created.id;
+    this.d.recorder.record('checkpoint.created', { iteration: loop, id: created.id });
+    this.d.logger.debug(`Checkpoint ${created.id} created`);
+  }
+
+  async afterAgent(loop: number): Promise<GateRun> {
+    const run = await this.verify(loop);
+    const cp = this.d.checkpoints;
+    const id = this.checkpointId;
+    this.checkpointId = undefined;
+    if (!cp || !id) return run;
+    if (run.decision === 'passed' && !this.d.keepPassed) {
+      await cp.drop(id);
+      this.d.recorder.record('checkpoint.dropped', { iteration: loop, id });
+    } else if ((run.decision === 'bounce' || run.decision === 'escalated_retry' || run.decision === 'escalated_abort') && this.d.settings.rollbackOnFail) {
+      run.rolledBack = await this.rollback(loop, id);
+      // The tree now equals the checkpoint; the attempt itself is kept under refs/ralph/attempts/.
+      if (run.rolledBack) await cp.drop(id);
+    }
+    // Failed attempts (and, with --backup, passed ones) stay restorable, up to the configured number.
+    await cp.prune(this.d.keepCheckpoints);
+    return run;
+  }
+
+  verifyCurrentTree(loop: number): Promise<GateRun> {
+    return this.verify(loop);
+  }
+
+  feedback(): string | undefined {
+    return this.active() ? this.pendingFeedback : undefined;
+  }
+
+  status(): StatusVerify | null {
+    if (this.command === '') return null;
+    const last = lastResult(this.state);
+    const states: Record<GateState['status'], StatusVerify['state']> = { pending: last ? (last.passed ? 'passing' : 'failing') : 'idle', passed: 'passing', escalated: 'escalated', skipped: 'skipped', aborted: 'aborted' };
+    return {
+      command: this.command,
+      state: states[this.state.status],
+      attempt: this.state.attempt,
+      max_attempts: this.state.maxAttempts,
+      last: last
+        ? { passed: last.passed, exit_code: last.exitCode, timed_out: last.timedOut, duration_ms: last.durationMs, output_tail: (last.stderr || last.stdout).slice(-500), at: isoTimestamp(last.at ?? this.d.clock.now()) }
+        : null,
+    };
+  }
+
+  private async verify(loop: number): Promise<GateRun> {
+    const { logger } = this.d;
+    if (!this.active()) return { decision: 'not_run', passed: false, attempt: this.state.attempt, maxAttempts: this.state.maxAttempts, exitCode: null, timedOut: false, durationMs: 0 };
+    const attempt = this.state.attempt + 1;
+    logger.info(`Running: ${this.command} (verify attempt ${attempt}/${this.state.maxAttempts})`);
+    const result = await this.d.runCommand(this.d.interrupt);
+    const recorded = recordVerifyResult(this.state, result, this.d.clock.now());
+    this.state = recorded.state;
+    const base = { passed: result.passed, attempt, maxAttempts: this.state.maxAttempts, exitCode: result.exitCode, timedOut: result.timedOut, durationMs: result.durationMs };
+    this.d.recorder.record('verify.result', {
+      iteration: loop,
+      command: this.command,
+      attempt,
+      max_attempts: this.state.maxAttempts,
+      passed: result.passed,
+      exit_code: result.exitCode,
+      timed_out: result.timedOut,
+      duration_ms: result.durationMs,
+      explanation: result.explanation ?? null,
+    });
+    let decision: GateRun['decision'];
+    if (recorded.decision === 'passed') {
+      logger.success(`✅ Verify passed: ${this.command} (${result.durationMs} ms)`);
+      this.pendingFeedback = undefined;
+      decision = 'passed';
+    } else if (recorded.decision === 'bounce') {
+      const why = result.timedOut ? `timed out after ${Math.round((result.timeoutMs ?? 0) / 1000)}s` : `exit code ${result.exitCode ?? 'none'}${result.explanation ? ` — ${result.explanation}` : ''}`;
+      logger.warn(`❌ Verify failed (attempt ${this.state.attempt}/${this.state.maxAttempts}): ${why}; the failure goes back to the agent`);
+      this.pendingFeedback = formatBounceBack(result, this.state.attempt, this.state.maxAttempts);
+      decision = 'bounce';
+    } else {
+      this.d.ui.write(`\n${formatEscalation(result, this.state.attempt, this.state.maxAttempts)}\n`);
+      this.d.notifier.notify('verify_escalation', `'${this.command}' failed ${this.state.attempt}/${this.state.maxAttempts} times; Ralph needs a decision`);
+      this.d.store.save(this.state);
+      const action = await this.answerEscalation();
+      decision = action === 'retry' ? 'escalated_retry' : action === 'skip' ? 'escalated_skip' : 'escalated_abort';
+      if (action === 'retry') this.pendingFeedback = formatBounceBack(result, this.state.maxAttempts, this.state.maxAttempts);
+    }
+    this.d.store.save(this.state);
+    return { ...base, decision };
+  }
+
+  /** Retry, skip or abort: the TTY prompt (or `ralph --gate-action` from another terminal), else --on-verify-exhausted. */
+  private async answerEscalation(): Promise<GateAction> {
+    const configured = this.d.settings.onExhausted;
+    let action: GateAction;
+    if (configured !== 'ask') action = configured;
+    else if (this.d.ui.tty) action = await this.askOrAwaitAnswer();
+    else {
+      action = this.d.store.takeAction() ?? 'abort';
+      if (action === 'abort') this.d.logger.error(`Verify attempts exhausted and nobody is at a terminal to decide. State saved: answer with 'ralph --gate-action retry|skip|abort', then run ralph again.`);
+    }
+    this.d.logger.info(`Verify gate: ${action}`);
+    this.state = action === 'abort' ? { ...this.state, status: 'escalated' } : applyGateAction(this.state, action);
+    this.d.store.save(this.state);
+    return action;
+  }
+
+  private async askOrAwaitAnswer(): Promise<GateAction> {
+    const stop = new AbortController();
+    const fromFile = (async (): Promise<GateAction> => {
+      for (;;) {
+        const answer = this.d.store.takeAction();
+        if (answer) return answer;
+        try {
+          await this.d.clock.sleep(ANSWER_POLL_MS, stop.signal);
+        } catch {
+          return 'abort';
+        }
+      }
+    })();
+    const fromPrompt = this.d.ui.ask('Verify attempts exhausted. retry (reset attempts), skip (continue without the gate) or abort?', ['retry', 'skip', 'abort'] as const, 'abort', 24 * 3_600_000);
+    try {
+      return await Promise.race([fromPrompt, fromFile]);
+    } finally {
+      stop.abort();
+    }
+  }
+
+  private async rollback(loop: number, id: string): Promise<boolean> {
+    const result = await (this.d.checkpoints as CheckpointPort).rollback(id, `loop ${loop}`);
+    if (!result.ok) {
+      this.d.logger.error(`Rollback to checkpoint ${id} failed: ${result.reason}. The attempt's changes are still in the work tree.`);
+      return false;
+    }
+    this.d.recorder.record('checkpoint.restored', { iteration: loop, id, attempt_ref: result.attemptRef });
+    this.d.logger.warn(`↩️  Rolled back to the state before loop #${loop}${result.attemptRef ? `; the failed attempt is kept at ${result.attemptRef}` : ''}`);
+    return result.restored;
+  }
+}
