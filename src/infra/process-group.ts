@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { stopGroup } from './process-tree.js';
 
 /**
  * Starts a command as the leader of its own process group, so that a timeout
@@ -16,24 +17,6 @@ export interface GroupProcess {
 export interface GroupSpawnOptions {
   cwd: string;
   env: NodeJS.ProcessEnv;
-}
-
-function signalGroup(pid: number, signal: NodeJS.Signals): boolean {
-  try {
-    process.kill(-pid, signal);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-function groupAlive(pid: number): boolean {
-  try {
-    process.kill(-pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
 
 export function spawnGroup(file: string, args: readonly string[], options: GroupSpawnOptions): GroupProcess {
@@ -57,14 +40,8 @@ export function spawnGroup(file: string, args: readonly string[], options: Group
   let terminating: Promise<void> | undefined;
   const terminate = (graceMs: number): Promise<void> => {
     terminating ??= (async () => {
-      const pid = child.pid;
-      if (pid === undefined) return;
-      signalGroup(pid, 'SIGTERM');
-      const deadline = Date.now() + graceMs;
-      while (Date.now() < deadline && groupAlive(pid)) {
-        await new Promise((r) => setTimeout(r, 50));
-      }
-      if (groupAlive(pid)) signalGroup(pid, 'SIGKILL');
+      if (child.pid === undefined) return;
+      await stopGroup(child.pid, graceMs);
       await exited;
     })();
     return terminating;
