@@ -33,6 +33,6 @@ const rows = [];
 for (const git of [true, false]) {
   const gaps = measure(git);
   const m = median(gaps);
-  rows.push(row(`per iteration, ${git ? 'git repo (snapshots + diff)' : 'plain directory'}`, `${m.toFixed(1)} ms (p90 ${p90(gaps).toFixed(1)})`, '≤ 30 ms', m <= 30));
+  rows.push(row(`per iteration, ${git ? 'git repository' : 'plain directory'}`, `${m.toFixed(1)} ms (p90 ${p90(gaps).toFixed(1)})`, '≤ 30 ms', m <= 30));
 }
 printTable(`Loop overhead (${ITERATIONS} iterations, instant mock agent, --pause 0)`, rows);

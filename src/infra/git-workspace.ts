@@ -1,13 +1,11 @@
-import { copyFileSync, existsSync, rmSync, statSync, utimesSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, existsSync, statSync, utimesSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
 import type { ProcessRunner, RunResult } from '../ports.js';
 
 /**
- * Read-only views of a git work tree. `snapshotTree` records the exact content
- * of the work tree — tracked changes and untracked, non-ignored files — as a
- * git tree object, through a private copy of the index: the user's index, work
- * tree and stash are never touched.
+ * A git work tree as Ralph sees it: repository facts, HEAD, changed paths, and
+ * plain git calls (checkpoints build on it in git-snapshot.ts). Every write goes
+ * through a private copy of the index, so the user's index is never touched.
  */
 export interface GitInfo {
   /** Absolute path of the repository's top level. */
@@ -25,7 +23,6 @@ export interface GitRunOptions {
   cwd?: string;
 }
 
-let tempCounter = 0;
 
 /**
  * Copies an index file for private use, keeping its modification time. Git
@@ -93,27 +90,9 @@ export class GitWorkspace {
   }
 
   /** Pathspec that covers the whole repository except Ralph's own state directory. */
-  async pathspecWithoutRalphState(): Promise<string[]> {
+  private async pathspecWithoutRalphState(): Promise<string[]> {
     const info = await this.repo();
     return [':(top)', `:(top,exclude)${info?.prefix ?? ''}.ralph`];
-  }
-
-  /** Tree object of the full work tree (tracked + untracked, not ignored), via a private index. */
-  async snapshotTree(): Promise<string> {
-    const info = await this.repo();
-    if (!info) throw new Error('not a git repository');
-    tempCounter += 1;
-    const tempIndex = join(tmpdir(), `ralph-index-${process.pid}-${tempCounter}-${Date.now()}`);
-    const realIndex = join(info.gitDir, 'index');
-    try {
-      // Starting from the real index lets git reuse its stat cache: only changed files are hashed.
-      copyIndexFile(realIndex, tempIndex);
-      const env = { GIT_INDEX_FILE: tempIndex };
-      await this.gitOk(['add', '-A', '--', ':(top)'], env);
-      return (await this.gitOk(['write-tree'], env)).trim();
-    } finally {
-      rmSync(tempIndex, { force: true });
-    }
   }
 
   /** Paths that differ between two trees (or commits), Ralph's state excluded. */

@@ -1,14 +1,17 @@
 import type { ProgressFacts } from '../core/response-analyzer.js';
 import type { ProcessRunner } from '../ports.js';
 import { diffFingerprints, fingerprintTree, type Fingerprint } from './file-fingerprint.js';
-import { GitWorkspace } from './git-workspace.js';
+import { statSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseGitStatus } from '../core/git-status.js';
+import { GitWorkspace, type GitInfo } from './git-workspace.js';
 
 const LISTED_FILES = 50;
 
 /**
  * Measures what changed in the project during an iteration: every file
- * committed, staged, unstaged or untracked (git tree snapshots), or a size/mtime
- * scan outside git. Ralph's own .ralph/ files never count (U§15.9).
+ * committed, staged, unstaged or untracked (git), or a size/mtime scan outside
+ * git. Ralph's own .ralph/ files never count (U§15.9).
  */
 export interface ProgressProbe {
   readonly method: 'git' | 'files';
@@ -23,32 +26,73 @@ export interface ProgressProbe {
 export async function createProgressProbe(projectDir: string, runner: ProcessRunner): Promise<ProgressProbe> {
   const ws = new GitWorkspace(projectDir, runner);
   const repo = await ws.repo();
-  if (repo) return new GitProgressProbe(ws);
+  if (repo) return new GitProgressProbe(ws, repo);
   return new FileProgressProbe(projectDir);
 }
 
+interface GitBaseline {
+  head: string | undefined;
+  /** path (from the top level) → status code + size + mtime of what is on disk. */
+  dirty: Map<string, string>;
+}
+
+/**
+ * Progress in a git repository from one `git status` per iteration: every path
+ * that is dirty or untracked, fingerprinted by its status code and the file's
+ * size and mtime, plus the commits made (HEAD moved). Cheap enough for every
+ * iteration; checkpoints (which need exact content) use tree snapshots instead.
+ */
 class GitProgressProbe implements ProgressProbe {
   readonly method = 'git' as const;
-  private baseline: { tree: string; head: string | undefined } | undefined;
+  private baseline: GitBaseline | undefined;
 
-  constructor(private readonly ws: GitWorkspace) {}
+  constructor(
+    private readonly ws: GitWorkspace,
+    private readonly info: GitInfo,
+  ) {}
 
   async begin(): Promise<void> {
-    if (this.baseline) return;
-    this.baseline = { tree: await this.ws.snapshotTree(), head: await this.ws.head() };
+    this.baseline ??= await this.read();
   }
 
   async measure(): Promise<Omit<ProgressFacts, 'tasksChecked'>> {
-    const [tree, head] = [await this.ws.snapshotTree(), await this.ws.head()];
+    const now = await this.read();
     const before = this.baseline;
-    this.baseline = { tree, head };
+    this.baseline = now;
     if (!before) return { method: 'git', filesChanged: 0, changedFiles: [], committed: false };
-    const changed = before.tree === tree ? [] : await this.ws.changedPaths(before.tree, tree);
-    return { method: 'git', filesChanged: changed.length, changedFiles: changed.slice(0, LISTED_FILES), committed: before.head !== head };
+    const changed = new Set<string>();
+    for (const [path, stamp] of now.dirty) if (before.dirty.get(path) !== stamp) changed.add(path);
+    for (const path of before.dirty.keys()) if (!now.dirty.has(path)) changed.add(path);
+    const committed = before.head !== now.head;
+    if (committed && before.head && now.head) {
+      for (const path of await this.ws.changedPaths(before.head, now.head)) changed.add(path);
+    }
+    const ralphState = `${this.info.prefix}.ralph/`;
+    const files = [...changed].filter((p) => !p.startsWith(ralphState)).sort();
+    return { method: 'git', filesChanged: files.length, changedFiles: files.slice(0, LISTED_FILES), committed };
   }
 
   invalidate(): void {
     this.baseline = undefined;
+  }
+
+  private async read(): Promise<GitBaseline> {
+    // --no-optional-locks: reading status must not rewrite the user's index.
+    const result = await this.ws.git(['--no-optional-locks', 'status', '--porcelain=v2', '-z', '--branch', '--untracked-files=all']);
+    if (result.exitCode !== 0) throw new Error(`git status failed: ${result.stderr.trim()}`);
+    const status = parseGitStatus(result.stdout);
+    const dirty = new Map<string, string>();
+    for (const entry of status.entries) {
+      let stamp = 'missing';
+      try {
+        const st = statSync(join(this.info.root, entry.path));
+        stamp = `${st.size}:${st.mtimeMs}`;
+      } catch {
+        // Deleted: "missing" is its fingerprint.
+      }
+      dirty.set(entry.path, `${entry.code}:${stamp}`);
+    }
+    return { head: status.head, dirty };
   }
 }
 

@@ -1,22 +1,14 @@
-import { utimesSync, writeFileSync } from 'node:fs';
+import { mkdirSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createExecaRunner } from '../../../src/infra/execa-runner.js';
+import { createCheckpoint } from '../../../src/infra/git-checkpoints.js';
+import { createProgressProbe } from '../../../src/infra/progress-probe.js';
 import { GitWorkspace } from '../../../src/infra/git-workspace.js';
 import { git, gitRepo } from '../../helpers/git-repo.js';
 
-describe('GitWorkspace.snapshotTree', () => {
-  it('sees untracked files and leaves the index and work tree alone', async () => {
-    const dir = gitRepo({ 'a.txt': 'a\n' });
-    writeFileSync(join(dir, 'new.txt'), 'new\n');
-    const ws = new GitWorkspace(dir, createExecaRunner());
-    const tree = await ws.snapshotTree();
-    expect(git(dir, 'show', `${tree}:new.txt`)).toBe('new\n');
-    expect(git(dir, 'status', '--porcelain')).toBe('?? new.txt\n');
-    expect(await ws.changedPaths('HEAD', tree)).toEqual(['new.txt']);
-  });
-
-  it('catches a same-size rewrite with unchanged timestamps (racy git entries stay racy in the private index)', async () => {
+describe('private index copies', () => {
+  it('a checkpoint catches a same-size rewrite with unchanged timestamps (racy entries stay racy)', async () => {
     const dir = gitRepo({ 'README.md': 'r\n' });
     git(dir, 'config', 'core.trustctime', 'false');
     const file = join(dir, 'v.txt');
@@ -29,19 +21,48 @@ describe('GitWorkspace.snapshotTree', () => {
     utimesSync(join(dir, '.git', 'index'), past, past);
     writeFileSync(file, 'v2\n');
     utimesSync(file, past, past);
-    const tree = await new GitWorkspace(dir, createExecaRunner()).snapshotTree();
-    expect(git(dir, 'show', `${tree}:v.txt`)).toBe('v2\n');
+    const made = await createCheckpoint(new GitWorkspace(dir, createExecaRunner()), { loop: 1, now: Date.now() });
+    expect(made.ok).toBe(true);
+    if (made.ok) expect(git(dir, 'show', `${made.checkpoint.worktreeTree}:v.txt`)).toBe('v2\n');
+    expect(git(dir, 'diff', '--cached', '--name-only')).toBe('');
+  });
+});
+
+describe('git progress probe', () => {
+  it('counts committed, staged, unstaged and untracked changes, never Ralph state or ignored files', async () => {
+    const dir = gitRepo({ 'a.txt': 'a\n', 'b.txt': 'b\n', 'c.txt': 'c\n', '.gitignore': 'build/\n', '.ralph/PROMPT.md': 'p\n' });
+    const probe = await createProgressProbe(dir, createExecaRunner());
+    await probe.begin();
+    writeFileSync(join(dir, 'a.txt'), 'changed\n');
+    writeFileSync(join(dir, 'b.txt'), 'staged\n');
+    git(dir, 'add', 'b.txt');
+    writeFileSync(join(dir, 'new.txt'), 'untracked\n');
+    writeFileSync(join(dir, 'c.txt'), 'committed\n');
+    git(dir, 'commit', '-q', '-m', 'agent commit', '--', 'c.txt');
+    writeFileSync(join(dir, '.ralph', 'status.json'), '{}');
+    mkdirSync(join(dir, 'build'));
+    writeFileSync(join(dir, 'build', 'out.js'), 'ignored\n');
+    const facts = await probe.measure();
+    expect(facts).toMatchObject({ method: 'git', committed: true, changedFiles: ['a.txt', 'b.txt', 'c.txt', 'new.txt'], filesChanged: 4 });
   });
 
-  it('excludes Ralph state from changed paths, also for a project in a subdirectory', async () => {
+  it('a file already dirty before the iteration counts only when it changes again', async () => {
+    const dir = gitRepo({ 'a.txt': 'a\n' });
+    writeFileSync(join(dir, 'a.txt'), 'dirty before\n');
+    const probe = await createProgressProbe(dir, createExecaRunner());
+    await probe.begin();
+    expect((await probe.measure()).filesChanged).toBe(0);
+    writeFileSync(join(dir, 'a.txt'), 'dirty before, and edited again\n');
+    expect((await probe.measure()).changedFiles).toEqual(['a.txt']);
+  });
+
+  it('paths of a project in a subdirectory are reported from the top level, its .ralph excluded', async () => {
     const repo = gitRepo({ 'pkg/.ralph/PROMPT.md': 'p\n', 'pkg/src.txt': '1\n' });
-    const dir = join(repo, 'pkg');
-    const ws = new GitWorkspace(dir, createExecaRunner());
-    const before = await ws.snapshotTree();
-    writeFileSync(join(dir, '.ralph', 'status.json'), '{}');
-    writeFileSync(join(dir, 'src.txt'), '2\n');
+    const probe = await createProgressProbe(join(repo, 'pkg'), createExecaRunner());
+    await probe.begin();
+    writeFileSync(join(repo, 'pkg', '.ralph', 'status.json'), '{}');
+    writeFileSync(join(repo, 'pkg', 'src.txt'), '2\n');
     writeFileSync(join(repo, 'outside.txt'), 'x\n');
-    const after = await ws.snapshotTree();
-    expect(await ws.changedPaths(before, after)).toEqual(['outside.txt', 'pkg/src.txt']);
+    expect((await probe.measure()).changedFiles).toEqual(['outside.txt', 'pkg/src.txt']);
   });
 });
