@@ -61,7 +61,8 @@ export type RalphAction =
   | 'restore'
   | 'rollback'
   | 'inspect'
-  | 'monitor';
+  | 'monitor'
+  | 'demo';
 
 export interface RalphArgs {
   action: RalphAction;
@@ -74,6 +75,8 @@ export interface RalphArgs {
   inspect: { format: 'json' | 'summary' | 'timeline'; events: string[]; topics: string[]; afterIteration?: number; beforeIteration?: number; payloadPattern?: string; limit: number };
   /** Set for `ralph run <task>`. */
   task?: string;
+  /** `ralph demo --keep`. */
+  keep?: boolean;
 }
 
 export const EXIT_CODES_HELP = `
@@ -174,6 +177,14 @@ export function createRalphProgram(version: string, onParsed: (args: RalphArgs) 
     onParsed({ ...args, flags: { ...collectFlags(program), ...args.flags }, dryRun: args.dryRun || program.opts()['dryRun'] === true });
   });
   program.addCommand(run);
+
+  const demo = new Command('demo')
+    .description('watch a complete loop on a scripted agent in a temporary project (no API key needed)')
+    .option('--keep', 'keep the demo project afterwards')
+    .exitOverride()
+    .configureOutput({ writeOut: write.out, writeErr: write.err, outputError: () => undefined })
+    .action(() => onParsed({ ...toArgs(demo, undefined), action: 'demo', keep: demo.opts()['keep'] === true }));
+  program.addCommand(demo);
   return program;
 }
 

@@ -16,6 +16,10 @@ export async function runRalph(argv: readonly string[]): Promise<number> {
       }
       return runLoopCommand({ args, cwd, env: process.env });
     }
+    case 'demo': {
+      const { demoCommand } = await import('./commands/demo-command.js');
+      return demoCommand(args);
+    }
     case 'inspect': {
       const { inspectCommand } = await import('./commands/observe-commands.js');
       return inspectCommand(args, cwd);

@@ -163,7 +163,10 @@ export class VerifyGateStep implements VerifyGate {
       this.pendingFeedback = undefined;
       decision = 'passed';
     } else if (recorded.decision === 'bounce') {
-      const why = result.timedOut ? `timed out after ${Math.round((result.timeoutMs ?? 0) / 1000)}s` : `exit code ${result.exitCode ?? 'none'}${result.explanation ? ` — ${result.explanation}` : ''}`;
+      const firstLine = (result.stderr.trim() || result.stdout.trim()).split('\n').filter((l) => !l.startsWith('[...truncated'))[0]?.slice(0, 160);
+      const why = result.timedOut
+        ? `timed out after ${Math.round((result.timeoutMs ?? 0) / 1000)}s`
+        : `exit code ${result.exitCode ?? 'none'}${result.explanation ? ` — ${result.explanation}` : firstLine ? ` — ${firstLine}` : ''}`;
       logger.warn(`❌ Verify failed (attempt ${this.state.attempt}/${this.state.maxAttempts}): ${why}; the failure goes back to the agent`);
       this.pendingFeedback = formatBounceBack(result, this.state.attempt, this.state.maxAttempts);
       decision = 'bounce';

@@ -1,21 +1,45 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ExitCode, RalphError } from '../errors.js';
 
-let cached: string | undefined;
+let cachedRoot: string | undefined;
+let cachedVersion: string | undefined;
 
-/** The package version, read from package.json (two levels above src/infra and dist/infra). */
-export function packageVersion(): string {
-  if (cached === undefined) {
-    try {
-      const pkg: unknown = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8'));
-      cached = typeof pkg === 'object' && pkg !== null && typeof (pkg as { version?: unknown }).version === 'string' ? (pkg as { version: string }).version : '0.0.0';
-    } catch {
-      cached = '0.0.0';
+/**
+ * The directory of the installed Ralph package (holds bin/, dist/, templates/):
+ * the nearest ancestor of this module with both package.json and templates/.
+ * Found from the module's own location, never from the current directory, so a
+ * stray `templates/` folder where the user runs a command cannot hijack it
+ * (U§15.22).
+ */
+export function packageRoot(): string {
+  if (cachedRoot !== undefined) return cachedRoot;
+  const start = dirname(fileURLToPath(import.meta.url));
+  for (let dir = start; ; dir = dirname(dir)) {
+    if (existsSync(join(dir, 'package.json')) && existsSync(join(dir, 'templates'))) {
+      cachedRoot = dir;
+      return dir;
+    }
+    if (dirname(dir) === dir) {
+      throw new RalphError(
+        `Ralph's installation is incomplete: no directory above ${start} holds both package.json and templates/.`,
+        ExitCode.RuntimeError,
+        'Reinstall Ralph (./install.sh in a checkout).',
+      );
     }
   }
-  return cached;
 }
 
-/** The installed package's root directory (holds bin/, dist/, templates/). */
-export function packageRoot(): string {
-  return new URL('../../', import.meta.url).pathname;
+/** The version in Ralph's own package.json (for --version). */
+export function packageVersion(): string {
+  if (cachedVersion === undefined) {
+    try {
+      const pkg: unknown = JSON.parse(readFileSync(join(packageRoot(), 'package.json'), 'utf8'));
+      cachedVersion = typeof pkg === 'object' && pkg !== null && 'version' in pkg && typeof pkg.version === 'string' ? pkg.version : '0.0.0';
+    } catch {
+      cachedVersion = '0.0.0';
+    }
+  }
+  return cachedVersion;
 }

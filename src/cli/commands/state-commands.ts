@@ -152,6 +152,7 @@ export async function runStateCommand(args: RalphArgs, cwd: string, _env: NodeJS
     case 'loop':
     case 'inspect':
     case 'monitor':
+    case 'demo':
       throw new RalphError(`internal: --${args.action} is not a state command`, ExitCode.RuntimeError);
   }
 }

@@ -1,7 +1,7 @@
 import { Command, CommanderError } from 'commander';
 import { UsageError } from '../../errors.js';
 import type { ValueType } from '../../config/value-types.js';
-import { packageVersion } from '../templates.js';
+import { packageVersion } from '../../infra/package-info.js';
 
 /**
  * A commander program for one of the project commands: help and version on

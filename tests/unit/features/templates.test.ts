@@ -8,7 +8,8 @@ import type { ValueType } from '../../../src/config/value-types.js';
 import { parseFixPlan } from '../../../src/core/fix-plan.js';
 import { parseStatusBlock } from '../../../src/core/ralph-status-block.js';
 import { ralphPaths, type RalphPaths } from '../../../src/state/paths.js';
-import { packageRoot, packageVersion, readTemplate, renderTemplate, TEMPLATE_NAMES, templatesDir } from '../../../src/features/templates.js';
+import { readTemplate, renderTemplate, TEMPLATE_NAMES, templatesDir } from '../../../src/features/templates.js';
+import { packageRoot, packageVersion } from '../../../src/infra/package-info.js';
 import { tempDir } from '../../helpers/temp-dir.js';
 
 describe('templatesDir', () => {
