@@ -1,36 +1,10 @@
-import { readFileSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { hostname } from 'node:os';
 import lockfile from 'proper-lockfile';
 import { ExitCode, RalphError } from '../errors.js';
-import { isRecord, writeJsonAtomic } from './json-file.js';
+import { writeJsonAtomic } from './json-file.js';
+import { isProcessAlive, readLockHolder } from './lock-holder.js';
 import type { RalphPaths } from './paths.js';
-
-export interface LockHolder {
-  pid: number;
-  startedAt: string;
-  host: string;
-}
-
-export function readLockHolder(paths: RalphPaths): LockHolder | undefined {
-  try {
-    const value: unknown = JSON.parse(readFileSync(paths.pidFile, 'utf8'));
-    if (isRecord(value) && typeof value['pid'] === 'number') {
-      return { pid: value['pid'], startedAt: String(value['started_at'] ?? ''), host: String(value['host'] ?? '') };
-    }
-  } catch {
-    // No holder recorded, or unreadable: treated as unknown.
-  }
-  return undefined;
-}
-
-export function isProcessAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 export interface ProjectLock {
   release(): Promise<void>;

@@ -51,3 +51,37 @@ describe('architecture', () => {
     expect(text).not.toMatch(/export\s+default\b/);
   });
 });
+
+/** Static (non-type) relative imports of a source file, resolved to .ts paths. */
+function staticImports(path: string): string[] {
+  const text = readFileSync(path, 'utf8');
+  const out: string[] = [];
+  for (const m of text.matchAll(/^import\s+(?!type\s)[^;]*?from\s+'([^']+)'/gms)) {
+    const spec = m[1] as string;
+    out.push(spec.startsWith('.') ? resolve(dirname(path), spec.replace(/\.js$/, '.ts')) : spec);
+  }
+  return out;
+}
+
+/** Every package reachable through static imports from an entry file. */
+function reachablePackages(entry: string): Set<string> {
+  const seen = new Set<string>();
+  const packages = new Set<string>();
+  const visit = (file: string): void => {
+    if (seen.has(file)) return;
+    seen.add(file);
+    for (const dep of staticImports(file)) {
+      if (dep.startsWith('/')) visit(dep);
+      else packages.add(dep);
+    }
+  };
+  visit(entry);
+  return packages;
+}
+
+describe('cold start (spec §13: read-only commands ≤ 150 ms)', () => {
+  it.each(['src/cli/ralph.ts', 'src/cli/commands/state-commands.ts'])('%s loads no heavy library statically (they are imported lazily)', (entry) => {
+    const packages = reachablePackages(join(ROOT, entry));
+    for (const heavy of ['execa', 'proper-lockfile', 'ora', '@modelcontextprotocol/sdk']) expect(packages.has(heavy), `${entry} reaches ${heavy}`).toBe(false);
+  });
+});

@@ -1,4 +1,4 @@
-import { isProcessAlive, readLockHolder } from '../../state/project-lock.js';
+import { isProcessAlive, readLockHolder } from '../../state/lock-holder.js';
 import type { RalphPaths } from '../../state/paths.js';
 
 /** PID of the loop running in this project, if any. */

@@ -8,7 +8,6 @@ import { ExitCode, RalphError } from '../../errors.js';
 import { readJsonFile, writeJsonAtomic } from '../../state/json-file.js';
 import { ralphPaths, type RalphPaths } from '../../state/paths.js';
 import { runningLoopPid } from './running-loop.js';
-import { gateActionCommand, listCheckpointsCommand, restoreCommand } from './gate-commands.js';
 import { resetSession } from '../../state/session-store.js';
 import { renderCircuitStatus } from '../../ui/screens.js';
 import { renderStatusText } from '../../ui/render-status.js';
@@ -142,13 +141,15 @@ export async function runStateCommand(args: RalphArgs, cwd: string, _env: NodeJS
       return requestStop(paths);
     case 'gate-action':
       requireRalphDir(paths);
-      return gateActionCommand(paths, args.gateAction ?? 'retry');
+      return (await import('./gate-commands.js')).gateActionCommand(paths, args.gateAction ?? 'retry');
     case 'checkpoints':
-      return listCheckpointsCommand(paths, args.json);
+      return (await import('./gate-commands.js')).listCheckpointsCommand(paths, args.json);
     case 'restore':
-      return restoreCommand(paths, args.restoreId ?? '');
-    case 'rollback':
-      return args.rollbackTarget ? restoreCommand(paths, args.rollbackTarget) : listCheckpointsCommand(paths, args.json);
+      return (await import('./gate-commands.js')).restoreCommand(paths, args.restoreId ?? '');
+    case 'rollback': {
+      const gates = await import('./gate-commands.js');
+      return args.rollbackTarget ? gates.restoreCommand(paths, args.rollbackTarget) : gates.listCheckpointsCommand(paths, args.json);
+    }
     case 'loop':
     case 'inspect':
     case 'monitor':
