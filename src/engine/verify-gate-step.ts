@@ -51,6 +51,8 @@ export class VerifyGateStep implements VerifyGate {
   private state: GateState;
   private checkpointId: string | undefined;
   private pendingFeedback: string | undefined;
+  /** Attempt number of the latest run in this cycle (a pass resets the gate's own count). */
+  private lastAttempt: number | undefined;
 
   constructor(private readonly d: VerifyGateStepDeps) {
     const id = `gate-${d.clock.now().toString(36)}`;
@@ -129,7 +131,7 @@ export class VerifyGateStep implements VerifyGate {
     return {
       command: this.command,
       state: states[this.state.status],
-      attempt: this.state.attempt,
+      attempt: this.lastAttempt ?? this.state.attempt,
       max_attempts: this.state.maxAttempts,
       last: last
         ? { passed: last.passed, exit_code: last.exitCode, timed_out: last.timedOut, duration_ms: last.durationMs, output_tail: (last.stderr || last.stdout).slice(-500), at: isoTimestamp(last.at ?? this.d.clock.now()) }
@@ -141,6 +143,7 @@ export class VerifyGateStep implements VerifyGate {
     const { logger } = this.d;
     if (!this.active()) return { decision: 'not_run', passed: false, attempt: this.state.attempt, maxAttempts: this.state.maxAttempts, exitCode: null, timedOut: false, durationMs: 0 };
     const attempt = this.state.attempt + 1;
+    this.lastAttempt = attempt;
     logger.info(`Running: ${this.command} (verify attempt ${attempt}/${this.state.maxAttempts})`);
     const result = await this.d.runCommand(this.d.interrupt);
     const recorded = recordVerifyResult(this.state, result, this.d.clock.now());

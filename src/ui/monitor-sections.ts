@@ -200,8 +200,9 @@ export function finishedSection(doc: StatusDocument): Line[] {
   const lines: Line[] = [
     field('Exit reason', part(doc.exit_reason || '(none recorded)', style), part(code === undefined ? '' : ` (exit code ${code})`)),
   ];
-  if (isExitReason(doc.exit_reason)) lines.push(field('Why', part(EXIT_REASONS[doc.exit_reason].describe)));
-  if (doc.message) lines.push(field('Message', part(doc.message)));
+  const why = isExitReason(doc.exit_reason) ? EXIT_REASONS[doc.exit_reason].describe : undefined;
+  if (why) lines.push(field('Why', part(why)));
+  if (doc.message && doc.message !== why) lines.push(field('Message', part(doc.message)));
   return lines;
 }
 
