@@ -95,6 +95,8 @@ export interface AgentRun {
 export interface AgentBackend {
   readonly name: string;
   run(request: AgentRequest, signal: AbortSignal): Promise<AgentRun>;
+  /** What run() would do, in one line (for --dry-run and logs). */
+  describe(request: AgentRequest): string;
 }
 
 export type NotifyEvent = 'completed' | 'circuit_open' | 'usage_limit' | 'verify_escalation' | 'error';

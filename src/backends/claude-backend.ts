@@ -1,6 +1,6 @@
 import { createWriteStream, writeFileSync } from 'node:fs';
 import { StringDecoder } from 'node:string_decoder';
-import { buildClaudeArgs, redactArgs } from '../core/claude-args.js';
+import { buildClaudeArgs, redactArgs, type Invocation } from '../core/claude-args.js';
 import { BoundedTail } from '../core/bounded-tail.js';
 import { OutputScanner } from '../core/output-scanner.js';
 import { spawnGroup } from '../infra/process-group.js';
@@ -26,9 +26,9 @@ export class ClaudeBackend implements AgentBackend {
 
   constructor(private readonly options: ClaudeBackendOptions) {}
 
-  async run(request: AgentRequest, signal: AbortSignal): Promise<AgentRun> {
+  private invocation(request: AgentRequest): Invocation {
     const o = this.options;
-    const invocation = buildClaudeArgs({
+    return buildClaudeArgs({
       command: o.command,
       model: o.model,
       effort: o.effort,
@@ -38,6 +38,15 @@ export class ClaudeBackend implements AgentBackend {
       loopContext: request.loopContext,
       prompt: request.prompt,
     });
+  }
+
+  describe(request: AgentRequest): string {
+    return redactArgs(this.invocation(request));
+  }
+
+  async run(request: AgentRequest, signal: AbortSignal): Promise<AgentRun> {
+    const o = this.options;
+    const invocation = this.invocation(request);
     o.logger.debug(`Claude command: ${redactArgs(invocation)}`);
     const started = Date.now();
     const scanner = new OutputScanner(request.onEvent);

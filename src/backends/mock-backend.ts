@@ -61,6 +61,10 @@ export class MockBackend implements AgentBackend {
     return this.responses.length;
   }
 
+  describe(): string {
+    return `replay the next of ${this.responses.length - this.consumed.size} scripted responses left in ${this.options.scriptPath}`;
+  }
+
   async run(request: AgentRequest, signal: AbortSignal): Promise<AgentRun> {
     const started = this.options.clock.now();
     const index = pickResponse(this.responses, this.consumed, `${request.prompt}\n${request.loopContext}`);

@@ -1,3 +1,5 @@
+import { isRecord } from '../core/guards.js';
+
 /**
  * The mock backend's script (seed 003 "Mock Backend Specification"): ordered
  * responses with `output`, `exit_code`, `delay_ms`, `trigger_pattern`, plus
@@ -28,10 +30,6 @@ export interface MockResponse {
 }
 
 export type MockScriptResult = { ok: true; responses: MockResponse[] } | { ok: false; errors: string[] };
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 function safeRelativePath(path: string): boolean {
   if (path === '' || path.startsWith('/') || /^[A-Za-z]:/.test(path) || path.includes('\0')) return false;

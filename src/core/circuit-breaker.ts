@@ -1,3 +1,4 @@
+import { countOr0 as count, isRecord as isRec } from './guards.js';
 import { isoTimestamp, parseIso } from './time-format.js';
 
 /**
@@ -174,8 +175,6 @@ export function cooldownRemainingMinutes(s: CircuitState, nowMs: number, limits:
 }
 
 const STATES: readonly CircuitStateName[] = ['CLOSED', 'HALF_OPEN', 'OPEN'];
-const isRec = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-const count = (v: unknown): number => (typeof v === 'number' && Number.isInteger(v) && v >= 0 ? v : 0);
 
 export function normalizeCircuit(value: unknown): CircuitState | string {
   if (!isRec(value)) return 'not a JSON object';

@@ -1,3 +1,4 @@
+import { isRecord as isRec } from './guards.js';
 import type { Analysis } from './response-analyzer.js';
 
 /**
@@ -63,7 +64,6 @@ export function recordClaimOutcome(signals: ExitSignals, claimed: boolean, accep
   return { ...signals, unaccepted_claims: claimed && !accepted ? signals.unaccepted_claims + 1 : 0 };
 }
 
-const isRec = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const ints = (v: unknown): number[] | undefined => (Array.isArray(v) && v.every((x) => Number.isInteger(x)) ? (v as number[]) : undefined);
 
 export function normalizeExitSignals(value: unknown): ExitSignals | string {

@@ -1,3 +1,5 @@
+import { isRecord as isRec } from './guards.js';
+
 /**
  * Calls and tokens per hour over a sliding 60-minute window (U§7.1), persisted
  * in .ralph/.rate_limit_state so a restart remembers what was spent. Every call
@@ -112,7 +114,6 @@ export function recordCallTokens(state: RateState, tokens: number): RateState {
   return { ...state, calls };
 }
 
-const isRec = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 export function normalizeRateState(value: unknown): RateState | string {
   if (!isRec(value)) return 'not a JSON object';

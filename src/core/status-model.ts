@@ -1,3 +1,5 @@
+import { isRecord as isRec, nullableNumber as nOrNull, nullableString as sOrNull, numberOr as n, stringOr as s } from './guards.js';
+
 /**
  * status.json: the dashboard state other tools read. The first block of fields
  * is the original's shape (U§2); the rest are ours (cost, tokens, circuit,
@@ -87,12 +89,6 @@ export function emptyTotals(): StatusTotals {
   return { cost_usd: 0, input_tokens: 0, output_tokens: 0, cache_read_input_tokens: 0, cache_creation_input_tokens: 0, num_turns: 0, calls: 0 };
 }
 
-type Rec = Record<string, unknown>;
-const isRec = (v: unknown): v is Rec => typeof v === 'object' && v !== null && !Array.isArray(v);
-const s = (v: unknown, d = ''): string => (typeof v === 'string' ? v : d);
-const n = (v: unknown, d = 0): number => (typeof v === 'number' && Number.isFinite(v) ? v : d);
-const nOrNull = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
-const sOrNull = (v: unknown): string | null => (typeof v === 'string' ? v : null);
 
 /**
  * Reads an untrusted status.json value. Fields the original does not write

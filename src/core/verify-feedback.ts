@@ -7,14 +7,19 @@
 /** The fields of a verify result these builders read (VerifyResult and the gate's summaries both fit). */
 export interface VerifyOutcome {
   command: string;
+  /** Exit code 0, not timed out, not cancelled. */
   passed: boolean;
+  /** null when the shell was ended by a signal or never ran. */
   exitCode: number | null;
+  /** Signal that ended the shell itself (SIGTERM, SIGKILL), if one did. */
   signal: string | null;
   timedOut: boolean;
   durationMs: number;
   stdout: string;
   stderr: string;
+  /** Plain-words reason for a failure that an exit code alone does not explain. */
   explanation?: string;
+  /** The time limit that applied (for "timed out after Ns"). */
   timeoutMs?: number;
 }
 

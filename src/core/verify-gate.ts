@@ -9,6 +9,7 @@
  *   escalated ──retry──▶ pending, attempt 0, results []
  *   any ──skip──▶ skipped (the gate no longer blocks)   any ──abort──▶ aborted
  */
+import { isRecord } from './guards.js';
 import type { VerifyOutcome } from './verify-feedback.js';
 
 export type GateStatus = 'pending' | 'passed' | 'escalated' | 'skipped' | 'aborted';
@@ -17,17 +18,7 @@ export type GateAction = 'retry' | 'skip' | 'abort';
 export type GateDecision = 'passed' | 'bounce' | 'escalate' | 'ignored';
 
 /** A verify result as kept in the gate file: output tails bounded so the file stays small. */
-export interface VerifyResultSummary {
-  command: string;
-  passed: boolean;
-  exitCode: number | null;
-  signal: string | null;
-  timedOut: boolean;
-  durationMs: number;
-  stdout: string;
-  stderr: string;
-  explanation?: string;
-  timeoutMs?: number;
+export interface VerifyResultSummary extends VerifyOutcome {
   /** Epoch ms of the run, when the caller knows it. */
   at?: number;
 }
@@ -147,10 +138,6 @@ export function lastResult(state: GateState): VerifyResultSummary | undefined {
 }
 
 // ---------------------------------------------------------------- normalizer
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 function isCount(value: unknown, min: number): value is number {
   return typeof value === 'number' && Number.isSafeInteger(value) && value >= min;

@@ -1,6 +1,5 @@
 import { applyCooldown, recordIteration, RECOVERED_MESSAGE, type CircuitLimits, type Transition } from '../core/circuit-breaker.js';
 import { classifyCall, type CallOutcome } from '../core/call-outcome.js';
-import { redactArgs, buildClaudeArgs } from '../core/claude-args.js';
 import { EXIT_REASONS, isCompletionReason, type ExitReason } from '../core/exit-reasons.js';
 import { decideIterationExit, isPlanComplete } from '../core/exit-detection.js';
 import { claimsCompletion, emptyExitSignals, recordAnalysis, recordClaimOutcome } from '../core/exit-signals.js';
@@ -301,16 +300,16 @@ class LoopController {
 
   private dryRunIteration(loop: number, started: number): Promise<Step> {
     const { config } = this.options;
-    const invocation = buildClaudeArgs({
-      command: config.claudeCommand,
-      model: config.model,
-      effort: config.effort,
-      format: config.live ? 'stream-json' : config.outputFormat,
-      allowedTools: config.allowedTools,
-      loopContext: `Loop #${loop}.`,
+    const request = {
+      loop,
+      cwd: this.deps.store.paths.project,
       prompt: this.options.readPrompt(),
-    });
-    this.deps.logger.info(`[DRY RUN] Would execute: ${redactArgs(invocation)}`);
+      loopContext: `Loop #${loop}.`,
+      timeoutMs: config.timeoutMinutes * 60_000,
+      outputLogPath: '',
+      live: config.live,
+    };
+    this.deps.logger.info(`[DRY RUN] Would execute: ${this.deps.backend.describe(request)}`);
     this.deps.logger.info(`[DRY RUN] Output format: ${config.live ? 'stream-json' : config.outputFormat}; timeout: ${config.timeoutMinutes} min`);
     this.setAction('dry_run', 'running', `Loop #${loop}: dry run`);
     this.deps.recorder.record('iteration.end', { iteration: loop, outcome: 'dry_run', duration_ms: this.now - started });

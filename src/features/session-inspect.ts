@@ -1,3 +1,4 @@
+import { isRecord as isRec } from '../core/guards.js';
 import { readFileSync } from 'node:fs';
 
 /**
@@ -77,8 +78,6 @@ export const DEFAULT_INSPECT_LIMIT = 100;
 /** Longer patterns are refused: a pattern this size is a mistake, and bounds backtracking cost. */
 export const MAX_PATTERN_CHARS = 1000;
 
-type Rec = Record<string, unknown>;
-const isRec = (v: unknown): v is Rec => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** Parses session.jsonl text; bad lines are skipped and the first is reported with its line number. */
 export function parseSessionRecords(text: string): SessionRead {

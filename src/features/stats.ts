@@ -1,3 +1,4 @@
+import { isRecord as isRec } from '../core/guards.js';
 import { readFileSync } from 'node:fs';
 import { formatDuration } from '../core/time-format.js';
 import { formatCount, formatUsd } from '../ui/monitor-sections.js';
@@ -62,7 +63,6 @@ export interface MetricsStats {
 }
 
 type Rec = Record<string, unknown>;
-const isRec = (v: unknown): v is Rec => typeof v === 'object' && v !== null && !Array.isArray(v);
 const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
 
 function toIteration(o: Rec): IterationMetric | undefined {

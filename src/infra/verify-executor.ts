@@ -1,3 +1,4 @@
+import type { VerifyOutcome } from '../core/verify-feedback.js';
 import { statSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { BoundedTail } from '../core/bounded-tail.js';
@@ -33,24 +34,10 @@ export interface VerifyOptions {
   onStart?: (pid: number) => void;
 }
 
-export interface VerifyResult {
-  command: string;
-  /** Exit code 0, not timed out, not cancelled. */
-  passed: boolean;
-  /** null when the shell was ended by a signal or never ran. */
-  exitCode: number | null;
-  /** Signal that ended the shell itself (SIGTERM, SIGKILL), if one did. */
-  signal: string | null;
-  timedOut: boolean;
-  durationMs: number;
-  stdout: string;
-  stderr: string;
+/** A verify run: the outcome the gate and the feedback read, plus how the run ended. */
+export interface VerifyResult extends VerifyOutcome {
   stdoutTruncated: boolean;
   stderrTruncated: boolean;
-  /** Plain-words reason for a failure that an exit code alone does not explain. */
-  explanation?: string;
-  /** The time limit that applied (for "timed out after Ns"). */
-  timeoutMs?: number;
   /** Ended early by the caller's AbortSignal. */
   cancelled?: boolean;
   /** The directory the command ran in. */

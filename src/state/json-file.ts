@@ -83,6 +83,4 @@ export function appendLine(path: string, line: string): void {
   }
 }
 
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+export { isRecord } from '../core/guards.js';

@@ -1,3 +1,4 @@
+import { isRecord as isRec } from '../core/guards.js';
 import { toolArgument } from '../core/agent-output.js';
 import { sanitizeLine, sanitizeText } from './text-fit.js';
 
@@ -22,7 +23,6 @@ export interface LiveRenderer {
 }
 
 type Rec = Record<string, unknown>;
-const isRec = (v: unknown): v is Rec => typeof v === 'object' && v !== null && !Array.isArray(v);
 const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
 const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
 

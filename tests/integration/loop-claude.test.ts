@@ -3,19 +3,11 @@ import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { execa } from 'execa';
+import { isRunning } from '../helpers/processes.js';
 import { ralphProject } from '../helpers/ralph-project.js';
 import { fakeClaude, ralph, readJson, readJsonLines, resultJson, runCli, statusBlock } from '../helpers/run-cli.js';
 
 const inProgress = resultJson(`Worked.\n${statusBlock({ STATUS: 'IN_PROGRESS', EXIT_SIGNAL: 'false' })}`);
-
-function pidAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 async function waitFor(check: () => boolean, timeoutMs = 10_000): Promise<void> {
   const end = Date.now() + timeoutMs;
@@ -92,8 +84,8 @@ describe('ralph against a fake claude', () => {
     expect(r.stderr).toContain('timed out');
     const grandchild = Number(readFileSync(join(fake.stateDir, 'grandchild-1.pid'), 'utf8'));
     const agent = fake.calls()[0]?.pid as number;
-    expect(pidAlive(agent)).toBe(false);
-    await waitFor(() => !pidAlive(grandchild));
+    expect(isRunning(agent)).toBe(false);
+    await waitFor(() => !isRunning(grandchild));
     expect(readJsonLines(join(dir, '.ralph', 'logs', 'metrics.jsonl'))[0]).toMatchObject({ outcome: 'timeout', success: false });
   });
 
@@ -117,7 +109,7 @@ describe('ralph against a fake claude', () => {
       expect(r.exitCode).toBe(code);
       const agent = fake.calls()[0]?.pid as number;
       const grandchild = Number(readFileSync(join(fake.stateDir, 'grandchild-1.pid'), 'utf8'));
-      await waitFor(() => !pidAlive(agent) && !pidAlive(grandchild));
+      await waitFor(() => !isRunning(agent) && !isRunning(grandchild));
       expect(readJson(join(dir, '.ralph', 'status.json'))).toMatchObject({ status: 'interrupted', exit_reason: 'interrupted', exit_code: code, loop_count: 1 });
       expect(existsSync(join(dir, '.ralph', '.loop.pid'))).toBe(false);
     });

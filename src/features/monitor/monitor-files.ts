@@ -1,3 +1,4 @@
+import { isRecord as isRec, nonEmptyString as strOrNull, nullableNumber as intOrNull, numberOr as int, stringOr as str } from '../../core/guards.js';
 import type { ProgressDocument } from '../../ui/render-monitor.js';
 
 /**
@@ -8,12 +9,6 @@ import type { ProgressDocument } from '../../ui/render-monitor.js';
  * an object at all counts as corrupt.
  */
 
-type Rec = Record<string, unknown>;
-const isRec = (v: unknown): v is Rec => typeof v === 'object' && v !== null && !Array.isArray(v);
-const str = (v: unknown, d = ''): string => (typeof v === 'string' ? v : d);
-const int = (v: unknown, d = 0): number => (typeof v === 'number' && Number.isFinite(v) ? v : d);
-const intOrNull = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
-const strOrNull = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : null);
 
 export function normalizeProgress(value: unknown): ProgressDocument | string {
   if (!isRec(value)) return 'progress.json does not contain a JSON object';

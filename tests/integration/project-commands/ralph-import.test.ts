@@ -1,3 +1,4 @@
+import { isRunning } from '../../helpers/processes.js';
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
@@ -52,15 +53,6 @@ const callCount = (state: string): number => (existsSync(join(state, 'count')) ?
 function expectNothingLeft(cwd: string, name: string): void {
   expect(readdirSync(cwd).sort()).toEqual([`ralph-import-${name}-failed.log`, 'shop-prd.md']);
   expect(readFileSync(join(cwd, 'shop-prd.md'), 'utf8')).toBe(PRD);
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 describe('ralph-import', () => {
@@ -138,8 +130,8 @@ describe('ralph-import', () => {
     expect(result.stderr).toContain('Claude did not finish the conversion within 400 ms');
     expect(readdirSync(w.cwd)).toEqual(['shop-prd.md']);
     const call = JSON.parse(readFileSync(join(w.state, 'call-1.json'), 'utf8')) as { pid: number };
-    expect(isAlive(call.pid)).toBe(false);
-    expect(isAlive(Number(readFileSync(join(w.state, 'grandchild-1.pid'), 'utf8')))).toBe(false);
+    expect(isRunning(call.pid)).toBe(false);
+    expect(isRunning(Number(readFileSync(join(w.state, 'grandchild-1.pid'), 'utf8')))).toBe(false);
   });
 
   it('stops on Ctrl+C with exit 130, ending Claude and removing the half-made project', async () => {
@@ -154,7 +146,7 @@ describe('ralph-import', () => {
     expect(stderr).toContain('the conversion was interrupted');
     expect(readdirSync(w.cwd)).toEqual(['shop-prd.md']);
     const call = JSON.parse(readFileSync(join(w.state, 'call-1.json'), 'utf8')) as { pid: number };
-    expect(isAlive(call.pid)).toBe(false);
+    expect(isRunning(call.pid)).toBe(false);
   });
 
   it('refuses a missing or empty document, or an existing target, before calling Claude', async () => {
