@@ -111,6 +111,18 @@ class LoopController {
   }
 
   async execute(): Promise<LoopResult> {
+    try {
+      return await this.runToTheEnd();
+    } catch (error) {
+      // An unexpected failure still leaves a truthful status behind.
+      this.run.exitReason = 'agent_failure';
+      this.setAction('crashed', 'error', `Ralph stopped on an unexpected error: ${(error as Error).message}`);
+      this.deps.recorder.record('loop.exit', { reason: 'error', exit_code: 1, iterations: this.run.loop, message: (error as Error).message });
+      throw error;
+    }
+  }
+
+  private async runToTheEnd(): Promise<LoopResult> {
     this.startup();
     if ((await this.deps.gate?.resolvePausedGate()) === 'abort') return this.finish('verify_aborted', 'the paused verify gate was answered with abort');
     this.run.verify = this.deps.gate?.status() ?? null;
@@ -151,7 +163,7 @@ class LoopController {
     if (config.maxCostUsd > 0 && this.run.totals.cost_usd >= config.maxCostUsd) {
       return { stop: 'max_cost', message: `spent $${this.run.totals.cost_usd.toFixed(4)} (limit $${config.maxCostUsd})` };
     }
-    const missing = store.missingProjectFiles(this.options.task !== undefined);
+    const missing = store.missingProjectFiles(this.options.task !== undefined, this.options.promptPath);
     if (missing.length > 0) {
       return { stop: 'integrity_failure', message: `Ralph integrity check failed. Missing files: ${missing.join(', ')}. To restore, run: ralph-enable --force` };
     }
@@ -565,6 +577,8 @@ class LoopController {
       logger.error(detail);
       if (reason === 'integrity_failure') store.resetSession('integrity_failure', this.run.loop, this.now);
       notifier.notify('error', `Ralph stopped: ${detail}`);
+    } else if (reason === 'dry_run' || reason === 'stop_requested') {
+      logger.success(`Loop stopped: ${detail}`);
     } else {
       logger.warn(`Loop stopped: ${reason} — ${detail}`);
       if (reason === 'usage_limit' || reason === 'api_rate_limit') notifier.notify('usage_limit', `Ralph stopped: ${detail}`);

@@ -49,6 +49,8 @@ export interface TaskMode {
 
 export interface LoopOptions {
   config: RalphConfig;
+  /** The prompt file (PROMPT.md, or --prompt FILE). */
+  promptPath: string;
   readPrompt(): string;
   task?: TaskMode;
   dryRun: boolean;

@@ -53,6 +53,8 @@ export class VerifyGateStep implements VerifyGate {
   private pendingFeedback: string | undefined;
   /** Attempt number of the latest run in this cycle (a pass resets the gate's own count). */
   private lastAttempt: number | undefined;
+  /** The latest run, while the work tree cannot have changed since (no agent call in between). */
+  private runOnCurrentTree: GateRun | undefined;
 
   constructor(private readonly d: VerifyGateStepDeps) {
     const id = `gate-${d.clock.now().toString(36)}`;
@@ -84,8 +86,11 @@ export class VerifyGateStep implements VerifyGate {
   }
 
   async beforeAgent(loop: number): Promise<void> {
+    this.runOnCurrentTree = undefined;
     const cp = this.d.checkpoints;
     if (!cp) return;
+    // A checkpoint whose iteration never reached the gate (the call failed) stays restorable, within the limit.
+    if (this.checkpointId) await cp.prune(this.d.keepCheckpoints);
     const created = await cp.create(loop);
     if (!created.ok) {
       this.d.logger.warn(`No checkpoint for loop #${loop}: ${created.reason}`);
@@ -116,8 +121,9 @@ export class VerifyGateStep implements VerifyGate {
     return run;
   }
 
-  verifyCurrentTree(loop: number): Promise<GateRun> {
-    return this.verify(loop);
+  async verifyCurrentTree(loop: number): Promise<GateRun> {
+    // The tree has not changed since the last run: its result still holds.
+    return this.runOnCurrentTree ?? this.verify(loop);
   }
 
   feedback(): string | undefined {
@@ -146,6 +152,10 @@ export class VerifyGateStep implements VerifyGate {
     this.lastAttempt = attempt;
     logger.info(`Running: ${this.command} (verify attempt ${attempt}/${this.state.maxAttempts})`);
     const result = await this.d.runCommand(this.d.interrupt);
+    if (this.d.interrupt.aborted) {
+      // Cut short by Ctrl+C: not an attempt.
+      return { decision: 'not_run', passed: false, attempt: this.state.attempt, maxAttempts: this.state.maxAttempts, exitCode: null, timedOut: false, durationMs: result.durationMs };
+    }
     const recorded = recordVerifyResult(this.state, result, this.d.clock.now());
     this.state = recorded.state;
     const base = { passed: result.passed, attempt, maxAttempts: this.state.maxAttempts, exitCode: result.exitCode, timedOut: result.timedOut, durationMs: result.durationMs };
@@ -182,7 +192,9 @@ export class VerifyGateStep implements VerifyGate {
       if (action === 'retry') this.pendingFeedback = formatBounceBack(result, this.state.maxAttempts, this.state.maxAttempts);
     }
     this.d.store.save(this.state);
-    return { ...base, decision };
+    const run = { ...base, decision };
+    this.runOnCurrentTree = run;
+    return run;
   }
 
   /** Retry, skip or abort: the TTY prompt (or `ralph --gate-action` from another terminal), else --on-verify-exhausted. */

@@ -165,8 +165,8 @@ export class LoopStore {
   }
 
   /** Files the loop cannot run without (U§2 integrity check), relative to the project. */
-  missingProjectFiles(taskMode: boolean): string[] {
-    const required = taskMode ? [this.paths.dir] : [this.paths.dir, this.paths.prompt, this.paths.fixPlan, this.paths.agent, this.paths.ralphrc];
+  missingProjectFiles(taskMode: boolean, promptPath: string): string[] {
+    const required = taskMode ? [this.paths.dir] : [this.paths.dir, promptPath, this.paths.fixPlan, this.paths.agent, this.paths.ralphrc];
     return required.filter((p) => !existsSync(p)).map((p) => relative(this.paths.project, p) || '.');
   }
 

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { git, writeFiles } from '../helpers/git-repo.js';
 import { ralphProject, writeMockScript } from '../helpers/ralph-project.js';
-import { cleanEnv, fakeClaude, ralph, readJson, readJsonLines, resultJson, statusBlock } from '../helpers/run-cli.js';
+import { cleanEnv, fakeClaude, ralph, readJson, readJsonLines, resultJson, runCli, statusBlock } from '../helpers/run-cli.js';
 
 const done = (text = 'Done.'): string => `${text}\n${statusBlock({ STATUS: 'COMPLETE', EXIT_SIGNAL: 'true' })}`;
 const working = (text = 'Working.'): string => `${text}\n${statusBlock({ STATUS: 'IN_PROGRESS', EXIT_SIGNAL: 'false' })}`;
@@ -227,6 +227,8 @@ describe('completion is gated by the verify command (spec §5)', () => {
     expect(r.exitCode).toBe(0);
     expect(r.stderr).toContain('Every task in fix_plan.md is checked, but the verify command fails');
     expect(readJson(join(dir, '.ralph', 'status.json'))).toMatchObject({ exit_reason: 'plan_complete', loop_count: 1 });
+    // Before the call (fail), after it (pass); the unchanged tree is not verified a third time.
+    expect(events(dir, 'verify.result').map((v) => v['passed'])).toEqual([false, true]);
   });
 
   it('outside git: a clear warning, the gate still runs, no checkpoint', async () => {
@@ -242,6 +244,22 @@ describe('completion is gated by the verify command (spec §5)', () => {
     const r = await ralph(['run', '>>task :: verify:"npm test" retries:3'], ralphProject(), cleanEnv());
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toContain('retries:3');
+  });
+});
+
+describe('interrupting the gate', () => {
+  it('Ctrl+C during a verify run stops it at once and does not count as an attempt', async () => {
+    const dir = ralphProject();
+    writeMockScript(dir, [{ output: working(), files: { 'a.txt': '1' } }]);
+    const loop = runCli('ralph', mock('--verify', 'touch verifying && sleep 30'), dir, cleanEnv());
+    const started = Date.now();
+    while (!existsSync(join(dir, 'verifying')) && Date.now() - started < 10_000) await new Promise((r) => setTimeout(r, 25));
+    loop.kill('SIGINT');
+    const r = await loop;
+    expect(r.exitCode).toBe(130);
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(readJson(join(dir, '.ralph', '.verify_gate'))).toMatchObject({ attempt: 0, results: [] });
+    expect(events(dir, 'verify.result')).toHaveLength(0);
   });
 });
 

@@ -101,6 +101,7 @@ export async function runLoopCommand(input: LoopCommandInput): Promise<number> {
     const agentTimeoutMs = env['RALPH_TEST_AGENT_TIMEOUT_MS'] ? Number(env['RALPH_TEST_AGENT_TIMEOUT_MS']) : undefined;
     const result = await runLoop(deps, {
       config,
+      promptPath,
       readPrompt,
       dryRun: args.dryRun,
       pid: process.pid,
