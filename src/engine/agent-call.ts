@@ -3,8 +3,7 @@ import { buildLoopContext } from '../core/loop-context.js';
 import { plainEvent } from '../core/text-digest.js';
 import { localTimestamp } from '../core/time-format.js';
 import type { AgentRun } from '../ports.js';
-import type { LoopDeps, LoopOptions } from './loop-deps.js';
-import type { RunState } from './run-state.js';
+import type { LoopSession } from './loop-session.js';
 import { selectSession } from './session-selection.js';
 
 const SPINNER = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
@@ -36,7 +35,8 @@ function toolFromEvent(event: unknown): string | undefined {
  * resume, runs the backend, and keeps progress.json and live.log current while
  * it runs.
  */
-export async function callAgent(deps: LoopDeps, options: LoopOptions, run: RunState, outputLogPath: string): Promise<AgentCall> {
+export async function callAgent(loopSession: LoopSession, outputLogPath: string): Promise<AgentCall> {
+  const { deps, options, run } = loopSession;
   const { config } = options;
   const { clock, store, logger } = deps;
   const plan = store.readFixPlan(config.optionalSections);

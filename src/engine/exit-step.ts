@@ -1,0 +1,57 @@
+import { decideIterationExit, isPlanComplete } from '../core/exit-detection.js';
+import { claimsCompletion, recordAnalysis, recordClaimOutcome } from '../core/exit-signals.js';
+import type { Analysis } from '../core/response-analyzer.js';
+import type { LoopSession, Step } from './loop-session.js';
+import type { GateRun } from './verify-gate.js';
+
+/**
+ * plan_complete, decided before a call is spent. With a verify gate the plan
+ * also needs a passing run on the current tree; a failure is fed back instead.
+ */
+export async function checkPlanComplete(s: LoopSession): Promise<Step> {
+  // An ad-hoc task is judged by its own gate, not by the project's fix_plan.md.
+  if (s.options.task) return undefined;
+  const plan = s.deps.store.readFixPlan(s.config.optionalSections);
+  if (!isPlanComplete(plan, s.run.lastAnalysis)) return undefined;
+  const gate = s.deps.gate;
+  if (gate?.active()) {
+    const result = await gate.verifyCurrentTree(s.run.loop);
+    s.run.verify = gate.status();
+    if (!result.passed) {
+      s.deps.logger.warn('Every task in fix_plan.md is checked, but the verify command fails: the loop continues with the failure as feedback');
+      return result.decision === 'escalated_abort' ? { stop: 'verify_aborted' } : undefined;
+    }
+  }
+  return { stop: 'plan_complete', message: `all ${plan?.checked ?? 0} blocking tasks in fix_plan.md are checked` };
+}
+
+/** The exit rules of spec §5 after an analyzed iteration, with .exit_signals kept up to date. */
+export function decideExit(s: LoopSession, analysis: Analysis, gate: GateRun | undefined): Step {
+  const { store, logger } = s.deps;
+  s.run.signals = recordAnalysis(s.run.signals, analysis);
+  const verdict = decideIterationExit(s.run.signals, analysis, { configured: s.deps.gate?.active() ?? false, ...(gate && gate.decision !== 'not_run' ? { passed: gate.passed } : {}) });
+  s.run.signals = recordClaimOutcome(s.run.signals, claimsCompletion(analysis), verdict.kind === 'complete');
+  store.saveExitSignals(s.run.signals);
+  const sig = s.run.signals;
+  logger.debug(`Exit check: test_loops=${sig.test_only_loops.length} done_signals=${sig.done_signals.length} completion_indicators=${sig.completion_indicators.length} unaccepted_claims=${sig.unaccepted_claims}`);
+  switch (verdict.kind) {
+    case 'permission_denied':
+      return { stop: 'permission_denied', message: verdict.deniedCommands.join(', ') };
+    case 'complete':
+      return { stop: verdict.reason };
+    case 'safety_circuit_breaker':
+      return { stop: 'safety_circuit_breaker', message: `${verdict.claims} iterations claimed completion without being allowed to exit` };
+    case 'continue':
+      if (verdict.note) logger.info(verdict.note);
+      return undefined;
+  }
+}
+
+/** In task mode the task's own verify gate decides: a pass ends it; without loop:true one failure does too. */
+export function decideTaskExit(s: LoopSession, gate: GateRun | undefined): Step {
+  const task = s.options.task;
+  if (!task || !gate || gate.decision === 'not_run') return undefined;
+  if (gate.passed) return { stop: 'project_complete', message: `the task's verify command passed (attempt ${gate.attempt})` };
+  if (task.singleShot) return { stop: 'verify_aborted', message: 'the verify command failed on the single attempt (add loop:true to keep trying)' };
+  return undefined;
+}
