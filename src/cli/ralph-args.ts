@@ -2,6 +2,7 @@ import { Command, CommanderError, Option } from 'commander';
 import type { ConfigField } from '../config/keys.js';
 import type { FlagValues } from '../config/load-config.js';
 import { UsageError } from '../errors.js';
+import { createMcpSubcommand, createTestSubcommand, type TestCommandArgs } from './agent-tool-args.js';
 
 /** Flags that set a configuration value (flag > env > .ralphrc > default). */
 interface ConfigFlag {
@@ -62,7 +63,9 @@ export type RalphAction =
   | 'rollback'
   | 'inspect'
   | 'monitor'
-  | 'demo';
+  | 'demo'
+  | 'test'
+  | 'mcp';
 
 export interface RalphArgs {
   action: RalphAction;
@@ -77,6 +80,8 @@ export interface RalphArgs {
   task?: string;
   /** `ralph demo --keep`. */
   keep?: boolean;
+  /** Set for `ralph test <tool>`. */
+  test?: TestCommandArgs;
 }
 
 export const EXIT_CODES_HELP = `
@@ -185,6 +190,8 @@ export function createRalphProgram(version: string, onParsed: (args: RalphArgs) 
     .configureOutput({ writeOut: write.out, writeErr: write.err, outputError: () => undefined })
     .action(() => onParsed({ ...toArgs(demo, undefined), action: 'demo', keep: demo.opts()['keep'] === true }));
   program.addCommand(demo);
+  program.addCommand(createTestSubcommand(write, (test) => onParsed({ ...toArgs(program, undefined), action: 'test', test })));
+  program.addCommand(createMcpSubcommand(write, () => onParsed({ ...toArgs(program, undefined), action: 'mcp' })));
   return program;
 }
 

@@ -24,6 +24,14 @@ export async function runRalph(argv: readonly string[]): Promise<number> {
       const { inspectCommand } = await import('./commands/observe-commands.js');
       return inspectCommand(args, cwd);
     }
+    case 'test': {
+      const { runTestCommand } = await import('./commands/test-command.js');
+      return runTestCommand(args.test ?? { tool: '', strict: false, params: {} }, cwd, process.env);
+    }
+    case 'mcp': {
+      const { runMcpCommand } = await import('./commands/mcp-command.js');
+      return runMcpCommand(cwd, process.env);
+    }
     case 'monitor': {
       const { monitorCommand } = await import('./commands/observe-commands.js');
       return monitorCommand(argv, cwd);

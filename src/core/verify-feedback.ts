@@ -26,6 +26,10 @@ export interface VerifyOutcome {
 export interface FeedbackOptions {
   /** Characters of output tail put into the prompt (default 2000). */
   maxTailChars?: number;
+  /** The bounce-back's last line: what to do next (default: the loop's wording). */
+  nextStep?: string;
+  /** The escalation's line introducing the choices (default: the loop's `ralph --gate-action`). */
+  gateActionPrompt?: string;
 }
 
 export const DEFAULT_FEEDBACK_TAIL_CHARS = 2000;
@@ -167,7 +171,7 @@ export function formatBounceBack(result: VerifyOutcome, attempt: number, maxAtte
     '',
     ...outputBlock(result, options, 'Error Output'),
     '',
-    `Fix the cause of this failure. Ralph runs ${codeSpan(result.command)} again after your next iteration; exit code 0 passes.`,
+    options.nextStep ?? `Fix the cause of this failure. Ralph runs ${codeSpan(result.command)} again after your next iteration; exit code 0 passes.`,
   ].join('\n');
 }
 
@@ -183,7 +187,7 @@ export function formatEscalation(result: VerifyOutcome, attempts: number, maxAtt
     '',
     ...outputBlock(result, options, 'Recent Error Output'),
     '',
-    'Use `gate_action` (`ralph --gate-action retry|skip|abort`):',
+    options.gateActionPrompt ?? 'Use `gate_action` (`ralph --gate-action retry|skip|abort`):',
     '- **retry**: Reset attempt count and try again',
     '- **skip**: Bypass verification and continue',
     '- **abort**: Stop execution',

@@ -8,6 +8,7 @@ import { ExitCode, RalphError } from '../../errors.js';
 import { readJsonFile, writeJsonAtomic } from '../../state/json-file.js';
 import { ralphPaths, type RalphPaths } from '../../state/paths.js';
 import { runningLoopPid } from './running-loop.js';
+import { buildStatusJson } from './status-snapshot.js';
 import { resetSession } from '../../state/session-store.js';
 import { renderCircuitStatus } from '../../ui/screens.js';
 import { renderStatusText } from '../../ui/render-status.js';
@@ -19,7 +20,6 @@ const out = (text: string): void => {
 };
 const json = (value: unknown): void => out(JSON.stringify(value, null, 2));
 
-
 function refuseWhileRunning(paths: RalphPaths, what: string): void {
   const pid = runningLoopPid(paths);
   if (pid !== undefined) {
@@ -28,21 +28,15 @@ function refuseWhileRunning(paths: RalphPaths, what: string): void {
 }
 
 function showStatus(paths: RalphPaths, asJson: boolean): number {
+  if (asJson) {
+    json(buildStatusJson(paths));
+    return ExitCode.Completed;
+  }
   const read = readJsonFile(paths.status, normalizeStatus);
   const pid = runningLoopPid(paths);
-  if (read.kind === 'missing') {
-    if (asJson) json({ status: 'not_started', running: false, message: 'No status file found. Ralph may not be running.' });
-    else out('No status file found. Ralph may not be running.');
-    return ExitCode.Completed;
-  }
-  if (read.kind === 'corrupt') {
-    if (asJson) json({ status: 'corrupt', running: pid !== undefined, message: `status.json is corrupt: ${read.reason}` });
-    else out(`status.json is corrupt (${read.reason}). A running loop rewrites it on its next step.`);
-    return ExitCode.Completed;
-  }
-  const doc = read.value;
-  if (asJson) json({ ...doc, running: pid !== undefined });
-  else out(renderStatusText(doc, pid !== undefined, Date.now()));
+  if (read.kind === 'missing') out('No status file found. Ralph may not be running.');
+  else if (read.kind === 'corrupt') out(`status.json is corrupt (${read.reason}). A running loop rewrites it on its next step.`);
+  else out(renderStatusText(read.value, pid !== undefined, Date.now()));
   return ExitCode.Completed;
 }
 
@@ -154,6 +148,8 @@ export async function runStateCommand(args: RalphArgs, cwd: string, _env: NodeJS
     case 'inspect':
     case 'monitor':
     case 'demo':
+    case 'test':
+    case 'mcp':
       throw new RalphError(`internal: --${args.action} is not a state command`, ExitCode.RuntimeError);
   }
 }

@@ -1,0 +1,17 @@
+import { normalizeStatus } from '../../core/status-model.js';
+import { readJsonFile } from '../../state/json-file.js';
+import type { RalphPaths } from '../../state/paths.js';
+import { runningLoopPid } from './running-loop.js';
+
+/**
+ * The document `ralph --status --json` prints: status.json as the loop wrote
+ * it plus whether a loop runs now, or a small document saying there is no
+ * status yet or that the file is corrupt. Also the MCP `ralph_status` tool.
+ */
+export function buildStatusJson(paths: RalphPaths): Record<string, unknown> {
+  const read = readJsonFile(paths.status, normalizeStatus);
+  const pid = runningLoopPid(paths);
+  if (read.kind === 'missing') return { status: 'not_started', running: false, message: 'No status file found. Ralph may not be running.' };
+  if (read.kind === 'corrupt') return { status: 'corrupt', running: pid !== undefined, message: `status.json is corrupt: ${read.reason}` };
+  return { ...read.value, running: pid !== undefined };
+}

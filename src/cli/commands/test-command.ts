@@ -1,0 +1,79 @@
+import { readFileSync } from 'node:fs';
+import { ExitCode } from '../../errors.js';
+import { callTool, findTool, TOOLS } from '../../features/mcp/tool-catalog.js';
+import { cleanStaleWorkspaces } from '../../features/test-tools/stale-cleanup.js';
+import { badInput, isToolError, ToolError } from '../../features/test-tools/tool-error.js';
+import type { ToolContext } from '../../features/test-tools/tool-home.js';
+import type { TestCommandArgs } from '../agent-tool-args.js';
+
+/**
+ * `ralph test <tool> [--input FILE|-] [flags]`: one tool call from a shell.
+ * Prints exactly one JSON document on stdout — the tool's result, or
+ * `{"error": {...}}` — and messages on stderr. Exit 0 when the tool worked
+ * (a failed assertion included, unless --strict), 1 when it could not do its
+ * job, 2 when the input was wrong.
+ */
+
+const printJson = (value: unknown): void => {
+  process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+};
+
+function readStdin(): string {
+  return readFileSync(0, 'utf8');
+}
+
+/** The tool's parameters: the --input object with the flags on top. */
+export function readInput(args: TestCommandArgs, read: (path: string) => string = (p) => readFileSync(p, 'utf8'), stdin: () => string = readStdin): Record<string, unknown> {
+  let base: Record<string, unknown> = {};
+  if (args.input !== undefined) {
+    let text: string;
+    try {
+      text = args.input === '-' ? stdin() : read(args.input);
+    } catch (error) {
+      throw badInput(`cannot read --input ${args.input}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+    }
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch (error) {
+      throw badInput(`--input ${args.input} is not valid JSON: ${(error as Error).message}`);
+    }
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) throw badInput(`--input ${args.input} must hold one JSON object of tool parameters`);
+    base = value as Record<string, unknown>;
+  }
+  return { ...base, ...args.params };
+}
+
+function reportError(error: ToolError): number {
+  printJson(error.toJson());
+  process.stderr.write(`Error: ${error.message}\n`);
+  if (error.hint) process.stderr.write(`${error.hint}\n`);
+  return error.isInputError ? ExitCode.Usage : ExitCode.RuntimeError;
+}
+
+export async function runTestCommand(args: TestCommandArgs, cwd: string, env: NodeJS.ProcessEnv): Promise<number> {
+  const ctx: ToolContext = {
+    env,
+    cwd,
+    now: () => Date.now(),
+    warn: (message) => process.stderr.write(`Warning: ${message}\n`),
+  };
+  try {
+    const tool = findTool(args.tool);
+    if (!tool) throw badInput(`unknown tool "${args.tool}"; tools: ${TOOLS.map((t) => t.name).join(', ')}`, { available_tools: TOOLS.map((t) => t.name) });
+    const input = readInput(args);
+    await cleanStaleWorkspaces(ctx);
+    const result = await callTool(tool, input, ctx);
+    printJson(result);
+    if (args.strict && tool.name === 'test_assert' && 'failed_count' in result && typeof result.failed_count === 'number' && result.failed_count > 0) {
+      process.stderr.write(`${result.failed_count} assertion(s) failed (--strict)\n`);
+      return ExitCode.RuntimeError;
+    }
+    return ExitCode.Completed;
+  } catch (error) {
+    if (isToolError(error)) return reportError(error);
+    // Anything else is a bug; still one JSON document on stdout.
+    if (error instanceof Error && error.stack && env['RALPH_DEBUG']) process.stderr.write(`${error.stack}\n`);
+    return reportError(new ToolError('run_failed', `unexpected error: ${error instanceof Error ? error.message : String(error)}`, {}, 'This is a bug in Ralph; RALPH_DEBUG=1 shows where it happened.'));
+  }
+}

@@ -1,0 +1,72 @@
+import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { normalizeStatus, type StatusDocument } from '../../core/status-model.js';
+import { readJsonFile, writeFileAtomic } from '../../state/json-file.js';
+import { ralphPaths } from '../../state/paths.js';
+import { parseSessionRecords, type SessionRecord } from '../session-inspect.js';
+
+/**
+ * The workspace files a test_run prepares and reads back: the task in
+ * PROMPT.md, the loop state an earlier run left (reset so re-runs are
+ * idempotent), and the results (status.json, session.jsonl).
+ */
+
+const TASK_START = '<!-- ralph test_run: task -->';
+const TASK_END = '<!-- ralph test_run: end of task -->';
+
+/**
+ * Puts the task at the top of PROMPT.md between markers, replacing the task
+ * of an earlier run; the rest of the prompt (Ralph's instructions, the
+ * RALPH_STATUS block) stays. The mock backend's trigger_pattern sees it too.
+ */
+export function withTask(prompt: string, task: string): string {
+  const start = prompt.indexOf(TASK_START);
+  const end = prompt.indexOf(TASK_END);
+  const rest = start !== -1 && end > start ? prompt.slice(0, start) + prompt.slice(end + TASK_END.length).replace(/^\n+/, '') : prompt;
+  return `${TASK_START}\n## Task\n\n${task.trim()}\n${TASK_END}\n\n${rest}`;
+}
+
+export function writeTask(workspace: string, task: string): void {
+  const path = ralphPaths(workspace).prompt;
+  const prompt = existsSync(path) ? readFileSync(path, 'utf8') : '';
+  writeFileAtomic(path, withTask(prompt, task));
+}
+
+/** Ralph's loop state files (not the plan, prompt, agent notes, checkpoints or .ralphrc). */
+function loopStateFiles(workspace: string): string[] {
+  const p = ralphPaths(workspace);
+  return [p.status, p.progress, p.liveLog, p.circuitState, p.circuitHistory, p.responseAnalysis, p.exitSignals, p.rateLimit, p.callCount, p.tokenCount, p.lastReset, p.claudeSession, p.ralphSession, p.ralphSessionHistory, p.stopRequest, p.gateState, p.gateAction, p.iterationHistory];
+}
+
+/**
+ * Resets what an earlier run left so this run starts like the first one.
+ * Returns a warning when there was anything (the seed: warn but proceed).
+ */
+export function resetLoopState(workspace: string): string | undefined {
+  const p = ralphPaths(workspace);
+  const earlier = readSession(p.sessionRecording);
+  const files = loopStateFiles(workspace).filter((f) => existsSync(f));
+  const logs = existsSync(p.logsDir) ? readdirSync(p.logsDir) : [];
+  if (files.length === 0 && logs.length === 0) return undefined;
+  for (const f of files) rmSync(f, { force: true });
+  for (const name of logs) rmSync(join(p.logsDir, name), { recursive: true, force: true });
+  const exit = earlier.records.findLast((r) => r.event === 'loop.exit');
+  const reason = typeof exit?.data['reason'] === 'string' ? `, exit reason ${exit.data['reason']}` : '';
+  return `the workspace held the state of an earlier run (${earlier.records.length} session events${reason}); Ralph's loop state and logs were reset so this run starts fresh, and files the earlier run changed were kept`;
+}
+
+export function readSession(path: string): { records: SessionRecord[]; error?: string } {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch {
+    return { records: [] };
+  }
+  const parsed = parseSessionRecords(text);
+  return parsed.error ? { records: parsed.records, error: parsed.error.message } : { records: parsed.records };
+}
+
+export function readStatus(workspace: string): StatusDocument | undefined {
+  const read = readJsonFile(ralphPaths(workspace).status, normalizeStatus);
+  return read.kind === 'ok' ? read.value : undefined;
+}

@@ -1,0 +1,38 @@
+import { inspectSession, type InspectFormat, type InspectJson, type InspectSummary, type InspectTimeline, type SessionFilter } from '../session-inspect.js';
+import { readRegistry } from './registry.js';
+import { loadSessionRecords } from './session-records.js';
+import { badInput, ToolError } from './tool-error.js';
+import { toolPaths, type ToolContext } from './tool-home.js';
+import { requireWorkspace, sessionFile } from './workspace.js';
+
+/**
+ * test_inspect (seed 003 §4) over session-inspect.ts: filters, limit and the
+ * json / summary / timeline shapes. Also reads a session kept by
+ * `test_cleanup` with `preserve_session`, so a failed test can be debugged
+ * after its workspace is gone.
+ */
+
+export interface InspectInput {
+  workspace_id: string;
+  filter?: SessionFilter | undefined;
+  limit?: number | undefined;
+  format?: InspectFormat | undefined;
+}
+
+function sessionPathFor(input: InspectInput, ctx: ToolContext): string {
+  try {
+    return sessionFile(requireWorkspace(ctx, input.workspace_id).entry.path);
+  } catch (error) {
+    const preserved = readRegistry(toolPaths(ctx.env), ctx.warn).preserved[input.workspace_id];
+    if (error instanceof ToolError && error.code === 'unknown_workspace' && preserved) return preserved.session_file;
+    throw error;
+  }
+}
+
+export function testInspect(input: InspectInput, ctx: ToolContext): InspectJson | InspectSummary | InspectTimeline {
+  const records = loadSessionRecords(input.workspace_id, sessionPathFor(input, ctx));
+  const options = { ...(input.filter ? { filter: input.filter } : {}), ...(input.limit !== undefined ? { limit: input.limit } : {}), ...(input.format ? { format: input.format } : {}) };
+  const result = inspectSession(records, options);
+  if (!result.ok) throw badInput(result.error);
+  return result.value;
+}

@@ -1,0 +1,156 @@
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { CONFIG_KEYS, FIELD_BY_NAME } from '../../config/keys.js';
+import type { ValueType } from '../../config/value-types.js';
+import { loadConfig } from '../../config/load-config.js';
+import { ralphPaths } from '../../state/paths.js';
+import { createRalphLayout } from '../setup/ralph-layout.js';
+import { quoteRalphrcValue } from '../setup/ralphrc-values.js';
+import { captureFiles, INITIAL_SNAPSHOT, saveSnapshot } from './file-snapshot.js';
+import { resolveInside } from './path-safety.js';
+import { readRegistry, updateRegistry, type WorkspaceEntry } from './registry.js';
+import { badInput, ToolError } from './tool-error.js';
+import { toolPaths, type ToolContext } from './tool-home.js';
+import { readMarker, removeWorkspaceFiles, writeMarker } from './workspace.js';
+
+/**
+ * test_setup (seed 003 §1): a Ralph project in `<tmp>/ralph-test-<id>`, made
+ * with the same layout as ralph-setup, as a git repository with one commit
+ * (so Ralph's progress detection works and "initial" has a meaning), with the
+ * fixtures written, the scratchpad as `.ralph/fix_plan.md`, and the config
+ * overrides written into `.ralphrc` (validated like any .ralphrc).
+ */
+
+export type ConfigValue = string | number | boolean | string[] | Record<string, string>;
+
+export interface SetupInput {
+  workspace_id: string;
+  fixtures?: Record<string, string> | undefined;
+  config?: Record<string, ConfigValue> | undefined;
+  scratchpad?: string | undefined;
+}
+
+export interface SetupResult {
+  workspace_path: string;
+  workspace_id: string;
+  created_files: string[];
+  warnings?: string[];
+}
+
+const SCRATCHPAD = '.ralph/fix_plan.md';
+
+/** A JSON config value as its .ralphrc text. */
+export function configText(value: ConfigValue): string {
+  if (Array.isArray(value)) return value.join(',');
+  if (typeof value === 'object') return Object.entries(value).map(([k, v]) => `${k}=${v}`).join(',');
+  return String(value);
+}
+
+/** Checks the keys and renders the values; every problem is reported at once. */
+export function renderConfig(config: Record<string, ConfigValue>): Record<string, string> {
+  const problems: string[] = [];
+  const out: Record<string, string> = {};
+  for (const [key, value] of Object.entries(config)) {
+    const field = FIELD_BY_NAME.get(key);
+    if (field === undefined) {
+      problems.push(`config.${key}: not a Ralph setting (use .ralphrc names such as MAX_CALLS_PER_HOUR, VERIFY_COMMAND, CLAUDE_TIMEOUT_MINUTES)`);
+      continue;
+    }
+    const text = configText(value);
+    const parsed = (CONFIG_KEYS[field].type as ValueType<unknown>).parse(text);
+    if (!parsed.ok) {
+      problems.push(`config.${key}: "${text}" is invalid; expected ${parsed.expected}`);
+      continue;
+    }
+    try {
+      quoteRalphrcValue(text);
+      out[key] = text;
+    } catch (error) {
+      problems.push(`config.${key}: ${(error as Error).message}`);
+    }
+  }
+  if (problems.length > 0) throw badInput(`invalid config:\n  ${problems.join('\n  ')}`, { problems });
+  return out;
+}
+
+async function git(dir: string, args: string[]): Promise<void> {
+  // Loaded here: execa costs most of a `ralph test` call's start-up, and only setup needs it.
+  const { createExecaRunner } = await import('../../infra/execa-runner.js');
+  const r = await createExecaRunner().run('git', ['-c', 'user.name=Ralph Test Tools', '-c', 'user.email=ralph-test-tools@localhost', '-c', 'commit.gpgsign=false', ...args], { cwd: dir });
+  if (r.exitCode !== 0) throw new ToolError('run_failed', `git ${args.join(' ')} failed in ${dir}: ${(r.stderr || r.spawnError || '').trim()}`);
+}
+
+/** Makes room for the workspace folder: a leftover of ours is removed, anything else is refused. */
+function clearTheWay(ctx: ToolContext, id: string, dir: string, warnings: string[]): void {
+  const paths = toolPaths(ctx.env);
+  const registry = readRegistry(paths, ctx.warn);
+  if (registry.workspaces[id]) {
+    throw new ToolError('workspace_exists', `workspace "${id}" already exists at ${registry.workspaces[id].path}`, { workspace_id: id }, 'Call test_cleanup for it first, or choose another workspace_id.');
+  }
+  if (!existsSync(dir)) return;
+  const preserved = registry.preserved[id];
+  if (preserved?.path === dir) warnings.push(`removed the session preserved by an earlier test_cleanup of "${id}" (${preserved.session_file})`);
+  else if (readMarker(dir) === id) warnings.push(`removed a leftover folder of an earlier "${id}" workspace`);
+  else throw new ToolError('workspace_exists', `${dir} exists and was not made by test_setup`, { workspace_id: id, path: dir }, 'Move it away or choose another workspace_id.');
+  removeWorkspaceFiles(paths, id, dir);
+}
+
+function writeFixtures(dir: string, fixtures: Record<string, string>): string[] {
+  const written: string[] = [];
+  for (const [rel, content] of Object.entries(fixtures)) {
+    const normalized = rel.replace(/\\/g, '/').replace(/^\.\//, '');
+    if (normalized === '.git' || normalized.startsWith('.git/')) throw new ToolError('path_outside_workspace', `fixture "${rel}" is refused: .git/ belongs to the workspace's repository`, { path: rel });
+    const target = resolveInside(dir, normalized, 'fixture');
+    mkdirSync(dirname(target), { recursive: true });
+    writeFileSync(target, content);
+    written.push(normalized);
+  }
+  return written;
+}
+
+function checkRalphrc(dir: string, warnings: string[]): void {
+  const path = ralphPaths(dir).ralphrc;
+  const loaded = loadConfig({ ralphrc: { path: '.ralphrc', text: readFileSync(path, 'utf8') }, env: {}, flags: {} });
+  warnings.push(...loaded.warnings);
+  if (loaded.errors.length > 0) throw badInput(`the workspace's .ralphrc is invalid:\n  ${loaded.errors.join('\n  ')}`, { problems: loaded.errors });
+}
+
+export async function testSetup(input: SetupInput, ctx: ToolContext): Promise<SetupResult> {
+  const paths = toolPaths(ctx.env);
+  const id = input.workspace_id;
+  const dir = paths.workspaceDir(id);
+  const warnings: string[] = [];
+  const config = renderConfig(input.config ?? {});
+  clearTheWay(ctx, id, dir, warnings);
+  mkdirSync(dir, { recursive: true });
+  try {
+    await git(dir, ['init', '-q', '-b', 'main']);
+    for (const [key, value] of [['user.name', 'Ralph Test Tools'], ['user.email', 'ralph-test-tools@localhost'], ['commit.gpgsign', 'false'], ['gc.auto', '0']] as const) await git(dir, ['config', key, value]);
+    writeMarker(dir, id, ctx.now());
+    const layout = createRalphLayout(dir, { projectName: `ralph-test-${id}`, ralphrcSettings: Object.entries(config).map(([key, value]) => ({ key, value })) });
+    const created = [...layout.created];
+    created.push(...writeFixtures(dir, input.fixtures ?? {}));
+    if (input.scratchpad !== undefined) {
+      if (input.fixtures && Object.keys(input.fixtures).some((p) => p.replace(/^\.\//, '') === SCRATCHPAD)) warnings.push(`both fixtures and scratchpad set ${SCRATCHPAD}; the scratchpad wins`);
+      writeFileSync(ralphPaths(dir).fixPlan, input.scratchpad);
+      created.push(SCRATCHPAD);
+    }
+    checkRalphrc(dir, warnings);
+    await git(dir, ['add', '-A']);
+    await git(dir, ['commit', '-q', '--no-verify', '--allow-empty', '-m', 'test_setup: initial state']);
+    const now = ctx.now();
+    saveSnapshot(paths, id, { id: INITIAL_SNAPSHOT, taken_at: now, include: [], exclude: [], files: captureFiles(dir, [], []) });
+    const entry: WorkspaceEntry = { id, path: dir, created_at: now, used_at: now, config, last_run: null, snapshot_count: 0 };
+    await updateRegistry(paths, ctx.warn, (registry) => {
+      if (registry.workspaces[id]) throw new ToolError('workspace_exists', `workspace "${id}" was created by another process meanwhile`, { workspace_id: id });
+      registry.workspaces[id] = entry;
+      delete registry.preserved[id];
+    });
+    const files = [...new Set(created)];
+    return { workspace_path: dir, workspace_id: id, created_files: files, ...(warnings.length > 0 ? { warnings } : {}) };
+  } catch (error) {
+    // Half a workspace is worse than none: nothing is registered, nothing stays behind.
+    if (!(error instanceof ToolError && error.code === 'workspace_exists' && readRegistry(paths, ctx.warn).workspaces[id]?.path === dir)) removeWorkspaceFiles(paths, id, dir);
+    throw error;
+  }
+}
