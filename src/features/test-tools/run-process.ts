@@ -1,5 +1,6 @@
 import { performance } from 'node:perf_hooks';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { packageRoot } from '../../infra/package-info.js';
 import { BoundedTail } from '../../core/bounded-tail.js';
 import { spawnGroup } from '../../infra/process-group.js';
 
@@ -39,9 +40,9 @@ export interface RalphProcessResult {
 export const DEFAULT_TAIL_CHARS = 4000;
 const DEFAULT_KILL_GRACE_MS = 3000;
 
-/** bin/ralph.js of this package (two folders above dist/features/test-tools). */
+/** bin/ralph.js of this package. */
 export function ralphBinPath(): string {
-  return fileURLToPath(new URL('../../../bin/ralph.js', import.meta.url));
+  return join(packageRoot(), 'bin', 'ralph.js');
 }
 
 export async function runRalphProcess(options: RalphProcessOptions): Promise<RalphProcessResult> {
