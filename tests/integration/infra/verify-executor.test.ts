@@ -1,3 +1,4 @@
+import { isRunning } from '../../helpers/processes.js';
 import { chmodSync, readdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -9,24 +10,6 @@ const env = buildVerifyEnv(process.env);
 
 function run(command: string, overrides: Partial<VerifyOptions> = {}) {
   return runVerifyCommand({ command, cwd: overrides.cwd ?? tempDir('ralph-verify-'), timeoutMs: 10_000, env, ...overrides });
-}
-
-/**
- * Whether a process still runs. A zombie counts as gone: it has ended, and once
- * it is no longer our child, reaping it is the init process's job.
- */
-function isRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return false;
-  }
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
-  } catch {
-    return false;
-  }
 }
 
 /**

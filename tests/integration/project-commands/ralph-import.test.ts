@@ -1,4 +1,5 @@
 import { isRunning } from '../../helpers/processes.js';
+import type { FakeCall } from '../../helpers/run-cli.js';
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
@@ -19,15 +20,7 @@ const WRITE_ALL = [
 const WRITE_TWO = WRITE_ALL.replace(" && printf '# Requirements\\n- products\\n' > .ralph/specs/requirements.md", '');
 const PRD = '# Shop\n\n- Product list\n';
 
-interface Call {
-  fixture?: string;
-  stdout?: string;
-  stderr?: string;
-  exit?: number;
-  sleep_ms?: number;
-  shell?: string;
-  grandchild?: boolean;
-}
+type Call = FakeCall;
 
 function workspace(call?: Call, extraEnv: Record<string, string> = {}): { cwd: string; env: NodeJS.ProcessEnv; state: string } {
   const root = tempDir('ralph-import-');
