@@ -101,7 +101,10 @@ export interface AgentBackend {
 
 export type NotifyEvent = 'completed' | 'circuit_open' | 'usage_limit' | 'verify_escalation' | 'error';
 
-/** Desktop notifications for the events that matter (never one per iteration). */
+/**
+ * Desktop notifications for the events that matter (never one per iteration). notify() never
+ * rejects (a failed notification is swallowed), so the loop may call it without awaiting.
+ */
 export interface Notifier {
   notify(event: NotifyEvent, message: string): void | Promise<void>;
 }
