@@ -43,6 +43,7 @@ export const CONFIG_FLAGS: readonly ConfigFlag[] = [
   { flags: '--verify-preset <name>', field: 'verifyPreset', description: 'fast (1, 30 s), full (5, 300 s), extended (10, 600 s)' },
   { flags: '--verify-cwd <dir>', field: 'verifyCwd', description: 'directory the verify command runs in' },
   { flags: '--verify-env <KEY=VALUE>', field: 'verifyEnv', repeatable: true, description: 'extra environment for the verify command (repeatable)' },
+  { flags: '--agent-env <NAME>', field: 'agentEnv', repeatable: true, description: 'let the agent see this secret-looking variable (repeatable)' },
   { flags: '--checkpoint', field: 'checkpoint', description: 'git checkpoint before each iteration (default: on with --verify)' },
   { flags: '--no-checkpoint', field: 'checkpoint', description: 'no git checkpoints' },
   { flags: '--rollback-on-fail', field: 'rollbackOnFail', description: 'restore the checkpoint when verification fails' },

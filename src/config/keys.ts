@@ -3,6 +3,7 @@ import {
   commandLine,
   commaList,
   decimal,
+  envNames,
   envPairs,
   integer,
   oneOf,
@@ -49,6 +50,7 @@ export interface RalphConfig {
   verifyMaxAttempts: number;
   verifyCwd: string;
   verifyEnv: Record<string, string>;
+  agentEnv: string[];
   checkpoint: 'auto' | 'on' | 'off';
   checkpointKeep: number;
   rollbackOnFail: boolean;
@@ -152,6 +154,7 @@ export const CONFIG_KEYS: { [F in ConfigField]: KeySpec<F> } = {
   verifyMaxAttempts: { key: 'VERIFY_MAX_ATTEMPTS', flag: '--verify-max', type: integer(1, 100), default: 5, doc: 'Failed verify attempts before escalation' },
   verifyCwd: { key: 'VERIFY_CWD', flag: '--verify-cwd', type: text, default: '', doc: 'Directory the verify command runs in (relative to the project)' },
   verifyEnv: { key: 'VERIFY_ENV', flag: '--verify-env', type: envPairs, default: {}, doc: 'Extra KEY=VALUE variables for the verify command' },
+  agentEnv: { key: 'AGENT_ENV', flag: '--agent-env', type: envNames, default: [], doc: 'Secret-looking variables the agent may still see (names; withheld by default)' },
   checkpoint: { key: 'CHECKPOINT', flag: '--checkpoint', type: checkpointMode, default: 'auto', doc: 'Git checkpoint before each iteration (auto = when a verify command is set)' },
   checkpointKeep: { key: 'CHECKPOINT_KEEP', type: integer(0, 1000), default: 10, doc: 'Checkpoints kept for ralph --restore (failed attempts; with --backup, every iteration)' },
   rollbackOnFail: { key: 'ROLLBACK_ON_FAIL', flag: '--rollback-on-fail', type: boolean, default: false, doc: 'Restore the checkpoint when verification fails' },

@@ -97,6 +97,7 @@ export function loadConfig(inputs: ConfigInputs): LoadedConfig {
     }
     const values = typeof raw === 'string' ? [raw] : raw;
     let merged: Record<string, string> | undefined;
+    let names: string[] | undefined;
     let failed = false;
     for (const value of values) {
       const parsed = (spec.type as ValueType<unknown>).parse(value);
@@ -106,10 +107,13 @@ export function loadConfig(inputs: ConfigInputs): LoadedConfig {
         break;
       }
       if (field === 'verifyEnv') merged = { ...(merged ?? {}), ...(parsed.value as Record<string, string>) };
+      else if (field === 'agentEnv') names = [...(names ?? []), ...(parsed.value as string[])];
       else (config as unknown as Record<string, unknown>)[field] = parsed.value;
     }
     if (failed) continue;
     if (merged !== undefined) config.verifyEnv = { ...config.verifyEnv, ...merged };
+    // Pass-through names add up: the flag adds to what .ralphrc or the environment named.
+    if (names !== undefined) config.agentEnv = [...new Set([...config.agentEnv, ...names])];
     origins[field] = { source: 'flag', where: flag };
   }
 

@@ -150,6 +150,19 @@ export const envPairs: ValueType<Record<string, string>> = {
       .join(','),
 };
 
+/** Environment variable names separated by spaces or commas (`AGENT_ENV="NPM_TOKEN GH_TOKEN"`). */
+export const envNames: ValueType<string[]> = {
+  expected: 'environment variable names separated by spaces or commas',
+  parse(raw) {
+    const names = raw.split(/[\s,]+/).filter(Boolean);
+    for (const name of names) {
+      if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) return { ok: false, expected: `${this.expected}; "${name}" is not a variable name` };
+    }
+    return { ok: true, value: [...new Set(names)] };
+  },
+  format: (v) => v.join(' '),
+};
+
 /**
  * Splits a command line the way a shell would split words, honouring quotes,
  * so CLAUDE_CODE_CMD="npx @anthropic-ai/claude-code" works without a shell.

@@ -26,9 +26,12 @@
  * - anything cloud (AWS_*, GOOGLE_*, AZURE_*), database URLs, API keys.
  *
  * Even an allowlisted name is dropped when it looks like a secret (a future
- * `LC_…_TOKEN`, a tool that reuses an allowed prefix). Explicit overrides are
- * always passed: the user asked for them by name.
+ * `LC_…_TOKEN`, a tool that reuses an allowed prefix), and an allowlisted value
+ * loses the credentials it carries (`MAVEN_OPTS=-Dproxy.password=…`). Explicit
+ * overrides are always passed: the user asked for them by name.
  */
+
+import { isSecretName, judgeValue } from './secret-env.js';
 
 export const VERIFY_ENV_ALLOWLIST: readonly string[] = [
   // shell basics
@@ -113,37 +116,7 @@ const ALLOWED = new Set(VERIFY_ENV_ALLOWLIST);
 /** Name prefixes passed as a family (locale categories: LC_ALL, LC_CTYPE, LC_MESSAGES, …). */
 export const VERIFY_ENV_ALLOWED_PREFIXES: readonly string[] = ['LC_'];
 
-/** The brief's suffix rule: `*_TOKEN`, `*_SECRET`, `*_KEY`, `*PASSWORD`, `*API_KEY`, … */
-const SECRET_SUFFIX = /(TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL|CREDENTIALS|API_?KEY|PRIVATE_KEY|_KEY)$/i;
-/** The same words anywhere in the name (`LC_TOKEN_X`, `SECRET_FILE`). */
-const SECRET_WORD = /(TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL|API_?KEY|PRIVATE_KEY|AUTH)/i;
-
-/** Well-known secrets, named so the rule is obvious when reading a failing test. */
-export const KNOWN_SECRET_NAMES: readonly string[] = [
-  'GITHUB_TOKEN',
-  'GH_TOKEN',
-  'GITLAB_TOKEN',
-  'NPM_TOKEN',
-  'NODE_AUTH_TOKEN',
-  'AWS_ACCESS_KEY_ID',
-  'AWS_SECRET_ACCESS_KEY',
-  'AWS_SESSION_TOKEN',
-  'ANTHROPIC_API_KEY',
-  'ANTHROPIC_AUTH_TOKEN',
-  'CLAUDE_CODE_OAUTH_TOKEN',
-  'OPENAI_API_KEY',
-  'GOOGLE_APPLICATION_CREDENTIALS',
-  'AZURE_CLIENT_SECRET',
-  'DATABASE_URL',
-  'SSH_AUTH_SOCK',
-];
-
-const KNOWN_SECRETS = new Set(KNOWN_SECRET_NAMES);
-
-/** True when a variable name looks like it holds a credential. */
-export function isSecretName(name: string): boolean {
-  return KNOWN_SECRETS.has(name) || SECRET_SUFFIX.test(name) || SECRET_WORD.test(name);
-}
+export { isSecretName, KNOWN_SECRET_NAMES } from './secret-env.js';
 
 /** True when a name may be passed from the parent environment. */
 export function isAllowedName(name: string): boolean {
@@ -153,7 +126,8 @@ export function isAllowedName(name: string): boolean {
 
 /**
  * The environment for one verify run: allowlisted, non-secret variables of
- * `parentEnv`, then `overrides` on top (passed whatever their name).
+ * `parentEnv` with credentials cut out of their values, then `overrides` on
+ * top (passed whatever their name).
  */
 export function buildVerifyEnv(
   parentEnv: Readonly<Record<string, string | undefined>>,
@@ -163,7 +137,9 @@ export function buildVerifyEnv(
   for (const name of Object.keys(parentEnv).sort()) {
     const value = parentEnv[name];
     if (value === undefined || !isAllowedName(name)) continue;
-    env[name] = value;
+    const verdict = judgeValue(value);
+    if (verdict.kind === 'secret') continue;
+    env[name] = verdict.kind === 'stripped' ? verdict.value : value;
   }
   for (const [name, value] of Object.entries(overrides)) env[name] = value;
   return env;
@@ -172,6 +148,9 @@ export function buildVerifyEnv(
 /** Names of `parentEnv` that were withheld, for `--config` / debug output (values never shown). */
 export function droppedVerifyEnvNames(parentEnv: Readonly<Record<string, string | undefined>>): string[] {
   return Object.keys(parentEnv)
-    .filter((name) => parentEnv[name] !== undefined && !isAllowedName(name))
+    .filter((name) => {
+      const value = parentEnv[name];
+      return value !== undefined && (!isAllowedName(name) || judgeValue(value).kind === 'secret');
+    })
     .sort();
 }

@@ -2,6 +2,8 @@ import { resolve } from 'node:path';
 import { ClaudeBackend } from '../../backends/claude-backend.js';
 import { MockBackend } from '../../backends/mock-backend.js';
 import type { RalphConfig } from '../../config/keys.js';
+import { buildAgentEnv } from '../../core/agent-env.js';
+import { describeEnvFilter } from '../../core/secret-env.js';
 import type { AgentBackend, Clock, Logger, ProcessRunner } from '../../ports.js';
 import type { RalphPaths } from '../../state/paths.js';
 
@@ -24,13 +26,17 @@ export function createBackend(config: RalphConfig, ctx: BackendContext): AgentBa
       clock: ctx.clock,
     });
   }
+  const agentEnv = buildAgentEnv(ctx.env, config.agentEnv);
+  const said = describeEnvFilter('Agent', agentEnv, '--agent-env');
+  if (said) ctx.logger.info(said);
+  if (agentEnv.missing.length > 0) ctx.logger.warn(`--agent-env/AGENT_ENV names ${agentEnv.missing.join(', ')}, which ${agentEnv.missing.length === 1 ? 'is' : 'are'} not set in the environment.`);
   return new ClaudeBackend({
     command: config.claudeCommand,
     model: config.model,
     effort: config.effort,
     outputFormat: config.outputFormat,
     allowedTools: config.allowedTools,
-    env: ctx.env,
+    env: agentEnv.env,
     logger: ctx.logger,
   });
 }

@@ -74,6 +74,18 @@ describe('buildVerifyEnv', () => {
     expect(withOverrides['GITHUB_TOKEN']).toBeUndefined();
   });
 
+  it('cuts credentials out of allowlisted values and drops allowlisted values that are tokens', () => {
+    const env = buildVerifyEnv({
+      MAVEN_OPTS: '-Xmx1g -Dhttps.proxyPassword=hunter2',
+      GRADLE_USER_HOME: '/home/u/.gradle',
+      GOFLAGS: '-mod=mod',
+      NODE_OPTIONS: '--require=/x.js --token=abc123',
+      NODE_PATH: 'ghp_abcdefghijklmnopqrstuvwxyz0123',
+    });
+    expect(env).toEqual({ MAVEN_OPTS: '-Xmx1g', GRADLE_USER_HOME: '/home/u/.gradle', GOFLAGS: '-mod=mod', NODE_OPTIONS: '--require=/x.js' });
+    expect(droppedVerifyEnvNames({ NODE_PATH: 'ghp_abcdefghijklmnopqrstuvwxyz0123', PATH: '/bin' })).toEqual(['NODE_PATH']);
+  });
+
   it('works on an empty parent environment', () => {
     expect(buildVerifyEnv({})).toEqual({});
   });
