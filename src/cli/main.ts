@@ -1,10 +1,12 @@
 import { errorMessage, ExitCode, isRalphError } from '../errors.js';
+import { tolerateClosedOutput } from './closed-pipes.js';
 
 /**
  * Runs a command's entry function and turns its outcome into a process exit
  * code. This is the only place that maps errors to exit codes and messages.
  */
 export async function runMain(command: (argv: string[]) => Promise<number>): Promise<void> {
+  tolerateClosedOutput();
   let code: number;
   try {
     code = await command(process.argv.slice(2));
