@@ -1,9 +1,11 @@
-import { createWriteStream, writeFileSync } from 'node:fs';
 import { StringDecoder } from 'node:string_decoder';
 import { buildClaudeArgs, redactArgs, type Invocation } from '../core/claude-args.js';
 import { BoundedTail } from '../core/bounded-tail.js';
 import { OutputScanner } from '../core/output-scanner.js';
 import { spawnGroup } from '../infra/process-group.js';
+import { CappedLog, type LogCap } from '../state/capped-log.js';
+import { writeFileAtomic } from '../state/json-file.js';
+import { currentRedactors } from '../state/redaction.js';
 import type { AgentBackend, AgentEnd, AgentRequest, AgentRun, Logger } from '../ports.js';
 
 export interface ClaudeBackendOptions {
@@ -16,6 +18,8 @@ export interface ClaudeBackendOptions {
   logger: Logger;
   /** Time between SIGTERM and SIGKILL when the agent must stop. */
   killGraceMs?: number;
+  /** Size limit of each per-call output log (default 10 MB, the last 1 MB kept). */
+  outputLogCap?: LogCap;
 }
 
 const STDERR_TAIL = 16 * 1024;
@@ -51,7 +55,7 @@ export class ClaudeBackend implements AgentBackend {
     const started = Date.now();
     const scanner = new OutputScanner(request.onEvent);
     const stderr = new BoundedTail(STDERR_TAIL);
-    const log = createWriteStream(request.outputLogPath);
+    const log = new CappedLog(request.outputLogPath, o.outputLogCap, currentRedactors().bytes);
     const decoder = new StringDecoder('utf8');
     const errDecoder = new StringDecoder('utf8');
 
@@ -59,7 +63,7 @@ export class ClaudeBackend implements AgentBackend {
     try {
       proc = spawnGroup(invocation.file, invocation.args, { cwd: request.cwd, env: o.env });
     } catch (error) {
-      log.end();
+      log.close();
       return this.failedStart(String((error as Error).message), started, scanner);
     }
     let spawnError: string | undefined;
@@ -93,9 +97,10 @@ export class ClaudeBackend implements AgentBackend {
     await drain(proc.child.stdout);
     const tail = decoder.end();
     if (tail) scanner.write(tail);
-    await new Promise<void>((resolve) => log.end(resolve));
+    log.close();
+    if (log.cutBytes > 0) o.logger.warn(`The agent printed more than the output log keeps; ${log.cutBytes} bytes were cut from the middle of ${request.outputLogPath}.`);
     const stderrText = stderr.value() + errDecoder.end();
-    if (stderrText.trim()) writeFileSync(request.outputLogPath.replace(/\.log$/, '.stderr.log'), stderrText);
+    if (stderrText.trim()) writeFileAtomic(request.outputLogPath.replace(/\.log$/, '.stderr.log'), stderrText);
 
     if (spawnError !== undefined) return this.failedStart(spawnError, started, scanner);
     const run: AgentRun = {

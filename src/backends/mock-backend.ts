@@ -1,4 +1,5 @@
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { writeFileAtomic } from '../state/json-file.js';
 import { dirname, join } from 'node:path';
 import { checkFirstTasks } from '../core/fix-plan.js';
 import { OutputScanner } from '../core/output-scanner.js';
@@ -95,7 +96,7 @@ export class MockBackend implements AgentBackend {
 
     await this.applyEffects(response);
     const stdout = renderMockOutput(response, this.sessionId, this.options.clock.now() - started);
-    writeFileSync(request.outputLogPath, stdout);
+    writeFileAtomic(request.outputLogPath, stdout);
     const scanner = new OutputScanner(request.onEvent);
     scanner.write(stdout);
     request.onOutput?.(stdout);

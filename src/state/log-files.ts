@@ -5,6 +5,8 @@ import { fileTimestamp } from '../core/time-format.js';
 export const LOG_ROTATE_BYTES = 10 * 1024 * 1024;
 export const LOG_ROTATE_KEEP = 4;
 export const OUTPUT_LOGS_KEEP = 50;
+/** The logs directory as a whole; per-call output logs go first when it is over. */
+export const LOGS_DIR_MAX_BYTES = 200 * 1024 * 1024;
 
 /** ralph.log → ralph.log.1 … .4 once it reaches 10 MB (U§11 "Log rotation"). */
 export function rotateLogIfNeeded(path: string, maxBytes = LOG_ROTATE_BYTES, keep = LOG_ROTATE_KEEP): boolean {
@@ -31,8 +33,23 @@ export function outputLogPath(logsDir: string, nowMs: number, loop: number): str
   return candidate;
 }
 
-/** Keeps the newest `keep` per-call output logs (and their .stderr.log companions). */
-export function pruneOutputLogs(logsDir: string, keep = OUTPUT_LOGS_KEEP): number {
+function sizeOf(path: string): number {
+  try {
+    return statSync(path).size;
+  } catch {
+    return 0;
+  }
+}
+
+/**
+ * Keeps the newest `keep` per-call output logs (and their .stderr.log
+ * companions), then removes the oldest of the rest until the logs directory
+ * holds at most `maxDirBytes`. The newest output log is always kept: it is the
+ * one the user will look at. Other logs (ralph.log, its rotations, metrics,
+ * the session recording) are never removed here. Returns how many output logs
+ * were removed.
+ */
+export function pruneOutputLogs(logsDir: string, keep = OUTPUT_LOGS_KEEP, maxDirBytes = LOGS_DIR_MAX_BYTES): number {
   let names: string[];
   try {
     names = readdirSync(logsDir);
@@ -40,14 +57,24 @@ export function pruneOutputLogs(logsDir: string, keep = OUTPUT_LOGS_KEEP): numbe
     return 0;
   }
   const outputs = names.filter((n) => n.startsWith('claude_output_') && n.endsWith('.log') && !n.endsWith('.stderr.log'));
-  if (outputs.length <= keep) return 0;
   const byAge = outputs
     .map((name) => ({ name, mtime: statSync(join(logsDir, name)).mtimeMs }))
     .sort((a, b) => a.mtime - b.mtime || a.name.localeCompare(b.name));
-  const remove = byAge.slice(0, outputs.length - keep);
-  for (const { name } of remove) {
+  const companion = (name: string): string => name.replace(/\.log$/, '.stderr.log');
+  const remove = (name: string): void => {
     rmSync(join(logsDir, name), { force: true });
-    rmSync(join(logsDir, name.replace(/\.log$/, '.stderr.log')), { force: true });
+    rmSync(join(logsDir, companion(name)), { force: true });
+  };
+  const overCount = Math.max(0, byAge.length - keep);
+  for (const { name } of byAge.slice(0, overCount)) remove(name);
+  const left = byAge.slice(overCount);
+  let total = readdirSync(logsDir).reduce((sum, name) => sum + sizeOf(join(logsDir, name)), 0);
+  let removed = overCount;
+  for (const { name } of left.slice(0, -1)) {
+    if (total <= maxDirBytes) break;
+    total -= sizeOf(join(logsDir, name)) + sizeOf(join(logsDir, companion(name)));
+    remove(name);
+    removed += 1;
   }
-  return remove.length;
+  return removed;
 }

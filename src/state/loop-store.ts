@@ -11,16 +11,23 @@ import { normalizeGateState, parseGateAction, type GateAction, type GateState } 
 import { isoTimestamp } from '../core/time-format.js';
 import { appendLine, isRecord, loadStateFile, writeFileAtomic, writeJsonAtomic } from './json-file.js';
 import type { RalphPaths } from './paths.js';
+import { redactText } from './redaction.js';
 import { readClaudeSession, rememberSession, resetSession, touchRalphSession, type StoredSession } from './session-store.js';
 
 /**
  * The loop's persistent state, one method per file. Every write is atomic;
  * every read of a damaged file resets it with a warning (never a crash).
  */
+/** live.log holds the current loop's stream; past this size it starts over, so a runaway agent cannot fill the disk. */
+export const LIVE_LOG_MAX_BYTES = 10 * 1024 * 1024;
+
 export class LoopStore {
+  private liveLogBytes = 0;
+
   constructor(
     readonly paths: RalphPaths,
     private readonly warn: (message: string) => void,
+    private readonly liveLogMaxBytes = LIVE_LOG_MAX_BYTES,
   ) {}
 
   loadCircuit(nowMs: number): CircuitState {
@@ -133,11 +140,20 @@ export class LoopStore {
 
   resetLiveLog(header: string): void {
     writeFileAtomic(this.paths.liveLog, `${header}\n`);
+    this.liveLogBytes = 0;
   }
 
   appendLiveLog(text: string): void {
     try {
-      writeFileSync(this.paths.liveLog, text, { flag: 'a' });
+      const clean = redactText(text);
+      const size = Buffer.byteLength(clean);
+      if (this.liveLogBytes + size > this.liveLogMaxBytes) {
+        // Start over rather than stop: whoever follows live.log wants the latest output.
+        writeFileAtomic(this.paths.liveLog, `[... earlier output of this loop cut: live.log keeps at most ${this.liveLogMaxBytes} bytes; the beginning is in this call's output log under .ralph/logs ...]\n`);
+        this.liveLogBytes = 0;
+      }
+      writeFileSync(this.paths.liveLog, clean, { flag: 'a' });
+      this.liveLogBytes += size;
     } catch {
       // The live view is best effort.
     }

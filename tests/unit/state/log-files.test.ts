@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, readdirSync, utimesSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { LOG_ROTATE_BYTES, LOG_ROTATE_KEEP, OUTPUT_LOGS_KEEP, outputLogPath, pruneOutputLogs, rotateLogIfNeeded } from '../../../src/state/log-files.js';
+import { LOGS_DIR_MAX_BYTES, LOG_ROTATE_BYTES, LOG_ROTATE_KEEP, OUTPUT_LOGS_KEEP, outputLogPath, pruneOutputLogs, rotateLogIfNeeded } from '../../../src/state/log-files.js';
 import { fileTimestamp } from '../../../src/core/time-format.js';
 import { tempDir } from '../../helpers/temp-dir.js';
 
@@ -161,5 +161,24 @@ describe('pruneOutputLogs', () => {
     utimesSync(join(dir, 'claude_output_b.log'), BASE + 1, BASE + 1);
     expect(pruneOutputLogs(dir, 1)).toBe(1);
     expect(readdirSync(dir)).toEqual(['claude_output_b.log']);
+  });
+
+  it('removes the oldest output logs until the logs directory fits its size, never the newest one nor the other logs', () => {
+    expect(LOGS_DIR_MAX_BYTES).toBe(200 * 1024 * 1024);
+    const dir = tempDir();
+    const names = makeLogs(dir, 6);
+    for (const name of names) writeFileSync(join(dir, name), 'x'.repeat(1000));
+    for (const name of names) utimesSync(join(dir, name), BASE + names.indexOf(name), BASE + names.indexOf(name));
+    writeFileSync(join(dir, 'ralph.log'), 'y'.repeat(1500));
+    writeFileSync(join(dir, 'session.jsonl'), 'z'.repeat(500));
+    // 6 × (1000 + 5) + 2000 = 8030 bytes; a 4500-byte budget leaves room for two output logs.
+    expect(pruneOutputLogs(dir, 50, 4500)).toBe(4);
+    const left = readdirSync(dir).sort();
+    expect(left).toEqual(['ralph.log', 'session.jsonl', ...names.slice(4).flatMap((n) => [n, n.replace(/\.log$/, '.stderr.log')])].sort());
+
+    // Even far over the budget the newest output log stays.
+    expect(pruneOutputLogs(dir, 50, 10)).toBe(1);
+    expect(readdirSync(dir)).toContain(names[5]);
+    expect(readdirSync(dir)).toContain('ralph.log');
   });
 });

@@ -1,0 +1,58 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { NO_REDACTION, createRedactor } from '../../../src/core/secret-redactor.js';
+import { CappedLog, OUTPUT_LOG_CAP, cutNotice } from '../../../src/state/capped-log.js';
+import { asByteString } from '../../../src/state/redaction.js';
+import { tempDir } from '../../helpers/temp-dir.js';
+
+function logIn(dir: string, maxBytes: number, tailBytes: number, redactor = NO_REDACTION): CappedLog {
+  return new CappedLog(join(dir, 'out.log'), { maxBytes, tailBytes }, redactor);
+}
+
+describe('CappedLog', () => {
+  it('defaults to 10 MB with the last 1 MB kept', () => {
+    expect(OUTPUT_LOG_CAP).toEqual({ maxBytes: 10 * 1024 * 1024, tailBytes: 1024 * 1024 });
+  });
+
+  it('writes everything when the output fits', () => {
+    const dir = tempDir();
+    const log = logIn(dir, 100, 20);
+    log.write(Buffer.from('hello '));
+    log.write(Buffer.from('world'));
+    log.close();
+    expect(readFileSync(log.path, 'utf8')).toBe('hello world');
+    expect(log.cutBytes).toBe(0);
+  });
+
+  it('keeps the head and the tail and says how much was cut between them', () => {
+    const dir = tempDir();
+    const log = logIn(dir, 30, 10);
+    const input = Array.from({ length: 20 }, (_, i) => `line${String(i).padStart(2, '0')}\n`).join('');
+    for (let i = 0; i < input.length; i += 7) log.write(Buffer.from(input.slice(i, i + 7)));
+    log.close();
+    const cut = input.length - 30;
+    expect(log.cutBytes).toBe(cut);
+    expect(readFileSync(log.path, 'utf8')).toBe(input.slice(0, 20) + cutNotice(cut, 20, 10) + input.slice(-10));
+  });
+
+  it('keeps bytes that are not valid UTF-8 unchanged', () => {
+    const dir = tempDir();
+    const log = logIn(dir, 100, 10);
+    const bytes = Buffer.from([0xff, 0xfe, 0x00, 0xc3, 0xa9, 0x80]);
+    log.write(bytes.subarray(0, 4));
+    log.write(bytes.subarray(4));
+    log.close();
+    expect(readFileSync(log.path).equals(bytes)).toBe(true);
+  });
+
+  it('redacts a secret even when it arrives split across writes, in UTF-8', () => {
+    const dir = tempDir();
+    const redactor = createRedactor([{ name: 'DB_PASSWORD', value: 'pässwörd-123' }], asByteString);
+    const log = logIn(dir, 1000, 100, redactor);
+    const text = Buffer.from('before pässwörd-123 after pässwörd-123');
+    for (let i = 0; i < text.length; i += 3) log.write(text.subarray(i, i + 3));
+    log.close();
+    expect(readFileSync(log.path, 'utf8')).toBe('before [REDACTED:DB_PASSWORD] after [REDACTED:DB_PASSWORD]');
+  });
+});
