@@ -1,7 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { loadConfig, type FlagValues, type LoadedConfig } from '../config/load-config.js';
 import { UsageError } from '../errors.js';
+import { collectSecretValues } from '../core/secret-redactor.js';
 import type { RalphPaths } from '../state/paths.js';
+import { addSecretValues } from '../state/redaction.js';
 
 /**
  * Loads the effective configuration of a project: defaults < .ralphrc <
@@ -16,6 +18,8 @@ export function loadProjectConfig(paths: RalphPaths, env: Readonly<Record<string
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw new UsageError(`Cannot read .ralphrc: ${(error as Error).message}`);
   }
   const loaded = loadConfig({ ralphrc, env, flags });
+  // A secret given to the verify command by name (`--verify-env NPM_TOKEN=…`) is redacted like one from the environment.
+  addSecretValues(collectSecretValues({}, loaded.config.verifyEnv));
   if (loaded.errors.length > 0) {
     const list = loaded.errors.map((e) => `  • ${e}`).join('\n');
     throw new UsageError(`Invalid configuration:\n${list}`, 'Fix the values above (ralph --config shows every setting and where it comes from).');

@@ -1,5 +1,6 @@
 import { errorMessage, ExitCode, isRalphError } from '../errors.js';
 import { tolerateClosedOutput } from './closed-pipes.js';
+import { redactProcessOutput } from './redacted-output.js';
 
 /**
  * Runs a command's entry function and turns its outcome into a process exit
@@ -7,6 +8,7 @@ import { tolerateClosedOutput } from './closed-pipes.js';
  */
 export async function runMain(command: (argv: string[]) => Promise<number>): Promise<void> {
   tolerateClosedOutput();
+  redactProcessOutput(process.env);
   let code: number;
   try {
     code = await command(process.argv.slice(2));

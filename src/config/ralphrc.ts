@@ -19,7 +19,10 @@ export interface ParsedRalphrc {
   errors: RalphrcIssue[];
 }
 
+import { isSecretName } from '../core/secret-env.js';
+
 const KEY = /^[A-Za-z_][A-Za-z0-9_]*$/;
+const REFERENCE = /\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Za-z_][A-Za-z0-9_]*)/g;
 
 type ValueResult = { ok: true; value: string } | { ok: false; message: string };
 
@@ -27,10 +30,23 @@ function expandVariables(raw: string, lookup: (name: string) => string | undefin
   if (/\$\(|`/.test(raw)) {
     return { ok: false, message: 'command substitution ($(...) or backticks) is not supported: .ralphrc is read, never executed' };
   }
-  const value = raw.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Za-z_][A-Za-z0-9_]*)/g, (_m, braced: string | undefined, bare: string | undefined) => {
+  // A secret expanded into a setting would be shown wherever settings are: the
+  // verify command line, status files, logs, the terminal and --config.
+  for (const match of raw.matchAll(REFERENCE)) {
+    const name = (match[1] ?? match[2]) as string;
+    if (isSecretName(name)) return { ok: false, message: refusedSecret(name) };
+  }
+  const value = raw.replace(REFERENCE, (_m, braced: string | undefined, bare: string | undefined) => {
     return lookup((braced ?? bare) as string) ?? '';
   });
   return { ok: true, value };
+}
+
+function refusedSecret(name: string): string {
+  return (
+    `$${name} looks like a secret and is not expanded into a setting (it would show up in the command line, status files, logs and --config). ` +
+    `Give it to the verify command with --verify-env ${name}=… (or VERIFY_ENV) and write the setting in single quotes, e.g. '… "$${name}"', so the command's own shell expands it`
+  );
 }
 
 function afterValue(rest: string): string | undefined {

@@ -2,6 +2,8 @@ import type { VerifyOutcome } from '../core/verify-feedback.js';
 import { statSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { BoundedTail } from '../core/bounded-tail.js';
+import { StreamRedactor } from '../core/secret-redactor.js';
+import { currentRedactors } from '../state/redaction.js';
 import { formatSecondsShort } from '../core/verify-feedback.js';
 import { explainExit } from './exit-explanation.js';
 import { spawnGroup } from './process-group.js';
@@ -146,8 +148,11 @@ export async function runVerifyCommand(options: VerifyOptions): Promise<VerifyRe
   // Decode as UTF-8 in the stream so a multi-byte character split across chunks stays whole.
   child.stdout?.setEncoding('utf8');
   child.stderr?.setEncoding('utf8');
-  child.stdout?.on('data', (chunk: string) => stdoutTail.write(chunk));
-  child.stderr?.on('data', (chunk: string) => stderrTail.write(chunk));
+  // Secrets the command prints are redacted before the tail keeps them, so a cut never leaves half a secret.
+  const outRedactor = new StreamRedactor(currentRedactors().text);
+  const errRedactor = new StreamRedactor(currentRedactors().text);
+  child.stdout?.on('data', (chunk: string) => stdoutTail.write(outRedactor.write(chunk)));
+  child.stderr?.on('data', (chunk: string) => stderrTail.write(errRedactor.write(chunk)));
   const pipesClosed = Promise.all([streamClosed(child.stdout), streamClosed(child.stderr)]);
 
   let timedOut = false;
@@ -177,6 +182,8 @@ export async function runVerifyCommand(options: VerifyOptions): Promise<VerifyRe
     child.stderr?.destroy();
   }
 
+  stdoutTail.write(outRedactor.end());
+  stderrTail.write(errRedactor.end());
   const stdout = finishTail(stdoutTail, max);
   const stderr = finishTail(stderrTail, max);
   const exitCode = timedOut || cancelled ? null : (exit.exitCode ?? null);

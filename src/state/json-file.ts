@@ -1,13 +1,17 @@
 import { appendFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
+import { redactText } from './redaction.js';
 
 let counter = 0;
 
 /**
  * Writes a file so that a reader never sees half of it: the content goes to a
  * temporary file in the same directory, which is then renamed over the target.
+ * Like every write of Ralph's state, the values of the user's secrets are
+ * redacted first.
  */
-export function writeFileAtomic(path: string, content: string): void {
+export function writeFileAtomic(path: string, text: string): void {
+  const content = redactText(text);
   const dir = dirname(path);
   counter += 1;
   const tmp = join(dir, `.${basename(path)}.${process.pid}.${counter}.tmp`);
@@ -73,7 +77,8 @@ export function loadStateFile<T>(path: string, normalize: (value: unknown) => T 
   return fallback();
 }
 
-export function appendLine(path: string, line: string): void {
+export function appendLine(path: string, text: string): void {
+  const line = redactText(text);
   try {
     appendFileSync(path, `${line}\n`);
   } catch (error) {

@@ -122,6 +122,26 @@ describe('parseRalphrc: variable expansion', () => {
     expect(valueOf('A="x${NOPE}y"')).toBe('xy');
   });
 
+  it.each([
+    ['VERIFY_COMMAND="npm publish --token $NPM_TOKEN"', 'NPM_TOKEN'],
+    ['VERIFY_COMMAND=psql\${DATABASE_URL}', 'DATABASE_URL'],
+    ['VERIFY_COMMAND="curl -u me:${API_PASSWORD} x"', 'API_PASSWORD'],
+    ['CLAUDE_CODE_CMD=$GH_TOKEN', 'GH_TOKEN'],
+  ])('refuses to expand a secret-looking variable: %s', (line, name) => {
+    const parsed = parseRalphrc(`# rc\n${line}`, { NPM_TOKEN: 'npm_x', DATABASE_URL: 'postgres://u:p@h/d', API_PASSWORD: 'pw', GH_TOKEN: 'ghp_x' });
+    expect(parsed.entries).toEqual([]);
+    expect(parsed.errors).toHaveLength(1);
+    expect(parsed.errors[0]?.line).toBe(2);
+    expect(parsed.errors[0]?.message).toContain(`$${name} looks like a secret`);
+    expect(parsed.errors[0]?.message).toContain(`--verify-env ${name}=`);
+    for (const value of ['npm_x', 'postgres://', 'ghp_x']) expect(parsed.errors[0]?.message).not.toContain(value);
+  });
+
+  it('leaves a secret reference in single quotes (or escaped) to the command\'s own shell', () => {
+    expect(valueOf(`VERIFY_COMMAND='npm publish --token "$NPM_TOKEN"'`, { NPM_TOKEN: 'npm_x' })).toBe('npm publish --token "$NPM_TOKEN"');
+    expect(valueOf('VERIFY_COMMAND="npm publish --token \\$NPM_TOKEN"', { NPM_TOKEN: 'npm_x' })).toBe('npm publish --token $NPM_TOKEN');
+  });
+
   it('does not see keys defined later in the file', () => {
     const parsed = parseRalphrc('A=$LATER\nLATER=1');
     expect(parsed.entries[0]?.value).toBe('');

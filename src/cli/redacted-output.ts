@@ -1,0 +1,25 @@
+import { collectSecretValues } from '../core/secret-redactor.js';
+import { addSecretValues, currentRedactors } from '../state/redaction.js';
+
+/**
+ * The terminal edge of redaction: whatever any part of Ralph prints — log
+ * lines, `--config`, a verify failure, the agent's live output — passes
+ * through here, so the value of a secret the user exported never appears on
+ * the screen or in a captured CI log.
+ */
+function redactWrites(stream: NodeJS.WriteStream): void {
+  const write = stream.write.bind(stream) as (...args: unknown[]) => boolean;
+  (stream as { write: (...args: unknown[]) => boolean }).write = (chunk: unknown, ...rest: unknown[]): boolean => {
+    const { text, bytes } = currentRedactors();
+    if (typeof chunk === 'string') return write(text.redact(chunk), ...rest);
+    if (chunk instanceof Uint8Array) return write(Buffer.from(bytes.redact(Buffer.from(chunk).toString('latin1')), 'latin1'), ...rest);
+    return write(chunk, ...rest);
+  };
+}
+
+/** Learns the secrets of this process's environment and redacts them on stdout and stderr. */
+export function redactProcessOutput(env: Readonly<Record<string, string | undefined>>): void {
+  addSecretValues(collectSecretValues(env));
+  redactWrites(process.stdout);
+  redactWrites(process.stderr);
+}

@@ -1,0 +1,58 @@
+// Planted secrets, echoed by the agent and by the verify command, must not appear in anything Ralph writes or prints.
+import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { PLANTED_SECRETS, plantedIn } from '../helpers/planted-secrets.js';
+import { ralphProject } from '../helpers/ralph-project.js';
+import { fakeClaude, ralph, resultJson, statusBlock } from '../helpers/run-cli.js';
+
+/** Every regular file under `dir`, recursively. */
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    return statSync(path).isDirectory() ? filesUnder(path) : [path];
+  });
+}
+
+const quoted = (value: string): string => `'${value}'`;
+const allValues = Object.values(PLANTED_SECRETS);
+
+describe('secret values in what Ralph writes and prints', () => {
+  it('are redacted everywhere under .ralph/ and on stdout/stderr, whoever echoed them', async () => {
+    const dir = ralphProject({ git: true });
+    const said = `I found these:\n${allValues.join('\n')}\n`;
+    const fake = fakeClaude([], { default: { stdout: resultJson(`${said}${statusBlock({ STATUS: 'IN_PROGRESS', EXIT_SIGNAL: 'false' })}`), stderr: said, shell: 'echo work >> work.txt' } });
+    const env = { ...fake.env, ...PLANTED_SECRETS };
+    const verify = `printf '%s\\n' ${allValues.map(quoted).join(' ')}; printf '%s\\n' ${allValues.map(quoted).join(' ')} >&2; exit 1`;
+    const args = ['--max-loops', '2', '--pause', '0', '--verbose', '--verify', verify, '--verify-max', '1', '--on-verify-exhausted', 'abort', '--verify-env', `NPM_TOKEN=${PLANTED_SECRETS['NPM_TOKEN']}`, '--agent-env', 'GH_TOKEN'];
+
+    const run = await ralph(args, dir, env);
+    expect(run.exitCode).toBe(6);
+    const config = await ralph([...args, '--config'], dir, env);
+    expect(config.exitCode).toBe(0);
+
+    const files = filesUnder(join(dir, '.ralph'));
+    expect(files.map((f) => f.slice(dir.length + 1))).toEqual(expect.arrayContaining(['.ralph/status.json', '.ralph/.verify_gate', '.ralph/logs/ralph.log', '.ralph/logs/session.jsonl', '.ralph/live.log']));
+    expect(files.some((f) => /claude_output_.*_loop1\.log$/.test(f))).toBe(true);
+    const leaks = files.flatMap((file) => plantedIn(readFileSync(file, 'latin1')).map((marker) => `${file.slice(dir.length + 1)}: ${marker}`));
+    expect(leaks).toEqual([]);
+    expect(plantedIn(run.stdout + run.stderr)).toEqual([]);
+    expect(plantedIn(config.stdout + config.stderr)).toEqual([]);
+    expect(run.stderr).toContain('[REDACTED:');
+    // The agent's output log still says what it said, minus the values.
+    const outputLog = files.find((f) => /claude_output_.*_loop1\.log$/.test(f)) as string;
+    expect(readFileSync(outputLog, 'utf8')).toContain('[REDACTED:GITHUB_TOKEN]');
+  });
+
+  it('a .ralphrc that expands a secret into a setting is refused with the file, line and variable', async () => {
+    const dir = ralphProject({ ralphrc: '# project\nVERIFY_COMMAND="npm publish --token $NPM_TOKEN"\n' });
+    const fake = fakeClaude([]);
+    const r = await ralph(['--max-loops', '1', '--pause', '0'], dir, { ...fake.env, ...PLANTED_SECRETS });
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain('.ralphrc:2');
+    expect(r.stderr).toContain('$NPM_TOKEN looks like a secret');
+    expect(r.stderr).toContain('--verify-env NPM_TOKEN=');
+    expect(plantedIn(r.stderr + r.stdout)).toEqual([]);
+    expect(fake.calls()).toEqual([]);
+  });
+});
