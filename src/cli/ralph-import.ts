@@ -5,6 +5,7 @@ import { formatImportReport } from '../features/import/import-report.js';
 import { createCommand, parseCommand, parseFlagValue } from '../features/setup/command-line.js';
 import { deriveProjectName, resolveProjectDir } from '../features/setup/project-name.js';
 import { runMain } from './main.js';
+import { buildAgentEnv } from '../core/agent-env.js';
 
 /**
  * A millisecond timeout that wins over --timeout, for tests (the smallest
@@ -64,7 +65,7 @@ async function importCommand(argv: string[]): Promise<number> {
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
   try {
-    const report = await importProject({ sourcePath: file, projectDir, cwd, command, timeoutMs: limitMs, env, signal: controller.signal, say: (line) => process.stderr.write(`${line}\n`) });
+    const report = await importProject({ sourcePath: file, projectDir, cwd, command, timeoutMs: limitMs, env: buildAgentEnv(env).env, signal: controller.signal, say: (line) => process.stderr.write(`${line}\n`) });
     process.stderr.write(formatImportReport(report, cwd));
     return 0;
   } catch (error) {

@@ -22,8 +22,17 @@ export function cutNotice(cutBytes: number, headBytes: number, tailBytes: number
   return `\n[... Ralph cut ${cutBytes} bytes of output here: this log keeps the first ${headBytes} and the last ${tailBytes} bytes ...]\n`;
 }
 
+function openQuietly(path: string): number | undefined {
+  try {
+    return openSync(path, 'w');
+  } catch {
+    return undefined;
+  }
+}
+
 export class CappedLog {
-  private readonly fd: number;
+  /** Undefined when the file could not be opened: the output is then only parsed, not kept. */
+  private readonly fd: number | undefined;
   private readonly headMax: number;
   private head = 0;
   private tail: Buffer[] = [];
@@ -37,7 +46,8 @@ export class CappedLog {
     private readonly cap: LogCap = OUTPUT_LOG_CAP,
     redactor: Redactor,
   ) {
-    this.fd = openSync(path, 'w');
+    this.fd = openQuietly(path);
+    this.closed = this.fd === undefined;
     this.headMax = Math.max(0, cap.maxBytes - cap.tailBytes);
     this.redactor = new StreamRedactor(redactor);
   }
@@ -63,12 +73,12 @@ export class CappedLog {
     this.closed = true;
     try {
       this.take(Buffer.from(this.redactor.end(), 'latin1'));
-      if (this.cut > 0) writeSync(this.fd, cutNotice(this.cut, this.head, this.tailSize));
-      for (const piece of this.tail) writeSync(this.fd, piece);
+      if (this.cut > 0) writeSync(this.fd as number, cutNotice(this.cut, this.head, this.tailSize));
+      for (const piece of this.tail) writeSync(this.fd as number, piece);
     } catch {
       // As in write(): what could not be written is lost, the call goes on.
     } finally {
-      closeSync(this.fd);
+      closeSync(this.fd as number);
     }
     this.tail = [];
   }
@@ -77,7 +87,7 @@ export class CappedLog {
     let rest = bytes;
     if (this.head < this.headMax) {
       const room = Math.min(this.headMax - this.head, rest.length);
-      writeSync(this.fd, rest, 0, room);
+      writeSync(this.fd as number, rest, 0, room);
       this.head += room;
       rest = rest.subarray(room);
     }

@@ -1,9 +1,10 @@
-import { createWriteStream } from 'node:fs';
 import { StringDecoder } from 'node:string_decoder';
 import { BoundedTail } from '../../core/bounded-tail.js';
 import type { AgentOutput } from '../../core/agent-output.js';
 import { OutputScanner } from '../../core/output-scanner.js';
 import { spawnGroup, type GroupProcess } from '../../infra/process-group.js';
+import { CappedLog, OUTPUT_LOG_CAP } from '../../state/capped-log.js';
+import { currentRedactors } from '../../state/redaction.js';
 
 /** Tools the conversion may use: read the template and the document, write the three files. */
 export const CONVERSION_TOOLS = ['Read', 'Write', 'Bash(mkdir *)'] as const;
@@ -48,10 +49,9 @@ export async function runConversion(options: ConversionRunOptions): Promise<Conv
   const { file, args } = buildConversionArgs(options.command, options.prompt);
   const scanner = new OutputScanner();
   const stderr = new BoundedTail(8 * 1024);
-  const log = createWriteStream(options.logPath);
-  // A log that cannot be written must not crash the import; the output is still parsed.
-  log.on('error', () => undefined);
-  const closeLog = (): Promise<void> => new Promise((resolve) => log.end(resolve));
+  // Bounded and redacted like the loop's output logs; a log that cannot be written never crashes the import.
+  const log = new CappedLog(options.logPath, OUTPUT_LOG_CAP, currentRedactors().bytes);
+  const closeLog = async (): Promise<void> => log.close();
   const decoder = new StringDecoder('utf8');
   const errDecoder = new StringDecoder('utf8');
 

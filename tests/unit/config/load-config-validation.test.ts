@@ -115,6 +115,19 @@ describe('loadConfig: flags', () => {
     expect(loaded.config.verifyEnv).toEqual({ X: '0', A: 'new' });
   });
 
+  it('--agent-env names add up with AGENT_ENV from .ralphrc, repeated or not', () => {
+    const loaded = load({ rc: 'AGENT_ENV="NPM_TOKEN, GH_TOKEN"', flags: { agentEnv: ['GH_TOKEN', 'PGPASSWORD'] } });
+    expect(loaded.errors).toEqual([]);
+    expect(loaded.config.agentEnv).toEqual(['NPM_TOKEN', 'GH_TOKEN', 'PGPASSWORD']);
+    expect(loaded.origins.agentEnv).toEqual({ source: 'flag', where: '--agent-env' });
+  });
+
+  it('an --agent-env value that is not a variable name is an error', () => {
+    const loaded = load({ flags: { agentEnv: ['NPM_TOKEN=x'] } });
+    expect(loaded.errors[0]).toContain('invalid value for --agent-env: "NPM_TOKEN=x"');
+    expect(loaded.config.agentEnv).toEqual([]);
+  });
+
   it('a bad --verify-env item is an error and changes nothing', () => {
     const loaded = load({ flags: { verifyEnv: ['A=1', 'oops'] } });
     expect(loaded.errors).toHaveLength(1);

@@ -55,4 +55,12 @@ describe('CappedLog', () => {
     log.close();
     expect(readFileSync(log.path, 'utf8')).toBe('before [REDACTED:DB_PASSWORD] after [REDACTED:DB_PASSWORD]');
   });
+
+  it('a log that cannot be opened is skipped, never an error', () => {
+    const log = new CappedLog(join(tempDir(), 'missing-dir', 'out.log'), { maxBytes: 10, tailBytes: 5 }, NO_REDACTION);
+    expect(() => {
+      log.write(Buffer.from('x'.repeat(100)));
+      log.close();
+    }).not.toThrow();
+  });
 });
