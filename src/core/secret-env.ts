@@ -123,10 +123,10 @@ export interface EnvFilterReport {
  * The start-up sentence about a filtered environment, or undefined when
  * nothing was filtered. Names only: a value is never shown.
  */
-export function describeEnvFilter(target: string, report: EnvFilterReport, passFlag: string): string | undefined {
+export function describeEnvFilter(target: string, report: EnvFilterReport, passHint: string): string | undefined {
   const parts: string[] = [];
   if (report.withheld.length > 0) parts.push(`withheld ${report.withheld.join(', ')}`);
   if (report.stripped.length > 0) parts.push(`removed credentials from ${report.stripped.join(', ')}`);
   if (parts.length === 0) return undefined;
-  return `${target} environment: ${parts.join('; ')} (pass a variable through with ${passFlag} NAME).`;
+  return `${target} environment: ${parts.join('; ')} (pass a variable through with ${passHint}).`;
 }

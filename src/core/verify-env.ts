@@ -154,3 +154,13 @@ export function droppedVerifyEnvNames(parentEnv: Readonly<Record<string, string 
     })
     .sort();
 }
+
+/** Allowlisted names whose values lose credentials on the way to the verify command (names only). */
+export function strippedVerifyEnvNames(parentEnv: Readonly<Record<string, string | undefined>>): string[] {
+  return Object.keys(parentEnv)
+    .filter((name) => {
+      const value = parentEnv[name];
+      return value !== undefined && isAllowedName(name) && judgeValue(value).kind === 'stripped';
+    })
+    .sort();
+}

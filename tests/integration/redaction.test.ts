@@ -39,6 +39,7 @@ describe('secret values in what Ralph writes and prints', () => {
     expect(plantedIn(run.stdout + run.stderr)).toEqual([]);
     expect(plantedIn(config.stdout + config.stderr)).toEqual([]);
     expect(run.stderr).toContain('[REDACTED:');
+    expect(run.stderr).toContain('Verify command environment: removed credentials from GOFLAGS, MAVEN_OPTS');
     // The agent's output log still says what it said, minus the values.
     const outputLog = files.find((f) => /claude_output_.*_loop1\.log$/.test(f)) as string;
     expect(readFileSync(outputLog, 'utf8')).toContain('[REDACTED:GITHUB_TOKEN]');

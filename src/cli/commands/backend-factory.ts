@@ -27,7 +27,7 @@ export function createBackend(config: RalphConfig, ctx: BackendContext): AgentBa
     });
   }
   const agentEnv = buildAgentEnv(ctx.env, config.agentEnv);
-  const said = describeEnvFilter('Agent', agentEnv, '--agent-env');
+  const said = describeEnvFilter('Agent', agentEnv, '--agent-env NAME');
   if (said) ctx.logger.info(said);
   if (agentEnv.missing.length > 0) ctx.logger.warn(`--agent-env/AGENT_ENV names ${agentEnv.missing.join(', ')}, which ${agentEnv.missing.length === 1 ? 'is' : 'are'} not set in the environment.`);
   return new ClaudeBackend({

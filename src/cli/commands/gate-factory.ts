@@ -1,6 +1,7 @@
 import type { ConfigField, RalphConfig } from '../../config/keys.js';
 import type { ValueOrigin } from '../../config/load-config.js';
-import { buildVerifyEnv } from '../../core/verify-env.js';
+import { describeEnvFilter } from '../../core/secret-env.js';
+import { buildVerifyEnv, strippedVerifyEnvNames } from '../../core/verify-env.js';
 import { resolveVerifySettings } from '../../core/verify-settings.js';
 import type { LoopUi } from '../../engine/loop-deps.js';
 import { VerifyGateStep, type CheckpointPort } from '../../engine/verify-gate-step.js';
@@ -61,6 +62,8 @@ export async function createGate(config: RalphConfig, origins: Record<ConfigFiel
   const isGitRepo = (await ws.repo()) !== null;
   const settings = resolveVerifySettings(config, origins, { isGitRepo, projectDir: ctx.store.paths.project });
   for (const warning of settings.warnings) ctx.logger.warn(warning);
+  const stripped = settings.enabled ? describeEnvFilter('Verify command', { withheld: [], stripped: strippedVerifyEnvNames(ctx.env) }, '--verify-env NAME=VALUE') : undefined;
+  if (stripped) ctx.logger.info(stripped);
   if (settings.enabled && !isGitRepo) ctx.logger.warn('This project is not a git repository: the verify gate runs, but there are no checkpoints and no rollback.');
   const withCheckpoints = isGitRepo && (settings.checkpoint || config.backup);
   if (config.backup && !isGitRepo) ctx.logger.warn('--backup needs a git repository; continuing without checkpoints.');

@@ -66,12 +66,12 @@ describe('judgeValue', () => {
 
 describe('describeEnvFilter', () => {
   it('names what was withheld and stripped, never a value', () => {
-    expect(describeEnvFilter('Agent', { withheld: ['GITHUB_TOKEN', 'NPM_TOKEN'], stripped: ['HTTPS_PROXY'] }, '--agent-env')).toBe(
+    expect(describeEnvFilter('Agent', { withheld: ['GITHUB_TOKEN', 'NPM_TOKEN'], stripped: ['HTTPS_PROXY'] }, '--agent-env NAME')).toBe(
       'Agent environment: withheld GITHUB_TOKEN, NPM_TOKEN; removed credentials from HTTPS_PROXY (pass a variable through with --agent-env NAME).',
     );
   });
 
   it('says nothing when nothing was filtered', () => {
-    expect(describeEnvFilter('Agent', { withheld: [], stripped: [] }, '--agent-env')).toBeUndefined();
+    expect(describeEnvFilter('Agent', { withheld: [], stripped: [] }, '--agent-env NAME')).toBeUndefined();
   });
 });

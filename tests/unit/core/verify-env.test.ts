@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { VERIFY_ENV_ALLOWLIST, buildVerifyEnv, droppedVerifyEnvNames, isAllowedName, isSecretName } from '../../../src/core/verify-env.js';
+import { VERIFY_ENV_ALLOWLIST, buildVerifyEnv, droppedVerifyEnvNames, isAllowedName, isSecretName, strippedVerifyEnvNames } from '../../../src/core/verify-env.js';
 
 const parent = {
   PATH: '/usr/bin:/bin',
@@ -84,6 +84,7 @@ describe('buildVerifyEnv', () => {
     });
     expect(env).toEqual({ MAVEN_OPTS: '-Xmx1g', GRADLE_USER_HOME: '/home/u/.gradle', GOFLAGS: '-mod=mod', NODE_OPTIONS: '--require=/x.js' });
     expect(droppedVerifyEnvNames({ NODE_PATH: 'ghp_abcdefghijklmnopqrstuvwxyz0123', PATH: '/bin' })).toEqual(['NODE_PATH']);
+    expect(strippedVerifyEnvNames({ MAVEN_OPTS: '-Dproxy.password=x1', HTTPS_PROXY: 'http://u:p@h', PATH: '/bin' })).toEqual(['MAVEN_OPTS']);
   });
 
   it('works on an empty parent environment', () => {
