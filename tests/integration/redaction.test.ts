@@ -23,8 +23,10 @@ describe('secret values in what Ralph writes and prints', () => {
     const said = `I found these:\n${allValues.join('\n')}\n`;
     const fake = fakeClaude([], { default: { stdout: resultJson(`${said}${statusBlock({ STATUS: 'IN_PROGRESS', EXIT_SIGNAL: 'false' })}`), stderr: said, shell: 'echo work >> work.txt' } });
     const env = { ...fake.env, ...PLANTED_SECRETS };
-    const verify = `printf '%s\\n' ${allValues.map(quoted).join(' ')}; printf '%s\\n' ${allValues.map(quoted).join(' ')} >&2; exit 1`;
-    const args = ['--max-loops', '2', '--pause', '0', '--verbose', '--verify', verify, '--verify-max', '1', '--on-verify-exhausted', 'abort', '--verify-env', `NPM_TOKEN=${PLANTED_SECRETS['NPM_TOKEN']}`, '--agent-env', 'GH_TOKEN'];
+    const verify = `printf '%s\\n' ${allValues.map(quoted).join(' ')}; printf '%s\\n' ${allValues.map(quoted).join(' ')} "$DEPLOY_PASSWORD" >&2; exit 1`;
+    // A secret that only exists on Ralph's command line, for the verify command.
+    const flagOnly = 'PLANTED-flag-only-9999';
+    const args = ['--max-loops', '2', '--pause', '0', '--verbose', '--verify', verify, '--verify-max', '1', '--on-verify-exhausted', 'abort', '--verify-env', `NPM_TOKEN=${PLANTED_SECRETS['NPM_TOKEN']}`, '--verify-env', `DEPLOY_PASSWORD=${flagOnly}`, '--agent-env', 'GH_TOKEN'];
 
     const run = await ralph(args, dir, env);
     expect(run.exitCode).toBe(6);
@@ -36,8 +38,11 @@ describe('secret values in what Ralph writes and prints', () => {
     expect(files.some((f) => /claude_output_.*_loop1\.log$/.test(f))).toBe(true);
     const leaks = files.flatMap((file) => plantedIn(readFileSync(file, 'latin1')).map((marker) => `${file.slice(dir.length + 1)}: ${marker}`));
     expect(leaks).toEqual([]);
+    expect(files.filter((file) => readFileSync(file, 'utf8').includes(flagOnly))).toEqual([]);
+    expect(readFileSync(join(dir, '.ralph', '.verify_gate'), 'utf8')).toContain('[REDACTED:DEPLOY_PASSWORD]');
     expect(plantedIn(run.stdout + run.stderr)).toEqual([]);
     expect(plantedIn(config.stdout + config.stderr)).toEqual([]);
+    expect(config.stdout + config.stderr + run.stdout + run.stderr).not.toContain(flagOnly);
     expect(run.stderr).toContain('[REDACTED:');
     expect(run.stderr).toContain('Verify command environment: removed credentials from GOFLAGS, MAVEN_OPTS');
     // The agent's output log still says what it said, minus the values.
