@@ -34,7 +34,7 @@ function expandVariables(raw: string, lookup: (name: string) => string | undefin
   // verify command line, status files, logs, the terminal and --config.
   for (const match of raw.matchAll(REFERENCE)) {
     const name = (match[1] ?? match[2]) as string;
-    if (isSecretName(name)) return { ok: false, message: refusedSecret(name) };
+    if (isSecretName(name)) return { ok: false, message: explainRefusedSecret(name) };
   }
   const value = raw.replace(REFERENCE, (_m, braced: string | undefined, bare: string | undefined) => {
     return lookup((braced ?? bare) as string) ?? '';
@@ -42,7 +42,7 @@ function expandVariables(raw: string, lookup: (name: string) => string | undefin
   return { ok: true, value };
 }
 
-function refusedSecret(name: string): string {
+function explainRefusedSecret(name: string): string {
   return (
     `$${name} looks like a secret and is not expanded into a setting (it would show up in the command line, status files, logs and --config). ` +
     `Give it to the verify command with --verify-env ${name}=… (or VERIFY_ENV) and write the setting in single quotes, e.g. '… "$${name}"', so the command's own shell expands it`

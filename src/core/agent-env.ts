@@ -34,7 +34,7 @@ function isOn(value: string | undefined): boolean {
 }
 
 /** Names the agent needs for itself, given which model provider it was told to use. */
-function agentOwnNames(parentEnv: Env): Set<string> {
+function listAgentOwnNames(parentEnv: Env): Set<string> {
   const own = new Set<string>();
   for (const name of Object.keys(parentEnv)) {
     if (AGENT_OWN_PREFIXES.some((prefix) => name.startsWith(prefix))) own.add(name);
@@ -53,7 +53,7 @@ export function buildAgentEnv(parentEnv: Env, passThrough: readonly string[] = [
   const withheld: string[] = [];
   const stripped: string[] = [];
   const explicit = new Set(passThrough);
-  const own = agentOwnNames(parentEnv);
+  const own = listAgentOwnNames(parentEnv);
   for (const name of Object.keys(parentEnv).sort()) {
     const value = parentEnv[name];
     if (value === undefined) continue;

@@ -76,7 +76,7 @@ export type ValueVerdict =
   /** The value is (or embeds) a token: withhold the whole variable. */
   | { kind: 'secret' };
 
-function optionNameLooksSecret(name: string): boolean {
+function isSecretOptionName(name: string): boolean {
   // `proxy.password`, `db-password`, `auth.token`: judge the last dotted/dashed part as a name.
   const normalized = name.replace(/[.-]/g, '_').toUpperCase();
   return isSecretName(normalized);
@@ -93,7 +93,7 @@ export function judgeValue(value: string): ValueVerdict {
   const kept: string[] = [];
   for (const word of words) {
     const option = OPTION_WORD.exec(word);
-    if (option && option[3] !== '' && optionNameLooksSecret(option[2] as string)) {
+    if (option && option[3] !== '' && isSecretOptionName(option[2] as string)) {
       removed.push(option[3] as string);
       // Drop the word and the whitespace that preceded it.
       if (kept.length > 0 && /^\s+$/.test(kept[kept.length - 1] as string)) kept.pop();

@@ -18,7 +18,7 @@ export interface LogCap {
 
 export const OUTPUT_LOG_CAP: LogCap = { maxBytes: 10 * 1024 * 1024, tailBytes: 1024 * 1024 };
 
-export function cutNotice(cutBytes: number, headBytes: number, tailBytes: number): string {
+export function describeCut(cutBytes: number, headBytes: number, tailBytes: number): string {
   return `\n[... Ralph cut ${cutBytes} bytes of output here: this log keeps the first ${headBytes} and the last ${tailBytes} bytes ...]\n`;
 }
 
@@ -73,7 +73,7 @@ export class CappedLog {
     this.closed = true;
     try {
       this.take(Buffer.from(this.redactor.end(), 'latin1'));
-      if (this.cut > 0) writeSync(this.fd as number, cutNotice(this.cut, this.head, this.tailSize));
+      if (this.cut > 0) writeSync(this.fd as number, describeCut(this.cut, this.head, this.tailSize));
       for (const piece of this.tail) writeSync(this.fd as number, piece);
     } catch {
       // As in write(): what could not be written is lost, the call goes on.

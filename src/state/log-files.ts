@@ -33,7 +33,7 @@ export function outputLogPath(logsDir: string, nowMs: number, loop: number): str
   return candidate;
 }
 
-function sizeOf(path: string): number {
+function measureSize(path: string): number {
   try {
     return statSync(path).size;
   } catch {
@@ -68,11 +68,11 @@ export function pruneOutputLogs(logsDir: string, keep = OUTPUT_LOGS_KEEP, maxDir
   const overCount = Math.max(0, byAge.length - keep);
   for (const { name } of byAge.slice(0, overCount)) remove(name);
   const left = byAge.slice(overCount);
-  let total = readdirSync(logsDir).reduce((sum, name) => sum + sizeOf(join(logsDir, name)), 0);
+  let total = readdirSync(logsDir).reduce((sum, name) => sum + measureSize(join(logsDir, name)), 0);
   let removed = overCount;
   for (const { name } of left.slice(0, -1)) {
     if (total <= maxDirBytes) break;
-    total -= sizeOf(join(logsDir, name)) + sizeOf(join(logsDir, companion(name)));
+    total -= measureSize(join(logsDir, name)) + measureSize(join(logsDir, companion(name)));
     remove(name);
     removed += 1;
   }

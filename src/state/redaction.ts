@@ -10,7 +10,7 @@ let activeBytes: Redactor = NO_REDACTION;
 let known: SecretValue[] = [];
 
 /** Bytes as a string of the same length (one char per byte), so byte streams can be redacted losslessly. */
-export function asByteString(text: string): string {
+export function toByteString(text: string): string {
   return Buffer.from(text, 'utf8').toString('latin1');
 }
 
@@ -18,7 +18,7 @@ export function asByteString(text: string): string {
 export function addSecretValues(secrets: readonly SecretValue[]): void {
   known = [...known, ...secrets];
   active = createRedactor(known);
-  activeBytes = createRedactor(known, asByteString);
+  activeBytes = createRedactor(known, toByteString);
 }
 
 /** Forgets every secret (tests). */

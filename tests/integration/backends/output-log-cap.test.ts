@@ -3,7 +3,7 @@ import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ClaudeBackend } from '../../../src/backends/claude-backend.js';
-import { cutNotice } from '../../../src/state/capped-log.js';
+import { describeCut } from '../../../src/state/capped-log.js';
 import { createMemoryLogger } from '../../../src/ui/logger.js';
 import { tempDir } from '../../helpers/temp-dir.js';
 
@@ -44,7 +44,7 @@ describe('the per-call output log of an agent that never stops printing', () => 
     const [cut, head, tail] = [Number(notice?.[1]), Number(notice?.[2]), Number(notice?.[3])];
     expect(head).toBe(cap.maxBytes - cap.tailBytes);
     expect(tail).toBe(cap.tailBytes);
-    expect(statSync(outputLogPath).size).toBe(head + tail + cutNotice(cut, head, tail).length);
+    expect(statSync(outputLogPath).size).toBe(head + tail + describeCut(cut, head, tail).length);
     expect(head + cut + tail).toBeGreaterThanOrEqual(100 * cap.maxBytes);
     expect(text.startsWith(LINE.repeat(10))).toBe(true);
     expect(text.slice(-tail).replace(/^[^\n]*\n/, '')).toMatch(/^(endless output line\n)+(endless output l?i?n?e?)?$/);

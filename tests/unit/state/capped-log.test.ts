@@ -2,8 +2,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { NO_REDACTION, createRedactor } from '../../../src/core/secret-redactor.js';
-import { CappedLog, OUTPUT_LOG_CAP, cutNotice } from '../../../src/state/capped-log.js';
-import { asByteString } from '../../../src/state/redaction.js';
+import { CappedLog, OUTPUT_LOG_CAP, describeCut } from '../../../src/state/capped-log.js';
+import { toByteString } from '../../../src/state/redaction.js';
 import { tempDir } from '../../helpers/temp-dir.js';
 
 function logIn(dir: string, maxBytes: number, tailBytes: number, redactor = NO_REDACTION): CappedLog {
@@ -33,7 +33,7 @@ describe('CappedLog', () => {
     log.close();
     const cut = input.length - 30;
     expect(log.cutBytes).toBe(cut);
-    expect(readFileSync(log.path, 'utf8')).toBe(input.slice(0, 20) + cutNotice(cut, 20, 10) + input.slice(-10));
+    expect(readFileSync(log.path, 'utf8')).toBe(input.slice(0, 20) + describeCut(cut, 20, 10) + input.slice(-10));
   });
 
   it('keeps bytes that are not valid UTF-8 unchanged', () => {
@@ -48,7 +48,7 @@ describe('CappedLog', () => {
 
   it('redacts a secret even when it arrives split across writes, in UTF-8', () => {
     const dir = tempDir();
-    const redactor = createRedactor([{ name: 'DB_PASSWORD', value: 'pässwörd-123' }], asByteString);
+    const redactor = createRedactor([{ name: 'DB_PASSWORD', value: 'pässwörd-123' }], toByteString);
     const log = logIn(dir, 1000, 100, redactor);
     const text = Buffer.from('before pässwörd-123 after pässwörd-123');
     for (let i = 0; i < text.length; i += 3) log.write(text.subarray(i, i + 3));
