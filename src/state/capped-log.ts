@@ -73,21 +73,27 @@ export class CappedLog {
     this.closed = true;
     try {
       this.take(Buffer.from(this.redactor.end(), 'latin1'));
-      if (this.cut > 0) writeSync(this.fd as number, describeCut(this.cut, this.head, this.tailSize));
-      for (const piece of this.tail) writeSync(this.fd as number, piece);
+      if (this.cut > 0) this.emit(describeCut(this.cut, this.head, this.tailSize));
+      for (const piece of this.tail) this.emit(piece);
     } catch {
       // As in write(): what could not be written is lost, the call goes on.
     } finally {
-      closeSync(this.fd as number);
+      if (this.fd !== undefined) closeSync(this.fd);
     }
     this.tail = [];
+  }
+
+  private emit(data: Buffer | string): void {
+    if (this.fd === undefined) return;
+    if (typeof data === 'string') writeSync(this.fd, data);
+    else writeSync(this.fd, data);
   }
 
   private take(bytes: Buffer): void {
     let rest = bytes;
     if (this.head < this.headMax) {
       const room = Math.min(this.headMax - this.head, rest.length);
-      writeSync(this.fd as number, rest, 0, room);
+      this.emit(rest.subarray(0, room));
       this.head += room;
       rest = rest.subarray(room);
     }
