@@ -3,7 +3,7 @@ import lockfile from 'proper-lockfile';
 import { isRecord, loadStateFile, writeJsonAtomic } from '../../state/json-file.js';
 import type { RunFacts } from './assertions.js';
 import { ToolError } from './tool-error.js';
-import type { ToolPaths } from './tool-home.js';
+import { isWorkspaceId, type ToolPaths } from './tool-home.js';
 
 /**
  * The registry of test workspaces: one JSON file that survives between calls
@@ -102,9 +102,26 @@ export function normalizeRegistry(value: unknown): Registry | string {
   return out;
 }
 
+/**
+ * Entries are trusted to name folders that cleanup deletes, so one whose id
+ * breaks the id grammar or whose path is not that id's workspace folder is
+ * dropped (with a warning) and its path left alone.
+ */
+function dropForeignEntries(paths: ToolPaths, registry: Registry, warn: (message: string) => void): Registry {
+  const fits = (id: string, path: string): boolean => isWorkspaceId(id) && path === paths.workspaceDir(id);
+  for (const [kind, entries] of [['workspace', registry.workspaces], ['preserved session', registry.preserved]] as const) {
+    for (const [id, entry] of Object.entries(entries)) {
+      if (fits(id, entry.path)) continue;
+      warn(`ignored the registry's ${kind} "${id.slice(0, 80)}": its path ${entry.path.slice(0, 200)} is not a test workspace folder of ${paths.home}`);
+      delete entries[id];
+    }
+  }
+  return registry;
+}
+
 /** Reads the registry without the lock (writes are atomic, so a read never sees half a file). */
 export function readRegistry(paths: ToolPaths, warn: (message: string) => void): Registry {
-  return loadStateFile(paths.registry, normalizeRegistry, emptyRegistry, warn);
+  return dropForeignEntries(paths, loadStateFile(paths.registry, normalizeRegistry, emptyRegistry, warn), warn);
 }
 
 const LOCK_OPTIONS = { realpath: false, stale: 10_000, retries: { retries: 100, minTimeout: 10, maxTimeout: 100 } };

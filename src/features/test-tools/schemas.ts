@@ -12,7 +12,7 @@ import { WORKSPACE_ID_PATTERN } from './workspace.js';
 const workspaceId = z
   .string()
   .regex(WORKSPACE_ID_PATTERN, 'must be 1-64 letters, digits, ".", "_" or "-", starting with a letter or digit')
-  .describe('Identifier of the test workspace (its folder is <tmp>/ralph-test-<id>)');
+  .describe('Identifier of the test workspace (its folder is ralph-test-<id> in the private test tools folder)');
 const count = z.number().int().min(0);
 const relativePath = z.string().min(1).describe('Path relative to the workspace (no "..", not absolute)');
 const regex = z.string().describe('Regular expression (JavaScript syntax, multiline: ^ and $ match at line ends)');

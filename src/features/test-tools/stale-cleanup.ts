@@ -1,7 +1,8 @@
-import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { existsSync, lstatSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { readRegistry, updateRegistry, type Registry } from './registry.js';
-import { toolPaths, WORKSPACE_PREFIX, type ToolContext } from './tool-home.js';
+import { removeInside } from './safe-remove.js';
+import { toolPaths, WORKSPACE_PREFIX, type ToolContext, type ToolPaths } from './tool-home.js';
 import { markerPath, readMarker, removeWorkspaceFiles } from './workspace.js';
 
 /**
@@ -9,8 +10,10 @@ import { markerPath, readMarker, removeWorkspaceFiles } from './workspace.js';
  * than a day, registered workspaces whose folder vanished, preserved sessions
  * older than a day, and `ralph-test-*` folders carrying our marker that no
  * registry knows (a crash between creating and registering) once they are a
- * day old. A folder without our marker is never touched. MCP verify gates
- * untouched for a day are forgotten too.
+ * day old. A folder without our marker is never touched, and neither is one
+ * whose marker names another folder: the id in a marker is only trusted when
+ * it is a valid id and the folder is exactly `ralph-test-<that id>`. MCP
+ * verify gates untouched for a day are forgotten too.
  */
 export const STALE_AFTER_MS = 24 * 60 * 60 * 1000;
 
@@ -25,8 +28,7 @@ function staleIds(registry: Registry, now: number, maxAgeMs: number): { workspac
   };
 }
 
-function removeOrphans(ctx: ToolContext, registry: Registry, now: number, maxAgeMs: number): string[] {
-  const paths = toolPaths(ctx.env);
+function removeOrphans(paths: ToolPaths, registry: Registry, now: number, maxAgeMs: number): string[] {
   const known = new Set([...Object.values(registry.workspaces).map((w) => w.path), ...Object.values(registry.preserved).map((p) => p.path)]);
   let names: string[];
   try {
@@ -39,9 +41,9 @@ function removeOrphans(ctx: ToolContext, registry: Registry, now: number, maxAge
     const dir = join(paths.workspacesDir, name);
     if (known.has(dir)) continue;
     const id = readMarker(dir);
-    if (id === undefined) continue;
+    if (id === undefined || `${WORKSPACE_PREFIX}${id}` !== name) continue;
     try {
-      if (now - statSync(markerPath(dir)).mtimeMs <= maxAgeMs) continue;
+      if (now - lstatSync(markerPath(dir)).mtimeMs <= maxAgeMs) continue;
     } catch {
       continue;
     }
@@ -51,8 +53,8 @@ function removeOrphans(ctx: ToolContext, registry: Registry, now: number, maxAge
   return removed;
 }
 
-function removeOldGates(ctx: ToolContext, now: number, maxAgeMs: number): void {
-  const dir = toolPaths(ctx.env).gatesDir;
+function removeOldGates(paths: ToolPaths, now: number, maxAgeMs: number): void {
+  const dir = paths.gatesDir;
   let names: string[];
   try {
     names = readdirSync(dir).filter((n) => n.endsWith('.json'));
@@ -63,7 +65,8 @@ function removeOldGates(ctx: ToolContext, now: number, maxAgeMs: number): void {
     const path = join(dir, name);
     try {
       // A gate in use holds its lock; its file is rewritten on every call, so its age is its idle time.
-      if (now - statSync(path).mtimeMs > maxAgeMs && !existsSync(`${path}.lock`)) rmSync(path, { force: true });
+      const stat = lstatSync(path);
+      if ((stat.isFile() || stat.isSymbolicLink()) && now - stat.mtimeMs > maxAgeMs && !existsSync(`${path}.lock`)) rmSync(path, { force: true });
     } catch {
       // Gone meanwhile.
     }
@@ -75,8 +78,8 @@ export async function cleanStaleWorkspaces(ctx: ToolContext, maxAgeMs = STALE_AF
   const paths = toolPaths(ctx.env);
   const now = ctx.now();
   const current = readRegistry(paths, ctx.warn);
-  const removed = removeOrphans(ctx, current, now, maxAgeMs);
-  removeOldGates(ctx, now, maxAgeMs);
+  const removed = removeOrphans(paths, current, now, maxAgeMs);
+  removeOldGates(paths, now, maxAgeMs);
   const first = staleIds(current, now, maxAgeMs);
   // Lock only when there is something to do: this runs on every `ralph test`.
   if (first.workspaces.length === 0 && first.preserved.length === 0) return removed;
@@ -89,7 +92,7 @@ export async function cleanStaleWorkspaces(ctx: ToolContext, maxAgeMs = STALE_AF
     }
     for (const id of stale.preserved) {
       const entry = registry.preserved[id];
-      if (entry) rmSync(entry.path, { recursive: true, force: true });
+      if (entry) removeInside(paths.workspacesDir, entry.path);
       delete registry.preserved[id];
     }
     return [...stale.workspaces, ...stale.preserved.map((id) => `${id} (preserved session)`)];

@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, lstatSync, readdirSync, rmSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { updateRegistry } from './registry.js';
 import { toolPaths, type ToolContext } from './tool-home.js';
@@ -22,22 +22,27 @@ export interface CleanupResult {
   preserved_files: string[];
 }
 
-/** Deletes everything under `dir` except `keep` (an absolute path below it) and the folders leading to it. */
+/**
+ * Deletes everything under `dir` except `keep` (an absolute path below it) and
+ * the folders leading to it. A symlink on that way is removed, never entered:
+ * descending through it would delete whatever it points at.
+ */
 function removeAllBut(dir: string, keep: string): void {
   const [first, ...rest] = relative(dir, keep).split(sep);
   for (const name of readdirSync(dir)) {
-    if (name === first) {
-      if (rest.length > 0) removeAllBut(join(dir, name), keep);
+    const path = join(dir, name);
+    if (name === first && !lstatSync(path).isSymbolicLink()) {
+      if (rest.length > 0) removeAllBut(path, keep);
       continue;
     }
-    rmSync(join(dir, name), { recursive: true, force: true });
+    rmSync(path, { recursive: true, force: true });
   }
 }
 
 export async function testCleanup(input: CleanupInput, ctx: ToolContext): Promise<CleanupResult> {
   const { entry, paths } = requireWorkspace(ctx, input.workspace_id);
   const session = sessionFile(entry.path);
-  const preserve = input.preserve_session === true && existsSync(session);
+  const preserve = input.preserve_session === true && existsSync(session) && !lstatSync(session).isSymbolicLink();
   if (preserve) {
     removeAllBut(entry.path, session);
     rmSync(paths.dataDir(entry.id), { recursive: true, force: true });

@@ -16,6 +16,7 @@ export type ToolErrorCode =
   | 'unknown_snapshot'
   | 'too_many_files'
   | 'registry_busy'
+  | 'unsafe_home'
   | 'gate_busy'
   | 'cancelled'
   | 'run_failed';

@@ -1,10 +1,11 @@
-import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ralphPaths } from '../../state/paths.js';
 import { isRecord } from '../../state/json-file.js';
 import { readRegistry, updateRegistry, type WorkspaceEntry } from './registry.js';
 import { ToolError } from './tool-error.js';
-import { toolPaths, type ToolContext, type ToolPaths } from './tool-home.js';
+import { removeInside } from './safe-remove.js';
+import { isWorkspaceId, toolPaths, WORKSPACE_PREFIX, type ToolContext, type ToolPaths } from './tool-home.js';
 
 /**
  * Looking up registered workspaces, and the marker that says a folder was
@@ -12,7 +13,7 @@ import { toolPaths, type ToolContext, type ToolPaths } from './tool-home.js';
  * own). The marker lives in `.git/`, where snapshots and the agent never look.
  */
 
-export const WORKSPACE_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
+export { WORKSPACE_ID_PATTERN } from './tool-home.js';
 const MARKER = join('.git', 'ralph-test-workspace.json');
 
 export function markerPath(dir: string): string {
@@ -23,11 +24,27 @@ export function writeMarker(dir: string, id: string, now: number): void {
   writeFileSync(markerPath(dir), `${JSON.stringify({ id, created_at: now })}\n`);
 }
 
-/** The workspace id recorded in a folder's marker, if it has one. */
-export function readMarker(dir: string): string | undefined {
+/** True when `path` and its `.git` are real directories (not symlinks), so reading below them stays inside. */
+function isRealDirChain(dir: string): boolean {
   try {
+    return lstatSync(dir).isDirectory() && lstatSync(join(dir, '.git')).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The workspace id recorded in a folder's marker, if it has one. The id is
+ * untrusted text until it passes the id grammar; a marker reached through a
+ * symlink, or a file that is not a plain one, counts as no marker.
+ */
+export function readMarker(dir: string): string | undefined {
+  if (!isRealDirChain(dir)) return undefined;
+  try {
+    if (!lstatSync(markerPath(dir)).isFile()) return undefined;
     const value: unknown = JSON.parse(readFileSync(markerPath(dir), 'utf8'));
-    return isRecord(value) && typeof value['id'] === 'string' ? value['id'] : undefined;
+    const id = isRecord(value) ? value['id'] : undefined;
+    return typeof id === 'string' && isWorkspaceId(id) ? id : undefined;
   } catch {
     return undefined;
   }
@@ -66,8 +83,15 @@ export function sessionFile(workspace: string): string {
   return ralphPaths(workspace).sessionRecording;
 }
 
-/** Removes a workspace folder and the data kept for it outside (snapshots). */
+/**
+ * Removes a workspace folder and the data kept for it outside (snapshots).
+ * Only `ralph-test-<id>` directly in the tools' home is ever deleted, with
+ * every path checked to stay there; anything else is refused and kept.
+ */
 export function removeWorkspaceFiles(paths: ToolPaths, id: string, dir: string): void {
-  rmSync(dir, { recursive: true, force: true });
-  rmSync(paths.dataDir(id), { recursive: true, force: true });
+  if (!isWorkspaceId(id) || dir !== join(paths.workspacesDir, `${WORKSPACE_PREFIX}${id}`)) {
+    throw new ToolError('run_failed', `refusing to delete ${dir}: it is not the folder of workspace "${id.slice(0, 80)}"`, { path: dir });
+  }
+  removeInside(paths.workspacesDir, dir);
+  removeInside(paths.dataRoot, paths.dataDir(id));
 }
