@@ -1,10 +1,11 @@
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { writeFileAtomic } from '../state/json-file.js';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { checkFirstTasks } from '../core/fix-plan.js';
 import { OutputScanner } from '../core/output-scanner.js';
 import { emptyAgentOutput } from '../core/agent-output.js';
 import { RalphError, ExitCode } from '../errors.js';
+import { containedPathRefusal, removeContainedPath, writeContainedFile } from '../infra/contained-files.js';
 import type { AgentBackend, AgentRequest, AgentRun, Clock, ProcessRunner } from '../ports.js';
 import { parseMockScript, pickResponse, renderMockOutput, type MockResponse } from './mock-script.js';
 
@@ -94,7 +95,11 @@ export class MockBackend implements AgentBackend {
     }
     if (signal.aborted) return { end: 'interrupted', exitCode: undefined, durationMs: 0, output: emptyAgentOutput(), stderrTail: '', details };
 
-    await this.applyEffects(response);
+    const refused = this.refusedEffect(index, response);
+    if (refused !== undefined) {
+      return { end: 'spawn_failed', exitCode: undefined, durationMs: this.options.clock.now() - started, output: emptyAgentOutput(), stderrTail: '', failure: refused, fatal: true, details };
+    }
+    await this.applyEffects(index, response);
     const stdout = renderMockOutput(response, this.sessionId, this.options.clock.now() - started);
     writeFileAtomic(request.outputLogPath, stdout);
     const scanner = new OutputScanner(request.onEvent);
@@ -103,14 +108,31 @@ export class MockBackend implements AgentBackend {
     return { end: 'exited', exitCode: response.exitCode, durationMs: this.options.clock.now() - started, output: scanner.end(), stderrTail: '', details };
   }
 
-  private async applyEffects(response: MockResponse): Promise<void> {
+  private describeRefusal(index: number, relative: string, reason: string): string {
+    return `mock response ${index + 1} (responses[${index}] of ${this.options.scriptPath}): files["${relative}"] is refused: ${reason}. Nothing of this response was applied.`;
+  }
+
+  /**
+   * Every file effect is checked before any is applied, so a response with one
+   * bad path changes nothing; the mock agent never writes, deletes or
+   * descends through a symlink, nor touches .git/.
+   */
+  private refusedEffect(index: number, response: MockResponse): string | undefined {
+    for (const [relative, content] of Object.entries(response.files)) {
+      const reason = containedPathRefusal(this.options.projectDir, relative, content === null ? 'delete' : 'write');
+      if (reason !== undefined) return this.describeRefusal(index, relative, reason);
+    }
+    return undefined;
+  }
+
+  private async applyEffects(index: number, response: MockResponse): Promise<void> {
     const root = this.options.projectDir;
     for (const [relative, content] of Object.entries(response.files)) {
-      const target = join(root, relative);
-      if (content === null) rmSync(target, { force: true, recursive: true });
-      else {
-        mkdirSync(dirname(target), { recursive: true });
-        writeFileSync(target, content);
+      try {
+        if (content === null) removeContainedPath(root, relative);
+        else writeContainedFile(root, relative, content);
+      } catch (error) {
+        throw new RalphError(this.describeRefusal(index, relative, (error as Error).message), ExitCode.RuntimeError);
       }
     }
     if (response.checkTasks > 0 && existsSync(this.options.fixPlanPath)) {

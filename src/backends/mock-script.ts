@@ -1,4 +1,5 @@
 import { isRecord } from '../core/guards.js';
+import { containedPathProblem } from '../infra/contained-files.js';
 
 /**
  * The mock backend's script (seed 003 "Mock Backend Specification"): ordered
@@ -30,11 +31,6 @@ export interface MockResponse {
 }
 
 export type MockScriptResult = { ok: true; responses: MockResponse[] } | { ok: false; errors: string[] };
-
-function safeRelativePath(path: string): boolean {
-  if (path === '' || path.startsWith('/') || /^[A-Za-z]:/.test(path) || path.includes('\0')) return false;
-  return !path.split(/[\\/]/).some((part) => part === '..');
-}
 
 const KNOWN_FIELDS = new Set([
   'output',
@@ -116,7 +112,8 @@ export function parseMockScript(value: unknown): MockScriptResult {
       if (!isRecord(files)) errors.push(`${at}.files: must be an object of path → content (or null to delete)`);
       else
         for (const [path, content] of Object.entries(files)) {
-          if (!safeRelativePath(path)) errors.push(`${at}.files: "${path}" must be a relative path inside the project`);
+          const problem = containedPathProblem(path);
+          if (problem !== undefined) errors.push(`${at}.files: "${path}" is refused (${problem}); use a relative path inside the project`);
           else if (content !== null && typeof content !== 'string') errors.push(`${at}.files["${path}"]: must be a string or null`);
           else response.files[path] = content;
         }
