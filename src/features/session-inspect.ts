@@ -79,6 +79,18 @@ export const DEFAULT_INSPECT_LIMIT = 100;
 export const MAX_PATTERN_CHARS = 1000;
 
 
+/**
+ * Why a line is not JSON, without quoting it: the engine's message repeats
+ * part of the line, and the line may come from a file that is not ours.
+ */
+function jsonProblem(error: unknown): string {
+  const message = error instanceof Error ? error.message : '';
+  const position = /position (\d+)/.exec(message);
+  if (position) return `not valid JSON (at character ${position[1]})`;
+  if (/end of (JSON )?input|Unterminated/i.test(message)) return 'not valid JSON (cut off)';
+  return 'not valid JSON';
+}
+
 /** Parses session.jsonl text; bad lines are skipped and the first is reported with its line number. */
 export function parseSessionRecords(text: string): SessionRead {
   const records: SessionRecord[] = [];
@@ -91,7 +103,7 @@ export function parseSessionRecords(text: string): SessionRead {
     try {
       value = JSON.parse(line);
     } catch (e) {
-      problem = `not valid JSON (${(e as Error).message})`;
+      problem = jsonProblem(e);
     }
     if (problem === undefined) {
       if (!isRec(value)) problem = 'not a JSON object';

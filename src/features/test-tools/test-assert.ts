@@ -42,7 +42,7 @@ function fileReader(root: string): (path: string) => FileRead {
 function sessionFacts(input: AssertInput, workspace: string): AssertionFacts['session'] {
   if (!input.assertions.some((a) => EVENT_TYPES.has(a.type))) return { records: [] };
   try {
-    return { records: loadSessionRecords(input.workspace_id, sessionFile(workspace)) };
+    return { records: loadSessionRecords(input.workspace_id, workspace, sessionFile(workspace)) };
   } catch (error) {
     // No recording yet fails the event assertions; a damaged one fails the call (with its line).
     if (error instanceof ToolError && error.code === 'no_session') return { unavailable: 'no session recording yet; call test_run first' };

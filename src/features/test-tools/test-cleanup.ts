@@ -1,6 +1,7 @@
-import { existsSync, lstatSync, readdirSync, rmSync } from 'node:fs';
+import { lstatSync, readdirSync, rmSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { updateRegistry } from './registry.js';
+import { isRealFileInside } from './session-records.js';
 import { toolPaths, type ToolContext } from './tool-home.js';
 import { removeWorkspaceFiles, requireWorkspace, sessionFile } from './workspace.js';
 
@@ -42,7 +43,7 @@ function removeAllBut(dir: string, keep: string): void {
 export async function testCleanup(input: CleanupInput, ctx: ToolContext): Promise<CleanupResult> {
   const { entry, paths } = requireWorkspace(ctx, input.workspace_id);
   const session = sessionFile(entry.path);
-  const preserve = input.preserve_session === true && existsSync(session) && !lstatSync(session).isSymbolicLink();
+  const preserve = input.preserve_session === true && isRealFileInside(entry.path, session);
   if (preserve) {
     removeAllBut(entry.path, session);
     rmSync(paths.dataDir(entry.id), { recursive: true, force: true });

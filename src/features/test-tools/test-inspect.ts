@@ -19,18 +19,20 @@ export interface InspectInput {
   format?: InspectFormat | undefined;
 }
 
-function sessionPathFor(input: InspectInput, ctx: ToolContext): string {
+/** The workspace folder whose recording is read: a registered one, or one kept by test_cleanup. */
+function workspaceFor(input: InspectInput, ctx: ToolContext): string {
   try {
-    return sessionFile(requireWorkspace(ctx, input.workspace_id).entry.path);
+    return requireWorkspace(ctx, input.workspace_id).entry.path;
   } catch (error) {
     const preserved = readRegistry(toolPaths(ctx.env), ctx.warn).preserved[input.workspace_id];
-    if (error instanceof ToolError && error.code === 'unknown_workspace' && preserved) return preserved.session_file;
+    if (error instanceof ToolError && error.code === 'unknown_workspace' && preserved) return preserved.path;
     throw error;
   }
 }
 
 export function testInspect(input: InspectInput, ctx: ToolContext): InspectJson | InspectSummary | InspectTimeline {
-  const records = loadSessionRecords(input.workspace_id, sessionPathFor(input, ctx));
+  const workspace = workspaceFor(input, ctx);
+  const records = loadSessionRecords(input.workspace_id, workspace, sessionFile(workspace));
   const options = { ...(input.filter ? { filter: input.filter } : {}), ...(input.limit !== undefined ? { limit: input.limit } : {}), ...(input.format ? { format: input.format } : {}) };
   const result = inspectSession(records, options);
   if (!result.ok) throw badInput(result.error);
