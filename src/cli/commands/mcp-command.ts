@@ -18,8 +18,8 @@ export async function runMcpCommand(cwd: string, env: NodeJS.ProcessEnv): Promis
     process.stderr.write(`ralph mcp: ${message}\n`);
   };
 
-  const [{ StdioServerTransport }, { createRalphMcpServer }, { cleanStaleWorkspaces }, { TOOLS }] = await Promise.all([
-    import('@modelcontextprotocol/sdk/server/stdio.js'),
+  const [{ BoundedStdioTransport }, { createRalphMcpServer }, { cleanStaleWorkspaces }, { TOOLS }] = await Promise.all([
+    import('../../features/mcp/bounded-stdio-transport.js'),
     import('../../features/mcp/mcp-server.js'),
     import('../../features/test-tools/stale-cleanup.js'),
     import('../../features/mcp/tool-catalog.js'),
@@ -29,7 +29,7 @@ export async function runMcpCommand(cwd: string, env: NodeJS.ProcessEnv): Promis
 
   const shutdown = new AbortController();
   const server = createRalphMcpServer({ context, shutdown: shutdown.signal });
-  const transport = new StdioServerTransport();
+  const transport = new BoundedStdioTransport();
   const closed = new Promise<string>((resolve) => {
     process.stdin.once('end', () => resolve('stdin closed'));
     process.stdin.once('close', () => resolve('stdin closed'));
@@ -39,6 +39,8 @@ export async function runMcpCommand(cwd: string, env: NodeJS.ProcessEnv): Promis
     server.server.onclose = () => resolve('connection closed');
   });
   await server.connect(transport);
+  // Unreadable or oversized messages are answered or dropped; the server keeps serving and says why here.
+  server.server.onerror = (error) => log(`warning: ${error.message}`);
   log(`serving ${TOOLS.length} tools on stdio (${TOOLS.map((t) => t.name).join(', ')})`);
   const why = await closed;
   log(`${why}; shutting down`);
