@@ -95,14 +95,43 @@ function clearTheWay(ctx: ToolContext, id: string, dir: string, warnings: string
   removeWorkspaceFiles(paths, id, dir);
 }
 
+function normalizeFixturePath(rel: string): string {
+  return rel.replace(/\\/g, '/').replace(/^\.\//, '');
+}
+
+/**
+ * A fixture cannot be both a file and the folder of another (`a` and `a/b`):
+ * refused up front, naming both, whatever order they come in.
+ */
+function checkFixtureNesting(fixtures: Record<string, string>): void {
+  const byPath = new Map<string, string>();
+  for (const rel of Object.keys(fixtures)) byPath.set(normalizeFixturePath(rel).replace(/\/+$/, ''), rel);
+  const problems: string[] = [];
+  for (const [path, rel] of byPath) {
+    const parts = path.split('/');
+    for (let i = 1; i < parts.length; i += 1) {
+      const parent = byPath.get(parts.slice(0, i).join('/'));
+      if (parent !== undefined) problems.push(`fixtures "${parent}" and "${rel}" conflict: "${parent}" would have to be a file and the folder holding "${rel}"`);
+    }
+  }
+  if (problems.length > 0) throw badInput(`invalid fixtures:\n  ${problems.join('\n  ')}`, { problems }, 'Give each fixture a path that is not also the folder of another fixture.');
+}
+
 function writeFixtures(dir: string, fixtures: Record<string, string>): string[] {
   const written: string[] = [];
   for (const [rel, content] of Object.entries(fixtures)) {
-    const normalized = rel.replace(/\\/g, '/').replace(/^\.\//, '');
+    const normalized = normalizeFixturePath(rel);
     if (normalized === '.git' || normalized.startsWith('.git/')) throw new ToolError('path_outside_workspace', `fixture "${rel}" is refused: .git/ belongs to the workspace's repository`, { path: rel });
     const target = resolveInside(dir, normalized, 'fixture');
-    mkdirSync(dirname(target), { recursive: true });
-    writeFileSync(target, content);
+    try {
+      mkdirSync(dirname(target), { recursive: true });
+      writeFileSync(target, content);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      // A fixture that clashes with a file or folder the Ralph layout already made.
+      if (code === 'EEXIST' || code === 'ENOTDIR' || code === 'EISDIR') throw badInput(`fixture "${rel}" cannot be written: a file or folder on its path already exists in the new workspace (${code})`, { path: rel });
+      throw error;
+    }
     written.push(normalized);
   }
   return written;
@@ -121,6 +150,7 @@ export async function testSetup(input: SetupInput, ctx: ToolContext): Promise<Se
   const dir = paths.workspaceDir(id);
   const warnings: string[] = [];
   const config = renderConfig(input.config ?? {});
+  checkFixtureNesting(input.fixtures ?? {});
   clearTheWay(ctx, id, dir, warnings);
   mkdirSync(dir, { recursive: true });
   try {

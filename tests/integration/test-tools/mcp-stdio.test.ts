@@ -73,6 +73,46 @@ describe('ralph mcp over raw stdio', () => {
     expect(server.stderr()).toContain('stdin closed; shutting down');
   });
 
+  it('answers a request over 10 MiB with an error naming the limit, and keeps serving', async () => {
+    const home = toolsHome();
+    const server = start(home);
+    await initialize(server);
+    const huge = 'x'.repeat(11 * 1024 * 1024);
+    // The id comes after the huge params, as some clients write it.
+    server.child.stdin.write(`{"jsonrpc":"2.0","method":"tools/call","params":{"name":"test_setup","arguments":{"workspace_id":"big","fixtures":{"big.txt":"${huge}"}}},"id":2}\n`);
+    const answer = await Promise.race([server.response(2), server.exit.then((code) => ({ exited: code }))]);
+    expect(answer).toMatchObject({ id: 2, error: { code: -32600 } });
+    expect((answer as { error: { message: string } }).error.message).toContain('at most 10 MiB (10485760 bytes)');
+    server.send({ id: 3, method: 'tools/list' });
+    expect(await server.response(3)).toMatchObject({ result: { tools: expect.any(Array) } });
+    expect(existsSync(join(home, 'ralph-test-big'))).toBe(false);
+    server.child.stdin.end();
+    expect(await server.exit).toBe(0);
+    expect(server.stderr()).toContain('discarded a message over 10 MiB (id 2)');
+  });
+
+  it('test_setup with fixtures "a" and "a/b" (either order) is a validation error naming both', async () => {
+    const home = toolsHome();
+    const server = start(home);
+    await initialize(server);
+    const cases: Array<[number, Record<string, string>]> = [
+      [2, { a: 'file', 'a/b': 'nested' }],
+      [3, { 'a/b': 'nested', a: 'file' }],
+    ];
+    for (const [id, fixtures] of cases) {
+      server.send({ id, method: 'tools/call', params: { name: 'test_setup', arguments: { workspace_id: `nest${id}`, fixtures } } });
+      const r = (await server.response(id)) as { result: { isError: boolean; content: Array<{ text: string }> } };
+      expect(r.result.isError).toBe(true);
+      const error = (JSON.parse(r.result.content[0]?.text ?? '{}') as { error: { code: string; message: string } }).error;
+      expect(error.code).toBe('bad_input');
+      expect(error.message).toContain('fixtures "a" and "a/b" conflict');
+      expect(error.message).not.toContain('EEXIST');
+      expect(existsSync(join(home, `ralph-test-nest${id}`))).toBe(false);
+    }
+    server.child.stdin.end();
+    expect(await server.exit).toBe(0);
+  });
+
   it('stops a running test_run when the client goes away', async () => {
     const home = toolsHome();
     const server = start(home);
