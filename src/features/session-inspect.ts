@@ -28,6 +28,8 @@ export interface SessionRead {
   records: SessionRecord[];
   /** The first line that is not a record (line 0: the file itself). */
   error?: { line: number; message: string };
+  /** How many lines were not records (set with `error`, for a damaged file). */
+  badLines?: number;
 }
 
 export interface SessionFilter {
@@ -95,6 +97,7 @@ function jsonProblem(error: unknown): string {
 export function parseSessionRecords(text: string): SessionRead {
   const records: SessionRecord[] = [];
   let error: SessionRead['error'];
+  let badLines = 0;
   text.split('\n').forEach((raw, index) => {
     const line = raw.trim();
     if (line === '') return;
@@ -112,9 +115,11 @@ export function parseSessionRecords(text: string): SessionRead {
       else if (value['data'] !== undefined && !isRec(value['data'])) problem = '"data" is not an object';
       else records.push({ ts: value['ts'], event: value['event'], data: isRec(value['data']) ? value['data'] : {} });
     }
-    if (problem !== undefined && error === undefined) error = { line: index + 1, message: `line ${index + 1}: ${problem}` };
+    if (problem === undefined) return;
+    badLines += 1;
+    if (error === undefined) error = { line: index + 1, message: `line ${index + 1}: ${problem}` };
   });
-  return error === undefined ? { records } : { records, error };
+  return error === undefined ? { records } : { records, error, badLines };
 }
 
 /** Reads a session recording; a missing or unreadable file is an error value (line 0). */

@@ -7,12 +7,20 @@ import { packageRoot } from '../../infra/package-info.js';
 import { ralphPaths } from '../../state/paths.js';
 import type { RalphArgs } from '../ralph-args.js';
 
-/** `ralph --inspect`: the session recording, filtered, as one JSON document (seed 003 test_inspect). */
+/**
+ * `ralph --inspect`: the session recording, filtered, as one JSON document
+ * (the shapes of test_inspect, plus `skipped_lines`). A damaged line — most
+ * often the last one, cut off when a run was killed — costs only that line:
+ * it is skipped, and how many were skipped is said on stderr and in the JSON.
+ */
 export function inspectCommand(args: RalphArgs, cwd: string): number {
   const paths = ralphPaths(cwd);
   const read = readSessionRecords(paths.sessionRecording);
-  if (read.error) {
-    throw new RalphError(`${paths.sessionRecording} line ${read.error.line}: ${read.error.message}`, ExitCode.RuntimeError, 'The lines before it are intact; move the damaged line away to read the rest.');
+  if (read.error?.line === 0) throw new RalphError(read.error.message, ExitCode.RuntimeError, 'Run ralph in this project first; it records every run there.');
+  const skipped = read.badLines ?? 0;
+  if (read.error && skipped > 0) {
+    const lines = skipped === 1 ? 'line' : 'lines';
+    process.stderr.write(`ralph: warning: skipped ${skipped} damaged ${lines} of ${paths.sessionRecording} (first: ${read.error.message}); showing the ${read.records.length} intact records\n`);
   }
   const i = args.inspect;
   const result = inspectSession(read.records, {
@@ -27,7 +35,7 @@ export function inspectCommand(args: RalphArgs, cwd: string): number {
     format: i.format,
   });
   if (!result.ok) throw new UsageError(result.error);
-  process.stdout.write(`${JSON.stringify(result.value, null, 2)}\n`);
+  process.stdout.write(`${JSON.stringify({ ...result.value, skipped_lines: skipped }, null, 2)}\n`);
   return ExitCode.Completed;
 }
 
