@@ -1,4 +1,5 @@
 import { CONFIG_FIELDS, CONFIG_KEYS, FIELD_BY_NAME, INFORMATIONAL_KEYS, UNSUPPORTED_KEY, defaultConfig, type ConfigField, type RalphConfig } from './keys.js';
+import { capMessages, clipText } from '../core/message-bounds.js';
 import { parseRalphrc } from './ralphrc.js';
 import type { ValueType } from './value-types.js';
 
@@ -27,7 +28,7 @@ export interface LoadedConfig {
 }
 
 function describeBad(where: string, name: string, raw: string, expected: string): string {
-  return `${where}: ${name}="${raw}" is invalid; expected ${expected}`;
+  return `${where}: ${name}="${clipText(raw)}" is invalid; expected ${expected}`;
 }
 
 function applyRaw<F extends ConfigField>(
@@ -51,6 +52,7 @@ export function loadConfig(inputs: ConfigInputs): LoadedConfig {
   const config = defaultConfig();
   const origins = Object.fromEntries(CONFIG_FIELDS.map((f) => [f, { source: 'default' } as ValueOrigin])) as Record<ConfigField, ValueOrigin>;
   const warnings: string[] = [];
+  const unknownKeys: string[] = [];
   const errors: string[] = [];
 
   if (inputs.ralphrc) {
@@ -61,8 +63,8 @@ export function loadConfig(inputs: ConfigInputs): LoadedConfig {
       const where = `${file}:${entry.line}`;
       const field = FIELD_BY_NAME.get(entry.key);
       if (field === undefined) {
-        if (UNSUPPORTED_KEY.test(entry.key)) warnings.push(`${where}: ${entry.key} is not supported by this version of Ralph (ignored)`);
-        else if (!INFORMATIONAL_KEYS.has(entry.key)) warnings.push(`${where}: unknown key ${entry.key} (ignored)`);
+        if (UNSUPPORTED_KEY.test(entry.key)) warnings.push(`${where}: ${clipText(entry.key)} is not supported by this version of Ralph (ignored)`);
+        else if (!INFORMATIONAL_KEYS.has(entry.key)) unknownKeys.push(`${where}: unknown key ${clipText(entry.key)} (ignored)`);
         continue;
       }
       if (entry.value === '') continue;
@@ -102,7 +104,7 @@ export function loadConfig(inputs: ConfigInputs): LoadedConfig {
     for (const value of values) {
       const parsed = (spec.type as ValueType<unknown>).parse(value);
       if (!parsed.ok) {
-        errors.push(`invalid value for ${flag}: "${value}"; expected ${parsed.expected}`);
+        errors.push(`invalid value for ${flag}: "${clipText(value)}"; expected ${parsed.expected}`);
         failed = true;
         break;
       }
@@ -117,7 +119,8 @@ export function loadConfig(inputs: ConfigInputs): LoadedConfig {
     origins[field] = { source: 'flag', where: flag };
   }
 
-  return { config, origins, warnings, errors };
+  // A file of endless bad lines still gives a screenful of messages and a count.
+  return { config, origins, warnings: [...capMessages(warnings, 'warnings'), ...capMessages(unknownKeys, 'unknown keys (ignored)')], errors: capMessages(errors, 'problems') };
 }
 
 /** Printable value of a field, as it would be written in .ralphrc. */

@@ -1,3 +1,5 @@
+import { clipText } from '../core/message-bounds.js';
+
 /**
  * Reads a .ralphrc file as data. The original `source`s it as bash (U§15.2);
  * we parse `KEY=value` lines and never run anything: quotes, `export`,
@@ -61,7 +63,7 @@ function parseValue(raw: string, lookup: (name: string) => string | undefined): 
     const end = raw.indexOf("'", 1);
     if (end === -1) return { ok: false, message: 'unterminated single quote' };
     const extra = afterValue(raw.slice(end + 1));
-    if (extra !== undefined) return { ok: false, message: `unexpected text after the closing quote: ${extra}` };
+    if (extra !== undefined) return { ok: false, message: `unexpected text after the closing quote: ${clipText(extra)}` };
     return { ok: true, value: raw.slice(1, end) };
   }
   if (first === '"') {
@@ -76,7 +78,7 @@ function parseValue(raw: string, lookup: (name: string) => string | undefined): 
       }
       if (ch === '"') {
         const extra = afterValue(raw.slice(i + 1));
-        if (extra !== undefined) return { ok: false, message: `unexpected text after the closing quote: ${extra}` };
+        if (extra !== undefined) return { ok: false, message: `unexpected text after the closing quote: ${clipText(extra)}` };
         const expanded = expandVariables(out, lookup);
         return expanded.ok ? { ok: true, value: expanded.value.replace(/\u0000/g, '$') } : expanded;
       }
@@ -109,17 +111,17 @@ export function parseRalphrc(text: string, env: Readonly<Record<string, string |
     if (line.startsWith('export ')) line = line.slice('export '.length).trimStart();
     const eq = line.indexOf('=');
     if (eq <= 0) {
-      errors.push({ line: lineNo, message: `expected KEY=value but found "${line.slice(0, 80)}"` });
+      errors.push({ line: lineNo, message: `expected KEY=value but found "${clipText(line)}"` });
       return;
     }
     const key = line.slice(0, eq);
     if (!KEY.test(key)) {
-      errors.push({ line: lineNo, message: `"${key.slice(0, 60)}" is not a valid key name (letters, digits and _ only, no spaces around =)` });
+      errors.push({ line: lineNo, message: `"${clipText(key)}" is not a valid key name (letters, digits and _ only, no spaces around =)` });
       return;
     }
     const parsed = parseValue(line.slice(eq + 1), lookup);
     if (!parsed.ok) {
-      errors.push({ line: lineNo, message: `${key}: ${parsed.message}` });
+      errors.push({ line: lineNo, message: `${clipText(key)}: ${parsed.message}` });
       return;
     }
     defined.set(key, parsed.value);

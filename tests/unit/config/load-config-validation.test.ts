@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { defaultConfig } from '../../../src/config/keys.js';
-import { formatConfigValue } from '../../../src/config/load-config.js';
+import { formatConfigValue, loadConfig } from '../../../src/config/load-config.js';
 import { RC, load } from '../support/config.js';
 
 /** Validation of every source (spec §2: file:line / env var / --flag, the value, what is accepted). */
@@ -175,5 +175,36 @@ describe('formatConfigValue', () => {
     config.claudeCommand = ['/opt/my tools/claude'];
     expect(formatConfigValue(config, 'checkpoint')).toBe('true');
     expect(formatConfigValue(config, 'claudeCommand')).toBe('"/opt/my tools/claude"');
+  });
+});
+
+describe('.ralphrc messages stay bounded', () => {
+  it('a 5 MB unknown key is shown by its start', () => {
+    const key = `K${'X'.repeat(5 * 1024 * 1024)}`;
+    const loaded = loadConfig({ ralphrc: { path: '.ralphrc', text: `${key}=1\n` }, env: {}, flags: {} });
+    expect(loaded.warnings).toEqual([`.ralphrc:1: unknown key ${key.slice(0, 80)}… (ignored)`]);
+  });
+
+  it('a 5 MB bad value is cut in the error', () => {
+    const loaded = loadConfig({ ralphrc: { path: '.ralphrc', text: `MAX_CALLS_PER_HOUR=${'9x'.repeat(2_500_000)}\n` }, env: {}, flags: {} });
+    expect(loaded.errors).toHaveLength(1);
+    expect((loaded.errors[0] ?? '').length).toBeLessThan(300);
+    expect(loaded.errors[0]).toContain('…');
+  });
+
+  it('200,000 unknown keys give 20 warnings and a count', () => {
+    const text = Array.from({ length: 200_000 }, (_, i) => `UNKNOWN_${i}=1`).join('\n');
+    const loaded = loadConfig({ ralphrc: { path: '.ralphrc', text }, env: {}, flags: {} });
+    expect(loaded.warnings).toHaveLength(21);
+    expect(loaded.warnings[0]).toBe('.ralphrc:1: unknown key UNKNOWN_0 (ignored)');
+    expect(loaded.warnings[20]).toBe('… and 199980 more unknown keys (ignored)');
+    expect(loaded.warnings.join('\n').length).toBeLessThan(2000);
+  });
+
+  it('200,000 bad lines give 20 errors and a count', () => {
+    const text = Array.from({ length: 200_000 }, () => 'not a setting').join('\n');
+    const loaded = loadConfig({ ralphrc: { path: '.ralphrc', text }, env: {}, flags: {} });
+    expect(loaded.errors).toHaveLength(21);
+    expect(loaded.errors[20]).toBe('… and 199980 more problems');
   });
 });
