@@ -1,6 +1,7 @@
 import { lstatSync, readdirSync, rmSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { updateRegistry } from './registry.js';
+import { removeInside } from './safe-remove.js';
 import { isRealFileInside } from './session-records.js';
 import { toolPaths, type ToolContext } from './tool-home.js';
 import { removeWorkspaceFiles, requireWorkspace, sessionFile } from './workspace.js';
@@ -46,7 +47,7 @@ export async function testCleanup(input: CleanupInput, ctx: ToolContext): Promis
   const preserve = input.preserve_session === true && isRealFileInside(entry.path, session);
   if (preserve) {
     removeAllBut(entry.path, session);
-    rmSync(paths.dataDir(entry.id), { recursive: true, force: true });
+    removeInside(paths.dataRoot, paths.dataDir(entry.id));
   } else removeWorkspaceFiles(paths, entry.id, entry.path);
   await updateRegistry(toolPaths(ctx.env), ctx.warn, (registry) => {
     delete registry.workspaces[entry.id];

@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { cleanStaleWorkspaces } from '../../../src/features/test-tools/stale-cleanup.js';
 import { toolPaths, type ToolContext } from '../../../src/features/test-tools/tool-home.js';
 import { tempDir } from '../../helpers/temp-dir.js';
+import { ralphTest } from '../../helpers/test-tools.js';
 
 const TWO_DAYS = 2 * 24 * 60 * 60 * 1000;
 
@@ -108,5 +109,17 @@ describe('the tools home is private to the user', () => {
     mkdirSync(real, { mode: 0o700 });
     symlinkSync(real, join(root, 'link'));
     expect(() => toolPaths({ RALPH_TEST_TOOLS_HOME: join(root, 'link') })).toThrow(/is a symbolic link/);
+  });
+
+  it('ralph test refuses an open home with the unsafe_home error and touches nothing there', async () => {
+    const home = tempDir('ralph-open-home-');
+    chmodSync(home, 0o777);
+    const planted = plantWorkspace(home, 'ralph-test-x', { id: 'x' });
+    const r = await ralphTest(home, 'test_setup', { workspace_id: 'w' });
+    expect(r.exitCode).toBe(1);
+    expect(r.json['error']).toMatchObject({ code: 'unsafe_home' });
+    expect(r.stdout).toContain('mode 777; it must be 700');
+    expect(existsSync(planted)).toBe(true);
+    expect(existsSync(join(home, 'ralph-test-w'))).toBe(false);
   });
 });
