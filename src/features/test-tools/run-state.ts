@@ -1,9 +1,11 @@
-import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, lstatSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { normalizeStatus, type StatusDocument } from '../../core/status-model.js';
 import { readJsonFile, writeFileAtomic } from '../../state/json-file.js';
 import { ralphPaths } from '../../state/paths.js';
 import { parseSessionRecords, type SessionRecord } from '../session-inspect.js';
+import { removeInside } from './safe-remove.js';
+import { isRealFileInside } from './session-records.js';
 
 /**
  * The workspace files a test_run prepares and reads back: the task in
@@ -38,18 +40,28 @@ function loopStateFiles(workspace: string): string[] {
   return [p.status, p.progress, p.liveLog, p.circuitState, p.circuitHistory, p.responseAnalysis, p.exitSignals, p.rateLimit, p.callCount, p.tokenCount, p.lastReset, p.claudeSession, p.ralphSession, p.ralphSessionHistory, p.stopRequest, p.gateState, p.gateAction, p.iterationHistory];
 }
 
+function isRealDir(path: string): boolean {
+  try {
+    return lstatSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
 /**
  * Resets what an earlier run left so this run starts like the first one.
  * Returns a warning when there was anything (the seed: warn but proceed).
+ * Deletes stay inside the workspace: a `.ralph` or `.ralph/logs` that is a
+ * symlink is never listed or entered, so what it points at survives.
  */
 export function resetLoopState(workspace: string): string | undefined {
   const p = ralphPaths(workspace);
-  const earlier = readSession(p.sessionRecording);
+  const earlier = isRealFileInside(p.project, p.sessionRecording) ? readSession(p.sessionRecording) : { records: [] };
   const files = loopStateFiles(workspace).filter((f) => existsSync(f));
-  const logs = existsSync(p.logsDir) ? readdirSync(p.logsDir) : [];
+  const logs = isRealDir(p.dir) && isRealDir(p.logsDir) ? readdirSync(p.logsDir) : [];
   if (files.length === 0 && logs.length === 0) return undefined;
-  for (const f of files) rmSync(f, { force: true });
-  for (const name of logs) rmSync(join(p.logsDir, name), { recursive: true, force: true });
+  for (const f of files) removeInside(p.project, f);
+  for (const name of logs) removeInside(p.project, join(p.logsDir, name));
   const exit = earlier.records.findLast((r) => r.event === 'loop.exit');
   const reason = typeof exit?.data['reason'] === 'string' ? `, exit reason ${exit.data['reason']}` : '';
   return `the workspace held the state of an earlier run (${earlier.records.length} session events${reason}); Ralph's loop state and logs were reset so this run starts fresh, and files the earlier run changed were kept`;

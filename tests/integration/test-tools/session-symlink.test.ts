@@ -4,6 +4,7 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { resetLoopState } from '../../../src/features/test-tools/run-state.js';
 import { testAssert } from '../../../src/features/test-tools/test-assert.js';
 import { testCleanup } from '../../../src/features/test-tools/test-cleanup.js';
 import { testInspect } from '../../../src/features/test-tools/test-inspect.js';
@@ -83,5 +84,28 @@ describe('the session recording is only read from inside the workspace', () => {
     const message = await messageOf(() => testInspect({ workspace_id: 'd' }, ctx));
     expect(message).toContain('damaged at line 3: line 3: not valid JSON');
     expect(message).not.toContain('SECRET');
+  });
+
+  it('resetting an earlier run never deletes through a symlinked .ralph or .ralph/logs', () => {
+    const workspace = tempDir('ralph-ws-');
+    const outsideLogs = outsideSession();
+    writeFileSync(join(outsideLogs, 'ralph.log'), 'someone else’s log\n');
+    mkdirSync(join(workspace, '.ralph'));
+    symlinkSync(outsideLogs, join(workspace, '.ralph', 'logs'));
+    writeFileSync(join(workspace, '.ralph', 'status.json'), '{}');
+    expect(resetLoopState(workspace)).toContain('reset');
+    expect(existsSync(join(workspace, '.ralph', 'status.json'))).toBe(false);
+    expect(readFileSync(join(outsideLogs, 'ralph.log'), 'utf8')).toContain('someone');
+    expect(readFileSync(join(outsideLogs, 'session.jsonl'), 'utf8')).toContain(SECRET);
+
+    const other = tempDir('ralph-ws-');
+    const outsideState = tempDir('ralph-outside-');
+    writeFileSync(join(outsideState, 'status.json'), 'keep');
+    mkdirSync(join(outsideState, 'logs'));
+    writeFileSync(join(outsideState, 'logs', 'ralph.log'), 'keep');
+    symlinkSync(outsideState, join(other, '.ralph'));
+    resetLoopState(other);
+    expect(readFileSync(join(outsideState, 'status.json'), 'utf8')).toBe('keep');
+    expect(readFileSync(join(outsideState, 'logs', 'ralph.log'), 'utf8')).toBe('keep');
   });
 });
