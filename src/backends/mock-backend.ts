@@ -1,6 +1,6 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { writeFileAtomic } from '../state/json-file.js';
-import { join } from 'node:path';
+import { isAbsolute, join, relative } from 'node:path';
 import { checkFirstTasks } from '../core/fix-plan.js';
 import { OutputScanner } from '../core/output-scanner.js';
 import { emptyAgentOutput } from '../core/agent-output.js';
@@ -122,7 +122,18 @@ export class MockBackend implements AgentBackend {
       const reason = containedPathRefusal(this.options.projectDir, relative, content === null ? 'delete' : 'write');
       if (reason !== undefined) return this.describeRefusal(index, relative, reason);
     }
+    const plan = this.planInsideProject();
+    if (response.checkTasks > 0 && plan !== undefined) {
+      const reason = containedPathRefusal(this.options.projectDir, plan, 'write');
+      if (reason !== undefined) return `mock response ${index + 1} (responses[${index}] of ${this.options.scriptPath}): check_tasks cannot update ${plan}: ${reason}. Nothing of this response was applied.`;
+    }
     return undefined;
+  }
+
+  /** The fix plan's path relative to the project, when it lies inside it. */
+  private planInsideProject(): string | undefined {
+    const rel = relative(this.options.projectDir, this.options.fixPlanPath);
+    return rel === '' || rel.startsWith('..') || isAbsolute(rel) ? undefined : rel;
   }
 
   private async applyEffects(index: number, response: MockResponse): Promise<void> {
@@ -137,7 +148,10 @@ export class MockBackend implements AgentBackend {
     }
     if (response.checkTasks > 0 && existsSync(this.options.fixPlanPath)) {
       const plan = readFileSync(this.options.fixPlanPath, 'utf8');
-      writeFileSync(this.options.fixPlanPath, checkFirstTasks(plan, this.options.optionalSections, response.checkTasks));
+      const ticked = checkFirstTasks(plan, this.options.optionalSections, response.checkTasks);
+      const inside = this.planInsideProject();
+      if (inside !== undefined) writeContainedFile(root, inside, ticked);
+      else writeFileSync(this.options.fixPlanPath, ticked);
     }
     if (response.commit !== undefined && existsSync(join(root, '.git'))) {
       await this.options.runner.run('git', ['add', '-A'], { cwd: root });

@@ -77,6 +77,21 @@ describe('mock backend file effects never leave the project', () => {
     expect(readFileSync(join(project, 'src', 'new', 'file.txt'), 'utf8')).toBe('hello\n');
   });
 
+  it('check_tasks never rewrites a fix plan that is a symlink to a file outside', async () => {
+    const project = tempDir('ralph-proj-');
+    const outside = tempDir('ralph-outside-');
+    writeFileSync(join(outside, 'plan.md'), '- [ ] not yours\n');
+    mkdirSync(join(project, '.ralph'));
+    symlinkSync(join(outside, 'plan.md'), join(project, '.ralph', 'fix_plan.md'));
+    const scriptPath = join(project, '.ralph', 'mock.json');
+    writeFileSync(scriptPath, JSON.stringify({ responses: [{ output: 'done', check_tasks: 1 }] }));
+    const backend = new MockBackend({ scriptPath, projectDir: project, fixPlanPath: join(project, '.ralph', 'fix_plan.md'), optionalSections: [], runner, clock });
+    const run = await backend.run(request(project), new AbortController().signal);
+    expect(run.end).toBe('spawn_failed');
+    expect(run.failure).toContain('check_tasks cannot update .ralph/fix_plan.md: ".ralph/fix_plan.md" is a symbolic link');
+    expect(readFileSync(join(outside, 'plan.md'), 'utf8')).toBe('- [ ] not yours\n');
+  });
+
   it.each([
     ['.git/hooks/pre-commit', 'inside .git/'],
     ['sub/.git/config', 'inside .git/'],
