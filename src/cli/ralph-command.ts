@@ -34,7 +34,7 @@ export async function runRalph(argv: readonly string[]): Promise<number> {
     }
     case 'monitor': {
       const { monitorCommand } = await import('./commands/observe-commands.js');
-      return monitorCommand(argv, cwd);
+      return monitorCommand(args, argv, cwd);
     }
     default: {
       const { runStateCommand } = await import('./commands/state-commands.js');

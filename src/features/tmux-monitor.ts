@@ -1,14 +1,17 @@
 import { spawnSync } from 'node:child_process';
-import { RalphError } from '../errors.js';
+import { readFileSync, rmSync } from 'node:fs';
+import { describeExitCode } from '../core/exit-code-meaning.js';
+import { ExitCode, RalphError } from '../errors.js';
 import type { ProcessRunner } from '../ports.js';
 import { ralphPaths } from '../state/paths.js';
 import { writeFileAtomic } from '../state/json-file.js';
 
 /**
- * `ralph --monitor` (U§9.1): one tmux window, the loop on the left, Claude's
- * live output top right, the dashboard bottom right; the session dies with
- * the loop. Panes are addressed by index, so the user's base-index and
- * pane-base-index are read from the server once it runs (#259, #330).
+ * `ralph --monitor`: one tmux window, the loop on the left, Claude's live
+ * output top right, the dashboard bottom right. The loop runs under a small
+ * pane runner that records its exit code and keeps the final screen until the
+ * watcher presses Enter. Panes are addressed by index, so the user's
+ * base-index and pane-base-index are read from the server once it runs.
  */
 
 export interface TmuxLayoutOptions {
@@ -16,9 +19,11 @@ export interface TmuxLayoutOptions {
   projectDir: string;
   loopCommand: readonly string[];
   monitorCommand: readonly string[];
+  /** Runs the loop in its pane (see features/monitor/loop-pane.ts): executable and arguments. */
+  paneRunner: readonly string[];
   baseIndex: number;
   paneBaseIndex: number;
-  /** `tmux -L <socket>`: a private server (tests), also used by the loop pane's kill-session. */
+  /** `tmux -L <socket>`: a private server (tests), also used by the loop pane to close the session. */
   socketName?: string;
 }
 
@@ -49,10 +54,20 @@ function tmuxPrefix(socketName: string | undefined): string[] {
 export function planTmuxLayout(o: TmuxLayoutOptions): TmuxCommand[] {
   const window = `${o.sessionName}:${o.baseIndex}`;
   const pane = (i: number): string => `${window}.${o.paneBaseIndex + i}`;
-  const liveLog = ralphPaths(o.projectDir).liveLog;
-  const tail = shellCommand(['tail', '-f', liveLog]);
-  const kill = shellCommand([...tmuxPrefix(o.socketName), 'kill-session', '-t', o.sessionName]);
-  const loop = `${shellCommand(o.loopCommand)}; ${kill}`;
+  const paths = ralphPaths(o.projectDir);
+  // The loop replaces live.log at every iteration, so the pane follows the
+  // name, not the first file (-F); tail's "file replaced" notes are noise here.
+  const tail = `${shellCommand(['tail', '-n', '+1', '-F', paths.liveLog])} 2>/dev/null`;
+  const loop = shellCommand([
+    ...o.paneRunner,
+    '--exit-file',
+    paths.monitorExit,
+    '--session',
+    o.sessionName,
+    ...(o.socketName ? ['--socket', o.socketName] : []),
+    '--',
+    ...o.loopCommand,
+  ]);
   return [
     ['new-session', '-d', '-s', o.sessionName, '-c', o.projectDir],
     ['split-window', '-h', '-t', pane(0), '-c', o.projectDir, tail],
@@ -63,7 +78,7 @@ export function planTmuxLayout(o: TmuxLayoutOptions): TmuxCommand[] {
     ['set-option', '-w', '-t', window, 'pane-border-status', 'top'],
     ['rename-window', '-t', window, WINDOW_TITLE],
     // The loop starts last, in place of the shell new-session opened, so it
-    // cannot end (and kill the session) before the layout is complete.
+    // cannot end (and close the session) before the layout is complete.
     ['respawn-pane', '-k', '-t', pane(0), '-c', o.projectDir, loop],
     ['select-pane', '-t', pane(0)],
   ];
@@ -96,6 +111,7 @@ export interface LaunchOptions {
   projectDir: string;
   loopCommand: readonly string[];
   monitorCommand: readonly string[];
+  paneRunner: readonly string[];
   sessionName?: string;
   socketName?: string;
   /** `tmux -f <file>`: the config a new server reads (tests). */
@@ -117,6 +133,12 @@ export interface LaunchDeps {
 export interface LaunchResult {
   sessionName: string;
   attached: boolean;
+  /**
+   * What `ralph --monitor` exits with: the loop's exit code once the watcher
+   * stayed to the end; 0 when the loop keeps running without a watcher
+   * (detached, or no terminal to attach).
+   */
+  exitCode: number;
 }
 
 function runInteractive(args: string[]): number {
@@ -133,7 +155,10 @@ export async function launchTmuxMonitor(options: LaunchOptions, deps: LaunchDeps
   const cwd = options.projectDir;
   const check = await checkTmux(deps.runner, cwd);
   if (!check.ok) throw new RalphError(check.message);
-  writeFileAtomic(ralphPaths(cwd).liveLog, LIVE_LOG_HEADER);
+  const paths = ralphPaths(cwd);
+  writeFileAtomic(paths.liveLog, LIVE_LOG_HEADER);
+  // A code left by an earlier run must not be taken for this run's.
+  rmSync(paths.monitorExit, { force: true });
 
   const server = [...(options.socketName ? ['-L', options.socketName] : []), ...(options.configFile ? ['-f', options.configFile] : [])];
   const tmux = (args: string[]) => deps.runner.run('tmux', [...server, ...args], { cwd, timeoutMs: 10_000 });
@@ -167,11 +192,33 @@ export async function launchTmuxMonitor(options: LaunchOptions, deps: LaunchDeps
   deps.write(`Ralph is running in tmux session ${sessionName}.\nDetach with Ctrl+B then D; reattach with: ${attachHint}\n`);
   if (!deps.isTTY) {
     deps.write('Not attached (no terminal); the session keeps running in the background.\n');
-    return { sessionName, attached: false };
+    return { sessionName, attached: false, exitCode: ExitCode.Completed };
   }
   // Inside tmux already (same server): switch this client instead of nesting.
   const inside = deps.env['TMUX'] !== undefined && deps.env['TMUX'] !== '' && options.socketName === undefined;
   const attach = deps.attach ?? runInteractive;
   attach([...server, ...(inside ? ['switch-client', '-t', sessionName] : ['attach-session', '-t', sessionName])]);
-  return { sessionName, attached: true };
+
+  // The client returns when the session ends or the watcher detaches (or,
+  // after switch-client, at once): only an ended session has an outcome.
+  if ((await tmux(['has-session', '-t', sessionName])).exitCode === 0) {
+    deps.write(`The loop keeps running in tmux session ${sessionName}; reattach with: ${attachHint}\n`);
+    return { sessionName, attached: true, exitCode: ExitCode.Completed };
+  }
+  const exitCode = readExitCode(paths.monitorExit);
+  if (exitCode === undefined) {
+    deps.write(`The tmux session ${sessionName} was closed before the loop finished; see .ralph/status.json and .ralph/logs/ralph.log for where it stopped.\n`);
+    return { sessionName, attached: true, exitCode: ExitCode.RuntimeError };
+  }
+  deps.write(`Ralph loop finished with exit code ${exitCode} (${describeExitCode(exitCode)}).\n`);
+  return { sessionName, attached: true, exitCode };
+}
+
+function readExitCode(path: string): number | undefined {
+  try {
+    const text = readFileSync(path, 'utf8').trim();
+    return /^\d+$/.test(text) ? Number(text) : undefined;
+  } catch {
+    return undefined;
+  }
 }

@@ -38,6 +38,8 @@ export interface RalphPaths {
   ralphLog: string;
   metrics: string;
   sessionRecording: string;
+  /** Exit code of the loop `ralph --monitor` started in tmux, for the command that attached to it. */
+  monitorExit: string;
 }
 
 export function ralphPaths(projectDir: string): RalphPaths {
@@ -78,6 +80,7 @@ export function ralphPaths(projectDir: string): RalphPaths {
     ralphLog: join(logsDir, 'ralph.log'),
     metrics: join(logsDir, 'metrics.jsonl'),
     sessionRecording: join(logsDir, 'session.jsonl'),
+    monitorExit: join(dir, '.monitor_exit_code'),
   };
 }
 

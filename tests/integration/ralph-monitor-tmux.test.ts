@@ -1,11 +1,11 @@
 // `ralph --monitor` end to end in real tmux on a private server (npm test builds first).
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { ralphProject, writeMockScript } from '../helpers/ralph-project.js';
-import { cleanEnv, ralph, readJson, statusBlock } from '../helpers/run-cli.js';
+import { cleanEnv, ralph, readJson, ROOT, statusBlock } from '../helpers/run-cli.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
 const hasTmux = spawnSync('tmux', ['-V']).status === 0;
@@ -18,7 +18,81 @@ async function waitFor(check: () => boolean, what: string, timeoutMs = 15_000): 
   }
 }
 
+/** A private tmux server for one test, killed when it ends. */
+function privateTmux() {
+  const socket = `ralph-cli-${randomBytes(4).toString('hex')}`;
+  const tmux = (...args: string[]) => spawnSync('tmux', ['-L', socket, ...args], { encoding: 'utf8' });
+  onTestFinished(() => void tmux('kill-server'));
+  return { socket, tmux };
+}
+
+/**
+ * A `claude` that streams the first events of a recorded stream-json run, then
+ * holds the call open until `release` exists, then streams the rest: output
+ * that arrives while a call is still running.
+ */
+function slowClaude(release: string): string {
+  const path = join(tempDir('slow-claude-'), 'claude');
+  const fixture = join(ROOT, 'tests', 'fixtures', 'claude-cli', 'stream-json-success.jsonl');
+  writeFileSync(
+    path,
+    `#!/usr/bin/env node
+const fs = require('node:fs');
+if (process.argv.includes('--version')) { console.log('2.1.197 (Claude Code)'); process.exit(0); }
+const lines = fs.readFileSync(${JSON.stringify(fixture)}, 'utf8').trim().split('\\n');
+process.stdout.write(lines.slice(0, 2).join('\\n') + '\\n');
+const wait = setInterval(() => {
+  if (!fs.existsSync(${JSON.stringify(release)})) return;
+  clearInterval(wait);
+  process.stdout.write(lines.slice(2).join('\\n') + '\\n');
+}, 50);
+`,
+  );
+  chmodSync(path, 0o755);
+  return path;
+}
+
 describe.skipIf(!hasTmux)('ralph --monitor', () => {
+  it('shows the agent output in the Claude Output pane while the call runs', async () => {
+    const { socket, tmux } = privateTmux();
+    const dir = ralphProject();
+    const release = join(tempDir('release-'), 'release');
+    const env = cleanEnv({ RALPH_TMUX_SOCKET: socket, CLAUDE_CODE_CMD: slowClaude(release) });
+    const r = await ralph(['--monitor', '--max-loops', '1', '--pause', '0'], dir, env);
+    expect(r.exitCode, r.stderr).toBe(0);
+    const name = /attach(?:-session)? -t (\S+)/.exec(r.stderr)?.[1] as string;
+    const pane = (i: number): string => tmux('capture-pane', '-p', '-J', '-t', `${name}:0.${i}`).stdout;
+    await waitFor(() => pane(1).includes("I'll create the file first."), 'the first words of the agent in the output pane').catch((e: Error) => {
+      throw new Error(`${e.message}\n--- loop pane:\n${pane(0)}\n--- output pane:\n${pane(1)}`);
+    });
+    expect(existsSync(release)).toBe(false);
+    writeFileSync(release, '');
+    await waitFor(() => tmux('has-session', '-t', name).status !== 0, 'the loop to finish');
+  });
+
+  it('refuses a bad flag before starting tmux, with the usual message and exit 2', async () => {
+    const { socket, tmux } = privateTmux();
+    const dir = ralphProject();
+    const plain = await ralph(['--calls', '-1'], dir, cleanEnv());
+    const r = await ralph(['--monitor', '--calls', '-1'], dir, cleanEnv({ RALPH_TMUX_SOCKET: socket }));
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toBe(plain.stderr);
+    expect(r.stderr).not.toContain('tmux session');
+    expect(tmux('list-sessions').status).not.toBe(0);
+  });
+
+  it('refuses outside a Ralph project before starting tmux, as ralph does', async () => {
+    const { socket, tmux } = privateTmux();
+    const dir = tempDir('not-a-project-');
+    const plain = await ralph([], dir, cleanEnv());
+    const r = await ralph(['--monitor'], dir, cleanEnv({ RALPH_TMUX_SOCKET: socket }));
+    expect(r.exitCode).toBe(plain.exitCode);
+    expect(r.exitCode).not.toBe(0);
+    expect(r.stderr).toContain('is not a Ralph project');
+    expect(r.stderr).not.toContain('tmux session');
+    expect(tmux('list-sessions').status).not.toBe(0);
+  });
+
   for (const indexes of [0, 1]) {
     it(`runs the loop, live output and dashboard in tmux and cleans up (base-index ${indexes})`, async () => {
       const socket = `ralph-cli-${randomBytes(4).toString('hex')}`;

@@ -1,5 +1,5 @@
-import { execFileSync, spawnSync } from 'node:child_process';
-import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { appendFileSync, existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
@@ -7,6 +7,7 @@ import { checkTmux, launchTmuxMonitor, LIVE_LOG_HEADER, shellCommand, WINDOW_TIT
 import { RalphError } from '../../src/errors.js';
 import { createExecaRunner } from '../../src/infra/execa-runner.js';
 import type { ProcessRunner } from '../../src/ports.js';
+import { ROOT } from '../helpers/run-cli.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
 const hasTmux = spawnSync('tmux', ['-V']).status === 0;
@@ -31,8 +32,10 @@ async function waitFor(check: () => boolean, what: string, timeoutMs = 8000): Pr
   }
 }
 
-/** A stand-in loop that runs until the test creates `stop` in the project. */
-const LOOP = ['sh', '-c', 'echo LOOP-RUNNING; while [ ! -f stop ]; do sleep 0.05; done'];
+/** A stand-in loop that runs until the test creates `stop` in the project, then exits 6. */
+const LOOP = ['sh', '-c', 'echo LOOP-RUNNING; while [ ! -f stop ]; do sleep 0.05; done; echo LOOP-LAST-WORDS; exit 6'];
+/** The built pane runner (npm test builds first). */
+const PANE_RUNNER = [process.execPath, join(ROOT, 'dist', 'cli', 'monitor-loop-pane.js')];
 const MONITOR = ['sh', '-c', 'echo STATUS-PANE; exec sleep 600'];
 
 async function launch(config: string, extra: { isTTY?: boolean; attach?: (args: string[]) => number; sessionName?: string } = {}) {
@@ -40,7 +43,7 @@ async function launch(config: string, extra: { isTTY?: boolean; attach?: (args: 
   const projectDir = tempDir('ralph tmux project ');
   const messages: string[] = [];
   const result = await launchTmuxMonitor(
-    { projectDir, loopCommand: LOOP, monitorCommand: MONITOR, sessionName: extra.sessionName ?? 'ralph-it', socketName: server.socket, configFile: server.configFile },
+    { projectDir, loopCommand: LOOP, monitorCommand: MONITOR, paneRunner: PANE_RUNNER, sessionName: extra.sessionName ?? 'ralph-it', socketName: server.socket, configFile: server.configFile },
     { runner: createExecaRunner(), now: () => 1_767_000_000_000, isTTY: extra.isTTY ?? false, env: {}, write: (t) => messages.push(t), ...(extra.attach ? { attach: extra.attach } : {}) },
   );
   return { ...server, projectDir, messages, result };
@@ -67,16 +70,18 @@ async function expectLayout(t: Awaited<ReturnType<typeof launch>>, windowIndex: 
   await waitFor(() => capture(1).includes(LIVE_LOG_HEADER.trim()), 'the live.log header in the output pane');
   await waitFor(() => capture(2).includes('STATUS-PANE'), 'the monitor pane');
   appendFileSync(join(t.projectDir, '.ralph', 'live.log'), 'CLAUDE SAYS HELLO\n');
-  await waitFor(() => capture(1).includes('CLAUDE SAYS HELLO'), 'tail -f to follow live.log');
+  await waitFor(() => capture(1).includes('CLAUDE SAYS HELLO'), 'tail to follow live.log');
 
   writeFileSync(join(t.projectDir, 'stop'), '');
+  // Nobody is attached: nobody could press Enter, so the session closes with the loop.
   await waitFor(() => t.tmux('has-session', '-t', name).status !== 0, 'the session to end with the loop');
+  expect(readFileSync(join(t.projectDir, '.ralph', '.monitor_exit_code'), 'utf8')).toBe('6\n');
 }
 
 describe.skipIf(!hasTmux)('ralph --monitor with real tmux', () => {
   it('builds the 3-pane layout with default indexes and dies with the loop', async () => {
     const t = await launch('');
-    expect(t.result).toEqual({ sessionName: 'ralph-it', attached: false });
+    expect(t.result).toEqual({ sessionName: 'ralph-it', attached: false, exitCode: 0 });
     expect(readFileSync(join(t.projectDir, '.ralph', 'live.log'), 'utf8').startsWith(LIVE_LOG_HEADER)).toBe(true);
     expect(t.messages.join('')).toContain(`tmux -L ${t.socket} attach -t ralph-it`);
     await expectLayout(t, 0, 0);
@@ -94,13 +99,75 @@ describe.skipIf(!hasTmux)('ralph --monitor with real tmux', () => {
     expect(server.tmux('-f', server.configFile, 'new-session', '-d', '-s', 'ralph-1767000000').status).toBe(0);
     const projectDir = tempDir('ralph-tmux-');
     const result = await launchTmuxMonitor(
-      { projectDir, loopCommand: LOOP, monitorCommand: MONITOR, socketName: server.socket, configFile: server.configFile },
+      { projectDir, loopCommand: LOOP, monitorCommand: MONITOR, paneRunner: PANE_RUNNER, socketName: server.socket, configFile: server.configFile },
       { runner: createExecaRunner(), now: () => 1_767_000_000_000, isTTY: true, env: { TMUX: '/tmp/other,1,0' }, write: () => undefined, attach: (args) => (attached.push(args), 0) },
     );
-    expect(result).toEqual({ sessionName: 'ralph-1767000000-2', attached: true });
+    expect(result).toMatchObject({ sessionName: 'ralph-1767000000-2', attached: true });
     // A private socket is never the client we sit in: attach, do not switch-client.
     expect(attached).toEqual([['-L', server.socket, '-f', server.configFile, 'attach-session', '-t', 'ralph-1767000000-2']]);
     expect(server.tmux('has-session', '-t', 'ralph-1767000000-2').status).toBe(0);
+    writeFileSync(join(projectDir, 'stop'), '');
+  });
+
+  it('follows live.log across the replacement the loop makes at every iteration', async () => {
+    const t = await launch('');
+    const liveLog = join(t.projectDir, '.ralph', 'live.log');
+    const capture = () => t.tmux('capture-pane', '-p', '-J', '-t', 'ralph-it:0.1').stdout;
+    await waitFor(() => capture().includes(LIVE_LOG_HEADER.trim()), 'the first live.log');
+    // What the loop does at the start of a call: a new file renamed over the old one.
+    writeFileSync(`${liveLog}.tmp`, '=== Loop #1 ===\n');
+    renameSync(`${liveLog}.tmp`, liveLog);
+    appendFileSync(liveLog, 'AGENT OUTPUT OF LOOP 1\n');
+    await waitFor(() => capture().includes('AGENT OUTPUT OF LOOP 1'), 'the output of the replaced live.log');
+    writeFileSync(`${liveLog}.tmp`, '=== Loop #2 ===\n');
+    renameSync(`${liveLog}.tmp`, liveLog);
+    appendFileSync(liveLog, 'AGENT OUTPUT OF LOOP 2\n');
+    await waitFor(() => capture().includes('AGENT OUTPUT OF LOOP 2'), 'the output of the second loop');
+    writeFileSync(join(t.projectDir, 'stop'), '');
+  });
+
+  it('keeps the final screen for an attached watcher until Enter, then exits with the loop code', async () => {
+    const t = await launch('');
+    // A real tmux client (control mode) stands in for the person watching.
+    const client = spawn('tmux', ['-L', t.socket, '-C', 'attach-session', '-t', 'ralph-it'], { stdio: ['pipe', 'ignore', 'ignore'] });
+    onTestFinished(() => void client.kill());
+    await waitFor(() => t.tmux('list-clients', '-t', 'ralph-it').stdout.trim() !== '', 'the client to attach');
+    writeFileSync(join(t.projectDir, 'stop'), '');
+    const capture = () => t.tmux('capture-pane', '-p', '-J', '-t', 'ralph-it:0.0').stdout;
+    await waitFor(() => capture().includes('Press Enter'), 'the closing line');
+    const screen = capture();
+    expect(screen).toContain('LOOP-LAST-WORDS');
+    expect(screen).toContain('Ralph loop finished with exit code 6 (verify gate aborted or exhausted).');
+    expect(t.tmux('has-session', '-t', 'ralph-it').status).toBe(0);
+    expect(t.tmux('send-keys', '-t', 'ralph-it:0.0', 'Enter').status).toBe(0);
+    await waitFor(() => t.tmux('has-session', '-t', 'ralph-it').status !== 0, 'the session to close after Enter');
+  });
+
+  it('returns the loop exit code to the attached ralph --monitor once the session ends', async () => {
+    const server = privateServer('');
+    const projectDir = tempDir('ralph-tmux-');
+    const messages: string[] = [];
+    // The client blocks like `tmux attach` does, until the session is gone.
+    const attach = (): number =>
+      spawnSync('sh', ['-c', `touch stop; while tmux -L ${server.socket} has-session -t ralph-att 2>/dev/null; do sleep 0.05; done`], { cwd: projectDir }).status ?? 1;
+    const result = await launchTmuxMonitor(
+      { projectDir, loopCommand: LOOP, monitorCommand: MONITOR, paneRunner: PANE_RUNNER, sessionName: 'ralph-att', socketName: server.socket, configFile: server.configFile },
+      { runner: createExecaRunner(), now: () => 0, isTTY: true, env: {}, write: (m) => messages.push(m), attach },
+    );
+    expect(result).toEqual({ sessionName: 'ralph-att', attached: true, exitCode: 6 });
+    expect(messages.join('')).toContain('Ralph loop finished with exit code 6 (verify gate aborted or exhausted).');
+  });
+
+  it('exits 0 and says where the loop runs when the watcher detaches', async () => {
+    const server = privateServer('');
+    const projectDir = tempDir('ralph-tmux-');
+    const messages: string[] = [];
+    const result = await launchTmuxMonitor(
+      { projectDir, loopCommand: LOOP, monitorCommand: MONITOR, paneRunner: PANE_RUNNER, sessionName: 'ralph-det', socketName: server.socket, configFile: server.configFile },
+      { runner: createExecaRunner(), now: () => 0, isTTY: true, env: {}, write: (m) => messages.push(m), attach: () => 0 },
+    );
+    expect(result).toEqual({ sessionName: 'ralph-det', attached: true, exitCode: 0 });
+    expect(messages.join('')).toContain('The loop keeps running in tmux session ralph-det');
     writeFileSync(join(projectDir, 'stop'), '');
   });
 });
@@ -117,7 +184,7 @@ describe('checkTmux', () => {
   it('launch refuses with that message and writes nothing', async () => {
     const projectDir = tempDir('ralph-tmux-');
     await expect(
-      launchTmuxMonitor({ projectDir, loopCommand: LOOP, monitorCommand: MONITOR }, { runner: missing, now: () => 0, isTTY: false, env: {}, write: () => undefined }),
+      launchTmuxMonitor({ projectDir, loopCommand: LOOP, monitorCommand: MONITOR, paneRunner: PANE_RUNNER }, { runner: missing, now: () => 0, isTTY: false, env: {}, write: () => undefined }),
     ).rejects.toBeInstanceOf(RalphError);
     expect(existsSync(join(projectDir, '.ralph', 'live.log'))).toBe(false);
   });

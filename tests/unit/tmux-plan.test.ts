@@ -6,6 +6,7 @@ const base = {
   projectDir: '/home/me/todo app',
   loopCommand: ['ralph', '--live', '--calls', '50'],
   monitorCommand: ['ralph-monitor'],
+  paneRunner: ['node', '/opt/ralph/dist/cli/monitor-loop-pane.js'],
   baseIndex: 0,
   paneBaseIndex: 0,
 };
@@ -26,7 +27,7 @@ describe('planTmuxLayout', () => {
       'respawn-pane',
       'select-pane',
     ]);
-    expect(plan[1]).toEqual(['split-window', '-h', '-t', 'ralph-1767000000:0.0', '-c', '/home/me/todo app', "tail -f '/home/me/todo app/.ralph/live.log'"]);
+    expect(plan[1]).toEqual(['split-window', '-h', '-t', 'ralph-1767000000:0.0', '-c', '/home/me/todo app', "tail -n +1 -F '/home/me/todo app/.ralph/live.log' 2>/dev/null"]);
     expect(plan[2]).toEqual(['split-window', '-v', '-t', 'ralph-1767000000:0.1', '-c', '/home/me/todo app', 'ralph-monitor']);
     expect(plan.slice(3, 6)).toEqual([
       ['select-pane', '-t', 'ralph-1767000000:0.0', '-T', 'Ralph Loop'],
@@ -34,7 +35,7 @@ describe('planTmuxLayout', () => {
       ['select-pane', '-t', 'ralph-1767000000:0.2', '-T', 'Status'],
     ]);
     expect(plan[7]).toEqual(['rename-window', '-t', 'ralph-1767000000:0', WINDOW_TITLE]);
-    expect(plan[8]).toEqual(['respawn-pane', '-k', '-t', 'ralph-1767000000:0.0', '-c', '/home/me/todo app', 'ralph --live --calls 50; tmux kill-session -t ralph-1767000000']);
+    expect(plan[8]).toEqual(['respawn-pane', '-k', '-t', 'ralph-1767000000:0.0', '-c', '/home/me/todo app', `node /opt/ralph/dist/cli/monitor-loop-pane.js --exit-file '/home/me/todo app/.ralph/.monitor_exit_code' --session ralph-1767000000 -- ralph --live --calls 50`]);
     expect(plan[9]).toEqual(['select-pane', '-t', 'ralph-1767000000:0.0']);
   });
 
@@ -56,14 +57,18 @@ describe('planTmuxLayout', () => {
     expect(mixed[2]?.[3]).toBe('ralph-1767000000:0.2');
   });
 
-  it('uses the private socket in the kill-session the loop pane runs', () => {
+  it('passes the private socket to the loop pane, which closes the session', () => {
     const plan = planTmuxLayout({ ...base, socketName: 'ralph-test-42' });
-    expect(plan[8]?.at(-1)).toBe('ralph --live --calls 50; tmux -L ralph-test-42 kill-session -t ralph-1767000000');
+    expect(plan[8]?.at(-1)).toContain('--session ralph-1767000000 --socket ralph-test-42 -- ralph --live --calls 50');
+  });
+
+  it('follows live.log by name, since the loop replaces the file at every iteration', () => {
+    expect(planTmuxLayout(base)[1]?.at(-1)).toMatch(/^tail -n \+1 -F /);
   });
 
   it('quotes every argument of the loop and monitor commands', () => {
     const plan = planTmuxLayout({ ...base, loopCommand: ['/opt/my tools/ralph', '--prompt', "it's $HOME; rm -rf ~", '--allowed-tools', 'Bash(git *)'], monitorCommand: ['node', '/a b/monitor.js'] });
-    expect(plan[8]?.at(-1)).toBe("'/opt/my tools/ralph' --prompt 'it'\\''s $HOME; rm -rf ~' --allowed-tools 'Bash(git *)'; tmux kill-session -t ralph-1767000000");
+    expect(plan[8]?.at(-1)).toMatch(/ -- '\/opt\/my tools\/ralph' --prompt 'it'\\''s \$HOME; rm -rf ~' --allowed-tools 'Bash\(git \*\)'$/);
     expect(plan[2]?.at(-1)).toBe("node '/a b/monitor.js'");
   });
 });

@@ -1,10 +1,12 @@
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { ExitCode, RalphError, UsageError } from '../../errors.js';
 import { inspectSession, readSessionRecords } from '../../features/session-inspect.js';
 import { launchTmuxMonitor } from '../../features/tmux-monitor.js';
 import { createExecaRunner } from '../../infra/execa-runner.js';
 import { packageRoot } from '../../infra/package-info.js';
 import { ralphPaths } from '../../state/paths.js';
+import { loadProjectConfig } from '../load-project-config.js';
+import { assertRalphProject } from '../project-check.js';
 import type { RalphArgs } from '../ralph-args.js';
 
 /**
@@ -45,15 +47,24 @@ export function forwardedLoopArgs(argv: readonly string[]): string[] {
   return out.includes('--live') || out.includes('-l') ? out : ['--live', ...out];
 }
 
-/** `ralph --monitor`: the loop, its live output and the dashboard side by side in tmux (U§9.1). */
-export async function monitorCommand(argv: readonly string[], cwd: string): Promise<number> {
+/**
+ * `ralph --monitor`: the loop, its live output and the dashboard side by side
+ * in tmux. The checks the loop would make on start run here first, so a bad
+ * flag or a directory that is no Ralph project fails with the usual message
+ * and exit code instead of opening a session in which nothing runs.
+ */
+export async function monitorCommand(args: RalphArgs, argv: readonly string[], cwd: string): Promise<number> {
+  const paths = ralphPaths(cwd);
+  const { config } = loadProjectConfig(paths, process.env, args.flags);
+  assertRalphProject(paths, resolve(paths.project, config.promptFile));
   const root = packageRoot();
   const node = process.execPath;
-  await launchTmuxMonitor(
+  const result = await launchTmuxMonitor(
     {
       projectDir: cwd,
       loopCommand: [node, join(root, 'bin', 'ralph.js'), ...forwardedLoopArgs(argv)],
       monitorCommand: [node, join(root, 'bin', 'ralph-monitor.js')],
+      paneRunner: [node, join(root, 'dist', 'cli', 'monitor-loop-pane.js')],
       ...(process.env['RALPH_TMUX_SOCKET'] ? { socketName: process.env['RALPH_TMUX_SOCKET'] } : {}),
     },
     {
@@ -64,5 +75,5 @@ export async function monitorCommand(argv: readonly string[], cwd: string): Prom
       write: (text) => process.stderr.write(text),
     },
   );
-  return ExitCode.Completed;
+  return result.exitCode;
 }

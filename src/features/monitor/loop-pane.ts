@@ -1,0 +1,132 @@
+import { spawn } from 'node:child_process';
+import { constants as osConstants } from 'node:os';
+import { describeExitCode } from '../../core/exit-code-meaning.js';
+import { UsageError } from '../../errors.js';
+import { writeFileAtomic } from '../../state/json-file.js';
+
+/**
+ * The left pane of `ralph --monitor`: runs the loop, keeps its exit code for
+ * the `ralph --monitor` that is attached, and leaves the final screen standing
+ * until the person watching has read it. Without this wrapper the session
+ * vanished with the loop and tmux reported "[exited]" whatever the outcome.
+ */
+
+export interface LoopPaneOptions {
+  /** Where the loop's exit code is written (one number and a newline). */
+  exitFile: string;
+  session: string;
+  /** `tmux -L <socket>`, when the session lives on a private server. */
+  socket?: string;
+  /** The loop: executable and arguments. */
+  command: string[];
+}
+
+/** Reads `--exit-file F --session S [--socket K] -- command...`. */
+export function parseLoopPaneArgs(argv: readonly string[]): LoopPaneOptions {
+  const split = argv.indexOf('--');
+  const head = split < 0 ? argv : argv.slice(0, split);
+  const command = split < 0 ? [] : argv.slice(split + 1);
+  const value = (name: string): string | undefined => {
+    const i = head.indexOf(name);
+    return i >= 0 ? head[i + 1] : undefined;
+  };
+  const exitFile = value('--exit-file');
+  const session = value('--session');
+  const socket = value('--socket');
+  if (!exitFile || !session || command.length === 0) {
+    throw new UsageError('the monitor loop pane needs --exit-file FILE --session NAME -- COMMAND...', 'It is started by ralph --monitor; run that instead.');
+  }
+  return { exitFile, session, command, ...(socket ? { socket } : {}) };
+}
+
+/** Exit code of a process that ended, the way a shell reports it (128 + signal). */
+export function exitCodeOf(code: number | null, signal: NodeJS.Signals | null): number {
+  if (code !== null) return code;
+  const number = signal ? osConstants.signals[signal] : undefined;
+  return number !== undefined ? 128 + number : 1;
+}
+
+/** The closing lines of the loop pane, shown under the loop's last output. */
+export function closingMessage(code: number, someoneWatching: boolean): string {
+  const lines = ['', `Ralph loop finished with exit code ${code} (${describeExitCode(code)}).`];
+  if (someoneWatching) lines.push('Press Enter to close this tmux session.');
+  return `${lines.join('\n')}\n`;
+}
+
+export interface LoopPaneDeps {
+  /** Runs the loop in this terminal; resolves with its exit code. */
+  runLoop(command: string[]): Promise<number>;
+  /** Runs a tmux command on the session's server; resolves with its stdout ('' on failure). */
+  tmux(args: string[]): Promise<string>;
+  writeExitCode(path: string, code: number): void;
+  write(text: string): void;
+  /** Resolves once the person presses Enter (or the terminal is gone). */
+  waitForEnter(): Promise<void>;
+}
+
+/** Runs the loop, records its exit code, then closes the session once nobody needs the screen. */
+export async function runLoopPane(options: LoopPaneOptions, deps: LoopPaneDeps): Promise<number> {
+  const code = await deps.runLoop(options.command);
+  deps.writeExitCode(options.exitFile, code);
+  // A session nobody is attached to would stay forever waiting for a key.
+  const clients = await deps.tmux(['list-clients', '-t', options.session, '-F', '#{client_name}']);
+  const watching = clients.trim() !== '';
+  deps.write(closingMessage(code, watching));
+  if (watching) await deps.waitForEnter();
+  await deps.tmux(['kill-session', '-t', options.session]);
+  return code;
+}
+
+/** The real effects: the loop inherits the pane's terminal. */
+export function createLoopPaneDeps(socket: string | undefined): LoopPaneDeps {
+  const server = socket ? ['-L', socket] : [];
+  return {
+    runLoop: (command) =>
+      new Promise((resolve) => {
+        const [file = '', ...args] = command;
+        const child = spawn(file, args, { stdio: 'inherit' });
+        // Ctrl+C reaches the loop directly (same process group); the loop
+        // decides what it means. Termination is passed on so the loop can save
+        // its state before this pane goes away.
+        const ignore = (): void => undefined;
+        const forward = (signal: NodeJS.Signals) => (): void => void child.kill(signal);
+        const onTerm = forward('SIGTERM');
+        const onHup = forward('SIGHUP');
+        process.on('SIGINT', ignore);
+        process.on('SIGTERM', onTerm);
+        process.on('SIGHUP', onHup);
+        const done = (code: number): void => {
+          process.off('SIGINT', ignore);
+          process.off('SIGTERM', onTerm);
+          process.off('SIGHUP', onHup);
+          resolve(code);
+        };
+        child.on('error', (error) => {
+          process.stderr.write(`Could not start the loop: ${error.message}\n`);
+          done(1);
+        });
+        child.on('exit', (code, signal) => done(exitCodeOf(code, signal)));
+      }),
+    tmux: (args) =>
+      new Promise((resolve) => {
+        const child = spawn('tmux', [...server, ...args], { stdio: ['ignore', 'pipe', 'ignore'] });
+        let out = '';
+        child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString('utf8')));
+        child.on('error', () => resolve(''));
+        child.on('close', (code) => resolve(code === 0 ? out : ''));
+      }),
+    writeExitCode: (path, code) => writeFileAtomic(path, `${code}\n`),
+    write: (text) => void process.stdout.write(text),
+    waitForEnter: () =>
+      new Promise((resolve) => {
+        const finish = (): void => {
+          process.stdin.pause();
+          resolve();
+        };
+        process.stdin.once('data', finish);
+        process.stdin.once('end', finish);
+        process.stdin.once('error', finish);
+        process.stdin.resume();
+      }),
+  };
+}
