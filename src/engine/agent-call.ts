@@ -7,7 +7,8 @@ import type { LoopSession } from './loop-session.js';
 import { selectSession } from './session-selection.js';
 
 const SPINNER = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
-const HEARTBEAT_MS = 2000;
+// progress.json and the spinner both follow this beat.
+const HEARTBEAT_MS = 1000;
 
 export interface AgentCall {
   run: AgentRun;
@@ -54,6 +55,8 @@ export async function callAgent(loopSession: LoopSession, outputLogPath: string)
 
   const started = clock.now();
   const live = deps.createLiveView();
+  // With --live the output itself shows the call is alive.
+  const progress = config.live ? undefined : deps.createCallProgress?.(started);
   let lastLine = '';
   let currentTool: string | null = null;
   let toolUses = 0;
@@ -73,9 +76,11 @@ export async function callAgent(loopSession: LoopSession, outputLogPath: string)
   };
   store.resetLiveLog(`\n\n=== Loop #${run.loop} - ${localTimestamp(started)} ===`);
   writeProgress('executing');
+  progress?.tick(started);
   const heartbeat = setInterval(() => {
     tick += 1;
     writeProgress('executing');
+    progress?.tick(clock.now());
   }, HEARTBEAT_MS);
   heartbeat.unref();
 
@@ -95,6 +100,7 @@ export async function callAgent(loopSession: LoopSession, outputLogPath: string)
           if (tool) {
             currentTool = tool;
             toolUses += 1;
+            progress?.update({ tool });
           }
           const text = live.push(plainEvent(event));
           if (text) {
@@ -102,6 +108,7 @@ export async function callAgent(loopSession: LoopSession, outputLogPath: string)
             if (config.live) deps.ui.write(text);
             const lines = text.split('\n').filter((l) => l.trim());
             if (lines.length > 0) lastLine = lines[lines.length - 1] as string;
+            progress?.update({ lastLine });
           }
         },
       },
@@ -111,6 +118,7 @@ export async function callAgent(loopSession: LoopSession, outputLogPath: string)
     return { run: agentRun, outputLogPath, resumed: session !== undefined };
   } finally {
     clearInterval(heartbeat);
+    progress?.stop();
   }
 }
 

@@ -3,6 +3,7 @@ import type { ProgressProbe } from '../infra/progress-probe.js';
 import type { AgentBackend, Clock, Logger, Notifier } from '../ports.js';
 import type { LoopStore } from '../state/loop-store.js';
 import type { SessionRecorder } from '../state/session-recorder.js';
+import type { CallProgress } from '../ui/call-progress.js';
 import type { VerifyGate } from './verify-gate.js';
 
 /** The terminal, as the loop sees it. */
@@ -32,6 +33,8 @@ export interface LoopDeps {
   /** Aborted on Ctrl+C / SIGTERM; `reason` is the signal name. */
   interrupt: AbortSignal;
   createLiveView(): LiveView;
+  /** Sign of life during an agent call whose output is not streamed (no --live). */
+  createCallProgress?(startedAt: number): CallProgress;
   /** The verify gate, when a verify command is configured. */
   gate?: VerifyGate;
   /** IANA zone used to read reset times that name none. */

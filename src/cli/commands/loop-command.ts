@@ -13,6 +13,7 @@ import { acquireProjectLock } from '../../state/project-lock.js';
 import { createSessionRecorder } from '../../state/session-recorder.js';
 import { createLogger } from '../../ui/logger.js';
 import { askChoice } from '../../ui/ask.js';
+import { createCallProgress } from '../../ui/call-progress.js';
 import { checkClaudeCli } from '../claude-check.js';
 import { loadProjectConfig } from '../load-project-config.js';
 import { assertRalphProject } from '../project-check.js';
@@ -94,6 +95,14 @@ export async function runLoopCommand(input: LoopCommandInput): Promise<number> {
       },
       interrupt: abort.signal,
       createLiveView: () => createLiveView(config.showToolArgs),
+      createCallProgress: (startedAt) =>
+        createCallProgress({
+          tty,
+          write: (text) => process.stderr.write(text),
+          startedAt,
+          agent: config.backend === 'claude' ? 'Claude Code' : `${config.backend} agent`,
+          ...(process.stderr.columns ? { columns: process.stderr.columns } : {}),
+        }),
       timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
     };
     const gate = await createGate(config, loaded.origins, { runner, clock, logger, store, recorder: deps.recorder, notifier: deps.notifier, ui: deps.ui, interrupt: abort.signal, env });
