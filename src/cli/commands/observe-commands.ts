@@ -1,6 +1,6 @@
 import { join, resolve } from 'node:path';
 import { ExitCode, RalphError, UsageError } from '../../errors.js';
-import { inspectSession, readSessionRecords } from '../../features/session-inspect.js';
+import { inspectSession, readSessionRecords, type InspectJson, type InspectSummary, type InspectTimeline } from '../../features/session-inspect.js';
 import { launchTmuxMonitor } from '../../features/tmux-monitor.js';
 import { createExecaRunner } from '../../infra/execa-runner.js';
 import { packageRoot } from '../../infra/package-info.js';
@@ -37,8 +37,23 @@ export function inspectCommand(args: RalphArgs, cwd: string): number {
     format: i.format,
   });
   if (!result.ok) throw new UsageError(result.error);
-  process.stdout.write(`${JSON.stringify({ ...result.value, skipped_lines: skipped }, null, 2)}\n`);
+  process.stdout.write(`${JSON.stringify({ ...forPeople(result.value), skipped_lines: skipped }, null, 2)}
+`);
   return ExitCode.Completed;
+}
+
+/**
+ * The recording as a person reads it. The agent-facing test_inspect tool keeps
+ * its fixed shape (an agent role per iteration, always "ralph"); Ralph has one
+ * agent, so here those fields say nothing and are left out.
+ */
+export function forPeople(value: InspectJson | InspectSummary | InspectTimeline): unknown {
+  if ('hats_used' in value) {
+    const { hats_used: _roles, ...summary } = value;
+    return summary;
+  }
+  if ('timeline' in value) return { timeline: value.timeline.map(({ hat: _role, ...entry }) => entry) };
+  return value;
 }
 
 /** Flags forwarded to the loop in the tmux layout: everything the user typed except --monitor. */

@@ -36,7 +36,7 @@ export const TOOLS: readonly ToolSpec[] = [
   defineTool({
     name: 'test_setup',
     title: 'Create a test workspace',
-    description: 'Creates an isolated Ralph project (a git repository under the system temp dir) with optional fixture files, .ralphrc config overrides and an initial scratchpad (.ralph/fix_plan.md), and registers it under workspace_id.',
+    description: 'Creates an isolated Ralph project (a git repository under the system temp dir) with optional fixture files, .ralphrc config overrides and an initial plan (.ralph/fix_plan.md), and registers it under workspace_id.',
     schema: toolSchemas.test_setup,
     run: testSetup,
   }),

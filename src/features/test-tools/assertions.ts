@@ -109,7 +109,7 @@ function seedKey(word: string): string {
 export function reasonMatches(expected: string, actual: string): { passed: boolean; via?: string } {
   if (expected === actual) return { passed: true };
   const aliases = SEED_REASONS[seedKey(expected)];
-  if (aliases?.includes(actual)) return { passed: true, via: `"${expected}" is the seed's name for ${aliases.join(' / ')}` };
+  if (aliases?.includes(actual)) return { passed: true, via: `"${expected}" is another name for ${aliases.join(' / ')}` };
   return { passed: false };
 }
 

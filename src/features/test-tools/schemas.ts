@@ -24,7 +24,7 @@ const NEEDS_BOUND = { message: 'give at least one of min, max, exact' };
 
 export const assertionSchema = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('exit_code'), expected: z.number().int().describe('Expected exit code of ralph') }),
-  z.strictObject({ type: z.literal('termination_reason'), expected: z.string().min(1).describe("Ralph's exit reason (max_loops, plan_complete, max_runtime, …); the seed's names (MaxIterations, CompletionPromise, MaxRuntime) are understood") }),
+  z.strictObject({ type: z.literal('termination_reason'), expected: z.string().min(1).describe("Ralph's exit reason (max_loops, plan_complete, max_runtime, …); MaxIterations, CompletionPromise and MaxRuntime are understood too") }),
   z.strictObject({ type: z.literal('iterations'), ...bounds }).refine(hasBound, NEEDS_BOUND),
   z.strictObject({ type: z.literal('file_exists'), path: relativePath }),
   z.strictObject({ type: z.literal('file_contains'), path: relativePath, pattern: regex }),
@@ -65,7 +65,7 @@ export const toolSchemas = {
     workspace_id: workspaceId,
     fixtures: z.record(z.string(), z.string()).optional().describe('Files to create (path → content)'),
     config: z.record(z.string(), configValue).optional().describe('.ralphrc overrides, e.g. {"VERIFY_COMMAND": "npm test", "CB_NO_PROGRESS_THRESHOLD": 5}'),
-    scratchpad: z.string().optional().describe("Initial .ralph/fix_plan.md (Ralph's plan: the seed's scratchpad)"),
+    scratchpad: z.string().optional().describe("Initial .ralph/fix_plan.md, the agent's plan"),
   }),
   test_run: z.strictObject({
     workspace_id: workspaceId,
