@@ -1,4 +1,5 @@
 import { Command, Option } from 'commander';
+import { helpFooter } from '../ui/help-footer.js';
 import { UsageError } from '../errors.js';
 
 /**
@@ -20,12 +21,15 @@ interface ParamFlag {
   param: string;
   description: string;
   kind: 'string' | 'integer' | 'boolean';
+  /** Still accepted, not listed: an older name of a listed flag. */
+  hidden?: boolean;
 }
 
 /** Flags for the parameters people type most; anything else goes through --input. */
 const PARAM_FLAGS: readonly ParamFlag[] = [
   { flags: '--workspace-id <id>', param: 'workspace_id', kind: 'string', description: 'workspace_id (every test tool)' },
-  { flags: '--scratchpad <text>', param: 'scratchpad', kind: 'string', description: 'test_setup: initial .ralph/fix_plan.md' },
+  { flags: '--plan <text>', param: 'scratchpad', kind: 'string', description: 'test_setup: initial .ralph/fix_plan.md' },
+  { flags: '--scratchpad <text>', param: 'scratchpad', kind: 'string', description: 'same as --plan', hidden: true },
   { flags: '--task <text>', param: 'task', kind: 'string', description: 'test_run: the task' },
   { flags: '--backend <name>', param: 'backend', kind: 'string', description: 'test_run: mock (default) or claude' },
   { flags: '--max-iterations <n>', param: 'max_iterations', kind: 'integer', description: 'test_run: iteration limit (default 5)' },
@@ -48,17 +52,26 @@ const PARAM_FLAGS: readonly ParamFlag[] = [
 
 const TOOL_HELP = `
 Tools: test_setup, test_mock_backend, test_run, test_assert, test_inspect,
-test_snapshot, test_diff, test_cleanup (seed 003), verify, ralph_status.
+test_snapshot, test_diff, test_cleanup, verify, ralph_status.
 The test_ prefix may be left out: ralph test setup --workspace-id demo
 
 Input is one JSON object (--input FILE, or --input - for stdin); flags set
 single parameters on top of it. Output is exactly one JSON document on
-stdout. Exit 0 when the tool worked (a failing assertion is a result, not an
-error; --strict makes test_assert exit 1 if any failed), 1 when it could not
-do its job ({"error": {...}} on stdout, the message on stderr), 2 for bad
-input. Workspaces live under the system temp dir; RALPH_TEST_TOOLS_HOME
+stdout. Workspaces live under the system temp dir; RALPH_TEST_TOOLS_HOME
 moves them and the registry elsewhere.
-`;
+${helpFooter(
+  [
+    ['ralph test setup --workspace-id demo', 'a throw-away Ralph project to run the loop in'],
+    ['ralph test run --workspace-id demo --task "add a README" --max-iterations 3', 'run the loop there on the mock backend'],
+    ['ralph test assert --input checks.json --strict', 'check the outcome; exit 1 if any assertion failed'],
+    ['ralph test verify --command "npm test"', 'run a verify command the way the loop does'],
+  ],
+  [
+    ['0', 'the tool did its job (a failing assertion is a result, not an error)'],
+    ['1', 'the tool could not do its job ({"error": {...}} on stdout); with --strict, a failed assertion'],
+    ['2', 'bad input'],
+  ],
+)}`;
 
 function attribute(flags: string): string {
   const long = /--([a-z0-9-]+)/.exec(flags)?.[1] ?? '';
@@ -76,7 +89,7 @@ type Write = { out(s: string): void; err(s: string): void };
 
 export function createTestSubcommand(write: Write, onParsed: (args: TestCommandArgs) => void): Command {
   const cmd = new Command('test')
-    .description('run one agent-facing tool (seed 003 test tools, verify, ralph_status) with JSON in and out')
+    .description('run one agent-facing tool (test tools, verify, ralph_status) with JSON in and out')
     .argument('<tool>', 'tool name, e.g. test_setup or setup')
     .option('--input <file>', 'JSON object with the tool parameters ("-" reads stdin)')
     .option('--json', 'print JSON (always the case; accepted for symmetry with other commands)')
@@ -84,7 +97,10 @@ export function createTestSubcommand(write: Write, onParsed: (args: TestCommandA
     .exitOverride()
     .configureOutput({ writeOut: write.out, writeErr: write.err, outputError: () => undefined })
     .addHelpText('after', TOOL_HELP);
-  for (const f of PARAM_FLAGS) cmd.addOption(new Option(f.flags, f.description));
+  for (const f of PARAM_FLAGS) {
+    const option = new Option(f.flags, f.description);
+    cmd.addOption(f.hidden ? option.hideHelp() : option);
+  }
   cmd.action((tool: string) => {
     const opts = cmd.opts<Record<string, unknown>>();
     const params: Record<string, unknown> = {};
@@ -102,6 +118,20 @@ export function createTestSubcommand(write: Write, onParsed: (args: TestCommandA
 export function createMcpSubcommand(write: Write, onParsed: () => void): Command {
   return new Command('mcp')
     .description('serve the test tools, verify and ralph_status over MCP on stdio (claude mcp add ralph -- ralph mcp)')
+    .addHelpText(
+      'after',
+      helpFooter(
+        [
+          ['claude mcp add ralph -- ralph mcp', 'give Claude Code the tools'],
+          [`echo '{"jsonrpc":"2.0","id":1,"method":"tools/list"}' | ralph mcp`, 'list the tools a client is offered'],
+        ],
+        [
+          ['0', 'the client closed the connection'],
+          ['1', 'the server could not run'],
+          ['2', 'usage error'],
+        ],
+      ),
+    )
     .exitOverride()
     .configureOutput({ writeOut: write.out, writeErr: write.err, outputError: () => undefined })
     .action(() => onParsed());

@@ -3,6 +3,7 @@ import type { ConfigField } from '../config/keys.js';
 import type { FlagValues } from '../config/load-config.js';
 import { UsageError } from '../errors.js';
 import { createMcpSubcommand, createTestSubcommand, type TestCommandArgs } from './agent-tool-args.js';
+import { helpFooter, LOOP_EXIT_CODES } from '../ui/help-footer.js';
 
 /** Flags that set a configuration value (flag > env > .ralphrc > default). */
 interface ConfigFlag {
@@ -85,14 +86,52 @@ export interface RalphArgs {
   test?: TestCommandArgs;
 }
 
-export const EXIT_CODES_HELP = `
-Exit codes:
-  0  completed (or a read-only command succeeded)   1  runtime error
-  2  usage or configuration error                    3  circuit breaker open
-  4  permission denied                               5  usage/rate limit, stopped
-  6  verify gate aborted or exhausted                7  a limit reached (loops, cost, runtime)
-  130 interrupted (Ctrl+C)                           143 terminated (SIGTERM)
+export const RALPH_HELP_FOOTER = helpFooter(
+  [
+    ['ralph --verify "npm test"', 'loop until the plan is done and the tests pass'],
+    ['ralph --live --max-loops 10', "stream Claude's output; stop after 10 iterations"],
+    ['ralph --monitor', 'the loop, its output and a dashboard side by side in tmux'],
+    ['ralph --status --json', 'the state of the loop, for scripts'],
+  ],
+  LOOP_EXIT_CODES,
+);
+
+/** The one-line task syntax of `ralph run`, key by key. */
+export const TASK_SYNTAX_HELP = `
+Task syntax (one quoted argument; parts separated by ::):
+  [>>]TASK [:: verify:"COMMAND" [KEY:VALUE ...]] [:: "criterion"] [:: name] ...
+  TASK               what to do: a name such as fix-auth, or free text
+  verify:"COMMAND"   shell command that must pass; the keys after it, in the same part:
+    max:N              failed verify attempts before escalation (1-100, default 5)
+    timeout:SECONDS    time limit of one verify run (1-3600, default 300)
+    checkpoint:true    git checkpoint before each iteration
+    rollback:true      restore the checkpoint when verification fails
+    loop:true          keep iterating until the command passes or max runs out;
+                       without it the task gets one attempt and stops on a failure (exit 6)
+    workingDir:DIR     directory the verify command runs in
+    :fast :full :extended   presets: 1 attempt/30 s, 5/300 s, 10/600 s
+  "text" or name     a quality criterion, passed to the agent as a requirement
+Without verify:, the task runs like a plan: until the agent reports it done or a limit stops it.
 `;
+
+const RUN_HELP_FOOTER = helpFooter(
+  [
+    [`ralph run '>>fix-auth :: verify:"npm test" max:5 loop:true'`, 'iterate until npm test passes, at most 5 failed attempts'],
+    [`ralph run 'add a --version flag :: verify:"npm test" :fast'`, 'one attempt with a 30 s test run'],
+    [`ralph run '>>write-api :: verify:"npm test" loop:true :: "follows REST conventions"'`, 'with a requirement for the agent'],
+    [`ralph run 'tidy the README' --max-loops 3`, 'no verify command: at most 3 iterations'],
+  ],
+  LOOP_EXIT_CODES,
+);
+
+const DEMO_HELP_FOOTER = helpFooter(
+  [
+    ['ralph demo', 'watch a scripted run in a temporary project'],
+    ['ralph demo --keep', 'keep the project afterwards to look at .ralph/ and the git history'],
+  ],
+  // The demo runs a real loop and exits with its code.
+  LOOP_EXIT_CODES,
+);
 
 function addConfigFlags(cmd: Command): void {
   for (const f of CONFIG_FLAGS) {
@@ -142,7 +181,7 @@ export function createRalphProgram(version: string, onParsed: (args: RalphArgs) 
     .exitOverride()
     // Errors are reported once, by runMain, with a hint; commander only prints help/version.
     .configureOutput({ writeOut: write.out, writeErr: write.err, outputError: () => undefined })
-    .addHelpText('after', EXIT_CODES_HELP)
+    .addHelpText('after', RALPH_HELP_FOOTER)
     .allowExcessArguments(false)
     // Options after `run <task>` belong to `run` (it has the same loop options).
     .enablePositionalOptions();
@@ -176,7 +215,8 @@ export function createRalphProgram(version: string, onParsed: (args: RalphArgs) 
     .argument('<task>', 'task specification')
     .exitOverride()
     .configureOutput({ writeOut: write.out, writeErr: write.err, outputError: () => undefined })
-    .option('--dry-run', 'show what would run without calling Claude');
+    .option('--dry-run', 'show what would run without calling Claude')
+    .addHelpText('after', `${TASK_SYNTAX_HELP}${RUN_HELP_FOOTER}`);
   addConfigFlags(run);
   run.action((task: string) => {
     const args = toArgs(run, task);
@@ -187,6 +227,7 @@ export function createRalphProgram(version: string, onParsed: (args: RalphArgs) 
   const demo = new Command('demo')
     .description('watch a complete loop on a scripted agent in a temporary project (no API key needed)')
     .option('--keep', 'keep the demo project afterwards')
+    .addHelpText('after', DEMO_HELP_FOOTER)
     .exitOverride()
     .configureOutput({ writeOut: write.out, writeErr: write.err, outputError: () => undefined })
     .action(() => onParsed({ ...toArgs(demo, undefined), action: 'demo', keep: demo.opts()['keep'] === true }));

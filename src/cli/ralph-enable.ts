@@ -5,6 +5,7 @@ import { formatEnableJson, formatEnableReport, runEnable, type EnableOptions } f
 import { createPrompter } from '../features/enable/prompts.js';
 import { createCommand, parseCommand, parseFlagValue } from '../features/setup/command-line.js';
 import { runMain } from './main.js';
+import { helpFooter } from '../ui/help-footer.js';
 
 interface EnableFlags {
   from?: string[];
@@ -56,8 +57,21 @@ async function enableCommand(argv: string[]): Promise<number> {
         'An existing .gitignore gets the Ralph state entries it lacks appended; an existing .ralphrc is kept',
         'and only the values chosen in this run (verify command, calls per hour) are set in it.',
         '',
-        'Exit codes: 0 enabled · 1 error · 2 already enabled (without --force) or usage error · 4 PRD file not found',
-      ].join('\n'),
+      ].join('\n') +
+        helpFooter(
+          [
+            ['ralph-enable', 'answer a few questions on a terminal'],
+            ['ralph-enable --non-interactive --verify-command "npm test"', 'no questions; set the verify command'],
+            ['ralph-enable --prd docs/requirements.md', "start fix_plan.md from a document's tasks"],
+            ['ralph-enable --json', 'for CI: one JSON document with the result'],
+          ],
+          [
+            ['0', 'Ralph is enabled'],
+            ['1', 'error'],
+            ['2', 'already enabled (without --force) or usage error'],
+            ['4', 'PRD file not found'],
+          ],
+        ),
     );
   const json = argv.includes('--json');
   try {

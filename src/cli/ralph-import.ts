@@ -6,6 +6,7 @@ import { createCommand, parseCommand, parseFlagValue } from '../features/setup/c
 import { deriveProjectName, resolveProjectDir } from '../features/setup/project-name.js';
 import { runMain } from './main.js';
 import { buildAgentEnv } from '../core/agent-env.js';
+import { helpFooter } from '../ui/help-footer.js';
 
 /**
  * A millisecond timeout that wins over --timeout, for tests (the smallest
@@ -44,8 +45,21 @@ async function importCommand(argv: string[]): Promise<number> {
         'into place only when the conversion produced all three files; on failure nothing is left behind except',
         "Claude's output log (ralph-import-<name>-failed.log in the current folder).",
         '',
-        'Exit codes: 0 created · 1 conversion failed or error · 2 usage error or Claude Code not found · 4 document not found · 130/143 interrupted',
-      ].join('\n'),
+      ].join('\n') +
+        helpFooter(
+          [
+            ['ralph-import requirements.md', 'a new project ./requirements from the document'],
+            ['ralph-import docs/prd.txt todo-app', 'choose the project folder'],
+            ['ralph-import spec.md --timeout 30', 'give Claude up to 30 minutes for a long document'],
+          ],
+          [
+            ['0', 'the project was created'],
+            ['1', 'the conversion failed, or another error'],
+            ['2', 'usage error, or Claude Code not found'],
+            ['4', 'document not found'],
+            ['130/143', 'interrupted'],
+          ],
+        ),
     );
   if (!parseCommand(program, argv)) return 0;
   const [file, name] = program.processedArgs as [string, string | undefined];

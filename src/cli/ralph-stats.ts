@@ -3,6 +3,7 @@ import { Command, CommanderError } from 'commander';
 import { packageVersion } from '../infra/package-info.js';
 import { computeStats, formatStatsText, readMetricsFile } from '../features/stats.js';
 import { ralphPaths } from '../state/paths.js';
+import { helpFooter } from '../ui/help-footer.js';
 import { runMain } from './main.js';
 
 const NO_METRICS = 'No metrics file found. Run ralph first to generate metrics.';
@@ -13,7 +14,21 @@ async function runStats(argv: string[]): Promise<number> {
     .option('--json', 'print one JSON document (keeps the original keys total_loops, successful, avg_duration, total_calls)')
     .option('-p, --project <dir>', 'project directory (default: the current directory)')
     .version(packageVersion(), '-V, --version')
-    .addHelpText('after', '\nExit codes: 0 ok · 1 no metrics file · 2 usage error.')
+    .addHelpText(
+      'after',
+      helpFooter(
+        [
+          ['ralph-stats', 'the summary for the project in this folder'],
+          ['ralph-stats --project ~/code/my-app', 'another project'],
+          ['ralph-stats --json | jq .success_rate', 'one JSON document, for scripts'],
+        ],
+        [
+          ['0', 'the summary was printed'],
+          ['1', 'no metrics file yet (run ralph first)'],
+          ['2', 'usage error'],
+        ],
+      ),
+    )
     .exitOverride();
   try {
     program.parse(argv, { from: 'user' });

@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import { packageVersion } from '../../infra/package-info.js';
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
 import type { Clock } from '../../ports.js';
+import { helpFooter } from '../../ui/help-footer.js';
 import { renderMonitor } from '../../ui/render-monitor.js';
 import { readMonitorSnapshot } from './read-snapshot.js';
 import { runMonitor, type MonitorStream } from './run-monitor.js';
@@ -43,7 +44,22 @@ function buildProgram(io: MonitorCommandIo): Command {
     .option('--no-color', 'plain text without colours')
     .option('-p, --project <dir>', 'project directory (default: the current directory)')
     .version(packageVersion(), '-V, --version')
-    .addHelpText('after', '\nWorks in any terminal, with or without tmux. `ralph --monitor` opens it next to the loop.\nExit codes: 0 ok · 2 usage error.')
+    .addHelpText(
+      'after',
+      '\nWorks in any terminal, with or without tmux. `ralph --monitor` opens it next to the loop.\n' +
+        helpFooter(
+          [
+            ['ralph-monitor', 'the live dashboard of the loop in this folder (Ctrl+C to leave)'],
+            ['ralph-monitor --project ~/code/my-app --interval 5', 'another project, redrawn every 5 s'],
+            ['ralph-monitor --once --no-color', 'one plain frame, for logs'],
+            ['ralph-monitor --json', 'the current state as JSON, for scripts'],
+          ],
+          [
+            ['0', 'done (or left with Ctrl+C)'],
+            ['2', 'usage error'],
+          ],
+        ),
+    )
     .exitOverride()
     .configureOutput({ writeOut: (s) => void io.stdout.write(s), writeErr: (s) => void io.stderr.write(s) });
 }
