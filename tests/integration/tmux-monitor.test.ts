@@ -143,6 +143,17 @@ describe.skipIf(!hasTmux)('ralph --monitor with real tmux', () => {
     await waitFor(() => t.tmux('has-session', '-t', 'ralph-it').status !== 0, 'the session to close after Enter');
   });
 
+  it('closes the whole session on Ctrl+C at the closing line, not just the loop pane', async () => {
+    const t = await launch('');
+    const client = spawn('tmux', ['-L', t.socket, '-C', 'attach-session', '-t', 'ralph-it'], { stdio: ['pipe', 'ignore', 'ignore'] });
+    onTestFinished(() => void client.kill());
+    await waitFor(() => t.tmux('list-clients', '-t', 'ralph-it').stdout.trim() !== '', 'the client to attach');
+    writeFileSync(join(t.projectDir, 'stop'), '');
+    await waitFor(() => t.tmux('capture-pane', '-p', '-J', '-t', 'ralph-it:0.0').stdout.includes('Press Enter'), 'the closing line');
+    expect(t.tmux('send-keys', '-t', 'ralph-it:0.0', 'C-c').status).toBe(0);
+    await waitFor(() => t.tmux('has-session', '-t', 'ralph-it').status !== 0, 'the session to close after Ctrl+C');
+  });
+
   it('returns the loop exit code to the attached ralph --monitor once the session ends', async () => {
     const server = privateServer('');
     const projectDir = tempDir('ralph-tmux-');

@@ -119,10 +119,15 @@ export function createLoopPaneDeps(socket: string | undefined): LoopPaneDeps {
     write: (text) => void process.stdout.write(text),
     waitForEnter: () =>
       new Promise((resolve) => {
+        // Ctrl+C here means "close" as well: dying instead would leave the
+        // other panes of the session running with nobody to end them.
+        const signals = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
         const finish = (): void => {
+          for (const name of signals) process.off(name, finish);
           process.stdin.pause();
           resolve();
         };
+        for (const name of signals) process.once(name, finish);
         process.stdin.once('data', finish);
         process.stdin.once('end', finish);
         process.stdin.once('error', finish);
