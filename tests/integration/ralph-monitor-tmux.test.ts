@@ -1,14 +1,16 @@
 // `ralph --monitor` end to end in real tmux on a private server (npm test builds first).
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
+import { shellCommand } from '../../src/features/tmux-monitor.js';
 import { ralphProject, writeMockScript } from '../helpers/ralph-project.js';
 import { cleanEnv, ralph, readJson, ROOT, statusBlock } from '../helpers/run-cli.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
 const hasTmux = spawnSync('tmux', ['-V']).status === 0;
+const hasScript = spawnSync('script', ['--version']).status === 0;
 
 async function waitFor(check: () => boolean, what: string, timeoutMs = 15_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
@@ -68,6 +70,30 @@ describe.skipIf(!hasTmux)('ralph --monitor', () => {
     expect(existsSync(release)).toBe(false);
     writeFileSync(release, '');
     await waitFor(() => tmux('has-session', '-t', name).status !== 0, 'the loop to finish');
+  });
+
+  it.skipIf(!hasScript)('on a terminal: keeps the final screen until Enter, then exits with the loop exit code', async () => {
+    const { socket, tmux } = privateTmux();
+    const dir = ralphProject();
+    writeMockScript(dir, [{ output: `step 1\n${statusBlock({ EXIT_SIGNAL: 'false' })}` }]);
+    const command = shellCommand([process.execPath, join(ROOT, 'bin', 'ralph.js'), '--monitor', '--backend', 'mock', '--max-loops', '1', '--pause', '0']);
+    // `script` gives ralph --monitor a real terminal, so it attaches as a person's would.
+    const child = spawn('script', ['-qec', command, '/dev/null'], { cwd: dir, env: cleanEnv({ RALPH_TMUX_SOCKET: socket, TERM: 'xterm' }), stdio: ['ignore', 'pipe', 'pipe'] });
+    let screen = '';
+    child.stdout.on('data', (chunk: Buffer) => (screen += chunk.toString('utf8')));
+    const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+    onTestFinished(() => void child.kill());
+    const loopPane = (): string => {
+      const name = tmux('list-sessions', '-F', '#{session_name}').stdout.trim().split('\n')[0] ?? '';
+      return name ? tmux('capture-pane', '-p', '-J', '-t', `${name}:0.0`).stdout : '';
+    };
+    await waitFor(() => loopPane().includes('Press Enter'), 'the closing line in the loop pane');
+    expect(loopPane()).toContain('Ralph loop finished with exit code 7 (a limit reached (loops, cost, runtime)).');
+    const name = tmux('list-sessions', '-F', '#{session_name}').stdout.trim();
+    expect(tmux('send-keys', '-t', `${name}:0.0`, 'Enter').status).toBe(0);
+    expect(await exited).toBe(7);
+    expect(screen).toContain('Ralph loop finished with exit code 7');
+    expect(tmux('has-session', '-t', name).status).not.toBe(0);
   });
 
   it('refuses a bad flag before starting tmux, with the usual message and exit 2', async () => {
