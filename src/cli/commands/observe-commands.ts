@@ -37,8 +37,7 @@ export function inspectCommand(args: RalphArgs, cwd: string): number {
     format: i.format,
   });
   if (!result.ok) throw new UsageError(result.error);
-  process.stdout.write(`${JSON.stringify({ ...forPeople(result.value), skipped_lines: skipped }, null, 2)}
-`);
+  process.stdout.write(`${JSON.stringify({ ...forPeople(result.value), skipped_lines: skipped }, null, 2)}\n`);
   return ExitCode.Completed;
 }
 
