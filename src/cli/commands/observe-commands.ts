@@ -46,7 +46,7 @@ export function inspectCommand(args: RalphArgs, cwd: string): number {
  * its fixed shape (an agent role per iteration, always "ralph"); Ralph has one
  * agent, so here those fields say nothing and are left out.
  */
-export function forPeople(value: InspectJson | InspectSummary | InspectTimeline): unknown {
+export function forPeople(value: InspectJson | InspectSummary | InspectTimeline): object {
   if ('hats_used' in value) {
     const { hats_used: _roles, ...summary } = value;
     return summary;
