@@ -22,6 +22,7 @@ export type ExitReason =
   | 'stop_requested'
   | 'integrity_failure'
   | 'agent_failure'
+  | 'checkpoint_failed'
   | 'dry_run';
 
 interface ReasonInfo {
@@ -53,6 +54,7 @@ export const EXIT_REASONS: Record<ExitReason, ReasonInfo> = {
   interrupted: { exitCode: ExitCode.Sigint, status: 'interrupted', lastAction: 'interrupted', describe: 'interrupted' },
   integrity_failure: { exitCode: ExitCode.RuntimeError, status: 'halted', lastAction: 'integrity_failure', describe: 'required Ralph files are missing' },
   agent_failure: { exitCode: ExitCode.RuntimeError, status: 'error', lastAction: 'agent_failure', describe: 'the agent could not be run' },
+  checkpoint_failed: { exitCode: ExitCode.RuntimeError, status: 'halted', lastAction: 'checkpoint_failed', describe: 'no git checkpoint could be made before an iteration that needs one' },
 };
 
 export function isCompletionReason(reason: ExitReason): boolean {

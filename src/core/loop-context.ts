@@ -2,7 +2,8 @@
  * The text passed with --append-system-prompt each iteration (U§3.4 step 4):
  * loop number, remaining tasks, circuit state, the previous summary, the "do
  * not ask questions" note — and ours: the stuck-error warning and the last
- * verify-gate failure in the seed's feedback format.
+ * verify-gate failure in the seed's feedback format, and the news that the
+ * previous attempt was rolled back.
  */
 export interface LoopContextInput {
   loop: number;
@@ -15,6 +16,8 @@ export interface LoopContextInput {
   task?: string;
   /** A bounce-back or escalation message from the verify gate. */
   verifyFeedback?: string;
+  /** Said when the previous attempt was undone (see rollback-notice.ts). */
+  rollbackNotice?: string;
 }
 
 export const BASE_CONTEXT_LIMIT = 500;
@@ -33,6 +36,7 @@ export function buildLoopContext(input: LoopContextInput): string {
   }
   const parts = [base.trim().slice(0, BASE_CONTEXT_LIMIT)];
   if (input.task) parts.push(input.task.trim());
+  if (input.rollbackNotice) parts.push(input.rollbackNotice.trim());
   if (input.verifyFeedback) parts.push(input.verifyFeedback.trim());
   return parts.join('\n\n');
 }

@@ -34,7 +34,7 @@ export interface VerifySettings {
   checkpoint: boolean;
   /** Passed checkpoints kept as stash entries for `ralph --restore`. */
   checkpointKeep: number;
-  /** Roll back to the checkpoint when verification fails (needs checkpoints). */
+  /** Roll back to the checkpoint when verification fails or the agent call fails after changing files (needs checkpoints). */
   rollbackOnFail: boolean;
   onExhausted: OnExhausted;
   /** Where each of timeout and attempts came from, for `--config` and logs. */
@@ -89,7 +89,7 @@ export function resolveVerifySettings(config: VerifyFields, origins: VerifyOrigi
   else if (config.checkpoint === 'on') {
     checkpoint = context.isGitRepo;
     if (!context.isGitRepo) warnings.push('checkpoints need a git repository; this project is not one, so Ralph continues without checkpoints');
-  } else checkpoint = command !== '' && context.isGitRepo;
+  } else checkpoint = (command !== '' || config.rollbackOnFail) && context.isGitRepo;
 
   let rollbackOnFail = config.rollbackOnFail;
   if (rollbackOnFail && !checkpoint) {
@@ -100,7 +100,6 @@ export function resolveVerifySettings(config: VerifyFields, origins: VerifyOrigi
         : 'rollback on failure needs a git repository; failed attempts are kept',
     );
   }
-  if (rollbackOnFail && command === '') warnings.push('rollback on failure has no effect without a verify command');
 
   return {
     command,

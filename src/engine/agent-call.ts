@@ -1,5 +1,6 @@
 import { isRecord } from '../core/guards.js';
 import { buildLoopContext } from '../core/loop-context.js';
+import { formatRollbackNotice } from '../core/rollback-notice.js';
 import { plainEvent } from '../core/text-digest.js';
 import { localTimestamp } from '../core/time-format.js';
 import type { AgentRun } from '../ports.js';
@@ -42,6 +43,7 @@ export async function callAgent(loopSession: LoopSession, outputLogPath: string)
   const { clock, store, logger } = deps;
   const plan = store.readFixPlan(config.optionalSections);
   const previous = run.lastAnalysis;
+  const rolledBack = deps.gate?.lastRollback();
   const loopContext = buildLoopContext({
     loop: run.loop,
     ...(plan ? { remainingTasks: plan.blockingUnchecked + plan.optionalUnchecked } : {}),
@@ -50,6 +52,7 @@ export async function callAgent(loopSession: LoopSession, outputLogPath: string)
     ...(previous?.isStuck ? { repeatedErrors: previous.errorLines } : {}),
     ...(options.task ? { task: describeTask(options.task) } : {}),
     ...(deps.gate?.feedback() ? { verifyFeedback: deps.gate.feedback() as string } : {}),
+    ...(rolledBack ? { rollbackNotice: formatRollbackNotice(rolledBack) } : {}),
   });
   const session = selectSession(deps, config, clock.now());
 

@@ -2,6 +2,7 @@ import { applyCooldown } from '../core/circuit-breaker.js';
 import { classifyCall } from '../core/call-outcome.js';
 import { checkCall, recordCallStart } from '../core/rate-limiter.js';
 import type { Analysis, ProgressFacts } from '../core/response-analyzer.js';
+import { describeMissingCheckpoint } from '../core/checkpoint-policy.js';
 import { formatDuration, isoTimestamp } from '../core/time-format.js';
 import { renderHaltScreen } from '../ui/screens.js';
 import { callAgent } from './agent-call.js';
@@ -109,6 +110,11 @@ async function iterate(s: LoopSession): Promise<Step> {
   if (!permit.ok) return waitForCallBudget(s, permit);
   const planStop = await checkPlanComplete(s);
   if (planStop) return planStop;
+  // The checkpoint comes before the iteration counts as started: without one it may not start at all.
+  if (gate && !s.options.dryRun) {
+    const guard = await gate.beforeAgent(s.run.loop + 1);
+    if (!guard.ok) return { stop: 'checkpoint_failed', message: describeMissingCheckpoint(s.run.loop + 1, guard.reason, s.config.rollbackOnFail) };
+  }
 
   s.run.loop += 1;
   const loop = s.run.loop;
@@ -121,7 +127,6 @@ async function iterate(s: LoopSession): Promise<Step> {
 
   await probe.begin();
   const planBefore = store.readFixPlan(config.optionalSections);
-  await gate?.beforeAgent(loop);
   s.run.rate = recordCallStart(s.run.rate, s.now);
   store.saveRate(s.run.rate);
   s.run.totals.calls += 1;
@@ -179,6 +184,8 @@ async function iterate(s: LoopSession): Promise<Step> {
     s.run.verify = gate?.status() ?? null;
     if (gateRun.rolledBack) probe.invalidate();
   }
+  // A failed call that changed files is a failed attempt: its half-done work must not silently become the next baseline.
+  if (outcome.kind === 'failed' && gate && (await gate.afterFailedCall(loop, progress.filesChanged))) probe.invalidate();
   const circuitStop = updateCircuit(s, loop, usable, analysis, gateRun);
   const iterationOutcome = outcome.kind === 'timeout' ? (productive ? 'timeout_productive' : 'timeout') : outcome.kind === 'success' ? 'success' : 'failed';
   recordIterationEnd(s, { ...end, outcome: iterationOutcome, ...(analysis ? { analysis } : {}), progress, ...(gateRun ? { gate: gateRun } : {}) });

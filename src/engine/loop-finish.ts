@@ -50,7 +50,7 @@ export function finishLoop(s: LoopSession, reason: ExitReason, message?: string)
   } else if (reason === 'verify_aborted') {
     logger.error(`Verify gate aborted: ${detail}. State saved; fix the cause and run 'ralph' again.`);
     notifier.notify('verify_escalation', `Verify gate aborted: ${detail}`);
-  } else if (reason === 'integrity_failure' || reason === 'agent_failure') {
+  } else if (reason === 'integrity_failure' || reason === 'agent_failure' || reason === 'checkpoint_failed') {
     logger.error(detail);
     if (reason === 'integrity_failure') store.resetSession('integrity_failure', loop, s.now);
     notifier.notify('error', `Ralph stopped: ${detail}`);

@@ -1,4 +1,6 @@
 import { applyGateAction, createGate, gateActive, lastResult, reconcileGate, recordVerifyResult, type GateAction, type GateState } from '../core/verify-gate.js';
+import { checkpointRequired } from '../core/checkpoint-policy.js';
+import type { RollbackFacts } from '../core/rollback-notice.js';
 import { formatBounceBack, formatEscalation, type VerifyOutcome } from '../core/verify-feedback.js';
 import type { VerifySettings } from '../core/verify-settings.js';
 import type { StatusVerify } from '../core/status-model.js';
@@ -6,13 +8,13 @@ import { isoTimestamp } from '../core/time-format.js';
 import type { Clock, Logger, Notifier } from '../ports.js';
 import type { SessionRecorder } from '../state/session-recorder.js';
 import type { LoopUi } from './loop-deps.js';
-import type { GateRun, VerifyGate } from './verify-gate.js';
+import type { CheckpointGuard, GateRun, VerifyGate } from './verify-gate.js';
 
 /** Git checkpoints as the gate needs them (implemented over src/infra/git-checkpoints.ts). */
 export interface CheckpointPort {
   create(loop: number): Promise<{ ok: true; id: string } | { ok: false; reason: string }>;
   drop(id: string): Promise<void>;
-  rollback(id: string, label: string): Promise<{ ok: true; restored: boolean; attemptRef: string | null } | { ok: false; reason: string }>;
+  rollback(id: string, label: string): Promise<{ ok: true; restored: boolean; attemptRef: string | null; files: readonly string[]; headMoved: boolean } | { ok: false; reason: string }>;
   prune(keep: number): Promise<void>;
 }
 
@@ -55,6 +57,8 @@ export class VerifyGateStep implements VerifyGate {
   private lastAttempt: number | undefined;
   /** The latest run, while the work tree cannot have changed since (no agent call in between). */
   private runOnCurrentTree: GateRun | undefined;
+  /** The latest rollback, until the agent call after it has seen it. */
+  private rolledBack: RollbackFacts | undefined;
 
   constructor(private readonly d: VerifyGateStepDeps) {
     const id = `gate-${d.clock.now().toString(36)}`;
@@ -85,24 +89,56 @@ export class VerifyGateStep implements VerifyGate {
     return action === 'abort' ? 'abort' : 'continue';
   }
 
-  async beforeAgent(loop: number): Promise<void> {
+  async beforeAgent(loop: number): Promise<CheckpointGuard> {
     this.runOnCurrentTree = undefined;
     const cp = this.d.checkpoints;
-    if (!cp) return;
+    if (!cp) return { ok: true };
     // A checkpoint whose iteration never reached the gate (the call failed) stays restorable, within the limit.
     if (this.checkpointId) await cp.prune(this.d.keepCheckpoints);
     const created = await cp.create(loop);
     if (!created.ok) {
-      this.d.logger.warn(`No checkpoint for loop #${loop}: ${created.reason}`);
       this.checkpointId = undefined;
-      return;
+      const { checkpoint, rollbackOnFail } = this.d.settings;
+      if (checkpointRequired({ checkpoint, rollbackOnFail, gateActive: this.active(), hasCommand: this.command !== '' })) return { ok: false, reason: created.reason };
+      this.d.logger.warn(`No checkpoint for loop #${loop}: ${created.reason}`);
+      return { ok: true };
     }
     this.checkpointId = created.id;
     this.d.recorder.record('checkpoint.created', { iteration: loop, id: created.id });
     this.d.logger.debug(`Checkpoint ${created.id} created`);
+    return { ok: true };
+  }
+
+  lastRollback(): RollbackFacts | undefined {
+    return this.rolledBack;
+  }
+
+  async afterFailedCall(loop: number, filesChanged: number): Promise<boolean> {
+    this.rolledBack = undefined;
+    this.runOnCurrentTree = undefined;
+    const cp = this.d.checkpoints;
+    const id = this.checkpointId;
+    this.checkpointId = undefined;
+    if (filesChanged <= 0) return false;
+    const files = `${filesChanged} file${filesChanged === 1 ? '' : 's'}`;
+    if (!cp || !id) {
+      this.d.logger.warn(`The agent call failed after changing ${files}; there is no checkpoint of this loop, so the changes stay in the work tree.`);
+      return false;
+    }
+    if (!this.d.settings.rollbackOnFail) {
+      this.d.logger.warn(`The agent call failed after changing ${files}; the changes stay in the work tree. 'ralph --restore ${id}' brings back the state before loop #${loop} (or run with --rollback-on-fail).`);
+      await cp.prune(this.d.keepCheckpoints);
+      return false;
+    }
+    this.d.logger.warn(`The agent call failed after changing ${files}: a failed attempt, rolled back like a failed verify.`);
+    const restored = await this.rollback(loop, id, 'agent_failed');
+    if (restored) await cp.drop(id);
+    await cp.prune(this.d.keepCheckpoints);
+    return restored;
   }
 
   async afterAgent(loop: number): Promise<GateRun> {
+    this.rolledBack = undefined;
     const run = await this.verify(loop);
     const cp = this.d.checkpoints;
     const id = this.checkpointId;
@@ -112,7 +148,7 @@ export class VerifyGateStep implements VerifyGate {
       await cp.drop(id);
       this.d.recorder.record('checkpoint.dropped', { iteration: loop, id });
     } else if ((run.decision === 'bounce' || run.decision === 'escalated_retry' || run.decision === 'escalated_abort') && this.d.settings.rollbackOnFail) {
-      run.rolledBack = await this.rollback(loop, id);
+      run.rolledBack = await this.rollback(loop, id, 'verify_failed');
       // The tree now equals the checkpoint; the attempt itself is kept under refs/ralph/attempts/.
       if (run.rolledBack) await cp.drop(id);
     }
@@ -234,13 +270,14 @@ export class VerifyGateStep implements VerifyGate {
     }
   }
 
-  private async rollback(loop: number, id: string): Promise<boolean> {
+  private async rollback(loop: number, id: string, cause: RollbackFacts['cause']): Promise<boolean> {
     const result = await (this.d.checkpoints as CheckpointPort).rollback(id, `loop ${loop}`);
     if (!result.ok) {
       this.d.logger.error(`Rollback to checkpoint ${id} failed: ${result.reason}. The attempt's changes are still in the work tree.`);
       return false;
     }
-    this.d.recorder.record('checkpoint.restored', { iteration: loop, id, attempt_ref: result.attemptRef });
+    if (result.restored) this.rolledBack = { loop, checkpointId: id, cause, files: result.files, attemptRef: result.attemptRef, headMoved: result.headMoved };
+    this.d.recorder.record('checkpoint.restored', { iteration: loop, id, attempt_ref: result.attemptRef, cause, files: result.files.length });
     this.d.logger.warn(`↩️  Rolled back to the state before loop #${loop}${result.attemptRef ? `; the failed attempt is kept at ${result.attemptRef}` : ''}`);
     return result.restored;
   }

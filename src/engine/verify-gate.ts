@@ -1,3 +1,4 @@
+import type { RollbackFacts } from '../core/rollback-notice.js';
 import type { StatusVerify } from '../core/status-model.js';
 
 /**
@@ -19,16 +20,23 @@ export interface GateRun {
   rolledBack?: boolean;
 }
 
+/** Whether the iteration may start: it may not when it needs a checkpoint and none could be made. */
+export type CheckpointGuard = { ok: true } | { ok: false; reason: string };
+
 export interface VerifyGate {
   readonly command: string;
   /** At startup: a gate an earlier run left escalated needs an answer first. */
   resolvePausedGate(): Promise<'continue' | 'abort'>;
   /** The gate blocks completion (configured and not skipped). */
   active(): boolean;
-  /** Before the agent runs: checkpoint the work tree when enabled. */
-  beforeAgent(loop: number): Promise<void>;
+  /** Before the agent runs: checkpoint the work tree when enabled; refuses when a needed checkpoint cannot be made. */
+  beforeAgent(loop: number): Promise<CheckpointGuard>;
   /** After an agent call that did work: run the command, decide, roll back or drop the checkpoint. */
   afterAgent(loop: number): Promise<GateRun>;
+  /** After an agent call that failed having changed files: a failed attempt, rolled back when asked to. Returns whether it was. */
+  afterFailedCall(loop: number, filesChanged: number): Promise<boolean>;
+  /** The latest rollback, until an agent call after it has been told. */
+  lastRollback(): RollbackFacts | undefined;
   /** Runs the command on the current tree (plan_complete needs ground truth). */
   verifyCurrentTree(loop: number): Promise<GateRun>;
   /** Bounce-back or escalation text for the next iteration's context. */

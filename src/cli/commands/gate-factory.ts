@@ -1,3 +1,5 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import type { ConfigField, RalphConfig } from '../../config/keys.js';
 import type { ValueOrigin } from '../../config/load-config.js';
 import { describeEnvFilter } from '../../core/secret-env.js';
@@ -11,6 +13,7 @@ import { runVerifyCommand } from '../../infra/verify-executor.js';
 import type { Clock, Logger, Notifier, ProcessRunner } from '../../ports.js';
 import type { LoopStore } from '../../state/loop-store.js';
 import type { SessionRecorder } from '../../state/session-recorder.js';
+import type { ExitGuard } from './exit-guard.js';
 
 export interface GateContext {
   runner: ProcessRunner;
@@ -22,13 +25,38 @@ export interface GateContext {
   ui: LoopUi;
   interrupt: AbortSignal;
   env: NodeJS.ProcessEnv;
+  /** Holds a second Ctrl+C back until a rollback in progress is complete. */
+  exitGuard: ExitGuard;
+}
+
+const INDEX_LOCK_WAIT_MS = 2000;
+const INDEX_LOCK_POLL_MS = 100;
+
+/**
+ * A git command the user runs holds .git/index.lock for a moment; a lock that
+ * stays is left by a crashed one, and every rollback would be refused while it
+ * is there. Waits briefly, then says what to do.
+ */
+async function waitForIndexLock(ws: GitWorkspace, clock: Clock): Promise<string | undefined> {
+  const info = await ws.repo();
+  if (!info) return undefined;
+  const lock = join(info.gitDir, 'index.lock');
+  for (let waited = 0; existsSync(lock); waited += INDEX_LOCK_POLL_MS) {
+    if (waited >= INDEX_LOCK_WAIT_MS) {
+      return `${lock} exists: a git command is running or one crashed and left it behind; if no git command is running, delete that file`;
+    }
+    await clock.sleep(INDEX_LOCK_POLL_MS);
+  }
+  return undefined;
 }
 
 /** Checkpoints over the git plumbing of src/infra/git-checkpoints.ts. */
-function gitCheckpoints(ws: GitWorkspace, clock: Clock, warn: (m: string) => void): CheckpointPort {
+function gitCheckpoints(ws: GitWorkspace, clock: Clock, warn: (m: string) => void, guard: ExitGuard): CheckpointPort {
   const made = new Map<string, Checkpoint>();
   return {
     async create(loop) {
+      const locked = await waitForIndexLock(ws, clock);
+      if (locked) return { ok: false, reason: locked };
       const r = await createCheckpoint(ws, { loop, now: clock.now(), warn });
       if (!r.ok) return r;
       made.set(r.checkpoint.id, r.checkpoint);
@@ -42,8 +70,8 @@ function gitCheckpoints(ws: GitWorkspace, clock: Clock, warn: (m: string) => voi
     async rollback(id, label) {
       const checkpoint = made.get(id);
       if (!checkpoint) return { ok: false, reason: `checkpoint ${id} is unknown to this run` };
-      const r = await rollbackToCheckpoint(ws, checkpoint, { attemptLabel: label, now: clock.now() });
-      return r.ok ? { ok: true, restored: r.restored, attemptRef: r.attemptRef } : r;
+      const r = await guard.protect('rollback', () => rollbackToCheckpoint(ws, checkpoint, { attemptLabel: label, now: clock.now() }));
+      return r.ok ? { ok: true, restored: r.restored, attemptRef: r.attemptRef, files: [...r.report.written, ...r.report.deleted], headMoved: r.headMoved } : r;
     },
     async prune(keep) {
       const r = await pruneCheckpoints(ws, keep, { warn });
@@ -53,11 +81,13 @@ function gitCheckpoints(ws: GitWorkspace, clock: Clock, warn: (m: string) => voi
 }
 
 /**
- * The verify gate of this run, or undefined when there is neither a verify
- * command nor --backup. Outside git the gate still runs, without checkpoints.
+ * The verify gate of this run, or undefined when there is no verify command
+ * and no checkpoints were asked for (--checkpoint, --rollback-on-fail,
+ * --backup). Outside git the gate still runs, without checkpoints.
  */
 export async function createGate(config: RalphConfig, origins: Record<ConfigField, ValueOrigin>, ctx: GateContext): Promise<VerifyGateStep | undefined> {
-  if (!config.verifyCommand.trim() && !config.backup) return undefined;
+  const wanted = config.verifyCommand.trim() !== '' || config.backup || config.checkpoint === 'on' || config.rollbackOnFail;
+  if (!wanted) return undefined;
   const ws = new GitWorkspace(ctx.store.paths.project, ctx.runner);
   const isGitRepo = (await ws.repo()) !== null;
   const settings = resolveVerifySettings(config, origins, { isGitRepo, projectDir: ctx.store.paths.project });
@@ -71,7 +101,7 @@ export async function createGate(config: RalphConfig, origins: Record<ConfigFiel
   return new VerifyGateStep({
     settings,
     runCommand: (signal) => runVerifyCommand({ command: settings.command, cwd: settings.cwd, timeoutMs: settings.timeoutMs, env: buildVerifyEnv(ctx.env, settings.env), signal }),
-    ...(withCheckpoints ? { checkpoints: gitCheckpoints(ws, ctx.clock, warn) } : {}),
+    ...(withCheckpoints ? { checkpoints: gitCheckpoints(ws, ctx.clock, warn, ctx.exitGuard) } : {}),
     keepCheckpoints: config.backup ? Math.max(settings.checkpointKeep, 50) : settings.checkpointKeep,
     keepPassed: config.backup,
     store: { load: () => ctx.store.loadGate(), save: (s) => ctx.store.saveGate(s), takeAction: () => ctx.store.takeGateAction() },

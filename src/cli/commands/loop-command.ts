@@ -20,7 +20,9 @@ import { assertRalphProject } from '../project-check.js';
 import type { RalphArgs } from '../ralph-args.js';
 import { createBackend } from './backend-factory.js';
 import { createLiveView, createLoopNotifier } from './observers.js';
+import { ExitGuard } from './exit-guard.js';
 import { createGate } from './gate-factory.js';
+import { createStopSignalHandler } from './stop-signals.js';
 
 export interface LoopCommandInput {
   args: RalphArgs;
@@ -58,16 +60,8 @@ export async function runLoopCommand(input: LoopCommandInput): Promise<number> {
     abort.abort('SIGTERM');
   });
   const abort = new AbortController();
-  let signals = 0;
-  const onSignal = (signal: NodeJS.Signals): void => {
-    signals += 1;
-    if (signals > 1 && signal === 'SIGINT') {
-      process.stderr.write('\nForced exit.\n');
-      process.exit(ExitCode.Sigint);
-    }
-    process.stderr.write(`\n${signal} received: stopping the agent and saving state (Ctrl+C again to force)...\n`);
-    abort.abort(signal);
-  };
+  const exitGuard = new ExitGuard();
+  const onSignal = createStopSignalHandler({ abort, guard: exitGuard, write: (text) => process.stderr.write(text), exit: (code) => process.exit(code) });
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
   try {
@@ -105,7 +99,7 @@ export async function runLoopCommand(input: LoopCommandInput): Promise<number> {
         }),
       timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
     };
-    const gate = await createGate(config, loaded.origins, { runner, clock, logger, store, recorder: deps.recorder, notifier: deps.notifier, ui: deps.ui, interrupt: abort.signal, env });
+    const gate = await createGate(config, loaded.origins, { runner, clock, logger, store, recorder: deps.recorder, notifier: deps.notifier, ui: deps.ui, interrupt: abort.signal, env, exitGuard });
     if (gate) deps.gate = gate;
     const agentTimeoutMs = env['RALPH_TEST_AGENT_TIMEOUT_MS'] ? Number(env['RALPH_TEST_AGENT_TIMEOUT_MS']) : undefined;
     const result = await runLoop(deps, {

@@ -1,0 +1,143 @@
+// When the loop checkpoints, when it refuses to run unprotected, and what a failed
+// agent call that changed files amounts to. Real git repositories in odd states.
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { git } from '../helpers/git-repo.js';
+import { ralphProject, writeMockScript } from '../helpers/ralph-project.js';
+import { cleanEnv, ralph, readJson, readJsonLines, statusBlock } from '../helpers/run-cli.js';
+
+const working = (text = 'Working.'): string => `${text}\n${statusBlock({ STATUS: 'IN_PROGRESS', EXIT_SIGNAL: 'false' })}`;
+const done = (text = 'Done.'): string => `${text}\n${statusBlock({ STATUS: 'COMPLETE', EXIT_SIGNAL: 'true' })}`;
+const mock = (...args: string[]): string[] => ['--backend', 'mock', '--pause', '0', ...args];
+
+function events(dir: string, name: string): Array<Record<string, unknown>> {
+  const path = join(dir, '.ralph', 'logs', 'session.jsonl');
+  if (!existsSync(path)) return [];
+  return readJsonLines(path)
+    .filter((e) => e['event'] === name)
+    .map((e) => e['data'] as Record<string, unknown>);
+}
+
+function checkpointRefsAndStash(dir: string): string {
+  return `${git(dir, 'stash', 'list')}${git(dir, 'for-each-ref', 'refs/ralph/checkpoints')}`;
+}
+
+/** A project whose last commit left `app.js` in an unresolved merge conflict. */
+function conflictedProject(): string {
+  const dir = ralphProject({ files: { 'app.js': 'base\n' } });
+  git(dir, 'checkout', '-q', '-b', 'other');
+  writeFileSync(join(dir, 'app.js'), 'theirs\n');
+  git(dir, 'commit', '-q', '-am', 'theirs');
+  git(dir, 'checkout', '-q', 'main');
+  writeFileSync(join(dir, 'app.js'), 'ours\n');
+  git(dir, 'commit', '-q', '-am', 'ours');
+  try {
+    git(dir, 'merge', '-q', 'other');
+  } catch {
+    // The conflict is the point.
+  }
+  return dir;
+}
+
+describe('an iteration that needs a checkpoint does not start without one', () => {
+  it('unresolved merge conflict + verify gate: stops before the agent runs, names the cause and --no-checkpoint, exit 1', async () => {
+    const dir = conflictedProject();
+    writeMockScript(dir, [{ output: working(), files: { 'new.txt': 'agent work' } }]);
+    const r = await ralph(mock('--verify', 'true'), dir, cleanEnv());
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).toContain('conflict');
+    expect(r.stderr).toContain('--no-checkpoint');
+    expect(existsSync(join(dir, 'new.txt'))).toBe(false);
+    expect(events(dir, 'agent.result')).toHaveLength(0);
+    expect(readJson(join(dir, '.ralph', 'status.json'))).toMatchObject({ exit_reason: 'checkpoint_failed', exit_code: 1 });
+  });
+
+  it('a stale index.lock + --rollback-on-fail: stops instead of running with every rollback refused', async () => {
+    const dir = ralphProject();
+    writeFileSync(join(dir, '.git', 'index.lock'), '');
+    writeMockScript(dir, [{ output: working(), files: { 'new.txt': 'agent work' } }]);
+    const r = await ralph(mock('--verify', 'false', '--rollback-on-fail'), dir, cleanEnv());
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).toContain('index.lock');
+    expect(r.stderr).toContain('--no-checkpoint');
+    expect(existsSync(join(dir, 'new.txt'))).toBe(false);
+    expect(readJson(join(dir, '.ralph', 'status.json'))).toMatchObject({ exit_reason: 'checkpoint_failed' });
+  });
+
+  it('a failing required filter: stops with the cause', async () => {
+    const dir = ralphProject({ files: { '.gitattributes': '*.dat filter=broken\n', 'data.dat': 'one\n' } });
+    // Committed before the filter existed; from now on git must run it to read data.dat, and it fails.
+    git(dir, 'config', 'filter.broken.clean', 'false');
+    git(dir, 'config', 'filter.broken.smudge', 'cat');
+    git(dir, 'config', 'filter.broken.required', 'true');
+    writeFileSync(join(dir, 'data.dat'), 'two\n');
+    writeMockScript(dir, [{ output: working(), files: { 'new.txt': 'agent work' } }]);
+    const r = await ralph(mock('--verify', 'true'), dir, cleanEnv());
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).toContain('--no-checkpoint');
+    expect(existsSync(join(dir, 'new.txt'))).toBe(false);
+    expect(readJson(join(dir, '.ralph', 'status.json'))).toMatchObject({ exit_reason: 'checkpoint_failed' });
+  });
+
+  it('--no-checkpoint accepts the risk: the same conflicted project runs', async () => {
+    const dir = conflictedProject();
+    writeMockScript(dir, [{ output: done(), files: { 'new.txt': 'agent work' } }]);
+    const r = await ralph(mock('--verify', 'true', '--no-checkpoint', '--max-loops', '1'), dir, cleanEnv());
+    expect(r.stderr).not.toContain('checkpoint_failed');
+    expect(readFileSync(join(dir, 'new.txt'), 'utf8')).toBe('agent work');
+  });
+});
+
+describe('--checkpoint and --rollback-on-fail without a verify command', () => {
+  it('--checkpoint alone makes a checkpoint before each iteration', async () => {
+    const dir = ralphProject();
+    writeMockScript(dir, [{ output: working(), files: { 'a.txt': '1' } }]);
+    const r = await ralph(mock('--checkpoint', '--max-loops', '1'), dir, cleanEnv());
+    expect(r.exitCode).toBe(7);
+    expect(events(dir, 'checkpoint.created')).toHaveLength(1);
+    expect(checkpointRefsAndStash(dir)).not.toBe('');
+  });
+
+  it('a failed agent call that changed files is rolled back with --rollback-on-fail; the attempt is kept', async () => {
+    const dir = ralphProject({ files: { 'app.js': 'good\n' } });
+    writeMockScript(dir, [{ output: 'Segmentation fault', raw: true, exit_code: 139, files: { 'app.js': 'half-written', 'junk.txt': 'x' } }]);
+    const r = await ralph(mock('--checkpoint', '--rollback-on-fail', '--max-loops', '1'), dir, cleanEnv());
+    expect(r.exitCode).toBe(7);
+    expect(readFileSync(join(dir, 'app.js'), 'utf8')).toBe('good\n');
+    expect(existsSync(join(dir, 'junk.txt'))).toBe(false);
+    expect(r.stderr).toMatch(/agent call failed/i);
+    expect(r.stderr).toContain('Rolled back');
+    const restored = events(dir, 'checkpoint.restored');
+    expect(restored).toHaveLength(1);
+    const ref = String(restored[0]?.['attempt_ref']);
+    expect(git(dir, 'show', `${ref}:app.js`)).toBe('half-written');
+  });
+
+  it('with a verify gate too, a failed call that changed files is rolled back instead of becoming the baseline', async () => {
+    const dir = ralphProject({ files: { 'app.js': 'good\n' } });
+    writeMockScript(dir, [
+      { output: '{"type":"result","is_error":true,"result":"API Error: connection reset"}', raw: true, exit_code: 1, files: { 'app.js': 'broken' } },
+      { output: done(), files: { 'b.txt': 'fine' } },
+    ]);
+    const r = await ralph(mock('--verify', 'grep -q good app.js', '--rollback-on-fail', '--max-loops', '2'), dir, cleanEnv());
+    expect(readFileSync(join(dir, 'app.js'), 'utf8')).toBe('good\n');
+    expect(events(dir, 'checkpoint.restored')).toHaveLength(1);
+    expect(r.exitCode).toBe(0);
+  });
+
+  it('without --rollback-on-fail the failed attempt stays and the user hears how to restore it', async () => {
+    const dir = ralphProject({ files: { 'app.js': 'good\n' } });
+    writeMockScript(dir, [{ output: 'crash', raw: true, exit_code: 139, files: { 'app.js': 'half-written' } }]);
+    const r = await ralph(mock('--checkpoint', '--max-loops', '1'), dir, cleanEnv());
+    expect(readFileSync(join(dir, 'app.js'), 'utf8')).toBe('half-written');
+    expect(r.stderr).toContain('ralph --restore');
+  });
+});
+
+describe('the fixtures', () => {
+  it('the conflicted project really has an unresolved conflict', () => {
+    const dir = conflictedProject();
+    expect(git(dir, 'diff', '--name-only', '--diff-filter=U')).toContain('app.js');
+  });
+});
