@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { git } from '../helpers/git-repo.js';
 import { ralphProject, writeMockScript } from '../helpers/ralph-project.js';
-import { cleanEnv, ralph, readJson, readJsonLines, statusBlock } from '../helpers/run-cli.js';
+import { cleanEnv, fakeClaude, ralph, readJson, readJsonLines, resultJson, statusBlock } from '../helpers/run-cli.js';
 
 const working = (text = 'Working.'): string => `${text}\n${statusBlock({ STATUS: 'IN_PROGRESS', EXIT_SIGNAL: 'false' })}`;
 const done = (text = 'Done.'): string => `${text}\n${statusBlock({ STATUS: 'COMPLETE', EXIT_SIGNAL: 'true' })}`;
@@ -17,6 +17,11 @@ function events(dir: string, name: string): Array<Record<string, unknown>> {
   return readJsonLines(path)
     .filter((e) => e['event'] === name)
     .map((e) => e['data'] as Record<string, unknown>);
+}
+
+function contextOf(call: { argv: string[] } | undefined): string {
+  const argv = call?.argv ?? [];
+  return argv[argv.indexOf('--append-system-prompt') + 1] ?? '';
 }
 
 function checkpointRefsAndStash(dir: string): string {
@@ -139,5 +144,24 @@ describe('the fixtures', () => {
   it('the conflicted project really has an unresolved conflict', () => {
     const dir = conflictedProject();
     expect(git(dir, 'diff', '--name-only', '--diff-filter=U')).toContain('app.js');
+  });
+});
+
+describe('after a rollback the agent is told', () => {
+  it("the next call's context says which checkpoint, which files, and that its commits left the branch", async () => {
+    const dir = ralphProject({ files: { 'app.js': 'good\n' } });
+    const fake = fakeClaude([], { default: { stdout: resultJson(working()), shell: 'echo broken > app.js && git add app.js && git commit -qm "agent commit"' } });
+    const r = await ralph(['--verify', 'grep -q good app.js', '--verify-max', '2', '--rollback-on-fail', '--pause', '0', '--max-loops', '2'], dir, fake.env);
+    expect(r.exitCode).toBe(6);
+    const calls = fake.calls();
+    expect(calls).toHaveLength(2);
+    const first = contextOf(calls[0]);
+    const second = contextOf(calls[1]);
+    expect(first).not.toContain('rolled back');
+    expect(second).toContain('## Your previous attempt was rolled back');
+    expect(second).toMatch(/restored checkpoint \S+ \(the state before that loop\)/);
+    expect(second).toContain('1 file was reverted: app.js');
+    expect(second).toContain('gone from the branch');
+    expect(second).toMatch(/refs\/ralph\/attempts\/\S+/);
   });
 });
