@@ -48,7 +48,7 @@ export function finishLoop(s: LoopSession, reason: ExitReason, message?: string)
     logger.warn(`Interrupted (${signalName}); state saved. Run 'ralph' to continue.`);
     store.resetSession('manual_interrupt', loop, s.now);
   } else if (reason === 'verify_aborted') {
-    logger.error(`Verify gate aborted: ${detail}. State saved; fix the cause and run 'ralph' again.`);
+    logger.error(`Verify gate aborted: ${detail}. Fix the cause and run 'ralph' again: the next run starts a fresh verify cycle (or 'ralph --gate-action skip' first, to go on without the gate).`);
     notifier.notify('verify_escalation', `Verify gate aborted: ${detail}`);
   } else if (reason === 'integrity_failure' || reason === 'agent_failure' || reason === 'checkpoint_failed') {
     logger.error(detail);

@@ -238,13 +238,23 @@ export class VerifyGateStep implements VerifyGate {
     const configured = this.d.settings.onExhausted;
     let action: GateAction;
     if (configured !== 'ask') action = configured;
-    else if (this.d.ui.tty) action = await this.askOrAwaitAnswer();
+    else if (this.d.ui.tty) {
+      action = await this.askOrAwaitAnswer();
+      if (this.d.interrupt.aborted) {
+        // Stopped before anyone answered: the question stays open for the next run.
+        this.state = { ...this.state, status: 'escalated' };
+        this.d.store.save(this.state);
+        return 'abort';
+      }
+    }
     else {
       action = this.d.store.takeAction() ?? 'abort';
-      if (action === 'abort') this.d.logger.error(`Verify attempts exhausted and nobody is at a terminal to decide. State saved: answer with 'ralph --gate-action retry|skip|abort', then run ralph again.`);
+      if (action === 'abort') this.d.logger.error('Verify attempts exhausted and nobody is at a terminal to decide: stopping.');
     }
     this.d.logger.info(`Verify gate: ${action}`);
-    this.state = action === 'abort' ? { ...this.state, status: 'escalated' } : applyGateAction(this.state, action);
+    // An abort ends this run only: the next run, after the user fixed the cause, starts a fresh cycle.
+    // A gate stays paused (escalated) only when the run ended while the question was still open.
+    this.state = applyGateAction(this.state, action);
     this.d.store.save(this.state);
     return action;
   }

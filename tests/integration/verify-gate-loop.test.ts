@@ -57,10 +57,12 @@ describe('seed 000 scenarios in the loop', () => {
     expect(r.stderr).toContain('**Attempts:** 5/5');
     expect(r.stderr).toContain("ralph --gate-action retry|skip|abort");
     expect(events(dir, 'verify.result')).toHaveLength(5);
-    expect(readJson(join(dir, '.ralph', '.verify_gate'))).toMatchObject({ status: 'escalated', attempt: 5, maxAttempts: 5 });
-    expect(readJson(join(dir, '.ralph', 'status.json'))).toMatchObject({ exit_reason: 'verify_aborted', exit_code: 6, verify: { state: 'escalated', attempt: 5 } });
+    // Nobody at a terminal: the default abort ends this run; the next run starts a fresh cycle.
+    expect(readJson(join(dir, '.ralph', '.verify_gate'))).toMatchObject({ status: 'aborted', attempt: 5, maxAttempts: 5 });
+    expect(readJson(join(dir, '.ralph', 'status.json'))).toMatchObject({ exit_reason: 'verify_aborted', exit_code: 6, verify: { state: 'aborted', attempt: 5 } });
 
-    // A paused gate must be answered before the loop runs again.
+    // A gate left paused (the run ended while the question was open) must be answered before the loop runs again.
+    writeFileSync(join(dir, '.ralph', '.verify_gate'), JSON.stringify({ ...readJson(join(dir, '.ralph', '.verify_gate')), status: 'escalated' }));
     const again = await ralph(mock('--verify', 'exit 1'), dir, cleanEnv());
     expect(again.exitCode).toBe(6);
     expect(again.stderr).toContain('The verify gate is paused');
