@@ -2,6 +2,7 @@ import { applyGateAction, createGate, gateActive, lastResult, reconcileGate, rec
 import { checkpointRequired } from '../core/checkpoint-policy.js';
 import type { RollbackFacts } from '../core/rollback-notice.js';
 import { formatBounceBack, formatEscalation, type VerifyOutcome } from '../core/verify-feedback.js';
+import { describeVerifyFailure } from '../core/verify-why-line.js';
 import type { VerifySettings } from '../core/verify-settings.js';
 import type { StatusVerify } from '../core/status-model.js';
 import { isoTimestamp } from '../core/time-format.js';
@@ -212,11 +213,7 @@ export class VerifyGateStep implements VerifyGate {
       this.pendingFeedback = undefined;
       decision = 'passed';
     } else if (recorded.decision === 'bounce') {
-      const firstLine = (result.stderr.trim() || result.stdout.trim()).split('\n').filter((l) => !l.startsWith('[...truncated'))[0]?.slice(0, 160);
-      const why = result.timedOut
-        ? `timed out after ${Math.round((result.timeoutMs ?? 0) / 1000)}s`
-        : `exit code ${result.exitCode ?? 'none'}${result.explanation ? ` — ${result.explanation}` : firstLine ? ` — ${firstLine}` : ''}`;
-      logger.warn(`❌ Verify failed (attempt ${this.state.attempt}/${this.state.maxAttempts}): ${why}; the failure goes back to the agent`);
+      logger.warn(`❌ Verify failed (attempt ${this.state.attempt}/${this.state.maxAttempts}): ${describeVerifyFailure(result)}; the failure goes back to the agent`);
       this.pendingFeedback = formatBounceBack(result, this.state.attempt, this.state.maxAttempts);
       decision = 'bounce';
     } else {
