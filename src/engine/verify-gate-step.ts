@@ -1,7 +1,8 @@
 import { applyGateAction, createGate, gateActive, lastResult, reconcileGate, recordVerifyResult, type GateAction, type GateState } from '../core/verify-gate.js';
 import { checkpointRequired } from '../core/checkpoint-policy.js';
 import type { RollbackFacts } from '../core/rollback-notice.js';
-import { formatBounceBack, formatEscalation, type VerifyOutcome } from '../core/verify-feedback.js';
+import { formatEscalationSummary } from '../core/verify-escalation-summary.js';
+import { formatBounceBack, type VerifyOutcome } from '../core/verify-feedback.js';
 import { describeVerifyFailure } from '../core/verify-why-line.js';
 import type { VerifySettings } from '../core/verify-settings.js';
 import type { StatusVerify } from '../core/status-model.js';
@@ -86,6 +87,8 @@ export class VerifyGateStep implements VerifyGate {
   async resolvePausedGate(): Promise<'continue' | 'abort'> {
     if (this.state.status !== 'escalated' || this.command === '') return 'continue';
     this.d.logger.warn(`The verify gate is paused: '${this.command}' failed ${this.state.attempt}/${this.state.maxAttempts} times in an earlier run.`);
+    const last = lastResult(this.state);
+    if (last) this.d.ui.write(`\n${formatEscalationSummary({ result: last, attempts: this.state.attempt, maxAttempts: this.state.maxAttempts, tty: this.d.ui.tty })}\n\n`);
     const action = await this.answerEscalation();
     return action === 'abort' ? 'abort' : 'continue';
   }
@@ -217,7 +220,7 @@ export class VerifyGateStep implements VerifyGate {
       this.pendingFeedback = formatBounceBack(result, this.state.attempt, this.state.maxAttempts);
       decision = 'bounce';
     } else {
-      this.d.ui.write(`\n${formatEscalation(result, this.state.attempt, this.state.maxAttempts)}\n`);
+      this.d.ui.write(`\n${formatEscalationSummary({ result, attempts: this.state.attempt, maxAttempts: this.state.maxAttempts, tty: this.d.ui.tty })}\n\n`);
       this.d.notifier.notify('verify_escalation', `'${this.command}' failed ${this.state.attempt}/${this.state.maxAttempts} times; Ralph needs a decision`);
       this.d.store.save(this.state);
       const action = await this.answerEscalation();
@@ -269,7 +272,7 @@ export class VerifyGateStep implements VerifyGate {
         }
       }
     })();
-    const fromPrompt = this.d.ui.ask('Verify attempts exhausted. retry (reset attempts), skip (continue without the gate) or abort?', ['retry', 'skip', 'abort'] as const, 'abort', 24 * 3_600_000);
+    const fromPrompt = this.d.ui.ask('Your choice:', ['retry', 'skip', 'abort'] as const, 'abort', 24 * 3_600_000);
     try {
       return await Promise.race([fromPrompt, fromFile]);
     } finally {

@@ -1,4 +1,5 @@
 import { createInterface } from 'node:readline';
+import { formatDuration } from '../core/time-format.js';
 
 export interface AskOptions<T extends string> {
   question: string;
@@ -19,7 +20,7 @@ export async function askChoice<T extends string>(options: AskOptions<T>): Promi
   const input = options.input ?? process.stdin;
   const output = options.output ?? process.stderr;
   const rl = createInterface({ input, output, terminal: false });
-  output.write(`${options.question} [${options.choices.join('/')}] (default ${options.defaultChoice} in ${Math.round(options.timeoutMs / 1000)}s): `);
+  output.write(`${options.question} [${options.choices.join('/')}] (default ${options.defaultChoice} in ${formatDuration(options.timeoutMs / 1000)}): `);
   try {
     const answer = await new Promise<string | undefined>((resolve) => {
       const timer = setTimeout(() => resolve(undefined), options.timeoutMs);
