@@ -77,6 +77,8 @@ export interface RalphArgs {
   gateAction?: 'retry' | 'skip' | 'abort';
   restoreId?: string;
   rollbackTarget?: string;
+  /** --force: restore even when a branch moves over newer commits. */
+  force?: boolean;
   inspect: { format: 'json' | 'summary' | 'timeline'; events: string[]; topics: string[]; afterIteration?: number; beforeIteration?: number; payloadPattern?: string; limit: number };
   /** Set for `ralph run <task>`. */
   task?: string;
@@ -198,6 +200,7 @@ export function createRalphProgram(version: string, onParsed: (args: RalphArgs) 
     .option('--checkpoints', 'list git checkpoints and exit')
     .option('--restore <id>', 'restore a checkpoint (the present state is checkpointed first)')
     .option('--rollback [id]', 'like --checkpoints without an id, like --restore with one')
+    .option('--force', 'with --restore: restore even when a branch moves back over newer commits (they stay reachable)')
     .option('-m, --monitor', 'run the loop in tmux with live output and the dashboard')
     .option('--inspect', 'read the session recording (.ralph/logs/session.jsonl)')
     .addOption(new Option('--format <format>', 'format for --inspect').choices(['json', 'summary', 'timeline']).default('summary'))
@@ -273,6 +276,7 @@ function toArgs(cmd: Command, task: string | undefined): RalphArgs {
   if (typeof o['gateAction'] === 'string') args.gateAction = o['gateAction'] as 'retry' | 'skip' | 'abort';
   if (typeof o['restore'] === 'string') args.restoreId = o['restore'];
   if (typeof o['rollback'] === 'string') args.rollbackTarget = o['rollback'];
+  if (o['force'] === true) args.force = true;
   if (task !== undefined) args.task = task;
   return args;
 }

@@ -1,9 +1,12 @@
 import { writeFileSync } from 'node:fs';
 import { applyGateAction, normalizeGateState, type GateAction } from '../../core/verify-gate.js';
-import { ExitCode, RalphError } from '../../errors.js';
+import { describeRestoreMove, restoreRewindsBranch } from '../../core/restore-move.js';
+import { ExitCode, RalphError, UsageError } from '../../errors.js';
 import { createExecaRunner } from '../../infra/execa-runner.js';
 import { listCheckpoints, restoreCheckpoint } from '../../infra/git-checkpoints.js';
 import { GitWorkspace } from '../../infra/git-workspace.js';
+import { matchCheckpoint, readRestoreMove } from '../../infra/restore-preview.js';
+import { askChoice } from '../../ui/ask.js';
 import { readJsonFile, writeJsonAtomic } from '../../state/json-file.js';
 import type { RalphPaths } from '../../state/paths.js';
 import { runningLoopPid } from './running-loop.js';
@@ -74,11 +77,51 @@ export async function listCheckpointsCommand(paths: RalphPaths, asJson: boolean)
   return ExitCode.Completed;
 }
 
+const CONFIRM_TIMEOUT_MS = 5 * 60_000;
+
+export interface RestoreOptions {
+  /** Restore even when a branch moves back over newer commits. */
+  force: boolean;
+  /** Test seam: whether a person can answer; defaults to stdin and stderr being a terminal. */
+  tty?: boolean;
+}
+
+/**
+ * A restore that moves a branch back over commits made after the checkpoint
+ * says so first, and goes ahead only when the person says yes (terminal) or
+ * passed --force. Returns false when it must not go ahead.
+ */
+async function confirmBranchMove(ws: GitWorkspace, id: string, options: RestoreOptions): Promise<boolean> {
+  const listing = await listCheckpoints(ws, { warn });
+  // An unknown or ambiguous id is reported by the restore itself.
+  const cp = listing.ok ? matchCheckpoint(listing.checkpoints, id) : undefined;
+  if (!cp) return true;
+  const move = await readRestoreMove(ws, cp);
+  if (!restoreRewindsBranch(move)) return true;
+  process.stderr.write(`${describeRestoreMove(move)}\n`);
+  if (options.force) return true;
+  const tty = options.tty ?? (process.stdin.isTTY === true && process.stderr.isTTY === true);
+  if (!tty) {
+    const n = move.commitsLeft.length;
+    throw new UsageError(
+      `Not restored: ${cp.id} would move branch '${(move.checkpointBranch ?? '').replace(/^refs\/heads\//, '')}' back over ${n} newer commit${n === 1 ? '' : 's'}; nothing was changed.`,
+      `Run 'ralph --restore ${cp.id} --force' to restore anyway (the commits stay reachable as said above).`,
+    );
+  }
+  const answer = await askChoice({ question: 'Restore anyway?', choices: ['yes', 'no'] as const, defaultChoice: 'no', timeoutMs: CONFIRM_TIMEOUT_MS });
+  return answer === 'yes';
+}
+
 /** `ralph --restore ID`: checkpoints the present first, so a restore loses nothing either. */
-export async function restoreCommand(paths: RalphPaths, id: string): Promise<number> {
+export async function restoreCommand(paths: RalphPaths, id: string, options: RestoreOptions = { force: false }): Promise<number> {
   const pid = runningLoopPid(paths);
   if (pid !== undefined) throw new RalphError(`A Ralph loop is running in this project (PID ${pid}).`, ExitCode.RuntimeError, "Stop it first with 'ralph --stop', then restore.");
-  const result = await restoreCheckpoint(workspace(paths), id, { now: Date.now(), warn });
+  const ws = workspace(paths);
+  if (!(await confirmBranchMove(ws, id, options))) {
+    out('Not restored; nothing was changed.');
+    return ExitCode.RuntimeError;
+  }
+  const result = await restoreCheckpoint(ws, id, { now: Date.now(), warn });
   if (!result.ok) throw new RalphError(`Cannot restore ${id}: ${result.reason}`, ExitCode.RuntimeError);
   out(`✅ Restored checkpoint ${result.checkpoint.id} (${result.checkpoint.message}).`);
   out(`   The state before the restore is checkpoint ${result.safety.id}${result.attemptRef ? ` and ${result.attemptRef}` : ''}; ralph --restore ${result.safety.id} brings it back.`);

@@ -139,10 +139,10 @@ export async function runStateCommand(args: RalphArgs, cwd: string, _env: NodeJS
     case 'checkpoints':
       return (await import('./gate-commands.js')).listCheckpointsCommand(paths, args.json);
     case 'restore':
-      return (await import('./gate-commands.js')).restoreCommand(paths, args.restoreId ?? '');
+      return (await import('./gate-commands.js')).restoreCommand(paths, args.restoreId ?? '', { force: args.force === true });
     case 'rollback': {
       const gates = await import('./gate-commands.js');
-      return args.rollbackTarget ? gates.restoreCommand(paths, args.rollbackTarget) : gates.listCheckpointsCommand(paths, args.json);
+      return args.rollbackTarget ? gates.restoreCommand(paths, args.rollbackTarget, { force: args.force === true }) : gates.listCheckpointsCommand(paths, args.json);
     }
     case 'loop':
     case 'inspect':
