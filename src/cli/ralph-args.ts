@@ -45,9 +45,9 @@ export const CONFIG_FLAGS: readonly ConfigFlag[] = [
   { flags: '--verify-cwd <dir>', field: 'verifyCwd', description: 'directory the verify command runs in' },
   { flags: '--verify-env <KEY=VALUE>', field: 'verifyEnv', repeatable: true, description: 'extra environment for the verify command (repeatable)' },
   { flags: '--agent-env <NAME>', field: 'agentEnv', repeatable: true, description: 'let the agent see this secret-looking variable (repeatable)' },
-  { flags: '--checkpoint', field: 'checkpoint', description: 'git checkpoint before each iteration (default: on with --verify)' },
-  { flags: '--no-checkpoint', field: 'checkpoint', description: 'no git checkpoints' },
-  { flags: '--rollback-on-fail', field: 'rollbackOnFail', description: 'restore the checkpoint when verification fails' },
+  { flags: '--checkpoint', field: 'checkpoint', description: 'git checkpoint before each iteration (default: on with --verify); an iteration that needs one does not start without it' },
+  { flags: '--no-checkpoint', field: 'checkpoint', description: 'no git checkpoints (accepts running iterations that cannot be undone)' },
+  { flags: '--rollback-on-fail', field: 'rollbackOnFail', description: 'restore the checkpoint when verification fails or the agent call fails after changing files' },
   { flags: '--on-verify-exhausted <action>', field: 'onVerifyExhausted', description: 'ask, retry, skip or abort (default ask on a terminal, else abort)' },
 ];
 
