@@ -123,7 +123,11 @@ export class VerifyGateStep implements VerifyGate {
     const cp = this.d.checkpoints;
     const id = this.checkpointId;
     this.checkpointId = undefined;
-    if (filesChanged <= 0) return false;
+    if (filesChanged <= 0) {
+      // Nothing to undo; the checkpoint stays restorable within the limit.
+      if (cp && id) await cp.prune(this.d.keepCheckpoints);
+      return false;
+    }
     const files = `${filesChanged} file${filesChanged === 1 ? '' : 's'}`;
     if (!cp || !id) {
       this.d.logger.warn(`The agent call failed after changing ${files}; there is no checkpoint of this loop, so the changes stay in the work tree.`);
@@ -246,8 +250,7 @@ export class VerifyGateStep implements VerifyGate {
         this.d.store.save(this.state);
         return 'abort';
       }
-    }
-    else {
+    } else {
       action = this.d.store.takeAction() ?? 'abort';
       if (action === 'abort') this.d.logger.error('Verify attempts exhausted and nobody is at a terminal to decide: stopping.');
     }
