@@ -1,0 +1,54 @@
+// A second Ctrl+C while a rollback writes the user's files waits for it: the tree is before or after, never in between.
+import { execFileSync } from 'node:child_process';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ralphProject, writeMockScript } from '../helpers/ralph-project.js';
+import { FAKE_BIN, cleanEnv, runCli, statusBlock } from '../helpers/run-cli.js';
+import { tempDir } from '../helpers/temp-dir.js';
+
+async function waitFor(check: () => boolean, timeoutMs = 20_000): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > end) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+/**
+ * A `git` in front of the real one: once the verify command has armed it (the
+ * rollback comes right after the verify run), every git call marks that it ran
+ * and takes a little longer, so signals land while the rollback is under way.
+ */
+function slowGitAfterArming(): { bin: string; arm: string; mark: string } {
+  const root = tempDir('slow-git-');
+  const bin = join(root, 'bin');
+  mkdirSync(bin);
+  const arm = join(root, 'armed');
+  const mark = join(root, 'git-ran-after-arming');
+  const realGit = execFileSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).trim();
+  writeFileSync(join(bin, 'git'), `#!/bin/sh\nif [ -e '${arm}' ]; then touch '${mark}'; sleep 0.3; fi\nexec '${realGit}' "$@"\n`);
+  chmodSync(join(bin, 'git'), 0o755);
+  return { bin, arm, mark };
+}
+
+describe('Ctrl+C during a rollback', () => {
+  it('a second (and third) Ctrl+C waits for the rollback, then exits 130 with the tree fully restored', async () => {
+    const dir = ralphProject({ files: { 'app.js': 'good\n', 'lib.js': 'lib v1\n' } });
+    writeMockScript(dir, [{ output: `Working.\n${statusBlock({ STATUS: 'IN_PROGRESS', EXIT_SIGNAL: 'false' })}`, files: { 'app.js': 'broken\n', 'lib.js': 'lib v2\n', 'new.js': 'junk\n' } }]);
+    const git = slowGitAfterArming();
+    const env = cleanEnv({ PATH: `${git.bin}:${FAKE_BIN}:${process.env['PATH'] ?? '/usr/bin:/bin'}` });
+    const run = runCli('ralph', ['--backend', 'mock', '--pause', '0', '--verify', `touch '${git.arm}'; exit 1`, '--rollback-on-fail', '--max-loops', '1'], dir, env, 60_000);
+    await waitFor(() => existsSync(git.mark));
+    run.kill('SIGINT');
+    await new Promise((r) => setTimeout(r, 50));
+    run.kill('SIGINT');
+    await new Promise((r) => setTimeout(r, 50));
+    run.kill('SIGINT');
+    const r = await run;
+    const tree = { app: readFileSync(join(dir, 'app.js'), 'utf8'), lib: readFileSync(join(dir, 'lib.js'), 'utf8'), newFile: existsSync(join(dir, 'new.js')) };
+    expect(tree).toEqual({ app: 'good\n', lib: 'lib v1\n', newFile: false });
+    expect(r.exitCode).toBe(130);
+    expect(String(r.stderr)).toContain('Finishing the rollback in progress');
+  });
+});
