@@ -3,8 +3,9 @@ import { execFileSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { git as gitIn } from '../helpers/git-repo.js';
 import { ralphProject, writeMockScript } from '../helpers/ralph-project.js';
-import { FAKE_BIN, cleanEnv, runCli, statusBlock } from '../helpers/run-cli.js';
+import { FAKE_BIN, cleanEnv, ralph, runCli, statusBlock } from '../helpers/run-cli.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
 async function waitFor(check: () => boolean, timeoutMs = 20_000): Promise<void> {
@@ -50,5 +51,34 @@ describe('Ctrl+C during a rollback', () => {
     expect(tree).toEqual({ app: 'good\n', lib: 'lib v1\n', newFile: false });
     expect(r.exitCode).toBe(130);
     expect(String(r.stderr)).toContain('Finishing the rollback in progress');
+  });
+});
+
+describe('Ctrl+C during ralph --restore', () => {
+  it('finishes the restore, then ends: the tree is the checkpoint, not something in between', async () => {
+    const dir = ralphProject({ files: { 'app.js': 'v1\n', 'lib.js': 'lib v1\n' } });
+    writeMockScript(dir, [{ output: `Working.\n${statusBlock({ STATUS: 'IN_PROGRESS', EXIT_SIGNAL: 'false' })}`, files: { 'app.js': 'v2\n', 'lib.js': 'lib v2\n', 'new.js': 'added\n' } }]);
+    await ralph(['--backend', 'mock', '--pause', '0', '--checkpoint', '--max-loops', '1'], dir, cleanEnv());
+    const listing = await ralph(['--checkpoints', '--json'], dir, cleanEnv());
+    const id = (JSON.parse(listing.stdout) as { checkpoints: Array<{ id: string }> }).checkpoints[0]?.id ?? '';
+    expect(id).not.toBe('');
+    const git = slowGitAfterArming();
+    writeFileSync(git.arm, '');
+    const env = cleanEnv({ PATH: `${git.bin}:${FAKE_BIN}:${process.env['PATH'] ?? '/usr/bin:/bin'}` });
+    // Checkpoints, wherever they are kept (stash entries or Ralph's own refs): the restore makes one of the present first.
+    const checkpointCount = (): number => `${gitIn(dir, 'stash', 'list')}${gitIn(dir, 'for-each-ref', 'refs/ralph/checkpoints')}`.split('\n').filter((l) => l.trim()).length;
+    const before = checkpointCount();
+    const run = runCli('ralph', ['--restore', id], dir, env, 60_000);
+    // The safety checkpoint exists: the restore's own writes come next.
+    await waitFor(() => checkpointCount() > before);
+    run.kill('SIGINT');
+    await new Promise((r) => setTimeout(r, 50));
+    run.kill('SIGINT');
+    const r = await run;
+    const tree = { app: readFileSync(join(dir, 'app.js'), 'utf8'), lib: readFileSync(join(dir, 'lib.js'), 'utf8'), newFile: existsSync(join(dir, 'new.js')) };
+    expect(tree).toEqual({ app: 'v1\n', lib: 'lib v1\n', newFile: false });
+    expect(r.exitCode).toBe(0);
+    expect(String(r.stderr)).toContain('Finishing the restore in progress');
+    expect(gitIn(dir, 'status', '--porcelain')).toBe('');
   });
 });

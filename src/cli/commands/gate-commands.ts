@@ -121,7 +121,17 @@ export async function restoreCommand(paths: RalphPaths, id: string, options: Res
     out('Not restored; nothing was changed.');
     return ExitCode.RuntimeError;
   }
-  const result = await restoreCheckpoint(ws, id, { now: Date.now(), warn });
+  // Ctrl+C must not cut a restore in half: it finishes, then the command ends as usual.
+  const onSigint = (): void => {
+    process.stderr.write('\nFinishing the restore in progress… Ralph exits as soon as it is done.\n');
+  };
+  process.on('SIGINT', onSigint);
+  let result: Awaited<ReturnType<typeof restoreCheckpoint>>;
+  try {
+    result = await restoreCheckpoint(ws, id, { now: Date.now(), warn });
+  } finally {
+    process.off('SIGINT', onSigint);
+  }
   if (!result.ok) throw new RalphError(`Cannot restore ${id}: ${result.reason}`, ExitCode.RuntimeError);
   out(`✅ Restored checkpoint ${result.checkpoint.id} (${result.checkpoint.message}).`);
   out(`   The state before the restore is checkpoint ${result.safety.id}${result.attemptRef ? ` and ${result.attemptRef}` : ''}; ralph --restore ${result.safety.id} brings it back.`);
