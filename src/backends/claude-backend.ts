@@ -2,6 +2,7 @@ import { StringDecoder } from 'node:string_decoder';
 import { buildClaudeArgs, redactArgs, type Invocation } from '../core/claude-args.js';
 import { BoundedTail } from '../core/bounded-tail.js';
 import { OutputScanner } from '../core/output-scanner.js';
+import { describeProcesses } from '../core/process-selection.js';
 import { spawnGroup } from '../infra/process-group.js';
 import { CappedLog, type LogCap } from '../state/capped-log.js';
 import { writeFileAtomic } from '../state/json-file.js';
@@ -23,6 +24,12 @@ export interface ClaudeBackendOptions {
 }
 
 const STDERR_TAIL = 16 * 1024;
+/**
+ * Once the agent and everything it started are gone, how long its pipes may
+ * still deliver data. Only a process that left the tree and dropped Ralph's
+ * marker can hold them longer, and it must not keep the loop from going on.
+ */
+const DRAIN_MS = 1000;
 
 /** Runs the real Claude Code CLI, one process (group) per iteration. */
 export class ClaudeBackend implements AgentBackend {
@@ -61,7 +68,7 @@ export class ClaudeBackend implements AgentBackend {
 
     let proc: ReturnType<typeof spawnGroup>;
     try {
-      proc = spawnGroup(invocation.file, invocation.args, { cwd: request.cwd, env: o.env });
+      proc = spawnGroup(invocation.file, invocation.args, { cwd: request.cwd, env: o.env, role: 'agent' });
     } catch (error) {
       log.close();
       return this.failedStart(String((error as Error).message), started, scanner);
@@ -94,7 +101,11 @@ export class ClaudeBackend implements AgentBackend {
     const { exitCode, signal: killSignal } = await proc.exited;
     clearTimeout(timer);
     signal.removeEventListener('abort', onAbort);
-    await drain(proc.child.stdout);
+    // Whatever the agent started and left running (a dev server, a watcher, a
+    // Bash tool command in a session of its own) ends with the call.
+    const stopped = (await proc.terminate(grace)).filter((p) => p.pid !== proc.child.pid);
+    if (stopped.length > 0) o.logger.info(`Stopped ${stopped.length} process${stopped.length === 1 ? '' : 'es'} the agent left running: ${describeProcesses(stopped)}`);
+    await Promise.all([drain(proc.child.stdout), drain(proc.child.stderr)]);
     const tail = decoder.end();
     if (tail) scanner.write(tail);
     log.close();
@@ -120,24 +131,22 @@ export class ClaudeBackend implements AgentBackend {
   }
 }
 
-/** Waits briefly for a stream to finish delivering data after the process exited. */
+/** Waits briefly for a stream to deliver what is left, then closes it. */
 async function drain(stream: NodeJS.ReadableStream | null | undefined): Promise<void> {
   if (!stream) return;
-  const readable = stream as NodeJS.ReadableStream & { readableEnded?: boolean; destroy?: () => void };
-  if (readable.readableEnded) return;
+  const readable = stream as NodeJS.ReadableStream & { readableEnded?: boolean; destroyed?: boolean; destroy?: () => void };
+  if (readable.readableEnded || readable.destroyed) return;
   await new Promise<void>((resolve) => {
-    // A background process the agent left behind may hold the pipe open; do not wait for it forever.
     const timer = setTimeout(() => {
+      // Something outside the agent's tree still holds the pipe: an open pipe would keep Ralph from exiting.
       readable.destroy?.();
       resolve();
-    }, 2000);
-    readable.once('end', () => {
+    }, DRAIN_MS);
+    const done = (): void => {
       clearTimeout(timer);
       resolve();
-    });
-    readable.once('close', () => {
-      clearTimeout(timer);
-      resolve();
-    });
+    };
+    readable.once('end', done);
+    readable.once('close', done);
   });
 }

@@ -1,32 +1,52 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { stopGroup } from './process-tree.js';
+import type { ProcessEntry } from '../core/process-selection.js';
+import { processStartTime, type Marker } from './process-table.js';
+import { stopOwnedProcesses, type SweepTarget } from './process-sweep.js';
+import { announceSpawn, nextCommandMarker } from './run-marker.js';
 
 /**
- * Starts a command as the leader of its own process group, so that a timeout
- * or an interrupt can end it together with everything it started (grandchildren
- * included) — the original only ever killed the parent (U§15.10).
+ * Starts a command as the leader of its own process group, carrying a marker
+ * of its own in its environment, so that a timeout, an interrupt or the end of
+ * the call can end it together with everything it started — grandchildren,
+ * processes that moved to a session of their own, ones that ignore SIGTERM.
  */
 export interface GroupProcess {
   child: ChildProcess;
   /** Resolves when the leader has exited. */
   exited: Promise<{ exitCode: number | undefined; signal: string | undefined }>;
-  /** SIGTERM to the whole group, then SIGKILL after `graceMs` if anything is left. */
-  terminate(graceMs: number): Promise<void>;
+  /**
+   * Ends the command and everything it started (SIGTERM, then SIGKILL after
+   * `graceMs`), waits for the leader, and returns the processes it stopped.
+   * Also the way to end what the command left running after it exited.
+   */
+  terminate(graceMs: number): Promise<ProcessEntry[]>;
+  /** What identifies the command's processes. */
+  target: SweepTarget;
 }
 
 export interface GroupSpawnOptions {
   cwd: string;
   env: NodeJS.ProcessEnv;
+  /** What the command is, for the run file ("agent", "verify"). */
+  role?: string;
 }
 
 export function spawnGroup(file: string, args: readonly string[], options: GroupSpawnOptions): GroupProcess {
+  const marker: Marker = nextCommandMarker();
   const child = spawn(file, args, {
     cwd: options.cwd,
-    env: options.env,
-    // stdin closed: newer CLIs wait on stdin in -p mode (U§14 row 17).
+    env: { ...options.env, [marker.name]: marker.value },
+    // stdin closed: newer CLIs wait on stdin in -p mode.
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
   });
+  const target: SweepTarget = { marker, spawned: [], groups: [] };
+  if (child.pid !== undefined) {
+    const startTime = processStartTime(child.pid) ?? '';
+    target.spawned = [{ pid: child.pid, startTime }];
+    target.groups = [child.pid];
+    announceSpawn({ pid: child.pid, startTime, role: options.role ?? file });
+  }
   const exited = new Promise<{ exitCode: number | undefined; signal: string | undefined }>((resolve) => {
     let settled = false;
     const done = (exitCode: number | null | undefined, signal: NodeJS.Signals | null | undefined): void => {
@@ -37,14 +57,15 @@ export function spawnGroup(file: string, args: readonly string[], options: Group
     child.once('exit', (code, signal) => done(code, signal));
     child.once('error', () => done(undefined, undefined));
   });
-  let terminating: Promise<void> | undefined;
-  const terminate = (graceMs: number): Promise<void> => {
+  let terminating: Promise<ProcessEntry[]> | undefined;
+  const terminate = (graceMs: number): Promise<ProcessEntry[]> => {
     terminating ??= (async () => {
-      if (child.pid === undefined) return;
-      await stopGroup(child.pid, graceMs);
+      if (child.pid === undefined) return [];
+      const stopped = await stopOwnedProcesses(target, graceMs);
       await exited;
+      return stopped;
     })();
     return terminating;
   };
-  return { child, exited, terminate };
+  return { child, exited, terminate, target };
 }

@@ -7,10 +7,9 @@ import { currentRedactors } from '../state/redaction.js';
 import { formatSecondsShort } from '../core/verify-feedback.js';
 import { explainExit } from './exit-explanation.js';
 import { spawnGroup } from './process-group.js';
-import { groupRunning, stopGroup } from './process-tree.js';
+import { describeProcesses, type ProcessEntry } from '../core/process-selection.js';
 
 export { explainExit, firstWord, signalName } from './exit-explanation.js';
-export { liveGroupMembers } from './process-tree.js';
 
 /**
  * Runs the verify gate's shell command (spec §8, seed 000 scenarios 7–10):
@@ -44,11 +43,17 @@ export interface VerifyResult extends VerifyOutcome {
   cancelled?: boolean;
   /** The directory the command ran in. */
   cwd?: string;
+  /** Processes the command left running (or that outlived a timeout) and that were stopped: "pid (name)". */
+  stoppedProcesses?: string[];
 }
 
 export const DEFAULT_MAX_OUTPUT_CHARS = 5000;
 const DEFAULT_KILL_GRACE_MS = 1000;
-/** After the shell exits, how long its pipes may stay open before the group is ended. */
+/**
+ * After the shell and everything it started are gone, how long its pipes may
+ * stay open (a process that cleared the marker from its environment and left
+ * the tree) before Ralph stops reading them.
+ */
 const DRAIN_MS = 250;
 /** setTimeout's ceiling; longer limits would fire at once. */
 const MAX_TIMER_MS = 2_147_483_647;
@@ -124,15 +129,14 @@ export async function runVerifyCommand(options: VerifyOptions): Promise<VerifyRe
   const started = performance.now();
   let group: ReturnType<typeof spawnGroup>;
   try {
-    group = spawnGroup('sh', ['-c', command], { cwd, env: options.env });
+    group = spawnGroup('sh', ['-c', command], { cwd, env: options.env, role: 'verify' });
   } catch (error) {
     return failedBeforeStart(options, `could not start sh: ${(error as Error).message}`, cwd);
   }
   const { child } = group;
-  let stopping: Promise<void> | undefined;
-  const stop = (): Promise<void> => {
-    if (child.pid === undefined) return Promise.resolve();
-    stopping ??= stopGroup(child.pid, grace);
+  let stopping: Promise<ProcessEntry[]> | undefined;
+  const stop = (): Promise<ProcessEntry[]> => {
+    stopping ??= group.terminate(grace);
     return stopping;
   };
   let spawnError: string | undefined;
@@ -173,11 +177,10 @@ export async function runVerifyCommand(options: VerifyOptions): Promise<VerifyRe
   clearTimeout(timer);
   options.signal?.removeEventListener('abort', onAbort);
 
-  // The shell is gone; anything it left running in the background still holds
-  // the group (and maybe our pipes). End it so nothing outlives the gate.
-  if (stopping || (child.pid !== undefined && groupRunning(child.pid))) await stop();
-  if ((await Promise.race([pipesClosed, delay(DRAIN_MS + grace)])) === 'timeout') {
-    // A process that escaped the group (setsid) still holds a pipe: stop reading.
+  // The shell is gone; anything it left running in the background — in its
+  // group or not — may still hold our pipes. End it so nothing outlives the gate.
+  const stopped = await stop();
+  if ((await Promise.race([pipesClosed, delay(DRAIN_MS)])) === 'timeout') {
     child.stdout?.destroy();
     child.stderr?.destroy();
   }
@@ -209,5 +212,7 @@ export async function runVerifyCommand(options: VerifyOptions): Promise<VerifyRe
   else explanation = explainExit(command, exitCode, signal, stderr.text);
   if (explanation !== undefined) result.explanation = explanation;
   if (cancelled) result.cancelled = true;
+  const leftBehind = stopped.filter((p) => p.pid !== child.pid);
+  if (leftBehind.length > 0) result.stoppedProcesses = leftBehind.map((p) => describeProcesses([p]));
   return result;
 }

@@ -17,3 +17,47 @@ export function isRunning(pid: number): boolean {
     return true;
   }
 }
+
+/** PIDs a test started or found; `killTracked` ends whatever of them still runs (for afterEach). */
+const tracked = new Set<number>();
+
+export function track(pid: number): number {
+  tracked.add(pid);
+  return pid;
+}
+
+export function killTracked(): void {
+  for (const pid of tracked) {
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      // Already gone.
+    }
+  }
+  tracked.clear();
+}
+
+/** Waits until `path` holds a PID (a script writes it with `echo $$ > path`), tracks it and returns it. */
+export async function pidFromFile(path: string, timeoutMs = 10_000): Promise<number> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      const pid = Number(readFileSync(path, 'utf8').trim());
+      if (pid > 0) return track(pid);
+    } catch {
+      // Not written yet.
+    }
+    if (Date.now() > end) throw new Error(`no PID in ${path}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+/** Waits (bounded) until none of `pids` runs; returns the ones still running. */
+export async function survivors(pids: readonly number[], timeoutMs = 10_000): Promise<number[]> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const alive = pids.filter(isRunning);
+    if (alive.length === 0 || Date.now() > end) return alive;
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}

@@ -52,6 +52,8 @@ export interface FakeCall {
   shell?: string;
   grandchild?: boolean;
   ignore_term?: boolean;
+  /** sh commands the fake agent leaves running, holding its stdout and stderr. */
+  background?: string;
 }
 
 /** Scenario + state dir for tests/fixtures/bin/claude. */

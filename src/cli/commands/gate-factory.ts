@@ -100,7 +100,11 @@ export async function createGate(config: RalphConfig, origins: Record<ConfigFiel
   const warn = (m: string): void => ctx.logger.warn(m);
   return new VerifyGateStep({
     settings,
-    runCommand: (signal) => runVerifyCommand({ command: settings.command, cwd: settings.cwd, timeoutMs: settings.timeoutMs, env: buildVerifyEnv(ctx.env, settings.env), signal }),
+    runCommand: async (signal) => {
+      const result = await runVerifyCommand({ command: settings.command, cwd: settings.cwd, timeoutMs: settings.timeoutMs, env: buildVerifyEnv(ctx.env, settings.env), signal });
+      if (result.stoppedProcesses) ctx.logger.info(`Stopped what the verify command left running: ${result.stoppedProcesses.join(', ')}`);
+      return result;
+    },
     ...(withCheckpoints ? { checkpoints: gitCheckpoints(ws, ctx.clock, warn, ctx.exitGuard) } : {}),
     keepCheckpoints: config.backup ? Math.max(settings.checkpointKeep, 50) : settings.checkpointKeep,
     keepPassed: config.backup,

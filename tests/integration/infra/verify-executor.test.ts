@@ -1,4 +1,5 @@
 import { isRunning } from '../../helpers/processes.js';
+import { spawn } from 'node:child_process';
 import { chmodSync, readdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -104,6 +105,22 @@ describe('runVerifyCommand: timeouts kill the whole process group', () => {
     expect(r.passed).toBe(true);
     expect(r.durationMs).toBeLessThan(3000);
     expect(await eventually(() => !isRunning(pid))).toBe(true);
+  });
+
+  it('a setsid, SIGTERM-ignoring child holding stdout is ended too and named; a look-alike the test started survives', async () => {
+    const dir = tempDir('ralph-verify-');
+    const lookalike = spawn('sh', ['-c', 'trap "" TERM; exec sleep 300'], { stdio: 'ignore', detached: true });
+    try {
+      const r = await run(`setsid sh -c 'trap "" TERM; echo $$ > escaped.pid; exec sleep 300' & while [ ! -s escaped.pid ]; do sleep 0.01; done; echo done`, { cwd: dir, killGraceMs: 200 });
+      const pid = Number(readFileSync(join(dir, 'escaped.pid'), 'utf8'));
+      expect(r.passed).toBe(true);
+      expect(r.stdout).toBe('done\n');
+      expect(await eventually(() => !isRunning(pid))).toBe(true);
+      expect(r.stoppedProcesses).toEqual([`${pid} (sleep)`]);
+      expect(isRunning(lookalike.pid as number)).toBe(true);
+    } finally {
+      lookalike.kill('SIGKILL');
+    }
   });
 
   it('an AbortSignal stops the command at once', async () => {

@@ -1,0 +1,104 @@
+import { execFileSync } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+import type { ProcessEntry } from '../core/process-selection.js';
+
+/**
+ * A snapshot of the machine's processes, for finding the ones a run started.
+ * Linux reads /proc, which also gives each process's start time (to tell a
+ * recycled PID from the original) and its environment (to find the run's
+ * marker in processes that were re-parented). Elsewhere `ps` gives the tree
+ * and the groups only.
+ */
+export interface Marker {
+  name: string;
+  value: string;
+  /** Match every value that starts with `value` (all commands of one run). */
+  prefix?: boolean;
+}
+
+interface StatFields {
+  ppid: number;
+  pgid: number;
+  startTime: string;
+  command: string;
+  zombie: boolean;
+}
+
+/** Parses /proc/<pid>/stat: "pid (comm) state ppid pgrp session … starttime(22nd field) …". */
+export function parseProcStat(stat: string): StatFields | undefined {
+  const open = stat.indexOf('(');
+  const close = stat.lastIndexOf(')');
+  if (open < 0 || close < open) return undefined;
+  const fields = stat.slice(close + 2).split(' ');
+  const startTime = fields[19];
+  if (fields.length < 20 || startTime === undefined) return undefined;
+  return { ppid: Number(fields[1]), pgid: Number(fields[2]), startTime, command: stat.slice(open + 1, close), zombie: fields[0] === 'Z' || fields[0] === 'X' };
+}
+
+/** A process's start time (clock ticks since boot), or undefined when it no longer runs or there is no /proc. */
+export function processStartTime(pid: number): string | undefined {
+  try {
+    return parseProcStat(readFileSync(`/proc/${pid}/stat`, 'utf8'))?.startTime;
+  } catch {
+    return undefined;
+  }
+}
+
+function carriesMarker(pid: string, needle: Buffer): boolean {
+  let environ: Buffer;
+  try {
+    environ = readFileSync(`/proc/${pid}/environ`);
+  } catch {
+    // Another user's process, or gone: never ours.
+    return false;
+  }
+  const at = environ.indexOf(needle);
+  return at === 0 || (at > 0 && environ.indexOf(Buffer.concat([Buffer.from([0]), needle])) >= 0);
+}
+
+function readProc(marker: Marker | undefined): ProcessEntry[] | undefined {
+  let entries: string[];
+  try {
+    entries = readdirSync('/proc');
+  } catch {
+    return undefined;
+  }
+  if (!entries.includes('self')) return undefined;
+  // An exact value ends with the NUL that ends the entry, so a longer value never matches.
+  const needle = marker ? Buffer.from(`${marker.name}=${marker.value}${marker.prefix ? '' : '\0'}`) : undefined;
+  const table: ProcessEntry[] = [];
+  for (const entry of entries) {
+    if (!/^\d+$/.test(entry)) continue;
+    let fields: StatFields | undefined;
+    try {
+      fields = parseProcStat(readFileSync(`/proc/${entry}/stat`, 'utf8'));
+    } catch {
+      continue;
+    }
+    if (!fields) continue;
+    table.push({ pid: Number(entry), ...fields, marked: needle !== undefined && !fields.zombie && carriesMarker(entry, needle) });
+  }
+  return table;
+}
+
+function readPs(): ProcessEntry[] {
+  let out: string;
+  try {
+    out = execFileSync('ps', ['-A', '-o', 'pid=,ppid=,pgid=,stat=,comm='], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+  } catch {
+    return [];
+  }
+  const table: ProcessEntry[] = [];
+  for (const line of out.split('\n')) {
+    const match = /^\s*(\d+)\s+(\d+)\s+(\d+)\s+(\S+)\s+(.*)$/.exec(line);
+    if (!match) continue;
+    const [, pid, ppid, pgid, state, command] = match as unknown as [string, string, string, string, string, string];
+    table.push({ pid: Number(pid), ppid: Number(ppid), pgid: Number(pgid), startTime: '', command: command.split('/').pop() ?? command, zombie: state.startsWith('Z'), marked: false });
+  }
+  return table;
+}
+
+/** Every process on the machine; `marked` says which carry the marker (always false without /proc). */
+export function readProcessTable(marker?: Marker): ProcessEntry[] {
+  return readProc(marker) ?? readPs();
+}

@@ -1,0 +1,58 @@
+import { randomBytes } from 'node:crypto';
+import type { SpawnedProcess } from '../core/process-selection.js';
+import type { Marker } from './process-table.js';
+
+/**
+ * Every command Ralph starts for the agent or the verify gate carries this
+ * variable. Processes inherit it whatever they do with groups and sessions, so
+ * it finds a command's descendants after their parents are gone and they were
+ * re-parented — which the process tree alone cannot.
+ *
+ * The value is `<run token>.<n>`: the run token names this Ralph process (the
+ * watchdog and the next start end everything of a dead run by it), `n` one
+ * command, so ending one command never touches another that runs beside it.
+ */
+export const RUN_MARKER = 'RALPH_RUN_TOKEN';
+
+let token: string | undefined;
+let sequence = 0;
+
+/** This process's run token, made once. */
+export function runToken(): string {
+  token ??= `${process.pid}-${randomBytes(8).toString('hex')}`;
+  return token;
+}
+
+/** A fresh marker for one command. */
+export function nextCommandMarker(): Marker {
+  sequence += 1;
+  return { name: RUN_MARKER, value: `${runToken()}.${sequence}` };
+}
+
+/** The marker every command of a run carries (matched as a prefix). */
+export function runMarker(runTokenValue: string = runToken()): Marker {
+  return { name: RUN_MARKER, value: `${runTokenValue}.`, prefix: true };
+}
+
+export interface SpawnRecord extends SpawnedProcess {
+  role: string;
+}
+
+type SpawnListener = (record: SpawnRecord) => void;
+const listeners = new Set<SpawnListener>();
+
+/** Tells `listener` about every command started from now on (the run file and the watchdog keep track of them). */
+export function watchSpawns(listener: SpawnListener): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
+export function announceSpawn(record: SpawnRecord): void {
+  for (const listener of listeners) {
+    try {
+      listener(record);
+    } catch {
+      // Bookkeeping must never stop a command from running.
+    }
+  }
+}
