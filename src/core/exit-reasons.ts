@@ -23,6 +23,7 @@ export type ExitReason =
   | 'integrity_failure'
   | 'agent_failure'
   | 'checkpoint_failed'
+  | 'lock_lost'
   | 'dry_run';
 
 interface ReasonInfo {
@@ -55,7 +56,16 @@ export const EXIT_REASONS: Record<ExitReason, ReasonInfo> = {
   integrity_failure: { exitCode: ExitCode.RuntimeError, status: 'halted', lastAction: 'integrity_failure', describe: 'required Ralph files are missing' },
   agent_failure: { exitCode: ExitCode.RuntimeError, status: 'error', lastAction: 'agent_failure', describe: 'the agent could not be run' },
   checkpoint_failed: { exitCode: ExitCode.RuntimeError, status: 'halted', lastAction: 'checkpoint_failed', describe: 'no git checkpoint could be made before an iteration that needs one' },
+  lock_lost: {
+    exitCode: ExitCode.RuntimeError,
+    status: 'error',
+    lastAction: 'lock_lost',
+    describe: "the project lock was removed or taken over by another process; this loop stopped so that two loops never work on the project at once. Check that no other Ralph runs here ('ralph --status'), then run 'ralph' again",
+  },
 };
+
+/** The interrupt reason Ralph gives when its project lock was lost (the other reasons are signal names). */
+export const LOCK_LOST = 'lock_lost';
 
 export function isCompletionReason(reason: ExitReason): boolean {
   return reason === 'plan_complete' || reason === 'project_complete' || reason === 'completion_signals' || reason === 'test_saturation';

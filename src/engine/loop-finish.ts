@@ -1,4 +1,4 @@
-import { EXIT_REASONS, isCompletionReason, type ExitReason } from '../core/exit-reasons.js';
+import { EXIT_REASONS, LOCK_LOST, isCompletionReason, type ExitReason } from '../core/exit-reasons.js';
 import { suggestAllowedTools } from '../core/permission-denials.js';
 import { formatDuration, isoTimestamp } from '../core/time-format.js';
 import { renderPermissionDenied } from '../ui/screens.js';
@@ -20,7 +20,9 @@ function printPermissionHalt(s: LoopSession): void {
 }
 
 /** Says why the loop ends in status.json, the log, a notification and the recording; resets the session where the original does. */
-export function finishLoop(s: LoopSession, reason: ExitReason, message?: string): LoopResult {
+export function finishLoop(s: LoopSession, stopReason: ExitReason, message?: string): LoopResult {
+  // Losing the lock stops the loop through the interrupt, but no signal was sent: say what happened.
+  const reason: ExitReason = stopReason === 'interrupted' && s.deps.interrupt.reason === LOCK_LOST ? 'lock_lost' : stopReason;
   const { logger, store, recorder, notifier } = s.deps;
   const info = EXIT_REASONS[reason];
   const signalName = reason === 'interrupted' ? String(s.deps.interrupt.reason ?? 'SIGINT') : '';
@@ -50,7 +52,7 @@ export function finishLoop(s: LoopSession, reason: ExitReason, message?: string)
   } else if (reason === 'verify_aborted') {
     logger.error(`Verify gate aborted: ${detail}. Fix the cause and run 'ralph' again: the next run starts a fresh verify cycle (or 'ralph --gate-action skip' first, to go on without the gate).`);
     notifier.notify('verify_escalation', `Verify gate aborted: ${detail}`);
-  } else if (reason === 'integrity_failure' || reason === 'agent_failure' || reason === 'checkpoint_failed') {
+  } else if (reason === 'integrity_failure' || reason === 'agent_failure' || reason === 'checkpoint_failed' || reason === 'lock_lost') {
     logger.error(detail);
     if (reason === 'integrity_failure') store.resetSession('integrity_failure', loop, s.now);
     notifier.notify('error', `Ralph stopped: ${detail}`);

@@ -3,7 +3,7 @@ import { isRecord } from './json-file.js';
 import type { RalphPaths } from './paths.js';
 
 /**
- * Who holds a project's loop lock (.ralph/.loop.pid). Kept apart from the lock
+ * Who holds a project's loop lock (loop.pid in the run-time directory). Kept apart from the lock
  * itself so read-only commands (--status, --stop) stay light.
  */
 export interface LockHolder {

@@ -1,4 +1,5 @@
 import { join, resolve } from 'node:path';
+import { locateRuntimeDir } from './runtime-dir.js';
 
 /**
  * The single list of Ralph's files in a project (U§2). Names and shapes are
@@ -27,9 +28,12 @@ export interface RalphPaths {
   claudeSession: string;
   ralphSession: string;
   ralphSessionHistory: string;
+  /** Out of the agent's reach (see runtime-dir.ts): the lock, its holder, what the run started. */
+  runtimeDir: string;
   lockTarget: string;
   lockFile: string;
   pidFile: string;
+  runFile: string;
   stopRequest: string;
   gateState: string;
   gateAction: string;
@@ -46,6 +50,7 @@ export function ralphPaths(projectDir: string): RalphPaths {
   const project = resolve(projectDir);
   const dir = join(project, '.ralph');
   const logsDir = join(dir, 'logs');
+  const runtimeDir = locateRuntimeDir(project);
   return {
     project,
     dir,
@@ -69,9 +74,11 @@ export function ralphPaths(projectDir: string): RalphPaths {
     claudeSession: join(dir, '.claude_session_id'),
     ralphSession: join(dir, '.ralph_session'),
     ralphSessionHistory: join(dir, '.ralph_session_history'),
-    lockTarget: dir,
-    lockFile: join(dir, '.loop.lock'),
-    pidFile: join(dir, '.loop.pid'),
+    runtimeDir,
+    lockTarget: runtimeDir,
+    lockFile: join(runtimeDir, 'loop.lock'),
+    pidFile: join(runtimeDir, 'loop.pid'),
+    runFile: join(runtimeDir, 'run.json'),
     stopRequest: join(dir, '.stop'),
     gateState: join(dir, '.verify_gate'),
     gateAction: join(dir, '.gate_action'),

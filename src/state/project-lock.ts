@@ -5,6 +5,7 @@ import { ExitCode, RalphError } from '../errors.js';
 import { writeJsonAtomic } from './json-file.js';
 import { isProcessAlive, readLockHolder } from './lock-holder.js';
 import type { RalphPaths } from './paths.js';
+import { ensureRuntimeDir } from './runtime-dir.js';
 
 export interface ProjectLock {
   release(): Promise<void>;
@@ -13,12 +14,14 @@ export interface ProjectLock {
 const STALE_MS = 15_000;
 
 /**
- * One loop per project (spec §3). The lock is proper-lockfile's mkdir lock on
- * `.ralph/`; the holder's PID is kept beside it so a second `ralph` can say who
- * holds it, and a lock left by a dead process on this host is taken over at once
- * instead of after the staleness window.
+ * One loop per project. The lock is proper-lockfile's mkdir lock in the
+ * project's run-time directory, out of the agent's reach; the holder's PID is
+ * kept beside it so a second `ralph` can say who holds it, and a lock left by a
+ * dead process on this host is taken over at once instead of after the
+ * staleness window.
  */
 export async function acquireProjectLock(paths: RalphPaths, onCompromised: (error: Error) => void): Promise<ProjectLock> {
+  ensureRuntimeDir(paths.project);
   const options = { lockfilePath: paths.lockFile, stale: STALE_MS, realpath: false, onCompromised };
   let release: () => Promise<void>;
   try {

@@ -1,5 +1,5 @@
 // Runs the built `ralph` (npm test builds first) against tests/fixtures/bin/claude.
-import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { execa } from 'execa';
@@ -111,7 +111,7 @@ describe('ralph against a fake claude', () => {
       const grandchild = Number(readFileSync(join(fake.stateDir, 'grandchild-1.pid'), 'utf8'));
       await waitFor(() => !isRunning(agent) && !isRunning(grandchild));
       expect(readJson(join(dir, '.ralph', 'status.json'))).toMatchObject({ status: 'interrupted', exit_reason: 'interrupted', exit_code: code, loop_count: 1 });
-      expect(existsSync(join(dir, '.ralph', '.loop.pid'))).toBe(false);
+      expect(existsSync(join(dir, '.git', 'ralph', 'loop.pid'))).toBe(false);
     });
   }
 
@@ -130,9 +130,9 @@ describe('ralph against a fake claude', () => {
   it('recovers a stale lock left by a dead process', async () => {
     const dir = ralphProject();
     const dead = await execa('node', ['-e', 'process.stdout.write(String(process.pid))']);
-    writeFileSync(join(dir, '.ralph', '.loop.pid'), JSON.stringify({ pid: Number(dead.stdout), started_at: 'earlier', host: (await import('node:os')).hostname() }));
-    const { mkdirSync } = await import('node:fs');
-    mkdirSync(join(dir, '.ralph', '.loop.lock'));
+    mkdirSync(join(dir, '.git', 'ralph'));
+    writeFileSync(join(dir, '.git', 'ralph', 'loop.pid'), JSON.stringify({ pid: Number(dead.stdout), started_at: 'earlier', host: (await import('node:os')).hostname() }));
+    mkdirSync(join(dir, '.git', 'ralph', 'loop.lock'));
     const fake = fakeClaude([], { default: { stdout: inProgress } });
     const r = await ralph(['--max-loops', '1', '--pause', '0'], dir, fake.env);
     expect(r.exitCode).toBe(7);

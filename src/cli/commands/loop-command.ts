@@ -2,6 +2,7 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { ExitCode, RalphError } from '../../errors.js';
 import type { RalphConfig } from '../../config/keys.js';
+import { LOCK_LOST } from '../../core/exit-reasons.js';
 import { runLoop } from '../../engine/loop-controller.js';
 import type { LoopDeps, TaskMode } from '../../engine/loop-deps.js';
 import { createExecaRunner } from '../../infra/execa-runner.js';
@@ -56,8 +57,8 @@ export async function runLoopCommand(input: LoopCommandInput): Promise<number> {
   }
 
   const lock = await acquireProjectLock(paths, (error) => {
-    logger.error(`The project lock was lost (${error.message}); stopping.`);
-    abort.abort('SIGTERM');
+    logger.error(`The project lock ${paths.lockFile} was lost (${error.message}).`);
+    abort.abort(LOCK_LOST);
   });
   const abort = new AbortController();
   const exitGuard = new ExitGuard();

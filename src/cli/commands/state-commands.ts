@@ -34,7 +34,7 @@ function showStatus(paths: RalphPaths, asJson: boolean): number {
   }
   const read = readJsonFile(paths.status, normalizeStatus);
   const pid = runningLoopPid(paths);
-  if (read.kind === 'missing') out('No status file found. Ralph may not be running.');
+  if (read.kind === 'missing') out(pid !== undefined ? `A Ralph loop is running (PID ${pid}) but status.json is missing; the loop rewrites it on its next step.` : 'No status file found. Ralph may not be running.');
   else if (read.kind === 'corrupt') out(`status.json is corrupt (${read.reason}). A running loop rewrites it on its next step.`);
   else out(renderStatusText(read.value, pid !== undefined, Date.now()));
   return ExitCode.Completed;

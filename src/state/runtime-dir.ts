@@ -1,0 +1,105 @@
+import { createHash } from 'node:crypto';
+import { lstatSync, mkdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
+import { ExitCode, RalphError } from '../errors.js';
+
+/**
+ * Where a project's run-time files live (the loop lock, who holds it, what a
+ * run started): somewhere the agent's own file operations do not reach. The
+ * work tree is no such place — `git clean -fdx` or `rm -rf .ralph` would take
+ * the lock with it and let a second loop start. Inside a git repository the
+ * files go into the git directory (`.git/ralph/`, per worktree); without git,
+ * into a private per-user directory keyed by the project's real path.
+ */
+
+function hashOf(text: string): string {
+  return createHash('sha256').update(text).digest('hex').slice(0, 16);
+}
+
+function realOrResolved(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return resolve(path);
+  }
+}
+
+/** The git directory of the repository that holds `dir`, when `.git` is a plain directory or a `gitdir:` file (worktrees). */
+function findGitDir(dir: string): { gitDir: string; top: string } | undefined {
+  for (let current = dir; ; current = dirname(current)) {
+    const dotGit = join(current, '.git');
+    try {
+      const info = lstatSync(dotGit);
+      // A .git that is a symlink could point anywhere: Ralph never writes through it.
+      if (info.isSymbolicLink()) return undefined;
+      if (info.isDirectory()) return { gitDir: dotGit, top: current };
+      if (info.isFile()) {
+        const match = /^gitdir:\s*(.+?)\s*$/m.exec(readFileSync(dotGit, 'utf8'));
+        if (!match?.[1]) return undefined;
+        const gitDir = isAbsolute(match[1]) ? match[1] : resolve(current, match[1]);
+        return statSync(gitDir).isDirectory() ? { gitDir, top: current } : undefined;
+      }
+    } catch {
+      // No .git here (or unreadable): look further up.
+    }
+    if (dirname(current) === current) return undefined;
+  }
+}
+
+function userRuntimeRoot(env: NodeJS.ProcessEnv): string {
+  const xdg = env['XDG_RUNTIME_DIR'];
+  if (xdg && isAbsolute(xdg)) return join(xdg, 'ralph');
+  const uid = typeof process.getuid === 'function' ? process.getuid() : 'user';
+  return join(tmpdir(), `ralph-${uid}`);
+}
+
+export interface RuntimeLocation {
+  dir: string;
+  /** The directory under which `dir` is made: `.git/ralph` or the per-user root. */
+  base: string;
+  /** The per-user root must be private (ours, mode 0700); the git directory is the repository's own. */
+  private: boolean;
+}
+
+export function locateRuntime(projectDir: string, env: NodeJS.ProcessEnv = process.env): RuntimeLocation {
+  const project = realOrResolved(projectDir);
+  const git = findGitDir(project);
+  if (git) {
+    const base = join(git.gitDir, 'ralph');
+    const sub = relative(realOrResolved(git.top), project);
+    // Projects in subdirectories of one repository each get their own lock.
+    return { dir: sub === '' ? base : join(base, `project-${hashOf(sub)}`), base, private: false };
+  }
+  const base = userRuntimeRoot(env);
+  return { dir: join(base, hashOf(project)), base, private: true };
+}
+
+/** The run-time directory of `projectDir`; nothing is created. */
+export function locateRuntimeDir(projectDir: string, env: NodeJS.ProcessEnv = process.env): string {
+  return locateRuntime(projectDir, env).dir;
+}
+
+function refuse(dir: string, why: string): never {
+  throw new RalphError(`Ralph cannot keep its lock in ${dir}: ${why}.`, ExitCode.RuntimeError, 'Remove or fix that path (it must be a directory of yours that only you can write to), then run ralph again.');
+}
+
+function checkDirectory(path: string, mustBePrivate: boolean): void {
+  const info = lstatSync(path);
+  if (info.isSymbolicLink()) refuse(path, 'it is a symbolic link');
+  if (!info.isDirectory()) refuse(path, 'it is not a directory');
+  if (!mustBePrivate) return;
+  const uid = typeof process.getuid === 'function' ? process.getuid() : undefined;
+  if (uid !== undefined && info.uid !== uid) refuse(path, 'it belongs to another user');
+  if ((info.mode & 0o077) !== 0) refuse(path, 'other users can open it');
+}
+
+/** Creates the run-time directory (mode 0700) and checks that no part Ralph made is a symlink or, outside git, someone else's. */
+export function ensureRuntimeDir(projectDir: string, env: NodeJS.ProcessEnv = process.env): string {
+  const location = locateRuntime(projectDir, env);
+  mkdirSync(location.base, { recursive: true, mode: 0o700 });
+  checkDirectory(location.base, location.private);
+  mkdirSync(location.dir, { recursive: true, mode: 0o700 });
+  checkDirectory(location.dir, location.private);
+  return location.dir;
+}
