@@ -7,6 +7,7 @@ import { runLoop } from '../../engine/loop-controller.js';
 import type { LoopDeps, TaskMode } from '../../engine/loop-deps.js';
 import { createExecaRunner } from '../../infra/execa-runner.js';
 import { createProgressProbe } from '../../infra/progress-probe.js';
+import { startRunGuard, type RunGuard } from '../../infra/run-guard.js';
 import { createOffsetClock, systemClock } from '../../infra/system-clock.js';
 import { LoopStore } from '../../state/loop-store.js';
 import { ralphPaths } from '../../state/paths.js';
@@ -65,7 +66,9 @@ export async function runLoopCommand(input: LoopCommandInput): Promise<number> {
   const onSignal = createStopSignalHandler({ abort, guard: exitGuard, write: (text) => process.stderr.write(text), exit: (code) => process.exit(code) });
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
+  let guard: RunGuard | undefined;
   try {
+    guard = await startRunGuard(paths.runFile, logger);
     const store = new LoopStore(paths, (m) => logger.warn(m));
     const readPrompt = (): string => {
       if (input.task && !readIfExists(promptPath)) return taskPrompt(input.task);
@@ -116,6 +119,7 @@ export async function runLoopCommand(input: LoopCommandInput): Promise<number> {
   } finally {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
+    guard?.stop();
     await lock.release();
   }
 }
