@@ -28,6 +28,16 @@ describe('processes the agent leaves running', () => {
     expect(r.stderr).toMatch(new RegExp(`Stopped \\d+ process(es)? the agent left running: .*${bg} \\(sleep\\)`));
   });
 
+  it('a process that escaped the tree, its session and the marker (env -i setsid) may hold the pipes: Ralph still goes on and exits', async () => {
+    const dir = ralphProject();
+    // setsid execs in place here (a background job is no group leader), so $! is the sleep itself.
+    const fake = fakeClaude([], { default: { stdout: inProgress, background: 'env -i setsid sleep 300 & echo $! > "$FAKE_CLAUDE_STATE/escaped.pid"' } });
+    const r = await ralph(['--max-loops', '2', '--pause', '0'], dir, fake.env, 60_000);
+    await pidFromFile(join(fake.stateDir, 'escaped.pid'));
+    expect(r.stderr).toContain('Exit reason: max_loops');
+    expect(fake.calls()).toHaveLength(2);
+  });
+
   it('ends setsid children and SIGTERM-ignoring ones after a normal exit, and leaves a look-alike it did not start alone', async () => {
     const dir = ralphProject();
     const state = (name: string): string => `$FAKE_CLAUDE_STATE/${name}`;
