@@ -1,6 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import { selectOwnedProcesses, type ProcessEntry, type SpawnedProcess } from '../core/process-selection.js';
-import { readProcessTable, type Marker } from './process-table.js';
+import { parseProcStat, readProcessTable, type Marker } from './process-table.js';
+import { readFileSync } from 'node:fs';
 
 /**
  * Ends every process a command started, for good: SIGTERM to each, SIGKILL
@@ -18,9 +19,16 @@ export interface SweepTarget {
   exclude?: readonly number[];
 }
 
-const POLL_MS = 20;
-/** After SIGKILL, how long to keep re-reading the table for stragglers (new forks, slow exits). */
-const KILL_ROUNDS = 50;
+const POLL_MS = 25;
+/**
+ * A full read of the table (every process's stat and environment) costs tens
+ * of milliseconds on a busy machine, so while waiting out the grace period
+ * only the known processes are checked, and the whole table every few polls
+ * to catch new forks.
+ */
+const FULL_SCAN_EVERY = 8;
+/** After SIGKILL, how many rounds to keep re-reading the table for stragglers (new forks, slow exits). */
+const KILL_ROUNDS = 40;
 
 function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
@@ -32,6 +40,24 @@ function signal(pid: number, name: NodeJS.Signals): void {
   } catch {
     // Gone already, or not ours to signal.
   }
+}
+
+/** Whether a process seen before still runs: same PID, same start time, not a zombie. */
+function stillRunning(entry: ProcessEntry): boolean {
+  let stat;
+  try {
+    stat = parseProcStat(readFileSync(`/proc/${entry.pid}/stat`, 'utf8'));
+  } catch {
+    // No /proc (macOS): ask the kernel; a zombie there is reaped by its parent soon enough.
+    if (entry.startTime !== '') return false;
+    try {
+      process.kill(entry.pid, 0);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+  return stat !== undefined && !stat.zombie && stat.startTime === entry.startTime;
 }
 
 /** The processes of `target` that run now. */
@@ -57,8 +83,10 @@ export async function stopOwnedProcesses(target: SweepTarget, graceMs: number): 
   if (running.length === 0) return [];
   terminate(running);
   const deadline = performance.now() + Math.max(0, graceMs);
-  while (performance.now() < deadline) {
+  for (let poll = 1; performance.now() < deadline; poll += 1) {
     await sleep(POLL_MS);
+    const known = [...stopped.values()].filter(stillRunning);
+    if (known.length > 0 && poll % FULL_SCAN_EVERY !== 0) continue;
     running = findOwnedProcesses(target);
     if (running.length === 0) return [...stopped.values()];
     terminate(running);
