@@ -1,3 +1,4 @@
+import { hostname } from 'node:os';
 import { describeProcesses } from '../core/process-selection.js';
 import type { Logger } from '../ports.js';
 import { isProcessAlive } from '../state/lock-holder.js';
@@ -30,7 +31,7 @@ function stillRuns(pid: number, startTime: string): boolean {
 /** Ends what a run that died without cleaning up left running; says what it stopped. */
 export async function endLeftovers(runFile: string, logger: Pick<Logger, 'warn'>): Promise<number> {
   const previous = readRunFile(runFile);
-  if (!previous || previous.token === runToken()) return 0;
+  if (!previous || previous.token === runToken() || (previous.host !== '' && previous.host !== hostname())) return 0;
   // A live owner is a loop that still runs (it cannot, while this process holds the lock, unless it lost it): not ours to touch.
   if (stillRuns(previous.pid, previous.startTime)) return 0;
   const stopped = await stopOwnedProcesses({ marker: runMarker(previous.token), spawned: previous.processes }, LEFTOVER_GRACE_MS);
@@ -44,7 +45,7 @@ export async function endLeftovers(runFile: string, logger: Pick<Logger, 'warn'>
 export async function startRunGuard(runFile: string, logger: Pick<Logger, 'warn'>): Promise<RunGuard> {
   await endLeftovers(runFile, logger);
   const token = runToken();
-  const record: RunRecord = { pid: process.pid, startTime: processStartTime(process.pid) ?? '', token, processes: [] };
+  const record: RunRecord = { pid: process.pid, startTime: processStartTime(process.pid) ?? '', host: hostname(), token, processes: [] };
   const watchdog = startWatchdog(token, WATCHDOG_GRACE_MS);
   if (watchdog.pid !== undefined) record.watchdogPid = watchdog.pid;
   const save = (): void => {

@@ -18,6 +18,8 @@ export interface RunProcess {
 export interface RunRecord {
   pid: number;
   startTime: string;
+  /** PIDs mean nothing on another machine (a repository on a shared disk). */
+  host: string;
   token: string;
   watchdogPid?: number;
   processes: RunProcess[];
@@ -35,7 +37,7 @@ function normalize(value: unknown): RunRecord | string {
   if (!isRecord(value)) return 'not an object';
   const { pid, start_time: startTime, token, watchdog_pid: watchdogPid, processes } = value;
   if (typeof pid !== 'number' || typeof startTime !== 'string' || typeof token !== 'string' || !/^[\w.-]{8,80}$/.test(token)) return 'missing pid, start_time or token';
-  const record: RunRecord = { pid, startTime, token, processes: (Array.isArray(processes) ? processes : []).map(toProcess).filter((p): p is RunProcess => p !== undefined) };
+  const record: RunRecord = { pid, startTime, host: typeof value['host'] === 'string' ? value['host'] : '', token, processes: (Array.isArray(processes) ? processes : []).map(toProcess).filter((p): p is RunProcess => p !== undefined) };
   if (typeof watchdogPid === 'number') record.watchdogPid = watchdogPid;
   return record;
 }
@@ -49,6 +51,7 @@ export function writeRunFile(path: string, record: RunRecord): void {
   writeJsonAtomic(path, {
     pid: record.pid,
     start_time: record.startTime,
+    host: record.host,
     token: record.token,
     ...(record.watchdogPid !== undefined ? { watchdog_pid: record.watchdogPid } : {}),
     processes: record.processes.slice(-KEPT_PROCESSES).map((p) => ({ pid: p.pid, start_time: p.startTime, role: p.role })),

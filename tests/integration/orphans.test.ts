@@ -56,6 +56,19 @@ describe('kill -9 of Ralph', () => {
     expect(await survivors(pids, 5000)).toEqual([]);
   });
 
+  it('a second Ctrl+C (forced exit) leaves nothing running either', async () => {
+    const dir = ralphProject();
+    const fake = fakeClaude([{ ...busyAgent, ignore_term: true }]);
+    const run = runCli('ralph', ['--pause', '0'], dir, fake.env, 60_000);
+    track(run.pid as number);
+    const pids = [await pidFromFile(join(fake.stateDir, 'bg.pid')), await pidFromFile(join(fake.stateDir, 'setsid.pid')), track(fake.calls()[0]?.pid as number)];
+    run.kill('SIGINT');
+    await new Promise((r) => setTimeout(r, 100));
+    run.kill('SIGINT');
+    expect((await run).exitCode).toBe(130);
+    expect(await survivors(pids, 8000)).toEqual([]);
+  });
+
   it('without the watchdog, the next start ends what the dead run left and says so; a look-alike survives', async () => {
     const dir = ralphProject();
     const fake = fakeClaude([busyAgent, { stdout: inProgress }]);

@@ -8,8 +8,8 @@ describe('run file', () => {
   it('round-trips a run and keeps only the last 20 commands', () => {
     const path = join(tempDir('ralph-run-'), 'run.json');
     const processes = Array.from({ length: 25 }, (_, i) => ({ pid: 1000 + i, startTime: String(i), role: i % 2 ? 'agent' : 'verify' }));
-    writeRunFile(path, { pid: 42, startTime: '777', token: '42-0123456789abcdef', watchdogPid: 43, processes });
-    expect(readRunFile(path)).toEqual({ pid: 42, startTime: '777', token: '42-0123456789abcdef', watchdogPid: 43, processes: processes.slice(-20) });
+    writeRunFile(path, { pid: 42, startTime: '777', host: 'box', token: '42-0123456789abcdef', watchdogPid: 43, processes });
+    expect(readRunFile(path)).toEqual({ pid: 42, startTime: '777', host: 'box', token: '42-0123456789abcdef', watchdogPid: 43, processes: processes.slice(-20) });
   });
 
   const bad: Array<[string, string]> = [
