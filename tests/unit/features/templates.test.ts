@@ -1,6 +1,6 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join, relative } from 'node:path';
+import { dirname, join, relative, sep } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CONFIG_FIELDS, CONFIG_KEYS, defaultConfig } from '../../../src/config/keys.js';
 import { loadConfig } from '../../../src/config/load-config.js';
@@ -137,8 +137,10 @@ describe('templates/AGENT.md', () => {
 });
 
 describe('templates/gitignore', () => {
-  const USER_FILES: readonly (keyof RalphPaths)[] = ['project', 'dir', 'prompt', 'fixPlan', 'agent', 'specs', 'ralphrc', 'lockTarget'];
-  const DIRECTORIES: readonly (keyof RalphPaths)[] = ['logsDir', 'lockFile'];
+  const USER_FILES: readonly (keyof RalphPaths)[] = ['project', 'dir', 'prompt', 'fixPlan', 'agent', 'specs', 'ralphrc'];
+  const DIRECTORIES: readonly (keyof RalphPaths)[] = ['logsDir'];
+  /** The lock and the run file live in the git dir, out of the work tree: nothing to ignore. */
+  const RUNTIME: readonly (keyof RalphPaths)[] = ['runtimeDir', 'lockTarget', 'lockFile', 'pidFile', 'runFile'];
 
   function ignoredPaths(root: string, paths: string[]): Set<string> {
     // Exit code 1 just means "none of them is ignored".
@@ -154,6 +156,10 @@ describe('templates/gitignore', () => {
     const paths = ralphPaths(root);
     const state: string[] = [];
     for (const [key, path] of Object.entries(paths) as [keyof RalphPaths, string][]) {
+      if (RUNTIME.includes(key)) {
+        expect(relative(root, path).startsWith(`.git${sep}`)).toBe(true);
+        continue;
+      }
       if (USER_FILES.includes(key)) continue;
       if (DIRECTORIES.includes(key)) mkdirSync(path, { recursive: true });
       else {
