@@ -3,8 +3,14 @@
  * "You've hit your 5-hour limit · resets 2:40pm (UTC)", "resets 9pm
  * (Europe/Berlin)", "resets at 14:30", "resets Mon 9am", "resets Nov 24, 3pm",
  * "try again in 2 hours". The original ignored it and always waited 60
- * minutes (U§15.14). Pure: the current time and default zone are inputs.
+ * minutes. Pure: the current time and default zone are inputs.
+ *
+ * The CLI prints the reset floored to the minute, so a retry that lands just
+ * before the true reset reads a time equal to (or a little before) the current
+ * one. Such a time means "now", never the same time tomorrow.
  */
+/** How far in the past a printed reset time still means "the limit lifts now". */
+export const RECENT_RESET_MS = 5 * 60_000;
 const WEEKDAYS = ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'];
 const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
 
@@ -53,14 +59,23 @@ export function wallClock(epochMs: number, zone: string): WallParts {
 export function zonedToEpoch(year: number, month: number, day: number, hour: number, minute: number, zone: string): number {
   const guess = Date.UTC(year, month - 1, day, hour, minute);
   let result = guess;
+  let previous = guess;
   for (let i = 0; i < 3; i += 1) {
     const w = wallClock(result, zone);
     const shown = Date.UTC(w.year, w.month - 1, w.day, w.hour, w.minute);
     const diff = guess - shown;
-    if (diff === 0) break;
+    if (diff === 0) return result;
+    previous = result;
     result += diff;
   }
-  return result;
+  // A wall time inside a skipped hour never shows: the search swings across the
+  // gap, and the later side is the moment that wall time would have come.
+  return Math.max(result, previous);
+}
+
+/** A reset still ahead, or so recently past that the floored minute explains it. */
+function isAhead(at: number, nowMs: number): boolean {
+  return at > nowMs - RECENT_RESET_MS;
 }
 
 const RESET_TIME =
@@ -93,20 +108,21 @@ export function parseResetTime(text: string, nowMs: number, defaultZone: string)
   if (monthRaw && dayRaw) {
     const month = MONTHS.indexOf(monthRaw.slice(0, 3).toLowerCase()) + 1;
     const day = Number(dayRaw);
-    for (const year of [today.year, today.year + 1]) {
+    for (const year of [today.year - 1, today.year, today.year + 1]) {
       const at = zonedToEpoch(year, month, day, hour, minute, zone);
-      if (at > nowMs) return at;
+      if (isAhead(at, nowMs)) return Math.max(at, nowMs);
     }
     return undefined;
   }
   const wantWeekday = weekdayRaw ? WEEKDAYS.indexOf(weekdayRaw.slice(0, 3).toLowerCase()) : -1;
-  for (let offset = 0; offset <= 7; offset += 1) {
+  // Start at yesterday: "resets 11:59pm" read at 00:01 is two minutes ago, not tonight.
+  for (let offset = -1; offset <= 7; offset += 1) {
     // Walk calendar days in the zone: noon of "today + offset" avoids DST edges.
     const noon = zonedToEpoch(today.year, today.month, today.day, 12, 0, zone) + offset * 86_400_000;
     const d = wallClock(noon, zone);
     if (wantWeekday !== -1 && d.weekday !== wantWeekday) continue;
     const at = zonedToEpoch(d.year, d.month, d.day, hour, minute, zone);
-    if (at > nowMs) return at;
+    if (isAhead(at, nowMs)) return Math.max(at, nowMs);
   }
   return undefined;
 }

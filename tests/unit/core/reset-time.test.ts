@@ -27,8 +27,31 @@ describe('parseResetTime: clock times', () => {
     expect(parseResetTime('resets at 23:55', at('2026-01-15T23:50:00Z'), 'UTC')).toBe(at('2026-01-15T23:55:00Z'));
   });
 
-  it('the exact current minute is not the reset: the next one is tomorrow', () => {
-    expect(parseResetTime('resets at 12:00', at('2026-01-15T12:00:00Z'), 'UTC')).toBe(at('2026-01-16T12:00:00Z'));
+  // The CLI floors the printed reset to the minute: the current minute, or one a
+  // few minutes gone, means the limit lifts now — never the same time tomorrow.
+  it.each([
+    ['resets 12:30pm', '2026-01-15T12:30:23Z', 'UTC', '2026-01-15T12:30:23Z'],
+    ['resets at 12:00', '2026-01-15T12:00:00Z', 'UTC', '2026-01-15T12:00:00Z'],
+    ['resets 12:30pm', '2026-01-15T12:34:59Z', 'UTC', '2026-01-15T12:34:59Z'],
+    ['resets 1:30pm (Europe/Berlin)', '2026-01-15T12:32:00Z', 'UTC', '2026-01-15T12:32:00Z'],
+    ['resets 7:30am', '2026-01-15T12:33:00Z', 'America/New_York', '2026-01-15T12:33:00Z'],
+    ['resets 11:59pm (UTC)', '2026-01-16T00:01:00Z', 'UTC', '2026-01-16T00:01:00Z'],
+    ['resets 11:58pm (Europe/Berlin)', '2026-01-15T23:00:30Z', 'UTC', '2026-01-15T23:00:30Z'],
+    ['resets Mon 9am', '2026-01-19T09:02:00Z', 'UTC', '2026-01-19T09:02:00Z'],
+    ['resets Sun 11:59pm', '2026-01-19T00:02:00Z', 'UTC', '2026-01-19T00:02:00Z'],
+    ['resets Nov 24, 3pm', '2026-11-24T15:03:00Z', 'UTC', '2026-11-24T15:03:00Z'],
+    ['resets Dec 31, 11:59pm (UTC)', '2027-01-01T00:01:00Z', 'UTC', '2027-01-01T00:01:00Z'],
+  ])('%j read at %s (default %s) means now', (text, now, zone, expected) => {
+    expect(parseResetTime(text, at(now), zone)).toBe(at(expected));
+  });
+
+  it.each([
+    ['resets 12:30pm', '2026-01-15T12:35:01Z', '2026-01-16T12:30:00Z'],
+    ['resets 12:30pm', '2026-01-15T13:00:00Z', '2026-01-16T12:30:00Z'],
+    ['resets 11:50pm (UTC)', '2026-01-16T00:01:00Z', '2026-01-16T23:50:00Z'],
+    ['resets Mon 9am', '2026-01-19T09:06:00Z', '2026-01-26T09:00:00Z'],
+  ])('%j read at %s, more than a few minutes later, is the next one: %s', (text, now, expected) => {
+    expect(parseResetTime(text, at(now), 'UTC')).toBe(at(expected));
   });
 
   it('midnight in the zone of the message, not of the default zone', () => {
