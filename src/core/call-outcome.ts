@@ -1,6 +1,7 @@
 import type { AgentRun } from '../ports.js';
 import { parseResetTime } from './reset-time.js';
 import { digestText } from './text-digest.js';
+import { detectUnrecoverable } from './unrecoverable-error.js';
 
 /**
  * What one agent call amounted to, decided from structure first and text
@@ -14,7 +15,9 @@ export type CallOutcome =
   | { kind: 'usage_limit'; message: string; resetAt?: number }
   | { kind: 'api_transient'; status?: number; message: string }
   | { kind: 'failed'; message: string; resetSession: boolean }
-  | { kind: 'fatal'; message: string };
+  | { kind: 'fatal'; message: string }
+  /** Credentials or billing: no retry helps, the user must act. */
+  | { kind: 'unrecoverable'; message: string; advice: string };
 
 const USAGE_LIMIT_TEXT = [/5.*hour.*limit/i, /limit.*reached.*try.*back/i, /usage.*limit.*reached/i, /out of extra usage/i, /hit your\b.*\blimit/i, /\b(weekly|session|opus) limit\b/i];
 const TRANSIENT_TEXT = /rate_limit_error|overloaded_error|\boverloaded\b|\b529\b|Request rejected \(429\)/i;
@@ -53,6 +56,13 @@ export function classifyCall(run: AgentRun, nowMs: number, defaultZone: string):
 
   const text = [digestText(o.text), ...o.errors, run.stderrTail].join('\n');
   const recent = lastLines(text, 30);
+  // With a result object its message is the CLI's own error; the agent's prose is not.
+  const errorText = o.hasResult ? [lastLines(digestText(o.text), 3), ...o.errors, run.stderrTail].join('\n') : recent;
+  const unrecoverable = detectUnrecoverable(errorText, o.apiErrorStatus);
+  if (unrecoverable) {
+    const message = (errorText.trim().split('\n').find((l) => l.trim().length > 0) ?? failureMessage(run)).trim().slice(0, 300);
+    return { kind: 'unrecoverable', message, advice: unrecoverable.advice };
+  }
   // Structural evidence first: a rejected rate_limit_event, or the CLI's own classification.
   const structural = o.rateLimit?.status === 'rejected' || o.apiError === 'usage_limit_reached';
   const textual = USAGE_LIMIT_TEXT.some((re) => re.test(recent));

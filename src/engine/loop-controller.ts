@@ -148,6 +148,10 @@ async function iterate(s: LoopSession): Promise<Step> {
     recordIterationEnd(s, { ...end, outcome: 'failed' });
     return { stop: 'agent_failure', message: outcome.message };
   }
+  if (outcome.kind === 'unrecoverable') {
+    recordIterationEnd(s, { ...end, outcome: 'failed' });
+    return { stop: 'agent_failure', message: `Claude Code cannot continue: ${outcome.message}\n${outcome.advice}` };
+  }
   if (outcome.kind === 'usage_limit') {
     recordIterationEnd(s, { ...end, outcome: 'usage_limit' });
     return handleUsageLimit(s, outcome);

@@ -129,6 +129,22 @@ describe('circuit breaker, rate limits and usage limits', () => {
     expect(readJson(join(dir, '.ralph', '.circuit_breaker_state'))).toMatchObject({ state: 'OPEN', consecutive_failures: 5, reason: 'Agent call failed in 5 consecutive loops' });
   });
 
+  it.each([
+    ['an invalid API key', 'json-error-auth.json', 'Invalid API key · Fix external API key', 'claude /login'],
+    ['a credit balance that is too low', 'json-error-credit-balance.json', 'Credit balance is too low', 'Billing'],
+  ])('%s stops at the first call with agent_failure, exit 1, the message and what to do', async (_name, fixture, message, advice) => {
+    const dir = ralphProject();
+    const fake = fakeClaude([], { default: { fixture, exit: 1 } });
+    const r = await ralph(['--pause', '0'], dir, fake.env);
+    expect(r.exitCode).toBe(1);
+    expect(fake.calls()).toHaveLength(1);
+    expect(r.stderr).toContain(message);
+    expect(r.stderr).toContain(advice);
+    expect(r.stderr).not.toContain('may already be complete');
+    expect(readJson(join(dir, '.ralph', 'status.json'))).toMatchObject({ exit_reason: 'agent_failure', exit_code: 1 });
+    expect(readJson(join(dir, '.ralph', '.circuit_breaker_state'))).toMatchObject({ state: 'CLOSED' });
+  });
+
   it('retries a 429 with growing waits and continues once it succeeds', async () => {
     const dir = ralphProject();
     const fake = fakeClaude([{ fixture: 'json-error-rate-limit.json', exit: 1 }, { fixture: 'json-error-rate-limit.json', exit: 1 }, { fixture: 'json-success-tool-use.json', shell: 'echo ok > ok.txt' }], {

@@ -40,8 +40,8 @@ const EXPECTED_KIND: Record<string, CallOutcome['kind']> = {
   'stream-json-error-rate-limit.jsonl': 'api_transient',
   'json-error-overloaded.json': 'api_transient',
   'json-error-server-500.json': 'failed',
-  'json-error-auth.json': 'failed',
-  'json-error-credit-balance.json': 'failed',
+  'json-error-auth.json': 'unrecoverable',
+  'json-error-credit-balance.json': 'unrecoverable',
   'json-error-invalid-request.json': 'failed',
   'json-error-prompt-too-long.json': 'failed',
   'json-error-connection-refused.json': 'failed',
@@ -66,6 +66,35 @@ describe('classifyCall: every recorded fixture with its real exit code', () => {
 
   it.each(fixtures.map((f) => [f.name, f] as const))('%s', (_name, f) => {
     expect(classify(runOfFixture(f)).kind).toBe(EXPECTED_KIND[f.file]);
+  });
+});
+
+describe('classifyCall: failures no retry fixes', () => {
+  it.each([
+    ['json-error-auth.json', 'Invalid API key · Fix external API key', /API key/],
+    ['v2.1.330/json-error-auth.json', 'Invalid API key', /claude \/login/],
+    ['json-error-credit-balance.json', 'Credit balance is too low', /Billing/],
+    ['v2.1.330/json-error-credit-balance.json', 'Credit balance is too low', /credits/],
+  ])('%s stops with the CLI message and what to do', (name, message, advice) => {
+    const outcome = classify(runOfFixture(fixture(name)));
+    expect(outcome.kind).toBe('unrecoverable');
+    if (outcome.kind !== 'unrecoverable') return;
+    expect(outcome.message).toContain(message);
+    expect(outcome.advice).toMatch(advice);
+  });
+
+  it('a revoked OAuth login in stderr, without a result object', () => {
+    const run = runOf('', { exitCode: 1, stderrTail: 'API Error: 401 {"type":"error","error":{"type":"authentication_error","message":"OAuth token has been revoked. Please obtain a new token or refresh your existing token."}}\n' });
+    expect(classify(run)).toMatchObject({ kind: 'unrecoverable', advice: expect.stringContaining('claude /login') });
+  });
+
+  it('a successful call that talks about API keys is a success', () => {
+    expect(classify(runOf(cliResult('Fixed the "Invalid API key" message in src/auth.ts')))).toEqual({ kind: 'success' });
+  });
+
+  it('an ordinary server error stays a failure the breaker counts', () => {
+    const run = runOf(cliResult('API Error: 500 Internal server error', { is_error: true, api_error_status: 500 }), { exitCode: 1 });
+    expect(classify(run).kind).toBe('failed');
   });
 });
 
@@ -179,9 +208,7 @@ describe('classifyCall: API errors', () => {
 
   it.each([
     ['500', 'json-error-server-500.json'],
-    ['401', 'json-error-auth.json'],
     ['400 invalid request', 'json-error-invalid-request.json'],
-    ['400 credit balance', 'json-error-credit-balance.json'],
   ])('%s → failed without a session reset', (_name, file) => {
     const outcome = classify(runOfFixture(fixture(file)));
     expect(outcome).toMatchObject({ kind: 'failed', resetSession: false });
