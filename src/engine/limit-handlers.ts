@@ -69,7 +69,9 @@ export async function handleApiTransient(s: LoopSession, outcome: Extract<CallOu
   s.run.rate = { ...s.run.rate, apiRetry: { attempts, lastError: outcome.message } };
   store.saveRate(s.run.rate);
   const delay = apiRetryDelayMs(attempts, config.apiRetryWaitSeconds);
-  logger.warn(`Rate limit detected, attempt ${attempts}/${config.apiRetryMax}. Waiting ${formatDuration(delay / 1000)}... (${outcome.message})`);
+  // A 529 is the service being busy, not this user's rate limit: name it as it is.
+  const what = outcome.status === 529 || /\boverloaded/i.test(outcome.message) ? 'API overloaded' : 'Rate limit detected';
+  logger.warn(`${what}, attempt ${attempts}/${config.apiRetryMax}. Waiting ${formatDuration(delay / 1000)}... (${outcome.message})`);
   const end = await sitOut(s.deps, s.run, { reason: 'api_retry', until: s.now + delay, message: `API ${outcome.status ?? 'rate limit'} error, retry ${attempts}/${config.apiRetryMax}` }, () => s.setAction('api_retry', 'waiting'));
   return waitEnded(end);
 }

@@ -167,6 +167,9 @@ describe('circuit breaker, rate limits and usage limits', () => {
     expect(r.exitCode).toBe(5);
     expect(fake.calls()).toHaveLength(4);
     expect(r.stderr).toContain('Retry limit exceeded (3 attempts)');
+    // A 529 is an overload of the service, not the user's rate limit.
+    expect(r.stderr).toContain('API overloaded, attempt 1/3');
+    expect(r.stderr).not.toContain('Rate limit detected');
     expect(readJson(join(dir, '.ralph', 'status.json'))).toMatchObject({ exit_reason: 'api_rate_limit', exit_code: 5 });
   });
 
