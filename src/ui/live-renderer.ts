@@ -76,6 +76,8 @@ export function createLiveRenderer(options: LiveRendererOptions): LiveRenderer {
   let atLineStart = true;
   let currentMessage = '';
   const streamedMessages = new Set<string>();
+  /** Tool name by tool_use id, to name the tasks they start (the oldest forgotten past a bound). */
+  const toolNames = new Map<string, string>();
   const openTextBlocks = new Set<number>();
   let lastText = '';
   let shownText = false;
@@ -125,6 +127,11 @@ export function createLiveRenderer(options: LiveRendererOptions): LiveRenderer {
         lastText = text.trim();
       } else if (block['type'] === 'tool_use') {
         const name = sanitizeLine(str(block['name']) ?? 'tool');
+        const id = str(block['id']);
+        if (id !== undefined) {
+          toolNames.set(id, name);
+          if (toolNames.size > 500) toolNames.delete(toolNames.keys().next().value as string);
+        }
         const arg = options.showToolArgs ? toolArgument(name, block['input']) : undefined;
         out += line(`⚡ [${name}]${arg ? ` ${sanitizeLine(arg)}` : ''}`);
       }
@@ -132,10 +139,24 @@ export function createLiveRenderer(options: LiveRendererOptions): LiveRenderer {
     return out;
   };
 
+  /**
+   * A started task is whatever tool started it: a long or background Bash
+   * command is not a sub-agent. The tool call seen earlier names it best;
+   * the task's own type comes next.
+   */
+  const taskTool = (event: Rec): string => {
+    const known = toolNames.get(str(event['tool_use_id']) ?? '');
+    if (known !== undefined) return known;
+    const type = str(event['task_type']) ?? '';
+    if (/bash|shell/i.test(type)) return 'Bash';
+    if (type === '' || /agent/i.test(type)) return 'Agent';
+    return sanitizeLine(type);
+  };
+
   const onSystem = (event: Rec): string => {
     const subtype = str(event['subtype']);
     if (subtype === 'api_retry') return line(describeRetry(event));
-    if (subtype === 'task_started') return line(`🚀 Agent: ${firstLine(str(event['description']) ?? str(event['task_type']) ?? 'sub-agent')}`);
+    if (subtype === 'task_started') return line(`🚀 ${taskTool(event)}: ${firstLine(str(event['description']) ?? str(event['task_type']) ?? 'task')}`);
     if (subtype === 'task_progress') {
       const description = str(event['description']);
       return description ? line(`📌 ${firstLine(description)}`) : '';

@@ -129,6 +129,15 @@ describe('live renderer on other events', () => {
     expect(render([{ type: 'system', subtype: 'task_progress', description: 'Reading files' }])).toBe('📌 Reading files\n');
   });
 
+  it('a started task is named by the tool that started it, not always "Agent"', () => {
+    const bash = { type: 'assistant', message: { id: 'm1', content: [{ type: 'tool_use', id: 'tu1', name: 'Bash', input: { command: 'sleep 600', description: 'long job' } }] } };
+    const started = { type: 'system', subtype: 'task_started', task_id: 't1', tool_use_id: 'tu1', description: 'long job', task_type: 'local_bash' };
+    expect(render([bash, started], false)).toBe('⚡ [Bash]\n🚀 Bash: long job\n');
+    expect(render([{ ...started, tool_use_id: 'unknown' }])).toBe('🚀 Bash: long job\n');
+    expect(render([{ type: 'system', subtype: 'task_started', description: 'Explore', task_type: 'local_agent' }])).toBe('🚀 Agent: Explore\n');
+    expect(render([{ type: 'system', subtype: 'task_started', description: 'watch', task_type: 'remote_monitor' }])).toBe('🚀 remote_monitor: watch\n');
+  });
+
   it.each([
     ['Read', { file_path: '/src/a.ts' }, '⚡ [Read] /src/a.ts'],
     ['Edit', { file_path: '/src/b.ts', old_string: 'x' }, '⚡ [Edit] /src/b.ts'],
