@@ -32,6 +32,13 @@ function toolFromEvent(event: unknown): string | undefined {
   return undefined;
 }
 
+/** The session id an init event announces at the start of a stream. */
+function sessionFromEvent(event: unknown): string | undefined {
+  if (!isRecord(event) || event['type'] !== 'system' || event['subtype'] !== 'init') return undefined;
+  const id = event['session_id'];
+  return typeof id === 'string' && /^[A-Za-z0-9_-]{1,128}$/.test(id) ? id : undefined;
+}
+
 /**
  * One agent call: builds the prompt and loop context, picks the session to
  * resume, runs the backend, and keeps progress.json and live.log current while
@@ -99,6 +106,12 @@ export async function callAgent(loopSession: LoopSession, outputLogPath: string)
         outputLogPath,
         live: config.live,
         onEvent: (event) => {
+          // Watchers see the session while the first call still runs, not only after it.
+          const announced = sessionFromEvent(event);
+          if (announced !== undefined && announced !== run.sessionId) {
+            run.sessionId = announced;
+            loopSession.publish();
+          }
           const tool = toolFromEvent(event);
           if (tool) {
             currentTool = tool;

@@ -54,6 +54,8 @@ export interface FakeCall {
   ignore_term?: boolean;
   /** sh commands the fake agent leaves running, holding its stdout and stderr. */
   background?: string;
+  /** Printed before `shell` runs: the first events of a stream still under way. */
+  stdout_first?: string;
 }
 
 /** Scenario + state dir for tests/fixtures/bin/claude. */

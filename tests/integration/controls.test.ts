@@ -78,6 +78,18 @@ describe('live output, notifications, inspection', () => {
     expect(readJson(join(dir, '.ralph', '.response_analysis'))).toMatchObject({ analysis: { status: 'IN_PROGRESS', exit_signal: false } });
   });
 
+  it('--live records the session id from the init event while the first call still runs', async () => {
+    const dir = ralphProject();
+    const stream = readFileSync(join(import.meta.dirname, '..', 'fixtures', 'claude-cli', 'stream-json-success.jsonl'), 'utf8');
+    const init = `${stream.split('\n', 1)[0]}\n`;
+    // The agent is still "working" while it looks at what a watcher would see.
+    const look = 'for i in $(seq 1 200); do grep -q 280df34f-c3ad-4e13-8b54-00f4d7cd8111 .ralph/status.json 2>/dev/null && { echo seen > seen.txt; exit 0; }; sleep 0.05; done; echo unseen > seen.txt';
+    const fake = fakeClaude([{ stdout_first: init, shell: look, stdout: stream.slice(init.length) }]);
+    const r = await ralph(['--live', '--pause', '0', '--max-loops', '1'], dir, fake.env);
+    expect(r.exitCode).toBe(7);
+    expect(readFileSync(join(dir, 'seen.txt'), 'utf8').trim()).toBe('seen');
+  });
+
   it('--notify notifies once on completion, not per iteration', async () => {
     const dir = ralphProject();
     const bin = tempDir('fake-notify-');
