@@ -3,7 +3,49 @@
  * "incomplete" is not "complete" and "abandoned" is not "done" (U§15.5).
  */
 
-const NEGATION_BEFORE = /\b(not|never|isn't|isnt|aren't|wasn't|won't|no|yet|almost|nearly|partially|partly)\W+(\w+\W+)?$/i;
+/**
+ * Negation is read across the clause a phrase stands in, not one word before
+ * it: "None of the tasks are finished", "I could not get the build done",
+ * "Remaining work to be done" and "far from done" are no completion, while
+ * "the build failed earlier, but the feature is done" is one. A question
+ * ("Is the feature complete? No") claims nothing either way.
+ */
+const CLAUSE_BOUNDARY = /[.!?;:\n,()]|\b(?:and|but|so|then|because|although|though|whereas|however)\b/gi;
+const NEGATING_WORDS =
+  /\b(?:not|never|no|nothing|none|neither|nor|nobody|cannot|can't|cant|isn't|isnt|aren't|arent|wasn't|wasnt|weren't|werent|don't|dont|doesn't|doesnt|didn't|didnt|won't|wont|wouldn't|couldn't|couldnt|shouldn't|hasn't|hasnt|haven't|havent|without|hardly|barely|almost|nearly|partially|partly|remaining|remains|remain|yet|far\s+from|to\s+be|if|once|unless|until|whether|when)\b/i;
+const NEGATING_AFTER = /^\W*(?:\w+\W+){0,3}?(?:yet|not)\b/i;
+
+interface Clause {
+  before: string;
+  after: string;
+  question: boolean;
+}
+
+/** The part of the match's clause before and after it, and whether the clause asks. */
+function clauseAround(text: string, start: number, end: number): Clause {
+  let clauseStart = 0;
+  CLAUSE_BOUNDARY.lastIndex = 0;
+  for (let b = CLAUSE_BOUNDARY.exec(text); b !== null && b.index < start; b = CLAUSE_BOUNDARY.exec(text)) {
+    // "a.ts" or "v1.2" are not sentence ends.
+    if (b[0] === '.' && /\w/.test(text[b.index + 1] ?? '')) continue;
+    clauseStart = b.index + b[0].length;
+  }
+  CLAUSE_BOUNDARY.lastIndex = end;
+  let clauseEnd = text.length;
+  let boundary = '';
+  for (let b = CLAUSE_BOUNDARY.exec(text); b !== null; b = CLAUSE_BOUNDARY.exec(text)) {
+    if (b[0] === '.' && /\w/.test(text[b.index + 1] ?? '')) continue;
+    clauseEnd = b.index;
+    boundary = b[0];
+    break;
+  }
+  return { before: text.slice(clauseStart, start), after: text.slice(end, clauseEnd), question: boundary === '?' };
+}
+
+function isNegated(text: string, start: number, end: number): boolean {
+  const clause = clauseAround(text, start, end);
+  return clause.question || NEGATING_WORDS.test(clause.before) || NEGATING_AFTER.test(clause.after);
+}
 
 /** Phrases that, in text mode, suggest the work is finished. */
 const COMPLETION_PHRASES = ['all tasks complete', 'project complete', 'ready for review', 'done', 'complete', 'finished'];
@@ -21,13 +63,12 @@ function phraseRegex(phrase: string): RegExp {
 const COMPLETION_REGEXES = COMPLETION_PHRASES.map((p) => [p, phraseRegex(p)] as const);
 const NO_WORK_REGEXES = NO_WORK_PHRASES.map((p) => [p, phraseRegex(p)] as const);
 
-/** First phrase found as whole words and not negated just before ("not yet complete"). */
+/** First phrase found as whole words and not negated in its clause. */
 function findPhrase(text: string, regexes: ReadonlyArray<readonly [string, RegExp]>): string | undefined {
   for (const [phrase, regex] of regexes) {
     regex.lastIndex = 0;
     for (let m = regex.exec(text); m !== null; m = regex.exec(text)) {
-      const before = text.slice(Math.max(0, m.index - 40), m.index);
-      if (!NEGATION_BEFORE.test(before)) return phrase;
+      if (!isNegated(text, m.index, m.index + m[0].length)) return phrase;
     }
   }
   return undefined;

@@ -45,6 +45,49 @@ describe('findCompletionPhrase: whole words only (U§15.5)', () => {
     expect(findCompletionPhrase(text)).toBeUndefined();
   });
 
+  // Negation read across the phrase's clause, not one word before it.
+  it.each([
+    'Remaining work to be done: the parser and the docs.',
+    'Nothing is complete yet.',
+    'None of the tasks are finished.',
+    'The feature is far from done.',
+    'I could not get the build done.',
+    'Is the feature complete? No.',
+    'Is it done?',
+    'We are still not finished with the migration',
+    "The tests don't pass, so nothing here is complete",
+    'There is more work to be done',
+    'The refactor is yet to be finished',
+    'Neither the API nor the CLI is complete',
+    'No part of the plan is finished',
+    'Once the parser is done I will move on to the CLI',
+    'If all tasks complete, the loop can stop',
+    'The parser is complete? Not really.',
+    'Done — not yet',
+    'I have not quite got the feature complete',
+    'The work remains far from finished',
+    'Without the database layer nothing can be done',
+    "I couldn't get everything done in this loop",
+    'The task is complete not',
+  ])('%j is negated across the clause', (text) => {
+    expect(findCompletionPhrase(text)).toBeUndefined();
+  });
+
+  it.each([
+    ['All tasks complete. No further changes needed.', 'all tasks complete'],
+    ['The build failed earlier, but the feature is done.', 'done'],
+    ['There were no problems and the feature is complete.', 'complete'],
+    ['Fixed the bug in parse.ts; the task is finished.', 'finished'],
+    ['Not a single test fails. The project is complete!', 'complete'],
+    ['Updated v1.2 notes. Everything is done', 'done'],
+    ['No errors remain; the work is complete.', 'complete'],
+    ['Done: implemented divide() and its tests', 'done'],
+    ['The migration is complete and nothing is left', 'complete'],
+    ['Without further ado: all tasks complete', 'all tasks complete'],
+  ])('%j is a completion (%j)', (text, phrase) => {
+    expect(findCompletionPhrase(text)).toBe(phrase);
+  });
+
   it('a negated mention does not hide a real one later on', () => {
     expect(findCompletionPhrase('Yesterday it was not done. Today: all tasks complete')).toBe('all tasks complete');
     expect(findCompletionPhrase('Not yet complete earlier; now the project is complete')).toBe('complete');
