@@ -6,15 +6,22 @@ const TEXT_KEYS: ReadonlySet<string> = new Set(['result', 'text', 'summary']);
 
 /**
  * Reads an agent's stdout incrementally and produces its AgentOutput digest.
- * Output that starts with `{` or `[` is parsed as JSON (one document, an array,
- * or a stream of documents); anything else is text. Memory stays bounded.
+ * JSON (one document, an array, or a stream of documents) is found line by
+ * line: a line that starts with `{` or `[` between values is JSON, any other
+ * line there is noise — a wrapper's notice or a shell profile's greeting
+ * printed before (or between) Claude's JSON must not turn the whole answer
+ * into text. Output with no JSON at all is text. Memory stays bounded: JSON is
+ * parsed as it streams, and noise lines are skipped without being kept.
  */
 export class OutputScanner {
   private readonly raw = new TextAccumulator();
   private readonly builder = new AgentOutputBuilder();
   private parser: JsonStreamParser | undefined;
-  private decided = false;
-  private looksLikeJson = false;
+  /** Inside a noise line: skip to its end. */
+  private skippingLine = false;
+  private noiseLines = 0;
+  /** The first characters of a line whose kind is not known yet (a few at most). */
+  private lineStart = '';
   private chars = 0;
 
   constructor(private readonly onEvent?: (event: unknown) => void) {}
@@ -23,31 +30,83 @@ export class OutputScanner {
     if (chunk.length === 0) return;
     this.chars += chunk.length;
     this.raw.write(chunk);
-    if (!this.decided) {
-      const first = chunk.search(/\S/);
-      if (first === -1) return;
-      this.decided = true;
-      const ch = chunk[first];
-      this.looksLikeJson = ch === '{' || ch === '[';
-      if (this.looksLikeJson) {
-        this.parser = new JsonStreamParser({
-          textKeys: TEXT_KEYS,
-          onValue: (value) => {
-            this.builder.accept(value);
-            this.onEvent?.(value);
-          },
-        });
-        this.parser.write(chunk.slice(first));
+    let i = 0;
+    while (i < chunk.length) {
+      const lineEnd = chunk.indexOf('\n', i);
+      const end = lineEnd === -1 ? chunk.length : lineEnd + 1;
+      if (this.skippingLine) {
+        if (lineEnd !== -1) this.skippingLine = false;
+        i = end;
+        continue;
       }
+      if (this.parser && (this.parser.incomplete || this.parser.error !== undefined)) {
+        // Inside a value (or after a syntax error, which the parser keeps): it reads on.
+        this.parser.write(chunk.slice(i, end));
+        i = end;
+        continue;
+      }
+      this.readLineStart(chunk.slice(i, end), lineEnd !== -1);
+      i = end;
+    }
+  }
+
+  /** Between values: collects the start of a line until it shows whether JSON begins there. */
+  private readLineStart(piece: string, lineEnded: boolean): void {
+    const text = this.lineStart === '' ? piece.replace(/^\s+/, '') : this.lineStart + piece;
+    if (text === '') return;
+    const verdict = classifyLineStart(text, lineEnded);
+    if (verdict === 'undecided') {
+      this.lineStart = text;
       return;
     }
-    this.parser?.write(chunk);
+    this.lineStart = '';
+    if (verdict === 'json') {
+      this.parserForJson().write(text);
+      return;
+    }
+    this.noiseLines += 1;
+    if (!lineEnded) this.skippingLine = true;
   }
 
   end(): AgentOutput {
     this.parser?.end();
-    return this.builder.finish(this.raw.digest(), this.chars, this.looksLikeJson, this.parser?.error, this.parser?.incomplete ?? false);
+    const sawJson = this.parser !== undefined;
+    const output = this.builder.finish(this.raw.digest(), this.chars, sawJson, this.parser?.error, this.parser?.incomplete ?? false);
+    if (!sawJson || this.noiseLines === 0 || output.format === 'text') return output;
+    if (!output.hasResult && output.selfReport === undefined) {
+      // Text that merely contains a JSON-looking line is still text.
+      output.format = 'text';
+      output.text = this.raw.digest();
+      return output;
+    }
+    output.warnings.push(`${this.noiseLines} line(s) of agent output that are not JSON were skipped`);
+    return output;
   }
+
+  private parserForJson(): JsonStreamParser {
+    this.parser ??= new JsonStreamParser({
+      textKeys: TEXT_KEYS,
+      onValue: (value) => {
+        this.builder.accept(value);
+        this.onEvent?.(value);
+      },
+    });
+    return this.parser;
+  }
+}
+
+/** What a JSON value may start with after "[" ("[wrapper] notice" is no array). */
+const ARRAY_START = /^\[\s*(?:[[{"\]\d-]|true\b|false\b|null\b)/;
+const LINE_START_CHARS = 8;
+
+/** Whether a line (its start, leading spaces removed) begins a JSON value. */
+export function classifyLineStart(text: string, lineEnded: boolean): 'json' | 'noise' | 'undecided' {
+  if (text.startsWith('{')) return 'json';
+  if (!text.startsWith('[')) return 'noise';
+  if (ARRAY_START.test(text)) return 'json';
+  // A pretty-printed array opens on a line of its own: read on (within reason).
+  if (/^\[\s*$/.test(text) && text.length < 4096) return 'undecided';
+  return lineEnded || text.length >= LINE_START_CHARS ? 'noise' : 'undecided';
 }
 
 /** Digest of a complete output held in memory (small outputs, tests, the mock backend). */

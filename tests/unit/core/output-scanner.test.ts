@@ -1,7 +1,7 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { OutputScanner, scanOutput } from '../../../src/core/output-scanner.js';
+import { OutputScanner, classifyLineStart, scanOutput } from '../../../src/core/output-scanner.js';
 import { DIGEST_HEAD_CHARS, DIGEST_TAIL_CHARS, digestText } from '../../../src/core/text-digest.js';
 import type { AgentOutput } from '../../../src/core/agent-output.js';
 import { FIXTURE_DIRS, FIXTURE_ROOT, chunked, expectedFromFile, fixture, loadFixtures, loadManifest } from '../support/claude-fixtures.js';
@@ -217,12 +217,67 @@ describe('OutputScanner: shapes', () => {
     expect(out.hasResult).toBe(false);
   });
 
-  it('text followed by JSON is text', () => {
-    const text = `Some preamble\n${JSON.stringify(RESULT)}\n`;
-    const out = scanOutput(text);
-    expect(out.format).toBe('text');
-    expect(out.hasResult).toBe(false);
-    expect(digestText(out.text)).toBe(text);
+  describe('a non-JSON line before (or between) Claude\'s JSON', () => {
+    const answer = 'Done for now.\n---RALPH_STATUS---\nSTATUS: IN_PROGRESS\nEXIT_SIGNAL: false\n---END_RALPH_STATUS---';
+    const result = JSON.stringify({ ...RESULT, result: answer });
+
+    it.each([1, 3, 7, 64, 100_000])('finds the result object after a wrapper notice (chunks of %i)', (size) => {
+      const out = scanChunks(`Notice: using proxy settings from ~/.npmrc\n${result}\n`, size);
+      expect(out.format).toBe('json');
+      expect(out.hasResult).toBe(true);
+      expect(digestText(out.text)).toBe(answer);
+      expect(out.warnings).toContain('1 line(s) of agent output that are not JSON were skipped');
+    });
+
+    it('skips notices between stream-json events and after the result', () => {
+      const stream = fixture('stream-json-success.jsonl').stdout;
+      const [init, ...rest] = stream.split('\n');
+      const noisy = `welcome to zsh\n${init}\n[wrapper] still running\n${rest.join('\n')}\nbye\n`;
+      const clean = scanOutput(stream);
+      const out = scanOutput(noisy);
+      expect(out.format).toBe('stream-json');
+      expect(out.hasResult).toBe(true);
+      expect(out.sessionId).toBe(clean.sessionId);
+      expect(digestText(out.text)).toBe(digestText(clean.text));
+      expect(out.toolUseCount).toBe(clean.toolUseCount);
+    });
+
+    it('text that merely contains a JSON-looking line is still text', () => {
+      const text = 'I changed the config to:\n{"debug": true}\nAll tasks complete.\n';
+      const out = scanOutput(text);
+      expect(out.format).toBe('text');
+      expect(out.hasResult).toBe(false);
+      expect(digestText(out.text)).toBe(text);
+    });
+
+    it.each([
+      ['{"a":1}', true, 'json'],
+      ['[{"type":"system"}]', true, 'json'],
+      ['[ "x" ]', true, 'json'],
+      ['[]', true, 'json'],
+      ['[-1]', true, 'json'],
+      ['[null]', true, 'json'],
+      ['[wrapper] starting', true, 'noise'],
+      ['[INFO] proxy', false, 'noise'],
+      ['[', false, 'undecided'],
+      ['[\n', true, 'undecided'],
+      ['[nu', false, 'undecided'],
+      ['Notice: x', false, 'noise'],
+    ] as const)('line start %j (line ended: %s) is %s', (text, ended, verdict) => {
+      expect(classifyLineStart(text, ended)).toBe(verdict);
+    });
+
+    it('a pretty-printed array after a notice is still JSON', () => {
+      const out = scanChunks(`notice\n[\n  ${result}\n]\n`, 5);
+      expect(out.format).toBe('json-array');
+      expect(out.hasResult).toBe(true);
+    });
+
+    it('a long notice line is skipped whole, even split across chunks', () => {
+      const out = scanChunks(`${'x'.repeat(200_000)}\n${result}`, 4096);
+      expect(out.hasResult).toBe(true);
+      expect(digestText(out.text)).toBe(answer);
+    });
   });
 
   it('JSON after leading blank lines is still JSON', () => {
