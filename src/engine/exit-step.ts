@@ -29,7 +29,11 @@ export async function checkPlanComplete(s: LoopSession): Promise<Step> {
 export function decideExit(s: LoopSession, analysis: Analysis, gate: GateRun | undefined): Step {
   const { store, logger } = s.deps;
   s.run.signals = recordAnalysis(s.run.signals, analysis);
-  const verdict = decideIterationExit(s.run.signals, analysis, { configured: s.deps.gate?.active() ?? false, ...(gate && gate.decision !== 'not_run' ? { passed: gate.passed } : {}) });
+  const verdict = decideIterationExit(s.run.signals, analysis, {
+    configured: s.deps.gate?.active() ?? false,
+    ...(gate && gate.decision !== 'not_run' ? { passed: gate.passed } : {}),
+    workInRun: s.run.workInRun,
+  });
   s.run.signals = recordClaimOutcome(s.run.signals, claimsCompletion(analysis), verdict.kind === 'complete');
   store.saveExitSignals(s.run.signals);
   const sig = s.run.signals;
@@ -47,11 +51,26 @@ export function decideExit(s: LoopSession, analysis: Analysis, gate: GateRun | u
   }
 }
 
-/** In task mode the task's own verify gate decides: a pass ends it; without loop:true one failure does too. */
-export function decideTaskExit(s: LoopSession, gate: GateRun | undefined): Step {
+/**
+ * In task mode the task's own verify gate decides: a pass ends it, unless the
+ * agent said EXIT_SIGNAL: false or nothing has changed in the run yet (a
+ * command that already passed proves nothing); without loop:true one failure
+ * ends it too.
+ */
+export function decideTaskExit(s: LoopSession, gate: GateRun | undefined, analysis: Analysis | undefined): Step {
   const task = s.options.task;
   if (!task || !gate || gate.decision === 'not_run') return undefined;
-  if (gate.passed) return { stop: 'project_complete', message: `the task's verify command passed (attempt ${gate.attempt})` };
+  if (gate.passed) {
+    if (analysis?.exitSignalExplicit && !analysis.exitSignal) {
+      s.deps.logger.info('The verify command passes, but the agent said EXIT_SIGNAL: false: the loop continues');
+      return undefined;
+    }
+    if (!s.run.workInRun) {
+      s.deps.logger.info('The verify command passes, but nothing has changed in this run yet: the loop continues');
+      return undefined;
+    }
+    return { stop: 'project_complete', message: `the task's verify command passed (attempt ${gate.attempt})` };
+  }
   if (task.singleShot) return { stop: 'verify_aborted', message: 'the verify command failed on the single attempt (add loop:true to keep trying)' };
   return undefined;
 }

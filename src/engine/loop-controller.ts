@@ -178,6 +178,7 @@ async function iterate(s: LoopSession): Promise<Step> {
     if (outcome.resetSession) store.resetSession('api_error_is_error_true', loop, s.now);
   }
 
+  if (progress.filesChanged > 0 || progress.committed || progress.tasksChecked > 0) s.run.workInRun = true;
   const usable = outcome.kind === 'success' || productive;
   const analysis: Analysis | undefined = usable ? analyzeIteration(s, loop, agentRun, progress, outputLogPath) : undefined;
   s.run.errorHistory = [errorLinesOf(agentRun, outcome, analysis), ...s.run.errorHistory].slice(0, 5);
@@ -190,17 +191,19 @@ async function iterate(s: LoopSession): Promise<Step> {
   }
   // A failed call that changed files is a failed attempt: its half-done work must not silently become the next baseline.
   if (outcome.kind === 'failed' && gate && (await gate.afterFailedCall(loop, progress.filesChanged))) probe.invalidate();
-  const circuitStop = updateCircuit(s, loop, usable, analysis, gateRun);
+  if (analysis && progress.method === 'none' && analysis.hasProgress) s.run.workInRun = true;
+  const exit = analysis ? decideExit(s, analysis, gateRun) : undefined;
+  // Test saturation is stagnation the exit rules recognise: it ends the loop before the breaker counts it.
+  const stagnation = exit?.stop === 'test_saturation' ? exit : undefined;
+  const circuitStop = stagnation ? undefined : updateCircuit(s, loop, usable, analysis, gateRun);
   const iterationOutcome = outcome.kind === 'timeout' ? (productive ? 'timeout_productive' : 'timeout') : outcome.kind === 'success' ? 'success' : 'failed';
   recordIterationEnd(s, { ...end, outcome: iterationOutcome, ...(analysis ? { analysis } : {}), progress, ...(gateRun ? { gate: gateRun } : {}) });
   if (gateRun?.decision === 'escalated_abort') return { stop: 'verify_aborted', message: `verify command failed ${gateRun.attempt}/${gateRun.maxAttempts} times` };
+  if (stagnation) return stagnation;
   if (circuitStop) return circuitStop;
-  const taskStop = decideTaskExit(s, gateRun);
+  const taskStop = decideTaskExit(s, gateRun, analysis);
   if (taskStop) return taskStop;
-  if (analysis) {
-    const exit = decideExit(s, analysis, gateRun);
-    if (exit) return exit;
-  }
+  if (exit) return exit;
   return pause(s);
 }
 

@@ -25,6 +25,8 @@ export interface RunState {
   message: string;
   waiting: StatusWaiting | null;
   verify: StatusVerify | null;
+  /** Something changed in this run (files, commits, ticked tasks): completion needs it. */
+  workInRun: boolean;
 }
 
 export function newRunState(startedAt: number, circuit: CircuitState, signals: ExitSignals, rate: RateState): RunState {
@@ -43,6 +45,7 @@ export function newRunState(startedAt: number, circuit: CircuitState, signals: E
     message: '',
     waiting: null,
     verify: null,
+    workInRun: false,
   };
 }
 

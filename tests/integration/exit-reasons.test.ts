@@ -56,13 +56,21 @@ describe('exit reasons', () => {
 
   it('test_saturation after three test-only iterations', async () => {
     const dir = ralphProject();
-    // No explicit EXIT_SIGNAL: an explicit false would keep the loop going (spec §5).
     writeMockScript(dir, [1, 2, 3].map(() => ({ output: `Ran npm test again.\n${block({ STATUS: 'IN_PROGRESS', WORK_TYPE: 'TESTING' })}`, files: work() })));
     const r = await ralph(['--backend', 'mock', '--pause', '0'], dir, cleanEnv());
     expect(r.exitCode).toBe(0);
     expect(readJson(join(dir, '.ralph', 'status.json'))).toMatchObject({ exit_reason: 'test_saturation', loop_count: 3 });
     const analyses = readJsonLines(join(dir, '.ralph', 'logs', 'session.jsonl')).filter((e) => e['event'] === 'analysis');
     expect(analyses.map((a) => (a['data'] as Record<string, unknown>)['work_type'])).toEqual(['TESTING', 'TESTING', 'TESTING']);
+  });
+
+  it('test_saturation is a stagnation exit: EXIT_SIGNAL: false and no file changes still end it, before the breaker opens', async () => {
+    const dir = ralphProject();
+    writeMockScript(dir, [1, 2, 3, 4].map(() => ({ output: `Ran npm test again.\n${block({ STATUS: 'IN_PROGRESS', EXIT_SIGNAL: 'false', WORK_TYPE: 'TESTING' })}` })));
+    const r = await ralph(['--backend', 'mock', '--pause', '0'], dir, cleanEnv());
+    expect(r.exitCode).toBe(0);
+    expect(readJson(join(dir, '.ralph', 'status.json'))).toMatchObject({ exit_reason: 'test_saturation', loop_count: 3 });
+    expect(readJson(join(dir, '.ralph', '.circuit_breaker_state'))['state']).not.toBe('OPEN');
   });
 
   it('completion_signals in text mode, whole words only', async () => {

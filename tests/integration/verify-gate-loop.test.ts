@@ -36,7 +36,7 @@ describe('seed 000 scenarios in the loop', () => {
   it('2. fails once, then passes; the failure output reaches the next call', async () => {
     const dir = ralphProject({ files: { 'attempt.txt': '0', 'check-attempts.sh': 'count=$(cat attempt.txt)\necho $((count + 1)) > attempt.txt\nif [ "$count" -lt 1 ]; then echo "FAIL src/auth.test.ts: expected 200, got 401" >&2; exit 1; fi\n' } });
     chmodSync(join(dir, 'check-attempts.sh'), 0o755);
-    const fake = fakeClaude([], { default: { stdout: resultJson(working()), shell: 'date +%N >> work.txt' } });
+    const fake = fakeClaude([], { default: { stdout: resultJson(done('Fixed the status code.')), shell: 'date +%N >> work.txt' } });
     const r = await ralph(['run', '>>fix-issue :: verify:"./check-attempts.sh" loop:true', '--pause', '0'], dir, fake.env);
     expect(r.exitCode).toBe(0);
     expect(fake.calls()).toHaveLength(2);
@@ -190,7 +190,7 @@ describe('seed 000 scenarios in the loop', () => {
       [
         { stdout: resultJson(working('first try')), shell: 'echo 1 > one.txt' },
         { stdout: resultJson(working('second try')), shell: 'echo 2 > two.txt' },
-        { stdout: resultJson(working('third try')), shell: 'echo fixed > fixed.txt' },
+        { stdout: resultJson(done('third try')), shell: 'echo fixed > fixed.txt' },
       ],
       {},
     );
@@ -199,6 +199,39 @@ describe('seed 000 scenarios in the loop', () => {
     expect(fake.calls()).toHaveLength(3);
     expect(contextOf(fake.calls()[2])).toContain('(Attempt 2/10)');
     expect(events(dir, 'verify.result').map((v) => v['passed'])).toEqual([false, false, true]);
+  });
+});
+
+describe('task mode tells the truth about a command that already passes', () => {
+  it('EXIT_SIGNAL: false and no change keep going, although the verify command passes', async () => {
+    const dir = ralphProject();
+    const fake = fakeClaude([], { default: { stdout: resultJson(working('Looked around; nothing changed yet.')) } });
+    const r = await ralph(['run', '>>add-div :: verify:"true"', '--pause', '0', '--max-loops', '2'], dir, fake.env);
+    expect(fake.calls()).toHaveLength(2);
+    expect(r.exitCode).toBe(7);
+    expect(readJson(join(dir, '.ralph', 'status.json'))).toMatchObject({ exit_reason: 'max_loops' });
+    expect(r.stderr).toContain('the agent said EXIT_SIGNAL: false: the loop continues');
+  });
+
+  it('EXIT_SIGNAL: true without any change is no completion either', async () => {
+    const dir = ralphProject();
+    const fake = fakeClaude([], { default: { stdout: resultJson(done('All done.')) } });
+    const r = await ralph(['run', '>>add-div :: verify:"true"', '--pause', '0', '--max-loops', '2'], dir, fake.env);
+    expect(fake.calls()).toHaveLength(2);
+    expect(r.exitCode).toBe(7);
+    expect(r.stderr).toContain('nothing has changed in this run yet');
+  });
+
+  it('work, then EXIT_SIGNAL: true with the command passing, completes', async () => {
+    const dir = ralphProject();
+    const fake = fakeClaude([
+      { stdout: resultJson(working('Added div.')), shell: 'echo "export const div = (a, b) => a / b;" > div.js' },
+      { stdout: resultJson(done('div() is done and tested.')) },
+    ]);
+    const r = await ralph(['run', '>>add-div :: verify:"test -f div.js"', '--pause', '0', '--max-loops', '4'], dir, fake.env);
+    expect(r.exitCode).toBe(0);
+    expect(fake.calls()).toHaveLength(2);
+    expect(readJson(join(dir, '.ralph', 'status.json'))).toMatchObject({ exit_reason: 'project_complete' });
   });
 });
 

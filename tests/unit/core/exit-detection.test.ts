@@ -52,8 +52,9 @@ describe('decideIterationExit: explicit EXIT_SIGNAL: false always continues', ()
     expect(last(run([EXIT_TRUE, COMPLETE_BUT_FALSE], VERIFY_PASSES)).kind).toBe('continue');
   });
 
-  it('even with three test-only iterations', () => {
-    expect(last(run([TEST_ONLY, TEST_ONLY, { ...TEST_ONLY, ...EXIT_FALSE }])).kind).toBe('continue');
+  it('but not against test saturation, a stagnation exit', () => {
+    const falseTests = { ...TEST_ONLY, ...EXIT_FALSE };
+    expect(last(run([falseTests, falseTests, falseTests]))).toEqual({ kind: 'complete', reason: 'test_saturation' });
   });
 });
 
@@ -163,6 +164,37 @@ describe('decideIterationExit: test_saturation', () => {
   });
 });
 
+describe('decideIterationExit: completion needs work done in the run', () => {
+  const idle = (loop: number): VerifyEvidence => ({ configured: false, workInRun: loop < 0 });
+  const idleVerified = (): VerifyEvidence => ({ configured: true, passed: true, workInRun: false });
+
+  it('two EXIT_SIGNAL: true without any change continue, with the reason', () => {
+    const verdict = last(run([EXIT_TRUE, EXIT_TRUE], idle));
+    expect(verdict).toMatchObject({ kind: 'continue', claimed: true, refusedByVerify: false });
+    if (verdict.kind === 'continue') expect(verdict.note).toContain('nothing has changed in this run');
+  });
+
+  it('a passing verify command on an untouched tree is no evidence', () => {
+    expect(last(run([EXIT_TRUE], idleVerified)).kind).toBe('continue');
+  });
+
+  it('text-mode completion words without any change continue', () => {
+    expect(last(run([TEXT_DONE, TEXT_DONE], idle)).kind).toBe('continue');
+  });
+
+  it('work earlier in the run is enough', () => {
+    expect(last(run([EXIT_TRUE, EXIT_TRUE], (loop) => ({ configured: false, workInRun: loop >= 1 })))).toEqual({ kind: 'complete', reason: 'project_complete' });
+  });
+
+  it('test saturation needs no work: it is stagnation', () => {
+    expect(last(run([TEST_ONLY, TEST_ONLY, TEST_ONLY], idle))).toEqual({ kind: 'complete', reason: 'test_saturation' });
+  });
+
+  it('endless claims without work trip the safety breaker', () => {
+    expect(last(run([EXIT_TRUE, EXIT_TRUE, EXIT_TRUE, EXIT_TRUE, EXIT_TRUE], idle))).toMatchObject({ kind: 'safety_circuit_breaker', claims: 5 });
+  });
+});
+
 describe('decideIterationExit: the verify gate and the safety breaker', () => {
   it('no completion is accepted while verify fails: the loop continues, refused by verify', () => {
     const verdict = last(run([EXIT_TRUE, EXIT_TRUE], VERIFY_FAILS));
@@ -222,8 +254,8 @@ describe('decideIterationExit: precedence and thresholds', () => {
     expect(run([{}])[0]).toEqual({ kind: 'continue', claimed: false, refusedByVerify: false });
   });
 
-  it('project_complete is preferred over test_saturation when both apply', () => {
-    expect(last(run([TEST_ONLY, { ...TEST_ONLY, ...EXIT_TRUE }, { ...TEST_ONLY, ...EXIT_TRUE }]))).toEqual({ kind: 'complete', reason: 'project_complete' });
+  it('test_saturation, a stagnation exit, is checked before the completion rules', () => {
+    expect(last(run([TEST_ONLY, { ...TEST_ONLY, ...EXIT_TRUE }, { ...TEST_ONLY, ...EXIT_TRUE }]))).toEqual({ kind: 'complete', reason: 'test_saturation' });
   });
 
   it('custom thresholds are honoured', () => {
