@@ -1,4 +1,6 @@
 import type { CallOutcome } from '../core/call-outcome.js';
+import { claimsCompletion } from '../core/exit-signals.js';
+import { decideIterationVerdict, type CallResult } from '../core/iteration-verdict.js';
 import { recordCallTokens } from '../core/rate-limiter.js';
 import type { Analysis, ProgressFacts } from '../core/response-analyzer.js';
 import { formatDuration, isoTimestamp } from '../core/time-format.js';
@@ -40,7 +42,7 @@ export function accountUsage(s: LoopSession, agentRun: AgentRun, outcome: CallOu
   });
 }
 
-export type IterationOutcome = 'success' | 'failed' | 'timeout' | 'timeout_productive' | 'usage_limit' | 'api_error' | 'interrupted';
+export type IterationOutcome = CallResult;
 
 function progressStatus(outcome: IterationOutcome): string {
   if (outcome === 'success') return 'completed';
@@ -63,7 +65,14 @@ export interface IterationFacts {
 export function recordIterationEnd(s: LoopSession, f: IterationFacts): void {
   const o = f.agentRun.output;
   const duration = s.now - f.started;
-  const success = f.outcome === 'success' || f.outcome === 'timeout_productive';
+  const gateRan = f.gate && f.gate.decision !== 'not_run' ? f.gate : undefined;
+  const verdict = decideIterationVerdict({
+    call: f.outcome,
+    ...(f.analysis ? { progress: f.analysis.hasProgress, claimedDone: claimsCompletion(f.analysis) } : {}),
+    ...(gateRan ? { gate: { passed: gateRan.passed, aborted: gateRan.decision === 'escalated_abort', rolledBack: gateRan.rolledBack === true } } : {}),
+    circuitOpened: s.run.circuit.state === 'OPEN',
+  });
+  const success = verdict.success;
   const summary = f.analysis?.workSummary ?? '';
   s.run.lastIteration = {
     loop: f.loop,
@@ -76,7 +85,7 @@ export function recordIterationEnd(s: LoopSession, f: IterationFacts): void {
     ended_at: isoTimestamp(s.now),
   };
   s.deps.store.writeProgress({ status: progressStatus(f.outcome), indicator: '✓', elapsed_seconds: Math.round(duration / 1000), last_output: summary.slice(0, 80), timestamp: isoTimestamp(s.now), loop: f.loop, current_tool: null, tool_uses: o.toolUseCount, started_at: isoTimestamp(f.started) });
-  const gate = f.gate && f.gate.decision !== 'not_run' ? f.gate : undefined;
+  const gate = gateRan;
   s.deps.store.appendMetrics({
     type: 'iteration',
     timestamp: isoTimestamp(s.now),
@@ -86,6 +95,7 @@ export function recordIterationEnd(s: LoopSession, f: IterationFacts): void {
     calls: 1,
     duration_ms: duration,
     outcome: f.outcome,
+    result: verdict.label,
     exit_code: f.agentRun.exitCode ?? null,
     is_error: o.isError === true,
     session_id: o.sessionId ?? null,
@@ -99,7 +109,8 @@ export function recordIterationEnd(s: LoopSession, f: IterationFacts): void {
     exit_signal: f.analysis ? f.analysis.exitSignal : null,
     verify: gate ? { passed: gate.passed, exit_code: gate.exitCode, timed_out: gate.timedOut, duration_ms: gate.durationMs, attempt: gate.attempt, max_attempts: gate.maxAttempts } : null,
   });
-  s.deps.recorder.record('iteration.end', { iteration: f.loop, outcome: f.outcome, duration_ms: duration });
-  s.setAction(success ? 'completed' : f.outcome === 'interrupted' ? 'interrupted' : 'failed', success ? 'success' : 'error', `Loop #${f.loop} ${f.outcome}`);
-  s.deps.logger.loop(`=== Completed Loop #${f.loop} (${f.outcome}, ${formatDuration(duration / 1000)}) ===`);
+  s.deps.recorder.record('iteration.end', { iteration: f.loop, outcome: f.outcome, result: verdict.label, success, duration_ms: duration });
+  s.setAction(success ? 'completed' : f.outcome === 'interrupted' ? 'interrupted' : 'failed', success ? 'success' : 'error', `Loop #${f.loop}: ${verdict.label}`);
+  const took = formatDuration(duration / 1000);
+  s.deps.logger.loop(success ? `=== Completed Loop #${f.loop} (${verdict.label}, ${took}) ===` : `=== Loop #${f.loop} ended: ${verdict.label} (${took}) ===`);
 }

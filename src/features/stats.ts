@@ -67,10 +67,12 @@ const num = (v: unknown): number | undefined => (typeof v === 'number' && Number
 
 function toIteration(o: Rec): IterationMetric | undefined {
   const outcome = typeof o['outcome'] === 'string' ? o['outcome'] : undefined;
-  const success = typeof o['success'] === 'boolean' ? o['success'] : outcome !== undefined ? outcome === 'success' : undefined;
-  if (success === undefined) return undefined;
+  const recorded = typeof o['success'] === 'boolean' ? o['success'] : outcome !== undefined ? outcome === 'success' : undefined;
+  if (recorded === undefined) return undefined;
   const durationMs = num(o['duration_ms']);
   const verify = isRec(o['verify']) ? { passed: o['verify']['passed'] === true } : null;
+  // Older runs wrote success for any call that returned: a failed verify was never one.
+  const success = recorded && verify?.passed !== false;
   return {
     kind: 'iteration',
     loop: num(o['loop']) ?? 0,

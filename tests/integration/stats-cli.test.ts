@@ -23,7 +23,7 @@ describe('ralph-stats (built CLI)', () => {
   it('prints the summary table and warns about skipped lines on stderr', () => {
     const r = run([], projectWithMetrics());
     expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(/Iterations +5 \(3 successful · 2 failed · 60\.0%\)/);
+    expect(r.stdout).toMatch(/Iterations +5 \(2 successful · 3 failed · 40\.0%\)/);
     expect(r.stdout).toMatch(/Runs +2 · exit reasons: plan_complete 1 · usage_limit 1/);
     expect(r.stderr).toContain('Skipped 3 line(s) that are not metrics records (line 3, 7, 10)');
   });
@@ -33,7 +33,7 @@ describe('ralph-stats (built CLI)', () => {
     expect(r.code).toBe(0);
     expect(r.stderr).toBe('');
     const doc = JSON.parse(r.stdout) as Record<string, unknown>;
-    expect(doc).toMatchObject({ total_loops: 5, successful: 3, avg_duration: 20, total_calls: 4, success_rate: 0.6, skipped_lines: 3, exit_reasons: { usage_limit: 1, plan_complete: 1 } });
+    expect(doc).toMatchObject({ total_loops: 5, successful: 2, avg_duration: 20, total_calls: 4, success_rate: 0.4, skipped_lines: 3, exit_reasons: { usage_limit: 1, plan_complete: 1 } });
   });
 
   it('--project reads another directory', () => {

@@ -235,6 +235,32 @@ describe('task mode tells the truth about a command that already passes', () => 
   });
 });
 
+describe('each loop ends with its real outcome', () => {
+  it('a failed verify is no success: not in the log line, not in the metrics, not in ralph-stats', async () => {
+    const dir = ralphProject();
+    writeMockScript(dir, [{ output: working(), files: { 'a.txt': '1' } }]);
+    const r = await ralph(['--verify', 'exit 1', ...mock('--max-loops', '1')], dir, cleanEnv());
+    expect(r.exitCode).toBe(7);
+    expect(r.stderr).toMatch(/Loop #1 ended: verify failed(, rolled back)? \(/);
+    expect(r.stderr).not.toContain('Completed Loop #1 (success');
+    const iteration = readJsonLines(join(dir, '.ralph', 'logs', 'metrics.jsonl')).find((m) => m['type'] === 'iteration');
+    expect(iteration).toMatchObject({ success: false, outcome: 'success', result: expect.stringContaining('verify failed') });
+    const stats = JSON.parse((await runCli('ralph-stats', ['--json'], dir, cleanEnv())).stdout as string) as Record<string, unknown>;
+    expect(stats).toMatchObject({ total_loops: 1, successful: 0 });
+  });
+
+  it('iterations that tripped the breaker are not counted as successful', async () => {
+    const dir = ralphProject();
+    const fake = fakeClaude([], { default: { stdout: resultJson(working('Thinking about it.')) } });
+    const r = await ralph(['--pause', '0'], dir, fake.env);
+    expect(r.exitCode).toBe(3);
+    expect(r.stderr).toMatch(/Loop #\d+ ended: no progress, circuit breaker opened/);
+    expect(r.stderr).not.toMatch(/Completed Loop #\d+ \(success/);
+    const stats = JSON.parse((await runCli('ralph-stats', ['--json'], dir, cleanEnv())).stdout as string) as Record<string, unknown>;
+    expect(stats['successful']).toBe(0);
+  });
+});
+
 describe('completion is gated by the verify command (spec §5)', () => {
   it('EXIT_SIGNAL: true is refused while verify fails, accepted once it passes', async () => {
     const dir = ralphProject();

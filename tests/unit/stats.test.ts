@@ -34,12 +34,13 @@ describe('computeStats', () => {
     const stats = computeStats(parsed.entries, parsed.skippedLines.length);
     expect(stats).toEqual({
       total_loops: 5,
-      successful: 3,
+      // The second new-shape iteration returned but its verify command failed: no success.
+      successful: 2,
       avg_duration: 20,
       total_calls: 4,
       iterations: 5,
-      failed: 2,
-      success_rate: 0.6,
+      failed: 3,
+      success_rate: 0.4,
       total_duration: 100,
       tokens: { input: 3000, output: 300, cache_read: 5000, cache_creation: 300, total: 8600 },
       cost_usd: { total: 0.2, per_iteration: 0.04 },
@@ -76,7 +77,7 @@ describe('formatStatsText', () => {
     const parsed = parseMetrics(MIXED);
     const text = formatStatsText(computeStats(parsed.entries, 3), '/p/.ralph/logs/metrics.jsonl');
     expect(text).toContain('Ralph metrics · /p/.ralph/logs/metrics.jsonl');
-    expect(text).toMatch(/Iterations +5 \(3 successful · 2 failed · 60\.0%\)/);
+    expect(text).toMatch(/Iterations +5 \(2 successful · 3 failed · 40\.0%\)/);
     expect(text).toMatch(/Duration +avg 20\.0s · total 1m 40s/);
     expect(text).toMatch(/Tokens +in 3,000 · out 300 · cache read 5,000 · cache write 300/);
     expect(text).toMatch(/Cost +\$0\.2000 total · \$0\.0400 per iteration/);
