@@ -74,26 +74,32 @@ export interface KeySpec<F extends ConfigField> {
   doc: string;
 }
 
+/**
+ * What an unattended agent may run without asking. Safe by default: it reads,
+ * edits, tests and commits locally, but cannot push, publish, pull, switch
+ * branches, stash or delete; a project that needs more adds it to
+ * ALLOWED_TOOLS in .ralphrc (the permission-denial screen says which rule).
+ */
 export const DEFAULT_ALLOWED_TOOLS = [
   'Write',
   'Read',
   'Edit',
-  'Bash(git add *)',
-  'Bash(git commit *)',
-  'Bash(git diff *)',
-  'Bash(git log *)',
   'Bash(git status)',
   'Bash(git status *)',
-  'Bash(git push *)',
-  'Bash(git pull *)',
-  'Bash(git fetch *)',
-  'Bash(git checkout *)',
-  'Bash(git branch *)',
-  'Bash(git stash *)',
-  'Bash(git merge *)',
-  'Bash(git tag *)',
-  'Bash(npm *)',
+  'Bash(git diff)',
+  'Bash(git diff *)',
+  'Bash(git log)',
+  'Bash(git log *)',
+  'Bash(git show *)',
+  'Bash(git add *)',
+  'Bash(git commit *)',
+  'Bash(npm test)',
+  'Bash(npm test *)',
+  'Bash(npm run *)',
+  'Bash(npm ci)',
+  'Bash(npm install)',
   'Bash(pytest)',
+  'Bash(pytest *)',
 ];
 
 const checkpointMode: ValueType<'auto' | 'on' | 'off'> = {

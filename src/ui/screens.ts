@@ -55,7 +55,14 @@ export function renderPermissionDenied(denied: readonly string[], allowedLine: s
     `  ${allowedLine}`,
   ];
   if (suggestions.length === 0) lines.push('  (the denied calls need a rule Ralph cannot guess; add them by hand)');
-  lines.push('', 'Then run:  ralph --reset-session && ralph');
+  lines.push(
+    '',
+    'The default rules let the agent edit, test and commit, but not push,',
+    'publish or pull: allow only what this project needs (a rule such as',
+    'Bash(git push *) lets it push unattended).',
+    '',
+    'Then run:  ralph --reset-session && ralph',
+  );
   return box('PERMISSION DENIED - Loop Halted', lines, 72);
 }
 
