@@ -62,6 +62,12 @@ function startup(s: LoopSession): void {
   store.touchRalphSession(s.now);
   logger.success(`🚀 Ralph loop starting (${backend.name} backend${s.options.dryRun ? ', dry run' : ''})`);
   logger.info(`Max calls/hour: ${config.maxCallsPerHour}; timeout: ${config.timeoutMinutes} min; project: ${store.paths.project}`);
+  // Plain text carries no session id, cost or token counts: say what the user gives up.
+  if (config.outputFormat === 'text' && !config.live && backend.name === 'claude') {
+    logger.warn(
+      "Output format 'text': Claude's answer carries no session id, cost or token counts, so every loop starts a new conversation and cost, token and --max-cost limits are not tracked. Use the default 'json' format to keep them.",
+    );
+  }
   recorder.record('loop.start', {
     project: store.paths.project,
     backend: backend.name,

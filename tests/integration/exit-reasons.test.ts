@@ -18,6 +18,7 @@ describe('exit reasons', () => {
     ]);
     const r = await ralph(['--pause', '0'], dir, fake.env);
     expect(r.exitCode).toBe(0);
+    expect(r.stderr).not.toContain("Output format 'text'");
     expect(fake.calls()).toHaveLength(2);
     expect(r.stderr).toContain('Graceful exit triggered: project_complete');
     expect(readJson(join(dir, '.ralph', 'status.json'))).toMatchObject({ status: 'completed', exit_reason: 'project_complete', last_action: 'graceful_exit', exit_code: 0 });
@@ -85,6 +86,9 @@ describe('exit reasons', () => {
     expect(fake.calls()).toHaveLength(3);
     expect(fake.calls()[0]?.argv).not.toContain('--output-format');
     expect(readJson(join(dir, '.ralph', 'status.json'))['exit_reason']).toBe('completion_signals');
+    // What text mode gives up is said once, at the start.
+    expect(r.stderr.match(/Output format 'text'/g)).toHaveLength(1);
+    expect(r.stderr).toContain('every loop starts a new conversation and cost, token and --max-cost limits are not tracked');
   });
 
   it('permission_denied halts with the denied command and the exact .ralphrc line (exit 4)', async () => {
