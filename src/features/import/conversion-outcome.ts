@@ -1,3 +1,4 @@
+import type { PermissionDenial } from '../../core/agent-output.js';
 import { ExitCode } from '../../errors.js';
 import { digestText } from '../../core/text-digest.js';
 import { formatDuration } from '../../core/time-format.js';
@@ -46,4 +47,15 @@ export function describeConversionFailure(run: ConversionRun, timeoutMs: number)
     return { message: `Claude exited with code ${String(run.exitCode ?? 'unknown')}${detail ? `: ${detail}` : ''}`, exitCode: ExitCode.RuntimeError };
   }
   return undefined;
+}
+
+/**
+ * The tools Claude was refused during the conversion, in one sentence, so a
+ * failure names the cause instead of only its effect (a missing file).
+ */
+export function describeDenials(denials: readonly PermissionDenial[]): string | undefined {
+  if (denials.length === 0) return undefined;
+  const named = [...new Set(denials.map((d) => (d.command ? `${d.toolName} (${d.command.slice(0, 80)})` : d.toolName)))];
+  const shown = named.slice(0, 5).join(', ') + (named.length > 5 ? ` and ${named.length - 5} more` : '');
+  return `Claude Code was denied ${shown}: ralph-import allows only Read, Write, Edit and mkdir.`;
 }

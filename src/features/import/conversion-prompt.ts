@@ -41,7 +41,7 @@ const buildTaskLines = (projectName: string): string[] => [
   '   requirements, data models, interfaces and APIs, constraints, acceptance criteria. Keep every requirement',
   '   the document states and invent none; list unclear points under "Open questions".',
   '',
-  'Use the Write tool (create `.ralph/specs/` with mkdir if needed). Do not create or change any other file.',
+  'Use the Write and Edit tools (create `.ralph/specs/` with mkdir if needed). Do not create or change any other file.',
   'Do not ask questions: where the document is unclear, choose the simplest reasonable reading and note it',
   'under Notes in fix_plan.md.',
   '',

@@ -10,7 +10,7 @@ import { deriveDisplayName } from '../setup/project-name.js';
 import { createRalphLayout } from '../setup/ralph-layout.js';
 import { readTemplate } from '../templates.js';
 import { snapshotOutputs, findUnproducedOutputs, addStatusSection } from './conversion-check.js';
-import { describeConversionFailure } from './conversion-outcome.js';
+import { describeConversionFailure, describeDenials } from './conversion-outcome.js';
 import { buildConversionPrompt, CONVERSION_OUTPUTS } from './conversion-prompt.js';
 import { readSourceDocument, type SourceDocument } from './read-source.js';
 import { runConversion } from './run-conversion.js';
@@ -131,9 +131,11 @@ export async function importProject(options: ImportOptions): Promise<ImportRepor
     say(`Converting ${source.name} with Claude Code (time limit ${formatDuration(options.timeoutMs / 1000)})…`);
     const run = await runConversion({ command: options.command, prompt, cwd: staging, timeoutMs: options.timeoutMs, logPath, env: options.env, ...(options.signal ? { signal: options.signal } : {}) });
     const failure = describeConversionFailure(run, options.timeoutMs);
-    if (failure) throw new RalphError(failure.message, failure.exitCode);
+    const denied = describeDenials(run.output.permissionDenials);
+    const withDenials = (message: string): string => (denied ? `${message}. ${denied}` : message);
+    if (failure) throw new RalphError(withDenials(failure.message), failure.exitCode);
     const missing = findUnproducedOutputs(before, snapshotOutputs(staging));
-    if (missing.length > 0) throw new RalphError(`the conversion did not produce ${missing.join(', ')}`, ExitCode.RuntimeError);
+    if (missing.length > 0) throw new RalphError(withDenials(`the conversion did not produce ${missing.join(', ')}`), ExitCode.RuntimeError);
 
     const promptPath = join(staging, '.ralph', 'PROMPT.md');
     const repaired = addStatusSection(readFileSync(promptPath, 'utf8'), readTemplate('PROMPT.md'));

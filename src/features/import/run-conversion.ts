@@ -7,7 +7,8 @@ import { CappedLog, OUTPUT_LOG_CAP } from '../../state/capped-log.js';
 import { currentRedactors } from '../../state/redaction.js';
 
 /** Tools the conversion may use: read the template and the document, write the three files. */
-export const CONVERSION_TOOLS = ['Read', 'Write', 'Bash(mkdir *)'] as const;
+// Edit too: a model that writes a file and then corrects it must not be denied halfway.
+export const CONVERSION_TOOLS = ['Read', 'Write', 'Edit', 'Bash(mkdir *)'] as const;
 
 export interface ConversionRunOptions {
   /** CLAUDE_CODE_CMD split into words. */

@@ -72,7 +72,7 @@ describe('ralph-import', () => {
     expect(call.stdin_closed).toBe(true);
     expect(call.argv[0]).toBe('-p');
     expect(call.argv[1]).toContain('- Product list');
-    expect(call.argv.slice(2)).toEqual(['--output-format', 'json', '--allowedTools', 'Read', 'Write', 'Bash(mkdir *)']);
+    expect(call.argv.slice(2)).toEqual(['--output-format', 'json', '--allowedTools', 'Read', 'Write', 'Edit', 'Bash(mkdir *)']);
     expect(basename(call.cwd)).toMatch(/^\.shop-prd\.ralph-import-[0-9a-f]+$/);
     expect(result.stderr).toMatch(/Claude session: \S+/);
     expect(result.stderr).toMatch(/Claude said: \S+/);
@@ -106,6 +106,14 @@ describe('ralph-import', () => {
       expectNothingLeft(w.cwd, 'shop-prd');
     },
   );
+
+  it('names the denied tools when the conversion fails', async () => {
+    const w = workspace({ shell: WRITE_TWO, fixture: 'json-permission-denied.json' });
+    const result = await importPrd(w, 'shop-prd.md');
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('the conversion did not produce .ralph/specs/requirements.md. Claude Code was denied Bash (npm test)');
+    expectNothingLeft(w.cwd, 'shop-prd');
+  });
 
   it('fails on a non-zero exit, naming it', async () => {
     const w = workspace({ shell: WRITE_ALL, stdout: '', stderr: 'fatal: model unavailable\n', exit: 3 });

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { scanOutput } from '../../../../src/core/output-scanner.js';
-import { describeConversionFailure } from '../../../../src/features/import/conversion-outcome.js';
+import { describeConversionFailure, describeDenials } from '../../../../src/features/import/conversion-outcome.js';
 import type { ConversionRun } from '../../../../src/features/import/run-conversion.js';
 
 const fixture = (name: string): string => readFileSync(join('tests/fixtures/claude-cli', name), 'utf8');
@@ -41,5 +41,22 @@ describe('describeConversionFailure', () => {
       message: 'Claude Code could not be started: command not found: claude',
       exitCode: 2,
     });
+  });
+});
+
+describe('describeDenials', () => {
+  it('is nothing without denials', () => {
+    expect(describeDenials([])).toBeUndefined();
+  });
+
+  it('names each denied tool once, with its command', () => {
+    expect(describeDenials([{ toolName: 'Edit' }, { toolName: 'Bash', command: 'rm -rf .ralph' }, { toolName: 'Edit' }])).toBe(
+      'Claude Code was denied Edit, Bash (rm -rf .ralph): ralph-import allows only Read, Write, Edit and mkdir.',
+    );
+  });
+
+  it('keeps a long list short', () => {
+    const many = Array.from({ length: 8 }, (_, i) => ({ toolName: 'Bash', command: `cmd${i}` }));
+    expect(describeDenials(many)).toContain('and 3 more');
   });
 });

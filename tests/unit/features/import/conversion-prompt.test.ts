@@ -31,10 +31,10 @@ describe('buildConversionPrompt', () => {
 });
 
 describe('buildConversionArgs', () => {
-  it('builds claude -p <prompt> --output-format json --allowedTools Read Write Bash(mkdir *)', () => {
+  it('builds claude -p <prompt> --output-format json --allowedTools Read Write Edit Bash(mkdir *)', () => {
     expect(buildConversionArgs(['npx', '@anthropic-ai/claude-code'], 'P')).toEqual({
       file: 'npx',
-      args: ['@anthropic-ai/claude-code', '-p', 'P', '--output-format', 'json', '--allowedTools', 'Read', 'Write', 'Bash(mkdir *)'],
+      args: ['@anthropic-ai/claude-code', '-p', 'P', '--output-format', 'json', '--allowedTools', 'Read', 'Write', 'Edit', 'Bash(mkdir *)'],
     });
     expect(() => buildConversionArgs([], 'P')).toThrow();
   });
