@@ -29,7 +29,7 @@ export function assertRalphProject(paths: RalphPaths, promptFile: string): void 
   if (missing.length > 0) {
     throw new NotAProjectError(
       `This Ralph project is incomplete; missing: ${missing.join(', ')}.`,
-      'Run ralph-enable --force to restore the missing files (your fix_plan.md and specs are kept if present), or create them by hand.',
+      'Run ralph-enable to restore only the missing files (the files you have are kept as they are), or create them by hand.',
     );
   }
 }

@@ -98,7 +98,7 @@ function preflight(s: LoopSession): Step {
   }
   const missing = store.missingProjectFiles(s.options.task !== undefined, s.options.promptPath);
   if (missing.length > 0) {
-    return { stop: 'integrity_failure', message: `Ralph integrity check failed. Missing files: ${missing.join(', ')}. To restore, run: ralph-enable --force` };
+    return { stop: 'integrity_failure', message: `Ralph integrity check failed. Missing files: ${missing.join(', ')}. To restore only the missing files (yours stay as they are), run: ralph-enable` };
   }
   if (s.run.circuit.state === 'OPEN') {
     s.deps.logger.print(renderHaltScreen(s.run.circuit));

@@ -99,6 +99,7 @@ export function formatEnableJson(outcome: EnableOutcome): Record<string, unknown
     framework: request.framework,
     files_created: result.layout.created,
     files_overwritten: result.layout.overwritten,
+    files_backed_up: result.layout.backups,
     files_updated: result.layout.updated,
     files_skipped: result.layout.skipped,
     tasks_imported: result.tasksImported,
@@ -113,6 +114,7 @@ export function formatEnableReport(outcome: EnableOutcome): string {
   const lines = [`Ralph enabled for ${request.projectName} (${request.projectType}${request.framework ? `, ${request.framework}` : ''})`];
   if (layout.created.length > 0) lines.push(`  created: ${layout.created.join(', ')}`);
   if (layout.overwritten.length > 0) lines.push(`  replaced (--force): ${layout.overwritten.join(', ')}`);
+  if (layout.backups.length > 0) lines.push(`  your previous versions kept as: ${layout.backups.join(', ')}`);
   if (layout.updated.length > 0) lines.push(`  updated in place: ${layout.updated.join(', ')}`);
   if (layout.skipped.length > 0) lines.push(`  kept as they were: ${layout.skipped.join(', ')}`);
   if (request.prd) lines.push(`  tasks imported from ${request.prd.name}: ${result.tasksImported}`);

@@ -78,7 +78,7 @@ export function enableProject(request: EnableRequest): EnableResult {
   }
   const missing = findMissingRalphFiles(request.projectDir);
   if (missing.length > 0) {
-    throw new RalphError(`Ralph could not be enabled: missing ${missing.join(', ')}`, ExitCode.RuntimeError, 'Check the folder permissions and run ralph-enable --force.');
+    throw new RalphError(`Ralph could not be enabled: missing ${missing.join(', ')}`, ExitCode.RuntimeError, 'Check the folder permissions and run ralph-enable again (it creates only the missing files).');
   }
   return { layout, tasksImported, verifyCommand: readRalphrcValue(request.projectDir, 'VERIFY_COMMAND') ?? '', warnings };
 }

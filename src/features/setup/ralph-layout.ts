@@ -1,9 +1,9 @@
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, lstatSync, mkdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
 import { ExitCode, RalphError } from '../../errors.js';
 import { writeFileAtomic } from '../../state/json-file.js';
 import { readTemplate, renderTemplate } from '../templates.js';
-import { createFileExclusive, replaceFileKeepingMode } from './file-writes.js';
+import { createFileExclusive, keepBackup, replaceFileKeepingMode } from './file-writes.js';
 import { mergeGitignore } from './gitignore-merge.js';
 import { setRalphrcValue } from './ralphrc-values.js';
 
@@ -50,6 +50,8 @@ export interface LayoutOptions {
 export interface LayoutResult {
   created: string[];
   overwritten: string[];
+  /** Where each replaced file was kept (`.ralph/PROMPT.md.bak`, …). */
+  backups: string[];
   /** Existing user files Ralph changed in place (.gitignore entries added, .ralphrc values set). */
   updated: string[];
   skipped: string[];
@@ -108,8 +110,13 @@ function applySetting(text: string, setting: RalphrcSetting): string {
  * in .ralph/ are replaced only with `force`. Shared by setup, enable, import
  * and the demo.
  */
+/** The entry is a regular file whose content is already `content` (a symlink never is). */
+function holdsExactly(path: string, content: string): boolean {
+  return lstatSync(path).isFile() && readFileSync(path, 'utf8') === content;
+}
+
 export function createRalphLayout(projectDir: string, options: LayoutOptions): LayoutResult {
-  const result: LayoutResult = { created: [], overwritten: [], updated: [], skipped: [] };
+  const result: LayoutResult = { created: [], overwritten: [], updated: [], skipped: [], backups: [] };
   const files = renderLayoutFiles(options);
   makeDirectory(projectDir);
   for (const dir of LAYOUT_DIRS) makeDirectory(join(projectDir, dir));
@@ -118,9 +125,12 @@ export function createRalphLayout(projectDir: string, options: LayoutOptions): L
   const writeRalphFile = (rel: string, content: string): void => {
     const path = join(projectDir, rel);
     if (createFileExclusive(path, content)) result.created.push(rel);
-    else if (options.force) {
+    else if (options.force && !holdsExactly(path, content)) {
+      // A customised file is never replaced without a copy the user can go back to.
+      const backup = keepBackup(path);
       writeFileAtomic(path, content);
       result.overwritten.push(rel);
+      result.backups.push(relative(projectDir, backup));
     } else result.skipped.push(rel);
   };
   writeRalphFile('.ralph/PROMPT.md', files.prompt);

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parseRalphrc } from '../../../src/config/ralphrc.js';
@@ -55,6 +55,7 @@ describe('ralph-enable', () => {
       framework: 'react',
       files_created: ['.ralph/PROMPT.md', '.ralph/fix_plan.md', '.ralph/AGENT.md', '.ralphrc', '.gitignore'],
       files_overwritten: [],
+      files_backed_up: [],
       files_updated: [],
       files_skipped: [],
       tasks_imported: 0,
@@ -96,10 +97,46 @@ describe('ralph-enable', () => {
     writeFileSync(join(p.cwd, '.ralphrc'), read(p.cwd, '.ralphrc').replace('MAX_CALLS_PER_HOUR=100', 'MAX_CALLS_PER_HOUR=12'));
     const result = await enable(p, '--force', '--json', '--verify-command', 'npm test');
     expect(result.code).toBe(0);
-    expect(json(result)).toMatchObject({ files_created: [], files_overwritten: ['.ralph/PROMPT.md', '.ralph/fix_plan.md', '.ralph/AGENT.md'], files_updated: ['.ralphrc'], files_skipped: ['.gitignore'], verify_command: 'npm test' });
+    // Files that already match the templates are left alone; the changed one is kept as .bak.
+    expect(json(result)).toMatchObject({
+      files_created: [],
+      files_overwritten: ['.ralph/PROMPT.md'],
+      files_backed_up: ['.ralph/PROMPT.md.bak'],
+      files_updated: ['.ralphrc'],
+      files_skipped: ['.ralph/fix_plan.md', '.ralph/AGENT.md', '.gitignore'],
+      verify_command: 'npm test',
+    });
     expect(read(p.cwd, '.ralph/PROMPT.md')).toContain('RALPH_STATUS');
+    expect(read(p.cwd, '.ralph/PROMPT.md.bak')).toBe('stale');
     expect(rcValue(p.cwd, 'MAX_CALLS_PER_HOUR')).toBe('12');
     expect(statSync(join(p.cwd, '.ralphrc')).mode & 0o777).toBe(0o600);
+  });
+
+  it("restores only what is missing, and --force keeps every customised file as a free .bak", async () => {
+    const p = project(TS_PROJECT);
+    expect((await enable(p)).code).toBe(0);
+    writeFileSync(join(p.cwd, '.ralph/PROMPT.md'), 'my own prompt\n');
+    writeFileSync(join(p.cwd, '.ralph/AGENT.md'), 'my own agent notes\n');
+    writeFileSync(join(p.cwd, '.ralph/PROMPT.md.bak'), 'an older backup\n');
+    rmSync(join(p.cwd, '.ralph/fix_plan.md'));
+
+    // What Ralph advises for the missing file restores it and touches nothing else.
+    const advice = await runCommand('ralph', [], p);
+    expect(advice.stderr).toContain('Run ralph-enable to restore only the missing files');
+    expect(advice.stderr).not.toContain('--force');
+    const restore = await enable(p, '--json');
+    expect(restore.code).toBe(0);
+    expect(json(restore)).toMatchObject({ files_created: ['.ralph/fix_plan.md'], files_overwritten: [] });
+    expect(read(p.cwd, '.ralph/PROMPT.md')).toBe('my own prompt\n');
+    expect(read(p.cwd, '.ralph/AGENT.md')).toBe('my own agent notes\n');
+
+    const forced = await enable(p, '--force', '--json');
+    expect(forced.code).toBe(0);
+    expect(json(forced)).toMatchObject({ files_overwritten: ['.ralph/PROMPT.md', '.ralph/AGENT.md'], files_backed_up: ['.ralph/PROMPT.md.bak.1', '.ralph/AGENT.md.bak'] });
+    expect(read(p.cwd, '.ralph/PROMPT.md')).toContain('RALPH_STATUS');
+    expect(read(p.cwd, '.ralph/PROMPT.md.bak.1')).toBe('my own prompt\n');
+    expect(read(p.cwd, '.ralph/PROMPT.md.bak')).toBe('an older backup\n');
+    expect(read(p.cwd, '.ralph/AGENT.md.bak')).toBe('my own agent notes\n');
   });
 
   it.each([[['--from', 'prd', 'docs/prd.md']], [['--prd', 'docs/prd.md']]])('imports PRD tasks with %j, without Claude', async (args) => {

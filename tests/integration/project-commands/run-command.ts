@@ -6,7 +6,7 @@ import { join, resolve } from 'node:path';
 export const REPO_ROOT = resolve(import.meta.dirname, '../../..');
 export const FAKE_CLAUDE_BIN = join(REPO_ROOT, 'tests/fixtures/bin');
 
-export type ProjectCommand = 'ralph-setup' | 'ralph-enable' | 'ralph-import';
+export type ProjectCommand = 'ralph' | 'ralph-setup' | 'ralph-enable' | 'ralph-import';
 
 export interface CommandResult {
   code: number | null;

@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { lstatSync, mkdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseRalphrc } from '../../../../src/config/ralphrc.js';
@@ -44,11 +44,38 @@ describe('createRalphLayout', () => {
     writeFileSync(join(dir, '.ralphrc'), 'MAX_CALLS_PER_HOUR=7\n');
     writeFileSync(join(dir, '.gitignore'), 'dist/\n');
     const result = createRalphLayout(dir, { projectName: 'p', force: true, fixPlan: '- [ ] imported\n' });
-    expect(result.overwritten).toEqual(['.ralph/PROMPT.md', '.ralph/fix_plan.md', '.ralph/AGENT.md']);
+    // AGENT.md still matches its template: nothing to replace or keep.
+    expect(result.overwritten).toEqual(['.ralph/PROMPT.md', '.ralph/fix_plan.md']);
+    expect(result.backups).toEqual(['.ralph/PROMPT.md.bak', '.ralph/fix_plan.md.bak']);
+    expect(result.skipped).toContain('.ralph/AGENT.md');
+    expect(read(dir, '.ralph/PROMPT.md.bak')).toBe('old');
     expect(read(dir, '.ralph/PROMPT.md')).toContain('RALPH_STATUS');
     expect(read(dir, '.ralph/fix_plan.md')).toBe('- [ ] imported\n');
     expect(read(dir, '.ralphrc')).toBe('MAX_CALLS_PER_HOUR=7\n');
     expect(read(dir, '.gitignore')).toBe('dist/\n');
+  });
+
+  it('with force never overwrites a backup: the next free name is used', () => {
+    const dir = tempDir();
+    createRalphLayout(dir, { projectName: 'p' });
+    for (const [rel, text] of [['.ralph/AGENT.md', 'mine'], ['.ralph/AGENT.md.bak', 'older'], ['.ralph/AGENT.md.bak.1', 'oldest']]) writeFileSync(join(dir, rel as string), text as string);
+    const result = createRalphLayout(dir, { projectName: 'p', force: true });
+    expect(result.backups).toEqual(['.ralph/AGENT.md.bak.2']);
+    expect([read(dir, '.ralph/AGENT.md.bak.2'), read(dir, '.ralph/AGENT.md.bak'), read(dir, '.ralph/AGENT.md.bak.1')]).toEqual(['mine', 'older', 'oldest']);
+  });
+
+  it('with force keeps a symlinked file as the link it is, never writing through it', () => {
+    const dir = tempDir();
+    const outside = join(tempDir(), 'shared-prompt.md');
+    writeFileSync(outside, 'shared by several projects');
+    createRalphLayout(dir, { projectName: 'p' });
+    rmSync(join(dir, '.ralph/PROMPT.md'));
+    symlinkSync(outside, join(dir, '.ralph/PROMPT.md'));
+    const result = createRalphLayout(dir, { projectName: 'p', force: true });
+    expect(result.backups).toEqual(['.ralph/PROMPT.md.bak']);
+    expect(lstatSync(join(dir, '.ralph/PROMPT.md.bak')).isSymbolicLink()).toBe(true);
+    expect(lstatSync(join(dir, '.ralph/PROMPT.md')).isFile()).toBe(true);
+    expect(readFileSync(outside, 'utf8')).toBe('shared by several projects');
   });
 
   it('merges Ralph entries into an existing .gitignore when asked', () => {
