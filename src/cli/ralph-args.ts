@@ -82,6 +82,8 @@ export interface RalphArgs {
   inspect: { format: 'json' | 'summary' | 'timeline'; events: string[]; topics: string[]; afterIteration?: number; beforeIteration?: number; payloadPattern?: string; limit: number };
   /** Set for `ralph run <task>`. */
   task?: string;
+  /** `ralph run --allow-no-git`: run a task in a folder that is not a git repository. */
+  allowNoGit?: boolean;
   /** `ralph demo --keep`. */
   keep?: boolean;
   /** Set for `ralph test <tool>`. */
@@ -219,11 +221,13 @@ export function createRalphProgram(version: string, onParsed: (args: RalphArgs) 
     .exitOverride()
     .configureOutput({ writeOut: write.out, writeErr: write.err, outputError: () => undefined })
     .option('--dry-run', 'show what would run without calling Claude')
+    .option('--allow-no-git', 'run in a folder that is not a git repository (no checkpoints, no rollback)')
     .addHelpText('after', `${TASK_SYNTAX_HELP}${RUN_HELP_FOOTER}`);
   addConfigFlags(run);
   run.action((task: string) => {
     const args = toArgs(run, task);
-    onParsed({ ...args, flags: { ...collectFlags(program), ...args.flags }, dryRun: args.dryRun || program.opts()['dryRun'] === true });
+    const allowNoGit = run.opts()['allowNoGit'] === true;
+    onParsed({ ...args, flags: { ...collectFlags(program), ...args.flags }, dryRun: args.dryRun || program.opts()['dryRun'] === true, ...(allowNoGit ? { allowNoGit } : {}) });
   });
   program.addCommand(run);
 

@@ -160,6 +160,35 @@ describe('ralph against a fake claude', () => {
     for (const cmd of ['ralph-enable', 'ralph-setup', 'ralph-import']) expect(r.stderr).toContain(cmd);
   });
 
+  it('ralph run outside a Ralph project says it creates .ralph/, and refuses outside git unless allowed', async () => {
+    const { tempDir } = await import('../helpers/temp-dir.js');
+    const { gitRepo } = await import('../helpers/git-repo.js');
+    const task = '>>add-div :: verify:"test -f div.js"';
+    const done = resultJson(`Added div.\n${statusBlock({ STATUS: 'COMPLETE', EXIT_SIGNAL: 'true' })}`);
+
+    const plain = tempDir();
+    const fake = fakeClaude([], { default: { stdout: done, shell: 'echo x > div.js' } });
+    const refused = await ralph(['run', task, '--pause', '0'], plain, fake.env);
+    expect(refused.exitCode).toBe(2);
+    expect(refused.stderr).toContain('is not a git repository');
+    expect(refused.stderr).toContain('git init');
+    expect(refused.stderr).toContain('--allow-no-git');
+    expect(existsSync(join(plain, '.ralph'))).toBe(false);
+    expect(fake.calls()).toHaveLength(0);
+
+    const allowed = await ralph(['run', task, '--allow-no-git', '--pause', '0'], plain, fake.env);
+    expect(allowed.exitCode).toBe(0);
+    expect(allowed.stderr).toContain(`No Ralph project here: this task's state and logs go to ${join(plain, '.ralph')} (created now)`);
+
+    const repo = gitRepo();
+    const inRepo = await ralph(['run', task, '--pause', '0'], repo, fakeClaude([], { default: { stdout: done, shell: 'echo x > div.js' } }).env);
+    expect(inRepo.exitCode).toBe(0);
+    expect(inRepo.stderr).toContain('No Ralph project here');
+    // The second run finds its .ralph/ and says nothing about creating it.
+    const again = await ralph(['run', task, '--pause', '0'], repo, fakeClaude([], { default: { stdout: done, shell: 'echo y >> div.js' } }).env);
+    expect(again.stderr).not.toContain('No Ralph project here');
+  });
+
   it('explains a missing or too old claude with exit code 2', async () => {
     const dir = ralphProject({ ralphrc: 'CLAUDE_CODE_CMD=claude-does-not-exist-xyz\n' });
     const missing = await ralph([], dir);

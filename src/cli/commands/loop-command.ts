@@ -19,6 +19,7 @@ import { createCallProgress } from '../../ui/call-progress.js';
 import { checkClaudeCli } from '../claude-check.js';
 import { loadProjectConfig } from '../load-project-config.js';
 import { assertRalphProject } from '../project-check.js';
+import { checkTaskFolder } from '../task-project.js';
 import type { RalphArgs } from '../ralph-args.js';
 import { createBackend } from './backend-factory.js';
 import { createLiveView, createLoopNotifier } from './observers.js';
@@ -44,14 +45,16 @@ export async function runLoopCommand(input: LoopCommandInput): Promise<number> {
   const loaded = loadProjectConfig(paths, env, args.flags);
   const config: RalphConfig = loaded.config;
   const promptPath = resolve(paths.project, config.promptFile);
+  const runner = createExecaRunner();
   if (!input.task) assertRalphProject(paths, promptPath);
+  const creatingState = input.task ? await checkTaskFolder(paths, runner, args.allowNoGit === true) : undefined;
   mkdirSync(paths.logsDir, { recursive: true });
 
   const clock = env['RALPH_TEST_MAX_WAIT_MS'] ? createOffsetClock() : systemClock;
   const tty = process.stdin.isTTY === true && process.stderr.isTTY === true;
   const logger = createLogger({ clock, logFile: paths.ralphLog, verbose: config.verbose });
+  if (creatingState) logger.warn(creatingState);
   for (const warning of loaded.warnings) logger.warn(warning);
-  const runner = createExecaRunner();
   if (config.backend === 'claude' && !args.dryRun) {
     const version = await checkClaudeCli(runner, config.claudeCommand, config.claudeMinVersion, paths.project, (m) => logger.warn(m));
     if (version) logger.info(`Claude Code ${version}`);
