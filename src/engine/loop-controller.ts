@@ -40,11 +40,27 @@ async function runToTheEnd(s: LoopSession): Promise<LoopResult> {
   startup(s);
   if ((await s.deps.gate?.resolvePausedGate()) === 'abort') return finishLoop(s, 'verify_aborted', 'the paused verify gate was answered with abort');
   s.run.verify = s.deps.gate?.status() ?? null;
+  await warnIfGateAlreadyPasses(s);
   const resumed = await resumeSavedWait(s);
   if (resumed) return finishLoop(s, resumed.stop, resumed.message);
   for (;;) {
     const stop = await iterate(s);
     if (stop) return finishLoop(s, stop.stop, stop.message);
+  }
+}
+
+/**
+ * A task's verify command that passes before the agent changed anything
+ * cannot say when the task is done: the user hears it at the start, and the
+ * loop then relies on the agent's EXIT_SIGNAL and the work it did.
+ */
+async function warnIfGateAlreadyPasses(s: LoopSession): Promise<void> {
+  const gate = s.deps.gate;
+  if (!s.options.task || s.options.dryRun || !gate?.active()) return;
+  if (await gate.probeBeforeWork()) {
+    s.deps.logger.warn(
+      `The verify command '${gate.command}' already passes before any change: this gate cannot tell whether the task is done. The loop ends when the agent reports EXIT_SIGNAL: true after changing something.`,
+    );
   }
 }
 

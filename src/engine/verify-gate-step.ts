@@ -93,6 +93,13 @@ export class VerifyGateStep implements VerifyGate {
     return action === 'abort' ? 'abort' : 'continue';
   }
 
+  async probeBeforeWork(): Promise<boolean> {
+    if (!this.active()) return false;
+    this.d.logger.info(`Running: ${this.command} (once before any change, to see whether it can tell the task is done)`);
+    const result = await this.d.runCommand(this.d.interrupt);
+    return result.passed;
+  }
+
   async beforeAgent(loop: number): Promise<CheckpointGuard> {
     this.runOnCurrentTree = undefined;
     const cp = this.d.checkpoints;

@@ -37,6 +37,11 @@ export interface VerifyGate {
   afterFailedCall(loop: number, filesChanged: number): Promise<boolean>;
   /** The latest rollback, until an agent call after it has been told. */
   lastRollback(): RollbackFacts | undefined;
+  /**
+   * Runs the command once before any agent call, without counting an attempt:
+   * true when it already passes (then it cannot tell whether a task is done).
+   */
+  probeBeforeWork(): Promise<boolean>;
   /** Runs the command on the current tree (plan_complete needs ground truth). */
   verifyCurrentTree(loop: number): Promise<GateRun>;
   /** Bounce-back or escalation text for the next iteration's context. */

@@ -34,7 +34,8 @@ describe('seed 000 scenarios in the loop', () => {
   });
 
   it('2. fails once, then passes; the failure output reaches the next call', async () => {
-    const dir = ralphProject({ files: { 'attempt.txt': '0', 'check-attempts.sh': 'count=$(cat attempt.txt)\necho $((count + 1)) > attempt.txt\nif [ "$count" -lt 1 ]; then echo "FAIL src/auth.test.ts: expected 200, got 401" >&2; exit 1; fi\n' } });
+    // Run 0 is the check before any change (a task's gate is first tried on the untouched tree).
+    const dir = ralphProject({ files: { 'attempt.txt': '0', 'check-attempts.sh': 'count=$(cat attempt.txt)\necho $((count + 1)) > attempt.txt\nif [ "$count" -lt 2 ]; then echo "FAIL src/auth.test.ts: expected 200, got 401" >&2; exit 1; fi\n' } });
     chmodSync(join(dir, 'check-attempts.sh'), 0o755);
     const fake = fakeClaude([], { default: { stdout: resultJson(done('Fixed the status code.')), shell: 'date +%N >> work.txt' } });
     const r = await ralph(['run', '>>fix-issue :: verify:"./check-attempts.sh" loop:true', '--pause', '0'], dir, fake.env);
@@ -211,6 +212,7 @@ describe('task mode tells the truth about a command that already passes', () => 
     expect(r.exitCode).toBe(7);
     expect(readJson(join(dir, '.ralph', 'status.json'))).toMatchObject({ exit_reason: 'max_loops' });
     expect(r.stderr).toContain('the agent said EXIT_SIGNAL: false: the loop continues');
+    expect(r.stderr.match(/already passes before any change: this gate cannot tell whether the task is done/g)).toHaveLength(1);
   });
 
   it('EXIT_SIGNAL: true without any change is no completion either', async () => {
@@ -230,6 +232,8 @@ describe('task mode tells the truth about a command that already passes', () => 
     ]);
     const r = await ralph(['run', '>>add-div :: verify:"test -f div.js"', '--pause', '0', '--max-loops', '4'], dir, fake.env);
     expect(r.exitCode).toBe(0);
+    // A command that fails before the work can tell: no warning.
+    expect(r.stderr).not.toContain('already passes before any change');
     expect(fake.calls()).toHaveLength(2);
     expect(readJson(join(dir, '.ralph', 'status.json'))).toMatchObject({ exit_reason: 'project_complete' });
   });
