@@ -20,8 +20,8 @@ export class ExitGuard {
 
   /** What is in progress, or undefined when nothing is. */
   busy(): string | undefined {
-    for (const entry of this.running) return entry.label;
-    return undefined;
+    const [first] = this.running;
+    return first?.label;
   }
 
   /** Resolves once no protected work is left (also when it failed). */
