@@ -1,48 +1,67 @@
 import { errorMessage } from '../errors.js';
-import { ralphPaths } from '../state/paths.js';
-import {
-  ATTEMPT_REF_PREFIX,
-  NOT_REPO,
-  STASH_PREFIX,
-  checkpointFromCommit,
-  commitTree,
-  dropStashEntry,
-  identityEnv,
-  isOurs,
-  noWarn,
-  shortName,
-  stashEntries,
-  type Failure,
-  type Warn,
-} from './checkpoint-commits.js';
-import { readCheckpointRecords, writeCheckpointRecords, type Checkpoint } from './checkpoint-records.js';
-import { rollbackToCheckpoint } from './git-rollback.js';
-import { captureWorkState, gitOk } from './git-snapshot.js';
+import { CheckpointError, checkpointFailure, type CheckpointFailure } from './checkpoint-error.js';
+import type { Checkpoint } from './checkpoint-records.js';
+import { migrateStashCheckpoints } from './checkpoint-migration.js';
+import { gitBytes, gitText, ralphGitDir, repoContext, type RepoContext } from './git-plumbing.js';
+import { ATTEMPT_REF_PREFIX, finishInterruptedRollback, removeLeftovers, rollbackWith, type RollbackResult } from './git-rollback.js';
 import type { GitWorkspace } from './git-workspace.js';
+import { captureRepoState, type RepoState } from './repo-state.js';
+import { tempName, trailers, writeSnapshot } from './snapshot-commit.js';
+import { StatCache } from './stat-cache.js';
 
 /**
- * Checkpoints and lossless rollback (spec §8; style-anchors §10.5 example 8).
- *
- * A checkpoint is a stash-style commit (W with parents base, I, and U when there
- * are untracked files) stored with `git stash store`, so `git stash list` shows
- * `ralph checkpoint: loop N` and `git stash show -p --include-untracked` works.
- * Making one reads the work tree through a private index: the work tree, the
- * index and the user's stash entries stay as they are. Our entries are found by
- * their commit id, never by position.
- *
- * Rollback first saves the present (work tree incl. untracked files, index,
- * HEAD) as a commit under refs/ralph/attempts/<id>, then restores: contents,
- * deleted files, files the attempt created removed, the index, and HEAD/branch.
- * Ignored files and Ralph's own state files are never touched. Before anything
- * is destroyed the checkpoint is checked to be ours and intact; afterwards the
- * result is checked against it.
+ * Checkpoints: snapshot commits under Ralph's own refs,
+ * `refs/ralph/checkpoints/<id>` — never in the user's stash list, so
+ * `git stash pop` always gives back the user's own work. Each records the
+ * Ralph project's directory (only that directory in a monorepo) as raw bytes
+ * with exact permission bits, plus the index, HEAD, every ref, the stash
+ * entries and any operation in progress; see snapshot-commit.ts. Making one
+ * changes nothing: not the work tree, not the index, not a ref of the user's,
+ * and no hook of the user's runs.
  */
 export type { Checkpoint } from './checkpoint-records.js';
-export { ATTEMPT_REF_PREFIX, NOT_A_REPOSITORY, STASH_PREFIX, checkpointFromCommit, type Failure, type Warn } from './checkpoint-commits.js';
-export { rollbackToCheckpoint, type RollbackOptions, type RollbackResult } from './git-rollback.js';
+export { CheckpointError, type CheckpointFailure } from './checkpoint-error.js';
+export { ATTEMPT_REF_PREFIX, restoreCommandFor, type RollbackOptions, type RollbackResult } from './git-rollback.js';
 
-function recordsPath(ws: GitWorkspace): string {
-  return ralphPaths(ws.projectDir).checkpoints;
+export const CHECKPOINT_REF_PREFIX = 'refs/ralph/checkpoints/';
+export const CHECKPOINT_SUBJECT = 'ralph checkpoint:';
+export const NOT_A_REPOSITORY = 'not a git repository';
+export type Failure = CheckpointFailure;
+export type Warn = (message: string) => void;
+const NOT_REPO: Failure = { ok: false, reason: NOT_A_REPOSITORY, problem: 'not-a-repository' };
+const noWarn: Warn = () => undefined;
+
+/**
+ * What every entry point does first: finish a rollback a crash cut short,
+ * remove temporary files a killed run left, and move checkpoints that older
+ * versions kept in the stash to Ralph's refs.
+ */
+export async function prepareRepository(ctx: RepoContext, warn: Warn): Promise<void> {
+  removeLeftovers(ctx);
+  const resumed = await finishInterruptedRollback(ctx);
+  if (resumed.message) warn(resumed.message);
+  const moved = await migrateStashCheckpoints(ctx);
+  if (moved.message) warn(moved.message);
+}
+
+async function context(ws: GitWorkspace, warn: Warn): Promise<RepoContext | null> {
+  const ctx = await repoContext(ws.projectDir);
+  if (ctx) await prepareRepository(ctx, warn);
+  return ctx;
+}
+
+/** For `ralph` and the other commands at start: the same preparation, when the project is a repository. */
+export async function prepareProjectRepository(projectDir: string, warn: Warn): Promise<void> {
+  const ctx = await repoContext(projectDir);
+  if (ctx) await prepareRepository(ctx, warn);
+}
+
+function headFacts(state: RepoState): { head: string | null; branch: string | null } {
+  if (state.head.startsWith('ref: ')) {
+    const branch = state.head.slice(5);
+    return { branch, head: state.refs?.find((r) => r.name === branch)?.oid ?? null };
+  }
+  return { branch: null, head: /^[0-9a-f]{40,64}$/.test(state.head) ? state.head : null };
 }
 
 // ------------------------------------------------------------------ create
@@ -56,162 +75,160 @@ export interface CreateCheckpointOptions {
   warn?: Warn;
 }
 
+async function refNames(ctx: RepoContext, prefix: string): Promise<string[]> {
+  return (await gitText(['for-each-ref', '--format=%(refname)', prefix], { cwd: ctx.root })).split('\n').filter(Boolean);
+}
+
 function uniqueId(base: string, taken: ReadonlySet<string>): string {
   if (!taken.has(base)) return base;
   for (let n = 2; ; n += 1) if (!taken.has(`${base}-${n}`)) return `${base}-${n}`;
 }
 
+const MISSING_OBJECT = /missing|invalid object|not a valid object|bad object|unable to read/i;
+
+async function snapshotNow(ctx: RepoContext, options: CreateCheckpointOptions): Promise<{ checkpoint: Checkpoint; cache: StatCache }> {
+  const loop = Math.max(0, Math.floor(options.loop));
+  const taken = new Set((await refNames(ctx, CHECKPOINT_REF_PREFIX)).map((r) => r.slice(CHECKPOINT_REF_PREFIX.length)));
+  const id = uniqueId(`cp${loop}-${options.now.toString(36)}`, taken);
+  const message = `${CHECKPOINT_SUBJECT} ${options.label ?? `loop ${loop}`}`;
+  const createdAt = new Date(options.now).toISOString();
+  for (let round = 0; ; round += 1) {
+    const cache = StatCache.load(ralphGitDir(ctx));
+    if (round > 0) cache.clear();
+    try {
+      const state = await captureRepoState(ctx, cache);
+      const commit = await writeSnapshot(ctx, state, { kind: 'checkpoint', id, loop, createdAt, subject: message, body: ['Saved by Ralph before an iteration. `ralph --checkpoints` lists checkpoints; `ralph --restore <id>` brings one back.'] }, cache, options.now);
+      await gitBytes(['update-ref', '-m', `ralph: ${message}`, `${CHECKPOINT_REF_PREFIX}${id}`, commit, ''], { cwd: ctx.root });
+      return { checkpoint: { id, loop, message, createdAt, ...headFacts(state), commit }, cache };
+    } catch (error) {
+      // A cached id whose object was pruned since: hash everything again, once.
+      if (round === 0 && !(error instanceof CheckpointError) && MISSING_OBJECT.test(errorMessage(error))) continue;
+      throw error;
+    }
+  }
+}
+
 export async function createCheckpoint(ws: GitWorkspace, options: CreateCheckpointOptions): Promise<{ ok: true; checkpoint: Checkpoint } | Failure> {
   try {
-    const info = await ws.repo();
-    if (!info) return NOT_REPO;
-    const state = await captureWorkState(ws, info);
-    if (state.indexTree === null) return { ok: false, reason: 'the index has unresolved merge conflicts; resolve them (or abort the merge) so Ralph can checkpoint' };
-    const records = readCheckpointRecords(recordsPath(ws), options.warn ?? noWarn);
-    const loop = Math.max(0, Math.floor(options.loop));
-    const id = uniqueId(`cp${loop}-${options.now.toString(36)}`, new Set(records.map((r) => r.id)));
-    const message = `${STASH_PREFIX} ${options.label ?? `loop ${loop}`}`;
-    const createdAt = new Date(options.now).toISOString();
-    const env = identityEnv(options.now);
-    const on = shortName(state.branch);
-
-    // A stash needs a base commit; on an unborn branch that is an empty commit of our own.
-    const base = state.head ?? (await commitTree(ws, (await gitOk(ws, ['mktree'], { input: '' })).trim(), [], `ralph checkpoint base: ${on} has no commits yet`, env));
-    const [indexCommit, untrackedCommit] = await Promise.all([
-      commitTree(ws, state.indexTree, [base], `index on ${on}: ${message}`, env),
-      state.untrackedTree ? commitTree(ws, state.untrackedTree, [], `untracked files on ${on}: ${message}`, env) : Promise.resolve(null),
-    ]);
-    const body = [
-      message,
-      '',
-      'Saved by Ralph before an iteration: work tree, index and untracked files.',
-      '`ralph --checkpoints` lists checkpoints; `ralph --restore <id>` brings one back.',
-      '',
-      `Ralph-Checkpoint: ${id}`,
-      `Ralph-Loop: ${loop}`,
-      `Ralph-Created-At: ${createdAt}`,
-      `Ralph-Head: ${state.head ?? 'unborn'}`,
-      `Ralph-Branch: ${state.branch ?? 'detached'}`,
-      `Ralph-Worktree-Tree: ${state.fullTree}`,
-      '',
-    ].join('\n');
-    const commit = await commitTree(ws, state.trackedTree, [base, indexCommit, ...(untrackedCommit ? [untrackedCommit] : [])], body, env);
-    await gitOk(ws, ['stash', 'store', '-m', message, commit], { env });
-
-    const checkpoint: Checkpoint = {
-      id,
-      loop,
-      message,
-      createdAt,
-      head: state.head,
-      branch: state.branch,
-      indexTree: state.indexTree,
-      worktreeTree: state.fullTree,
-      trackedTree: state.trackedTree,
-      untrackedTree: state.untrackedTree,
-      commit,
-    };
-    writeCheckpointRecords(recordsPath(ws), [...records, checkpoint]);
+    const ctx = await context(ws, options.warn ?? noWarn);
+    if (!ctx) return NOT_REPO;
+    const { checkpoint, cache } = await snapshotNow(ctx, options);
+    cache.save(Date.now(), tempName('cache'));
     return { ok: true, checkpoint };
   } catch (error) {
-    return { ok: false, reason: errorMessage(error) };
-  }
-}
-
-// ------------------------------------------------------------------ drop, prune, list
-
-export async function dropCheckpoint(ws: GitWorkspace, checkpoint: Checkpoint | string, options: { warn?: Warn } = {}): Promise<{ ok: true; dropped: boolean } | Failure> {
-  try {
-    if (!(await ws.repo())) return NOT_REPO;
-    const path = recordsPath(ws);
-    const records = readCheckpointRecords(path, options.warn ?? noWarn);
-    const cp = typeof checkpoint === 'string' ? records.find((r) => r.id === checkpoint) : checkpoint;
-    if (!cp) return { ok: false, reason: `no checkpoint "${String(checkpoint)}"` };
-    const dropped = await dropStashEntry(ws, cp.commit);
-    writeCheckpointRecords(
-      path,
-      records.filter((r) => r.id !== cp.id),
+    if (error instanceof CheckpointError) return checkpointFailure(error);
+    return checkpointFailure(
+      new CheckpointError('git-failed', `Ralph could not record a checkpoint: ${errorMessage(error)}.`, 'Check that `git status` works in this project, fix what it reports, and start again; or run with --no-checkpoint to go on without a safety net.'),
     );
-    return { ok: true, dropped };
-  } catch (error) {
-    return { ok: false, reason: errorMessage(error) };
   }
 }
 
-/** Keeps the newest `keep` of our checkpoints and drops the rest; other stash entries are never touched. */
-export async function pruneCheckpoints(ws: GitWorkspace, keep: number, options: { warn?: Warn } = {}): Promise<{ ok: true; dropped: string[]; kept: string[] } | Failure> {
-  try {
-    if (!(await ws.repo())) return NOT_REPO;
-    const path = recordsPath(ws);
-    const records = readCheckpointRecords(path, options.warn ?? noWarn);
-    const inStash = new Set((await stashEntries(ws)).filter(isOurs).map((e) => e.commit));
-    const live = records.filter((r) => inStash.has(r.commit)).sort((a, b) => a.createdAt.localeCompare(b.createdAt));
-    const doomed = live.slice(0, Math.max(0, live.length - Math.max(0, Math.floor(keep))));
-    for (const cp of doomed) await dropStashEntry(ws, cp.commit);
-    const doomedIds = new Set(doomed.map((c) => c.id));
-    // Records whose stash entry is already gone (dropped by hand) go too.
-    const kept = records.filter((r) => inStash.has(r.commit) && !doomedIds.has(r.id));
-    writeCheckpointRecords(path, kept);
-    return { ok: true, dropped: doomed.map((c) => c.id), kept: kept.map((c) => c.id) };
-  } catch (error) {
-    return { ok: false, reason: errorMessage(error) };
-  }
-}
+// ------------------------------------------------------------------ list, drop, prune
 
 export interface CheckpointListing extends Checkpoint {
-  /** Position in `git stash list` right now, or null when the entry was dropped. */
-  stashIndex: number | null;
+  ref: string;
 }
 
 export interface AttemptRef {
+  /** The attempt's files (`git restore --source=<ref> -- <path>`). */
   ref: string;
   commit: string;
   date: string;
   subject: string;
 }
 
-export async function listAttempts(ws: GitWorkspace): Promise<AttemptRef[]> {
-  const out = await gitOk(ws, ['for-each-ref', '--sort=creatordate', '--format=%(refname)%00%(objectname)%00%(creatordate:iso-strict)%00%(subject)', ATTEMPT_REF_PREFIX]);
+async function readCheckpoints(ctx: RepoContext): Promise<CheckpointListing[]> {
+  const format = '%(refname)%00%(objectname)%00%(contents)%00%00';
+  const text = await gitText(['for-each-ref', `--format=${format}`, CHECKPOINT_REF_PREFIX], { cwd: ctx.root });
+  const list: CheckpointListing[] = [];
+  for (const record of text.split('\0\0\n')) {
+    const [ref = '', commit = '', contents = ''] = record.split('\0');
+    if (!ref.startsWith(CHECKPOINT_REF_PREFIX)) continue;
+    const t = trailers(contents);
+    const rawHead = t.get('Ralph-Head') ?? '';
+    const id = ref.slice(CHECKPOINT_REF_PREFIX.length);
+    list.push({
+      ref,
+      id,
+      loop: Number(t.get('Ralph-Loop') ?? 0) || 0,
+      message: contents.split('\n')[0] ?? '',
+      createdAt: t.get('Ralph-Created-At') ?? new Date(0).toISOString(),
+      head: /^[0-9a-f]{40,64}$/.test(rawHead) ? rawHead : null,
+      branch: rawHead.startsWith('ref: ') ? rawHead.slice(5) : null,
+      commit,
+    });
+  }
+  return list.sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id));
+}
+
+export async function listAttempts(ctx: RepoContext): Promise<AttemptRef[]> {
+  const out = await gitText(['for-each-ref', '--sort=creatordate', '--format=%(refname)%00%(objectname)%00%(creatordate:iso-strict)%00%(subject)', ATTEMPT_REF_PREFIX], { cwd: ctx.root });
   return out
     .split('\n')
     .filter((l) => l.length > 0)
     .map((line) => {
       const [ref = '', commit = '', date = '', subject = ''] = line.split('\0');
       return { ref, commit, date, subject };
-    });
+    })
+    .filter((a) => a.ref.endsWith('/files'));
 }
 
-/**
- * Our checkpoints, oldest first. Stash entries of ours missing from the record
- * list (after a corrupt list was reset) are read back from their commits.
- */
+/** Our checkpoints (oldest first) and the saved attempts. */
 export async function listCheckpoints(ws: GitWorkspace, options: { warn?: Warn } = {}): Promise<{ ok: true; checkpoints: CheckpointListing[]; attempts: AttemptRef[] } | Failure> {
   try {
-    if (!(await ws.repo())) return NOT_REPO;
-    const path = recordsPath(ws);
-    const records = readCheckpointRecords(path, options.warn ?? noWarn);
-    const entries = await stashEntries(ws);
-    const known = new Set(records.map((r) => r.commit));
-    let recovered = false;
-    for (const entry of entries.filter(isOurs)) {
-      if (known.has(entry.commit)) continue;
-      const cp = await checkpointFromCommit(ws, entry.commit, entry.message);
-      if (typeof cp === 'string') continue;
-      records.push(cp);
-      known.add(cp.commit);
-      recovered = true;
-    }
-    records.sort((a, b) => a.createdAt.localeCompare(b.createdAt));
-    if (recovered) writeCheckpointRecords(path, records);
-    const position = new Map(entries.filter(isOurs).map((e) => [e.commit, e.position] as const));
-    const checkpoints = records.map((cp) => ({ ...cp, stashIndex: position.get(cp.commit) ?? null }));
-    return { ok: true, checkpoints, attempts: await listAttempts(ws) };
+    const ctx = await context(ws, options.warn ?? noWarn);
+    if (!ctx) return NOT_REPO;
+    return { ok: true, checkpoints: await readCheckpoints(ctx), attempts: await listAttempts(ctx) };
   } catch (error) {
     return { ok: false, reason: errorMessage(error) };
   }
 }
 
-// ------------------------------------------------------------------ restore (ralph --restore ID)
+async function deleteRefs(ctx: RepoContext, refs: readonly string[]): Promise<void> {
+  if (refs.length === 0) return;
+  await gitBytes(['update-ref', '-z', '--stdin'], { cwd: ctx.root, input: refs.map((r) => `delete ${r}\0\0`).join('') });
+}
+
+export async function dropCheckpoint(ws: GitWorkspace, checkpoint: Checkpoint | string, _options: { warn?: Warn } = {}): Promise<{ ok: true; dropped: boolean } | Failure> {
+  try {
+    const ctx = await repoContext(ws.projectDir);
+    if (!ctx) return NOT_REPO;
+    const id = typeof checkpoint === 'string' ? checkpoint : checkpoint.id;
+    const ref = `${CHECKPOINT_REF_PREFIX}${id}`;
+    const existed = (await refNames(ctx, ref)).includes(ref);
+    if (existed) await deleteRefs(ctx, [ref]);
+    return { ok: true, dropped: existed };
+  } catch (error) {
+    return { ok: false, reason: errorMessage(error) };
+  }
+}
+
+/** Keeps the newest `keep` checkpoints and deletes the rest (their attempts stay). */
+export async function pruneCheckpoints(ws: GitWorkspace, keep: number, options: { warn?: Warn } = {}): Promise<{ ok: true; dropped: string[]; kept: string[] } | Failure> {
+  try {
+    const ctx = await context(ws, options.warn ?? noWarn);
+    if (!ctx) return NOT_REPO;
+    const all = await readCheckpoints(ctx);
+    const doomed = all.slice(0, Math.max(0, all.length - Math.max(0, Math.floor(keep))));
+    await deleteRefs(ctx, doomed.map((c) => c.ref));
+    return { ok: true, dropped: doomed.map((c) => c.id), kept: all.slice(doomed.length).map((c) => c.id) };
+  } catch (error) {
+    return { ok: false, reason: errorMessage(error) };
+  }
+}
+
+// ------------------------------------------------------------------ rollback and restore
+
+export async function rollbackToCheckpoint(ws: GitWorkspace, cp: Checkpoint, options: { attemptLabel: string; now?: number; warn?: Warn; onStep?: (step: string) => void }): Promise<RollbackResult> {
+  let ctx: RepoContext | null;
+  try {
+    ctx = await context(ws, options.warn ?? noWarn);
+  } catch (error) {
+    return { ok: false, reason: `${errorMessage(error)}; nothing was changed` };
+  }
+  if (!ctx) return NOT_REPO;
+  return rollbackWith(ctx, cp, options);
+}
 
 function findCheckpoint(list: readonly Checkpoint[], id: string): Checkpoint | string {
   const exact = list.find((c) => c.id === id);
@@ -222,7 +239,7 @@ function findCheckpoint(list: readonly Checkpoint[], id: string): Checkpoint | s
   return `no checkpoint "${id}"; \`ralph --checkpoints\` lists them`;
 }
 
-export type RestoreResult = (Awaited<ReturnType<typeof rollbackToCheckpoint>> & { ok: true; checkpoint: Checkpoint; safety: Checkpoint }) | Failure;
+export type RestoreResult = (Extract<RollbackResult, { ok: true }> & { checkpoint: Checkpoint; safety: Checkpoint }) | Failure | Extract<RollbackResult, { ok: false }>;
 
 /** `ralph --restore ID`: checkpoints the present first, then rolls back to ID. */
 export async function restoreCheckpoint(ws: GitWorkspace, id: string, options: { now: number; loop?: number; warn?: Warn }): Promise<RestoreResult> {
@@ -232,7 +249,7 @@ export async function restoreCheckpoint(ws: GitWorkspace, id: string, options: {
   if (typeof cp === 'string') return { ok: false, reason: cp };
   const safety = await createCheckpoint(ws, { loop: options.loop ?? cp.loop, now: options.now, label: `before restore of ${cp.id}`, ...(options.warn ? { warn: options.warn } : {}) });
   if (!safety.ok) return { ok: false, reason: `could not checkpoint the present state first (${safety.reason}); nothing was changed` };
-  const result = await rollbackToCheckpoint(ws, cp, { attemptLabel: `state before restore of ${cp.id}`, now: options.now });
+  const result = await rollbackToCheckpoint(ws, cp, { attemptLabel: `state before restore of ${cp.id}`, now: options.now, ...(options.warn ? { warn: options.warn } : {}) });
   if (!result.ok) return result;
   return { ...result, checkpoint: cp, safety: safety.checkpoint };
 }

@@ -1,174 +1,254 @@
-import { existsSync, lstatSync } from 'node:fs';
+import { existsSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { errorMessage } from '../errors.js';
 import type { Checkpoint } from './checkpoint-records.js';
-import { ATTEMPT_REF_PREFIX, NOT_REPO, checkpointFromCommit, commitTree, identityEnv, revParse, type Failure } from './checkpoint-commits.js';
-import { captureWorkState, diffTrees, gitOk, overlayTrees, restoreWorkTree, type RestoreReport, type WorkState } from './git-snapshot.js';
-import type { GitInfo, GitWorkspace } from './git-workspace.js';
+import { CheckpointError } from './checkpoint-error.js';
+import { displayPath, gitBytes, gitText, ralphGitDir, type RepoContext } from './git-plumbing.js';
+import { captureRepoState, type RepoState } from './repo-state.js';
+import { clearJournal, readJournal, writeJournal } from './rollback-journal.js';
+import { readSnapshot, writeSnapshot, type Snapshot } from './snapshot-commit.js';
+import { applyState, type ApplyReport, type StepHook } from './state-apply.js';
+import { diffStates, isSameState } from './state-diff.js';
+import { StatCache } from './stat-cache.js';
+import { tempName } from './snapshot-commit.js';
 
 /**
- * Lossless rollback (spec §8): first the present — work tree with untracked
- * files, index, HEAD — is saved as a commit under refs/ralph/attempts/<id>;
- * then the checkpoint's state is written back: contents, deleted files, files
- * the attempt created removed, the index, HEAD and branch. Ignored files and
- * Ralph's own state are never touched. The checkpoint is checked to be ours and
- * intact before anything changes, and the result is checked against it after.
+ * Lossless rollback: first the present — files, index, HEAD, every ref the
+ * agent left, the stash, operation state — is saved as an attempt under
+ * refs/ralph/attempts/<id>/ (its files at `…/files`, each ref it changed at
+ * `…/<refname>`); then a journal is written; then the checkpoint's state is
+ * put back and checked. A rollback cut short is finished at the next start.
  */
+
+export const ATTEMPT_REF_PREFIX = 'refs/ralph/attempts/';
 
 export interface RollbackOptions {
   /** Names the saved attempt (`loop 7`, `state before restore of cp3-…`). */
   attemptLabel: string;
   now?: number;
+  /** Called between the steps of the rollback (progress, and where tests cut it short). */
+  onStep?: StepHook;
+}
+
+export interface RollbackReport extends ApplyReport {
+  /** Files the rollback changed, as text relative to the project directory. */
+  reverted: string[];
 }
 
 export type RollbackResult =
   | {
       ok: true;
-      /** False when the work tree, index and HEAD already matched the checkpoint. */
+      /** False when everything already matched the checkpoint. */
       restored: boolean;
-      /** Where the discarded attempt is kept (null when there was nothing to discard). */
+      /** Where the discarded attempt's files are kept (null when there was nothing to discard). */
       attemptRef: string | null;
       attemptCommit: string | null;
-      report: RestoreReport;
-      /** HEAD or the branch was moved back (the attempt had committed or switched). */
+      report: RollbackReport;
+      /** HEAD or a ref was moved back. */
       headMoved: boolean;
+      /** The command that brings one reverted file back from the attempt (`<path>` is a placeholder). */
+      restoreCommand: string | null;
     }
-  | Failure;
+  | RollbackFailure;
 
-/** Checks the checkpoint is ours and intact; returns its full tree. */
-async function verifyCheckpoint(ws: GitWorkspace, info: GitInfo, cp: Checkpoint): Promise<string> {
-  const stored = await checkpointFromCommit(ws, cp.commit);
-  if (typeof stored === 'string') throw new Error(`checkpoint ${cp.id} cannot be used: ${stored}`);
-  const mismatch =
-    stored.id !== cp.id
-      ? 'its commit belongs to another checkpoint'
-      : stored.trackedTree !== cp.trackedTree || stored.indexTree !== cp.indexTree || stored.untrackedTree !== cp.untrackedTree
-        ? 'its trees differ from the record'
-        : stored.head !== cp.head
-          ? 'its HEAD differs from the record'
-          : undefined;
-  if (mismatch) throw new Error(`checkpoint ${cp.id} does not match its commit (${mismatch}); nothing was changed`);
-  const full = await overlayTrees(ws, info, cp.trackedTree, cp.untrackedTree);
-  if (full !== cp.worktreeTree) throw new Error(`checkpoint ${cp.id} is damaged (its work tree does not add up); nothing was changed`);
-  return full;
+export interface RollbackFailure {
+  ok: false;
+  reason: string;
+  /** True when the rollback changed something before it stopped (the work tree is neither before nor after). */
+  changed?: boolean;
+  attemptRef?: string;
+  report?: RollbackReport;
+  restoreCommand?: string;
 }
 
-async function freeAttemptRef(ws: GitWorkspace, id: string): Promise<string> {
-  for (let n = 1; ; n += 1) {
-    const ref = `${ATTEMPT_REF_PREFIX}${id}${n === 1 ? '' : `-${n}`}`;
-    if ((await ws.run(['rev-parse', '-q', '--verify', ref])).exitCode !== 0) return ref;
-  }
+export function restoreCommandFor(attemptRef: string): string {
+  return `git restore --source=${attemptRef} -- <path>`;
 }
 
-async function saveAttempt(ws: GitWorkspace, cp: Checkpoint, present: WorkState, branchTip: string | null, label: string, now: number): Promise<{ ref: string; commit: string }> {
-  const env = identityEnv(now);
-  const headParents = present.head ? [present.head] : [];
-  const indexCommit = await commitTree(ws, present.indexTree ?? present.fullTree, headParents, `index of ralph attempt: ${label}`, env);
-  const extra = branchTip && branchTip !== present.head && branchTip !== cp.head ? [branchTip] : [];
-  const message = [
-    `ralph attempt: ${label}`,
-    '',
-    `The work tree of an attempt Ralph rolled back (tracked and untracked files), saved before restoring checkpoint ${cp.id}.`,
-    [present.head ? "Parents: the attempt's HEAD, its index" : "Parents: the attempt's index (no commits yet)", ...(extra.length ? ["the tip it left on the checkpoint's branch"] : [])].join(', then ') + '.',
-    present.indexTree === null ? 'The index had unresolved conflicts; the index parent holds the work-tree version of those files.' : '',
-    '',
-    `Ralph-Attempt-Of: ${cp.id}`,
-    `Ralph-Head: ${present.head ?? 'unborn'}`,
-    `Ralph-Branch: ${present.branch ?? 'detached'}`,
-    '',
-  ]
-    .filter((line, i, all) => !(line === '' && all[i - 1] === ''))
-    .join('\n');
-  const commit = await commitTree(ws, present.fullTree, [...headParents, indexCommit, ...extra], message, env);
-  const ref = await freeAttemptRef(ws, cp.id);
-  await gitOk(ws, ['update-ref', '-m', `ralph: attempt saved before rollback to ${cp.id}`, ref, commit, '']);
-  return { ref, commit };
+function emptyReport(): RollbackReport {
+  return { written: [], deleted: [], chmodded: [], keptIgnored: [], displaced: [], unrestored: [], reverted: [] };
 }
 
-async function restoreRefs(ws: GitWorkspace, cp: Checkpoint, present: WorkState, branchTip: string | null): Promise<boolean> {
-  const msg = `ralph: rollback to checkpoint ${cp.id}`;
-  let moved = false;
-  if (cp.branch) {
-    if (cp.head === null) {
-      if (branchTip) {
-        await gitOk(ws, ['update-ref', '-m', msg, '-d', cp.branch, branchTip]);
-        moved = true;
-      }
-    } else if (branchTip !== cp.head) {
-      await gitOk(ws, ['update-ref', '-m', msg, cp.branch, cp.head, branchTip ?? '']);
-      moved = true;
-    }
-    if (present.branch !== cp.branch) {
-      await gitOk(ws, ['symbolic-ref', '-m', msg, 'HEAD', cp.branch]);
-      moved = true;
-    }
-  } else if (cp.head && (present.branch !== null || present.head !== cp.head)) {
-    await gitOk(ws, ['update-ref', '--no-deref', '-m', msg, 'HEAD', cp.head]);
-    moved = true;
-  }
-  return moved;
+function toReport(apply: ApplyReport): RollbackReport {
+  const reverted = [...new Set([...apply.written, ...apply.deleted, ...apply.chmodded])].sort().map(displayPath);
+  return {
+    ...apply,
+    written: apply.written.map(displayPath),
+    deleted: apply.deleted.map(displayPath),
+    chmodded: apply.chmodded.map(displayPath),
+    keptIgnored: apply.keptIgnored.map(displayPath),
+    displaced: apply.displaced.map(displayPath),
+    reverted,
+  };
 }
 
-async function restoreIndex(ws: GitWorkspace, info: GitInfo, tree: string): Promise<void> {
-  // --reset: like -m (keeps stat data of unchanged entries) but also drops unmerged entries.
-  await gitOk(ws, ['read-tree', '--reset', tree], { cwd: info.root });
-  await ws.run(['update-index', '-q', '--refresh'], { cwd: info.root });
+function list(paths: readonly string[]): string {
+  const shown = paths.slice(0, 5).map(displayPath).join(', ');
+  return paths.length > 5 ? `${shown} and ${paths.length - 5} more` : shown;
 }
 
-async function describeDifferences(ws: GitWorkspace, info: GitInfo, after: WorkState, cp: Checkpoint, target: string): Promise<string[]> {
-  const problems: string[] = [];
-  if (after.fullTree !== target) {
-    const paths = (await diffTrees(ws, info, after.fullTree, target)).map((e) => e.path);
-    if (paths.length > 0) problems.push(`files still differ: ${paths.slice(0, 5).join(', ')}${paths.length > 5 ? ` and ${paths.length - 5} more` : ''}`);
-  }
-  if (after.indexTree !== cp.indexTree) problems.push('the index differs');
-  if (after.head !== cp.head) problems.push(`HEAD is ${after.head ?? 'unborn'}, expected ${cp.head ?? 'unborn'}`);
-  if (after.branch !== cp.branch) problems.push(`HEAD is on ${after.branch ?? 'no branch'}, expected ${cp.branch ?? 'a detached HEAD'}`);
+/** What still differs from the target after a rollback, plus what could not be restored. */
+async function leftOver(ctx: RepoContext, target: Snapshot, cache: StatCache, unrestored: readonly string[]): Promise<string[]> {
+  const after = await captureRepoState(ctx, cache, target.state.files.keys());
+  const d = diffStates(after, target.state);
+  const problems = [...unrestored];
+  if (d.files.length > 0) problems.push(`files still differ: ${list(d.files)}`);
+  if (d.emptyDirs.length > 0) problems.push(`empty directories differ: ${list(d.emptyDirs)}`);
+  problems.push(...d.other.map((o) => `${o} still differs`));
   return problems;
 }
 
-export async function rollbackToCheckpoint(ws: GitWorkspace, cp: Checkpoint, options: RollbackOptions): Promise<RollbackResult> {
+async function freeAttemptId(ctx: RepoContext, base: string): Promise<string> {
+  const taken = new Set(
+    (await gitText(['for-each-ref', '--format=%(refname)', ATTEMPT_REF_PREFIX], { cwd: ctx.root }))
+      .split('\n')
+      .filter(Boolean)
+      .map((r) => r.slice(ATTEMPT_REF_PREFIX.length).split('/')[0]),
+  );
+  for (let n = 1; ; n += 1) {
+    const id = n === 1 ? base : `${base}-${n}`;
+    if (!taken.has(id)) return id;
+  }
+}
+
+/** Saves the present as an attempt: its files commit plus every ref it changed, in one transaction. */
+async function saveAttempt(ctx: RepoContext, target: Snapshot, present: RepoState, label: string, now: number, cache: StatCache): Promise<{ ref: string; commit: string }> {
+  const id = await freeAttemptId(ctx, target.id);
+  const commit = await writeSnapshot(
+    ctx,
+    present,
+    {
+      kind: 'attempt',
+      id,
+      loop: target.loop,
+      createdAt: new Date(now).toISOString(),
+      subject: `ralph attempt: ${label}`,
+      body: [
+        `What an attempt left, saved by Ralph before rolling back to checkpoint ${target.id}:`,
+        'the files of the project as they were on disk (this commit\'s tree), and the',
+        'refs it changed next to this ref. Bring a file back with',
+        `  ${restoreCommandFor(`${ATTEMPT_REF_PREFIX}${id}/files`)}`,
+      ],
+    },
+    cache,
+    now,
+  );
+  const base = `${ATTEMPT_REF_PREFIX}${id}`;
+  const commands = [`create ${base}/files\0${commit}\0`];
+  const before = new Map((target.state.refs ?? []).map((r) => [r.name, r.oid] as const));
+  for (const ref of present.refs ?? []) if (!ref.symref && before.get(ref.name) !== ref.oid) commands.push(`create ${base}/${ref.name}\0${ref.oid}\0`);
+  if (/^[0-9a-f]{40,64}$/.test(present.head) && present.head !== target.state.head) commands.push(`create ${base}/HEAD\0${present.head}\0`);
+  await gitBytes(['update-ref', '-z', '--stdin', '-m', `ralph: attempt saved before rollback to ${target.id}`], { cwd: ctx.root, input: commands.join('') });
+  return { ref: `${base}/files`, commit };
+}
+
+function headOrRefsMoved(present: RepoState, target: RepoState): boolean {
+  if (present.head !== target.head) return true;
+  if (target.refs === null) return false;
+  const key = (r: { name: string; oid: string }): string => `${r.name} ${r.oid}`;
+  const want = new Set(target.refs.map(key));
+  return (present.refs ?? []).length !== target.refs.length || (present.refs ?? []).some((r) => !want.has(key(r)));
+}
+
+/** Applies a snapshot with the journal already written; clears it when the result is checked. */
+async function applyJournaled(ctx: RepoContext, target: Snapshot, cache: StatCache, step: StepHook): Promise<{ report: RollbackReport; problems: string[] }> {
+  const apply = await applyState(ctx, target.state, cache, `ralph-displaced-${target.id}`, step);
+  const problems = await leftOver(ctx, target, cache, apply.unrestored);
+  clearJournal(ctx);
+  cache.save(Date.now(), tempName('cache'));
+  return { report: toReport(apply), problems };
+}
+
+export async function rollbackWith(ctx: RepoContext, cp: Checkpoint, options: RollbackOptions): Promise<RollbackResult> {
+  const step = options.onStep ?? (() => undefined);
   let attemptRef: string | undefined;
+  let changing = false;
   try {
-    const info = await ws.repo();
-    if (!info) return NOT_REPO;
-    if (existsSync(join(info.gitDir, 'index.lock'))) {
-      return { ok: false, reason: `another git process holds ${join(info.gitDir, 'index.lock')}; nothing was changed` };
+    const now = options.now ?? Date.now();
+    const target = await readSnapshot(ctx, cp.commit);
+    if (typeof target === 'string') return { ok: false, reason: `checkpoint ${cp.id} cannot be used: ${target}; nothing was changed` };
+    if (target.id !== cp.id || target.kind !== 'checkpoint') return { ok: false, reason: `checkpoint ${cp.id} does not match its commit; nothing was changed` };
+    const cache = StatCache.load(ralphGitDir(ctx));
+    const present = await captureRepoState(ctx, cache, target.state.files.keys());
+    if (isSameState(diffStates(present, target.state))) {
+      return { ok: true, restored: false, attemptRef: null, attemptCommit: null, report: emptyReport(), headMoved: false, restoreCommand: null };
     }
-    const target = await verifyCheckpoint(ws, info, cp);
-    let present = await captureWorkState(ws, info);
-    // Files the checkpoint has that the present capture skipped because the attempt's
-    // .gitignore now ignores them: on disk, and the attempt's version must be kept.
-    const hidden = (await diffTrees(ws, info, present.fullTree, target))
-      .filter((e) => e.status === 'A' && e.dstMode !== '160000')
-      .map((e) => e.path)
-      .filter((p) => {
-        try {
-          return !lstatSync(join(info.root, p)).isDirectory();
-        } catch {
-          return false;
-        }
-      });
-    if (hidden.length > 0) present = await captureWorkState(ws, info, hidden);
-    const branchTip = cp.branch ? await revParse(ws, cp.branch) : null;
-    const empty: RestoreReport = { written: [], deleted: [], keptIgnored: [], displaced: [] };
-    const unchanged =
-      present.fullTree === target && present.indexTree === cp.indexTree && present.head === cp.head && present.branch === cp.branch && (cp.branch === null || branchTip === cp.head);
-    if (unchanged) return { ok: true, restored: false, attemptRef: null, attemptCommit: null, report: empty, headMoved: false };
-
-    const attempt = await saveAttempt(ws, cp, present, branchTip, options.attemptLabel, options.now ?? Date.now());
+    const attempt = await saveAttempt(ctx, target, present, options.attemptLabel, now, cache);
     attemptRef = attempt.ref;
-    const headMoved = await restoreRefs(ws, cp, present, branchTip);
-    const report = await restoreWorkTree(ws, info, present.fullTree, target, `ralph-displaced-${cp.id}`);
-    await restoreIndex(ws, info, cp.indexTree);
-
-    const problems = await describeDifferences(ws, info, await captureWorkState(ws, info), cp, target);
+    step('attempt-saved');
+    writeJournal(ctx, { version: 1, checkpointId: target.id, checkpointCommit: target.commit, attemptRef: attempt.ref, attemptCommit: attempt.commit, startedAt: new Date(now).toISOString(), pid: process.pid });
+    changing = true;
+    step('journal');
+    const { report, problems } = await applyJournaled(ctx, target, cache, step);
+    const restoreCommand = restoreCommandFor(attempt.ref);
     if (problems.length > 0) {
-      return { ok: false, reason: `rollback to ${cp.id} is incomplete: ${problems.join('; ')}. The attempt is saved in ${attempt.ref}`, attemptRef: attempt.ref };
+      return { ok: false, changed: true, reason: `the rollback to ${cp.id} is incomplete: ${problems.join('; ')}. The attempt is kept at ${attempt.ref}`, attemptRef: attempt.ref, report, restoreCommand };
     }
-    return { ok: true, restored: true, attemptRef: attempt.ref, attemptCommit: attempt.commit, report, headMoved };
+    return { ok: true, restored: true, attemptRef: attempt.ref, attemptCommit: attempt.commit, report, headMoved: headOrRefsMoved(present, target.state), restoreCommand };
   } catch (error) {
-    const saved = attemptRef ? `; the attempt is saved in ${attemptRef}` : '';
-    return { ok: false, reason: `${errorMessage(error)}${saved}`, ...(attemptRef ? { attemptRef } : {}) };
+    const why = error instanceof CheckpointError ? error.message : errorMessage(error);
+    const saved = attemptRef ? `; the attempt is kept at ${attemptRef}` : '';
+    const state = changing ? '; the rollback stopped part-way and is finished at the next start of ralph' : '; nothing was changed';
+    return { ok: false, reason: `${why}${state}${saved}`, changed: changing, ...(attemptRef ? { attemptRef, restoreCommand: restoreCommandFor(attemptRef) } : {}) };
+  }
+}
+
+export interface ResumeOutcome {
+  /** What happened, for the user; null when there was nothing to finish. */
+  message: string | null;
+  ok: boolean;
+}
+
+/**
+ * Finishes a rollback that was cut short (its journal is still there), so a
+ * run never carries on from a tree that is neither before nor after.
+ */
+export async function finishInterruptedRollback(ctx: RepoContext): Promise<ResumeOutcome> {
+  const journal = readJournal(ctx);
+  if (journal === null) return { message: null, ok: true };
+  if (typeof journal === 'string') {
+    const path = join(ralphGitDir(ctx), 'rollback-journal.json');
+    renameSync(path, `${path}.corrupt`);
+    return { ok: false, message: `${journal}; it was set aside as ${path}.corrupt. Saved attempts are listed by ralph --checkpoints.` };
+  }
+  const target = await readSnapshot(ctx, journal.checkpointCommit);
+  if (typeof target === 'string') {
+    return { ok: false, message: `An interrupted rollback to checkpoint ${journal.checkpointId} cannot be finished: ${target}. The attempt is kept at ${journal.attemptRef}.` };
+  }
+  const cache = StatCache.load(ralphGitDir(ctx));
+  try {
+    const { report, problems } = await applyJournaled(ctx, target, cache, () => undefined);
+    const files = report.reverted.length > 0 ? ` (${report.reverted.length} file${report.reverted.length === 1 ? '' : 's'} put back)` : '';
+    if (problems.length > 0) {
+      return { ok: false, message: `Finished an interrupted rollback to checkpoint ${journal.checkpointId}, but it is incomplete: ${problems.join('; ')}. The attempt is kept at ${journal.attemptRef}.` };
+    }
+    return {
+      ok: true,
+      message: `A rollback to checkpoint ${journal.checkpointId} was interrupted (started ${journal.startedAt}); Ralph finished it now${files}. The attempt is kept at ${journal.attemptRef}; bring a file back with: ${restoreCommandFor(journal.attemptRef)}`,
+    };
+  } catch (error) {
+    return { ok: false, message: `An interrupted rollback to checkpoint ${journal.checkpointId} could not be finished: ${errorMessage(error)}. It is tried again at the next start; the attempt is kept at ${journal.attemptRef}.` };
+  }
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** Removes temporary files a killed Ralph left in its git-dir area (never those of a live process). */
+export function removeLeftovers(ctx: RepoContext): void {
+  const dir = ralphGitDir(ctx);
+  if (!existsSync(dir)) return;
+  for (const name of readdirSync(dir)) {
+    const match = /^tmp-(\d+)-/.exec(name);
+    if (!match) continue;
+    const pid = Number(match[1]);
+    if (pid === process.pid || alive(pid)) continue;
+    rmSync(join(dir, name), { recursive: true, force: true });
   }
 }

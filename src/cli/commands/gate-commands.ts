@@ -66,12 +66,11 @@ export async function listCheckpointsCommand(paths: RalphPaths, asJson: boolean)
   else {
     out('Checkpoints (oldest first); restore one with: ralph --restore <id>');
     for (const cp of listing.checkpoints) {
-      const where = cp.stashIndex === null ? 'stash entry dropped' : `stash@{${cp.stashIndex}}`;
-      out(`  ${cp.id.padEnd(16)} loop ${String(cp.loop).padEnd(4)} ${cp.createdAt}  ${where}  ${cp.message}`);
+      out(`  ${cp.id.padEnd(16)} loop ${String(cp.loop).padEnd(4)} ${cp.createdAt}  ${cp.message}`);
     }
   }
   if (listing.attempts.length > 0) {
-    out('\nDiscarded attempts (check one out with: git checkout <ref>):');
+    out('\nDiscarded attempts (bring a file back with: git restore --source=<ref> -- <path>):');
     for (const a of listing.attempts) out(`  ${a.ref}  ${a.date}  ${a.subject}`);
   }
   return ExitCode.Completed;

@@ -23,7 +23,7 @@ describe('private index copies', () => {
     utimesSync(file, past, past);
     const made = await createCheckpoint(new GitWorkspace(dir, createExecaRunner()), { loop: 1, now: Date.now() });
     expect(made.ok).toBe(true);
-    if (made.ok) expect(git(dir, 'show', `${made.checkpoint.worktreeTree}:v.txt`)).toBe('v2\n');
+    if (made.ok) expect(git(dir, 'show', `${made.checkpoint.commit}:v.txt`)).toBe('v2\n');
     expect(git(dir, 'diff', '--cached', '--name-only')).toBe('');
   });
 });

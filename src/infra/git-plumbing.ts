@@ -1,0 +1,140 @@
+import { spawn } from 'node:child_process';
+import { isAbsolute, join, resolve } from 'node:path';
+
+/**
+ * Git as Ralph's checkpoints use it: bytes in, bytes out, and never the user's
+ * hooks. Checkpoint plumbing writes refs and private index files; a user's
+ * reference-transaction or post-index-change hook that reacted to those would
+ * both surprise the user and change the very state a rollback must restore
+ * exactly. An fsmonitor hook is a hook too.
+ *
+ * File names are bytes (git does not require UTF-8), so every path list is
+ * NUL-separated and every path is carried as a "binary string": one char per
+ * byte (latin1), which round-trips any byte sequence exactly.
+ */
+
+const NO_HOOKS = ['-c', 'core.hooksPath=/dev/null', '-c', 'core.fsmonitor=false'];
+
+/** Variables that would point git at another repository or index than the one we mean. */
+const REPO_SELECTORS = ['GIT_DIR', 'GIT_WORK_TREE', 'GIT_INDEX_FILE', 'GIT_COMMON_DIR', 'GIT_PREFIX', 'GIT_OBJECT_DIRECTORY'];
+
+export interface GitRaw {
+  code: number;
+  stdout: Buffer;
+  stderr: string;
+}
+
+export class GitPlumbingError extends Error {
+  override name = 'GitPlumbingError';
+  constructor(
+    message: string,
+    readonly stderr: string,
+  ) {
+    super(message);
+  }
+}
+
+export interface GitCallOptions {
+  cwd: string;
+  input?: Buffer | string;
+  env?: Record<string, string>;
+}
+
+export function runGit(args: readonly string[], options: GitCallOptions): Promise<GitRaw> {
+  return new Promise((resolvePromise) => {
+    const env: NodeJS.ProcessEnv = { ...process.env, ...options.env };
+    for (const name of REPO_SELECTORS) if (!options.env?.[name]) delete env[name];
+    const child = spawn('git', [...NO_HOOKS, ...args], { cwd: options.cwd, env, stdio: ['pipe', 'pipe', 'pipe'] });
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    child.stdout.on('data', (chunk: Buffer) => out.push(chunk));
+    child.stderr.on('data', (chunk: Buffer) => err.push(chunk));
+    child.stdin.on('error', () => undefined);
+    child.on('error', (error) => resolvePromise({ code: -1, stdout: Buffer.alloc(0), stderr: error.message }));
+    child.on('close', (code) => resolvePromise({ code: code ?? -1, stdout: Buffer.concat(out), stderr: Buffer.concat(err).toString('utf8') }));
+    child.stdin.end(options.input ?? '');
+  });
+}
+
+export async function gitBytes(args: readonly string[], options: GitCallOptions): Promise<Buffer> {
+  const result = await runGit(args, options);
+  if (result.code !== 0) {
+    throw new GitPlumbingError(`git ${args[0] ?? ''} failed: ${result.stderr.trim() || `exit code ${result.code}`}`, result.stderr);
+  }
+  return result.stdout;
+}
+
+export async function gitText(args: readonly string[], options: GitCallOptions): Promise<string> {
+  return (await gitBytes(args, options)).toString('utf8');
+}
+
+/** Splits NUL-terminated output into binary strings (one char per byte). */
+export function splitZ(buffer: Buffer): string[] {
+  const parts: string[] = [];
+  let start = 0;
+  for (let i = 0; i < buffer.length; i += 1) {
+    if (buffer[i] === 0) {
+      if (i > start) parts.push(buffer.toString('latin1', start, i));
+      start = i + 1;
+    }
+  }
+  if (start < buffer.length) parts.push(buffer.toString('latin1', start));
+  return parts;
+}
+
+export function binary(path: string): Buffer {
+  return Buffer.from(path, 'latin1');
+}
+
+/** A binary path as a person reads it (UTF-8 where it is UTF-8). */
+export function displayPath(path: string): string {
+  return binary(path).toString('utf8');
+}
+
+/** The absolute file-system path (as bytes) of `rel` under `root`. */
+export function underRoot(root: string, rel: string): Buffer {
+  return rel === '' ? Buffer.from(root) : Buffer.concat([Buffer.from(root), Buffer.from('/'), binary(rel)]);
+}
+
+/**
+ * C-style quoting for the line-based `--stdin-paths` of hash-object: only names
+ * with a newline, a backslash or a leading quote need it; other bytes pass raw.
+ */
+export function quoteLine(path: string): string {
+  if (!/[\n"\\]/.test(path) && !/[\x00-\x1f\x7f]/.test(path)) return path;
+  let out = '"';
+  for (let i = 0; i < path.length; i += 1) {
+    const code = path.charCodeAt(i);
+    if (code < 0x20 || code === 0x7f || code === 0x22 || code === 0x5c) out += `\\${code.toString(8).padStart(3, '0')}`;
+    else out += path[i];
+  }
+  return `${out}"`;
+}
+
+export interface RepoContext {
+  /** The Ralph project's directory (absolute). */
+  project: string;
+  /** The repository's top level (absolute). */
+  root: string;
+  /** The project relative to the top, '' or ending in '/'. */
+  prefix: string;
+  /** This work tree's git dir: index, HEAD and operation state live here. */
+  gitDir: string;
+  /** Shared refs, objects and reflogs (differs from gitDir in a linked worktree). */
+  commonDir: string;
+}
+
+/** The repository around `project`, or null when it is not inside a git work tree. */
+export async function repoContext(project: string): Promise<RepoContext | null> {
+  const result = await runGit(['rev-parse', '--show-toplevel', '--show-prefix', '--git-dir', '--git-common-dir'], { cwd: project });
+  if (result.code !== 0) return null;
+  const [root = '', prefix = '', gitDir = '', commonDir = ''] = result.stdout.toString('utf8').split('\n');
+  if (!root) return null;
+  const abs = (p: string): string => (isAbsolute(p) ? p : resolve(project, p));
+  return { project: resolve(project), root, prefix, gitDir: abs(gitDir), commonDir: abs(commonDir) };
+}
+
+/** Ralph's private area inside the git dir: temporary index files, caches, the rollback journal. */
+export function ralphGitDir(ctx: RepoContext): string {
+  return join(ctx.gitDir, 'ralph');
+}

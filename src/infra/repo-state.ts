@@ -1,0 +1,302 @@
+import { existsSync, lstatSync, readdirSync, readFileSync, readlinkSync, type Stats } from 'node:fs';
+import { join } from 'node:path';
+import { CheckpointError, indexLockedError } from './checkpoint-error.js';
+import { isRalphStatePath } from './ralph-state-paths.js';
+import { gitBytes, gitText, quoteLine, runGit, splitZ, underRoot, type RepoContext } from './git-plumbing.js';
+import type { StatCache } from './stat-cache.js';
+
+/**
+ * The state of a Ralph project's repository that an agent can change, read
+ * without changing anything: the project directory's files as raw bytes with
+ * their exact permission bits, its empty directories, the raw index file, HEAD,
+ * every ref, the stash reflog (the user's stash entries) and in-progress
+ * operation state. Objects for the file contents are written to the object
+ * store as a side effect, so the state can be committed right away.
+ */
+
+export interface FileEntry {
+  /** Git's view: 100644, 100755, 120000 (symlink) or 160000 (submodule). */
+  mode: string;
+  oid: string;
+  /** The exact permission bits (st_mode & 07777); 0 for symlinks and submodules. */
+  perm: number;
+}
+
+export interface RefEntry {
+  name: string;
+  oid: string;
+  /** The target of a symbolic ref, '' for a plain one. */
+  symref: string;
+  /** The commit a tag points at, or the ref's own commit; '' when it names no commit. */
+  commit: string;
+}
+
+export interface OpFile {
+  /** Relative to the git dir, '/'-separated. */
+  path: string;
+  perm: number;
+  /** null for a directory. */
+  content: Buffer | null;
+}
+
+export interface SubRepo {
+  path: string;
+  head: string | null;
+}
+
+export interface RepoState {
+  /** Keys: binary paths relative to the project directory. */
+  files: Map<string, FileEntry>;
+  /** Empty directories (leaves), or null when not recorded. */
+  emptyDirs: string[] | null;
+  /** Repositories inside the project that are not submodules: recorded, never restored. */
+  nested: SubRepo[];
+  submodules: SubRepo[];
+  /** The raw index file; null when there is none. */
+  index: Buffer | null;
+  /** The content of HEAD: `ref: refs/heads/main` or a commit id. */
+  head: string;
+  /** Every ref outside refs/ralph/, or null when not recorded. */
+  refs: RefEntry[] | null;
+  /** False when `refs` lists only some refs (checkpoints of older versions): others are left alone, and so is the stash. */
+  refsComplete: boolean;
+  /** The stash's reflog file (its entries); null when there is no stash. */
+  stashLog: Buffer | null;
+  /** Merge/rebase/cherry-pick/revert/bisect files in the git dir, or null when not recorded. */
+  opState: OpFile[] | null;
+  /** Blob ids the index refers to (kept reachable with the checkpoint; not compared). */
+  indexObjects: string[];
+}
+
+/** Files and directories in the git dir that make up an operation in progress. */
+export const OP_STATE_NAMES = [
+  'MERGE_HEAD', 'MERGE_MSG', 'MERGE_MODE', 'MERGE_RR', 'MERGE_AUTOSTASH', 'AUTO_MERGE', 'CHERRY_PICK_HEAD', 'REVERT_HEAD',
+  'REBASE_HEAD', 'SQUASH_MSG', 'ORIG_HEAD', 'BISECT_LOG', 'BISECT_START', 'BISECT_TERMS', 'BISECT_EXPECTED_REV',
+  'BISECT_ANCESTORS_OK', 'BISECT_NAMES', 'BISECT_RUN', 'BISECT_HEAD', 'rebase-merge', 'rebase-apply', 'sequencer',
+] as const;
+
+function lstatOrNull(path: Buffer | string): Stats | null {
+  try {
+    return lstatSync(path);
+  } catch {
+    return null;
+  }
+}
+
+function readOrNull(path: string): Buffer | null {
+  try {
+    return readFileSync(path);
+  } catch {
+    return null;
+  }
+}
+
+function readOpEntry(gitDir: string, rel: string, out: OpFile[]): void {
+  const full = join(gitDir, rel);
+  const st = lstatOrNull(full);
+  if (!st) return;
+  if (st.isDirectory()) {
+    out.push({ path: rel, perm: st.mode & 0o7777, content: null });
+    for (const name of readdirSync(full).sort()) readOpEntry(gitDir, `${rel}/${name}`, out);
+  } else if (st.isFile()) {
+    out.push({ path: rel, perm: st.mode & 0o7777, content: readFileSync(full) });
+  }
+}
+
+export function readOpState(gitDir: string): OpFile[] {
+  const out: OpFile[] = [];
+  for (const name of OP_STATE_NAMES) readOpEntry(gitDir, name, out);
+  return out;
+}
+
+export async function readRefs(ctx: RepoContext): Promise<RefEntry[]> {
+  const format = '%(refname)%00%(objectname)%00%(symref)%00%(objecttype)%00%(*objectname)%00%(*objecttype)';
+  const text = await gitText(['for-each-ref', `--format=${format}`], { cwd: ctx.root });
+  const refs: RefEntry[] = [];
+  for (const line of text.split('\n')) {
+    if (!line) continue;
+    const [name = '', oid = '', symref = '', type = '', peeled = '', peeledType = ''] = line.split('\0');
+    if (name.startsWith('refs/ralph/')) continue;
+    const commit = type === 'commit' ? oid : peeledType === 'commit' ? peeled : '';
+    refs.push({ name, oid, symref, commit });
+  }
+  return refs;
+}
+
+export function readHeadFile(ctx: RepoContext): string {
+  return (readOrNull(join(ctx.gitDir, 'HEAD'))?.toString('utf8') ?? '').trim();
+}
+
+export function readStashLog(ctx: RepoContext): Buffer | null {
+  return readOrNull(join(ctx.commonDir, 'logs', 'refs', 'stash'));
+}
+
+export function readIndexFile(ctx: RepoContext): Buffer | null {
+  if (existsSync(join(ctx.gitDir, 'index.lock'))) throw indexLockedError(join(ctx.gitDir, 'index.lock'));
+  return readOrNull(join(ctx.gitDir, 'index'));
+}
+
+async function subRepoHead(dir: Buffer): Promise<string | null> {
+  const result = await runGit(['rev-parse', '-q', '--verify', 'HEAD'], { cwd: dir.toString('utf8') });
+  return result.code === 0 ? result.stdout.toString('utf8').trim() : null;
+}
+
+/** Empty leaf directories at or below `rel` (a directory git listed as wholly untracked). */
+function emptyLeaves(project: string, rel: string, out: string[], budget: { left: number }): void {
+  if (budget.left <= 0) return;
+  budget.left -= 1;
+  let names: Buffer[];
+  try {
+    names = readdirSync(underRoot(project, rel), { encoding: 'buffer' });
+  } catch {
+    return;
+  }
+  if (names.length === 0) {
+    out.push(rel);
+    return;
+  }
+  for (const name of names) {
+    const child = `${rel}/${name.toString('latin1')}`;
+    if (lstatOrNull(underRoot(project, child))?.isDirectory()) emptyLeaves(project, child, out, budget);
+  }
+}
+
+function gitMode(st: Stats): string {
+  if (st.isSymbolicLink()) return '120000';
+  return st.mode & 0o100 ? '100755' : '100644';
+}
+
+async function hashFiles(ctx: RepoContext, paths: readonly string[]): Promise<string[]> {
+  if (paths.length === 0) return [];
+  // From the top: hash-object does not apply the subdirectory prefix to --stdin-paths.
+  const prefix = Buffer.from(ctx.prefix, 'utf8').toString('latin1');
+  const input = Buffer.from(`${paths.map((p) => quoteLine(prefix + p)).join('\n')}\n`, 'latin1');
+  const result = await runGit(['hash-object', '-w', '--no-filters', '--stdin-paths'], { cwd: ctx.root, input });
+  if (result.code !== 0) {
+    const which = /'([^']*)'/.exec(result.stderr)?.[1];
+    throw new CheckpointError(
+      'unreadable-file',
+      `Ralph could not read ${which ? `"${which}"` : 'a file in the project'} to save it in a checkpoint (${result.stderr.trim().split('\n').pop() ?? 'git failed'}).`,
+      'Make the file readable (chmod u+r) or add it to .gitignore, then start again. Or run with --no-checkpoint to go on without a safety net.',
+    );
+  }
+  const oids = result.stdout.toString('utf8').trim().split('\n');
+  if (oids.length !== paths.length) throw new Error('git hash-object returned fewer ids than paths');
+  return oids;
+}
+
+async function hashBlob(ctx: RepoContext, content: Buffer): Promise<string> {
+  return (await gitText(['hash-object', '-w', '--no-filters', '--stdin'], { cwd: ctx.root, input: content })).trim();
+}
+
+export interface FileCapture {
+  files: Map<string, FileEntry>;
+  emptyDirs: string[];
+  nested: SubRepo[];
+  submodules: SubRepo[];
+  indexObjects: string[];
+}
+
+/**
+ * Lists and hashes the project's files: tracked ones (as on disk) and untracked
+ * ones git does not ignore, plus `extraPaths` when they exist (rollback passes
+ * the checkpoint's files, so a file hidden by an attempt's .gitignore is still
+ * seen). Ignored files and Ralph's own state are left out.
+ */
+export async function captureFiles(ctx: RepoContext, cache: StatCache, extraPaths: Iterable<string> = []): Promise<FileCapture> {
+  const cwd = ctx.project;
+  const [tracked, untracked, collapsed] = await Promise.all([
+    gitBytes(['ls-files', '-z', '-s', '--cached'], { cwd }),
+    gitBytes(['ls-files', '-z', '-o', '--exclude-standard'], { cwd }),
+    gitBytes(['ls-files', '-z', '-o', '--exclude-standard', '--directory'], { cwd }),
+  ]);
+  const candidates = new Set<string>();
+  const gitlinks = new Map<string, string>();
+  const indexObjects = new Set<string>();
+  for (const line of splitZ(tracked)) {
+    const tab = line.indexOf('\t');
+    const path = line.slice(tab + 1);
+    if (!line.startsWith('160000 ')) indexObjects.add(line.slice(7, line.indexOf(' ', 7)));
+    if (isRalphStatePath(path)) continue;
+    if (line.startsWith('160000 ')) gitlinks.set(path, line.slice(7, line.indexOf(' ', 7)));
+    else candidates.add(path);
+  }
+  const nestedPaths: string[] = [];
+  const untrackedDirs = new Set<string>();
+  for (const path of splitZ(untracked)) {
+    if (path.endsWith('/')) {
+      nestedPaths.push(path.slice(0, -1));
+      continue;
+    }
+    if (isRalphStatePath(path)) continue;
+    candidates.add(path);
+    for (let i = path.indexOf('/'); i !== -1; i = path.indexOf('/', i + 1)) untrackedDirs.add(path.slice(0, i));
+  }
+  for (const path of extraPaths) if (!gitlinks.has(path)) candidates.add(path);
+
+  const emptyDirs: string[] = [];
+  const budget = { left: 10_000 };
+  for (const entry of splitZ(collapsed)) {
+    if (!entry.endsWith('/')) continue;
+    const dir = entry.slice(0, -1);
+    if (untrackedDirs.has(dir) || nestedPaths.includes(dir) || isRalphStatePath(`${dir}/x`)) continue;
+    emptyLeaves(ctx.project, dir, emptyDirs, budget);
+  }
+
+  const files = new Map<string, FileEntry>();
+  const stats = new Map<string, Stats>();
+  const toHash: string[] = [];
+  const links: string[] = [];
+  for (const path of candidates) {
+    const st = lstatOrNull(underRoot(cwd, path));
+    if (!st || !(st.isFile() || st.isSymbolicLink())) continue;
+    stats.set(path, st);
+    const perm = st.isSymbolicLink() ? 0 : st.mode & 0o7777;
+    const cached = cache.lookup(path, st);
+    if (cached) {
+      files.set(path, { mode: gitMode(st), oid: cached, perm });
+      cache.remember(path, st, cached);
+    } else if (st.isSymbolicLink()) links.push(path);
+    else toHash.push(path);
+  }
+  const [oids, linkOids] = await Promise.all([
+    hashFiles(ctx, toHash),
+    Promise.all(links.map((path) => hashBlob(ctx, readlinkSync(underRoot(cwd, path), { encoding: 'buffer' })))),
+  ]);
+  const record = (path: string, oid: string): void => {
+    const st = stats.get(path) as Stats;
+    files.set(path, { mode: gitMode(st), oid, perm: st.isSymbolicLink() ? 0 : st.mode & 0o7777 });
+    cache.remember(path, st, oid);
+  };
+  toHash.forEach((path, i) => record(path, oids[i] as string));
+  links.forEach((path, i) => record(path, linkOids[i] as string));
+
+  const submodules = await Promise.all(
+    [...gitlinks].map(async ([path, indexOid]) => {
+      const head = existsSync(underRoot(cwd, `${path}/.git`)) ? await subRepoHead(underRoot(cwd, path)) : null;
+      files.set(path, { mode: '160000', oid: head ?? indexOid, perm: 0 });
+      return { path, head };
+    }),
+  );
+  const nested = await Promise.all(nestedPaths.map(async (path) => ({ path, head: await subRepoHead(underRoot(cwd, path)) })));
+  return { files, emptyDirs: emptyDirs.sort(), nested, submodules, indexObjects: [...indexObjects].sort() };
+}
+
+/** Everything at once: files, index, HEAD, refs, stash, operation state. */
+export async function captureRepoState(ctx: RepoContext, cache: StatCache, extraPaths: Iterable<string> = []): Promise<RepoState> {
+  const index = readIndexFile(ctx);
+  const [capture, refs] = await Promise.all([captureFiles(ctx, cache, extraPaths), readRefs(ctx)]);
+  return {
+    files: capture.files,
+    emptyDirs: capture.emptyDirs,
+    nested: capture.nested,
+    submodules: capture.submodules,
+    index,
+    head: readHeadFile(ctx),
+    refs,
+    refsComplete: true,
+    stashLog: readStashLog(ctx),
+    opState: readOpState(ctx.gitDir),
+    indexObjects: capture.indexObjects,
+  };
+}

@@ -1,0 +1,311 @@
+import { createHash } from 'node:crypto';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { binary, gitBytes, gitText, ralphGitDir, runGit, splitZ, type RepoContext } from './git-plumbing.js';
+import type { FileEntry, OpFile, RefEntry, RepoState, SubRepo } from './repo-state.js';
+import type { StatCache } from './stat-cache.js';
+
+/**
+ * A RepoState as git objects, and back. The snapshot commit's tree holds the
+ * project's files at their repository paths (so `git restore --source=<ref> --
+ * <path>` and `git show <ref>:<path>` work on it); its first parent is a data
+ * commit whose tree holds what a tree cannot: exact permission bits, empty
+ * directories, the raw index, HEAD, refs, the stash reflog and operation
+ * state. The other parents are every commit a ref or stash entry pointed at,
+ * which keeps them reachable however the agent moves or deletes refs.
+ */
+
+export const SNAPSHOT_DATA_VERSION = 2;
+
+export interface SnapshotInfo {
+  kind: 'checkpoint' | 'attempt';
+  id: string;
+  loop: number;
+  createdAt: string;
+  /** First line of the commit message. */
+  subject: string;
+  /** Extra lines for the commit message body. */
+  body?: string[];
+}
+
+interface DataFile {
+  version: number;
+  prefix: string;
+  head: string;
+  refs: RefEntry[] | null;
+  refsComplete: boolean;
+  hasIndex: boolean;
+  hasStash: boolean;
+  recordsEmptyDirs: boolean;
+  nested: { path: string; head: string | null }[];
+  submodules: { path: string; head: string | null }[];
+  opState: { path: string; perm: number; content: string | null }[] | null;
+}
+
+let tmpCounter = 0;
+
+/** A name for a temporary file of this process inside Ralph's git-dir area (removed at the next start when a crash leaves it). */
+export function tempName(kind: string): string {
+  tmpCounter += 1;
+  return `tmp-${process.pid}-${Date.now().toString(36)}-${tmpCounter}-${kind}`;
+}
+
+function sha1(data: Buffer | string): string {
+  return createHash('sha1').update(data).digest('hex');
+}
+
+function b64(path: string): string {
+  return binary(path).toString('base64');
+}
+
+function unb64(text: string): string {
+  return Buffer.from(text, 'base64').toString('latin1');
+}
+
+export function identityEnv(now: number): Record<string, string> {
+  const date = `@${Math.floor(now / 1000)} +0000`;
+  // A fixed identity: snapshot commits are Ralph's, and a repository without user.name must still work.
+  return {
+    GIT_AUTHOR_NAME: 'Ralph',
+    GIT_AUTHOR_EMAIL: 'ralph@localhost',
+    GIT_COMMITTER_NAME: 'Ralph',
+    GIT_COMMITTER_EMAIL: 'ralph@localhost',
+    GIT_AUTHOR_DATE: date,
+    GIT_COMMITTER_DATE: date,
+  };
+}
+
+async function commitTree(ctx: RepoContext, tree: string, parents: readonly string[], message: string, now: number): Promise<string> {
+  const args = ['commit-tree', '--no-gpg-sign', tree, ...parents.flatMap((p) => ['-p', p])];
+  return (await gitText(args, { cwd: ctx.root, input: message, env: identityEnv(now) })).trim();
+}
+
+function binaryPrefix(ctx: RepoContext): string {
+  return Buffer.from(ctx.prefix, 'utf8').toString('latin1');
+}
+
+async function filesTree(ctx: RepoContext, files: Map<string, FileEntry>, cache: StatCache): Promise<string> {
+  const prefix = binaryPrefix(ctx);
+  const lines: string[] = [];
+  for (const [path, entry] of files) lines.push(`${entry.mode} ${entry.oid}\t${prefix}${path}\0`);
+  lines.sort();
+  const input = Buffer.from(lines.join(''), 'latin1');
+  const digest = sha1(input);
+  const known = cache.tree(digest);
+  if (known) return known;
+  const dir = ralphGitDir(ctx);
+  mkdirSync(dir, { recursive: true });
+  const indexFile = join(dir, tempName('index'));
+  try {
+    const env = { GIT_INDEX_FILE: indexFile };
+    await gitBytes(['update-index', '-z', '--index-info'], { cwd: ctx.root, input, env });
+    const tree = (await gitText(['write-tree'], { cwd: ctx.root, env })).trim();
+    cache.rememberTree(digest, tree);
+    return tree;
+  } finally {
+    rmSync(indexFile, { force: true });
+    rmSync(`${indexFile}.lock`, { force: true });
+  }
+}
+
+async function mktree(ctx: RepoContext, entries: readonly string[]): Promise<string> {
+  const input = Buffer.from(entries.map((e) => `${e}\0`).join(''), 'latin1');
+  return (await gitText(['mktree', '-z', '--missing'], { cwd: ctx.root, input })).trim();
+}
+
+async function writeBlobs(ctx: RepoContext, blobs: readonly (readonly [string, Buffer])[]): Promise<Map<string, string>> {
+  const dir = join(ralphGitDir(ctx), tempName('blobs'));
+  mkdirSync(dir, { recursive: true });
+  try {
+    blobs.forEach(([, content], i) => writeFileSync(join(dir, String(i)), content));
+    const input = blobs.map((_, i) => join(dir, String(i))).join('\n') + '\n';
+    const oids = (await gitText(['hash-object', '-w', '--no-filters', '--stdin-paths'], { cwd: ctx.root, input })).trim().split('\n');
+    return new Map(blobs.map(([name], i) => [name, oids[i] as string]));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+const EMPTY_BLOB = 'e69de29bb2d1d6434b8b29ae775ad8c2e48c5391';
+
+/** Writes `state` as a snapshot commit; returns its id. */
+export async function writeSnapshot(ctx: RepoContext, state: RepoState, info: SnapshotInfo, cache: StatCache, now: number): Promise<string> {
+  const perms = [...state.files]
+    .filter(([, e]) => e.mode !== '120000' && e.mode !== '160000')
+    .map(([path, e]) => `${e.perm.toString(8)} ${path}\0`)
+    .sort()
+    .join('');
+  const data: DataFile = {
+    version: SNAPSHOT_DATA_VERSION,
+    prefix: ctx.prefix,
+    head: state.head,
+    refs: state.refs,
+    refsComplete: state.refsComplete,
+    hasIndex: state.index !== null,
+    hasStash: state.stashLog !== null,
+    recordsEmptyDirs: state.emptyDirs !== null,
+    nested: state.nested.map((n) => ({ path: b64(n.path), head: n.head })),
+    submodules: state.submodules.map((n) => ({ path: b64(n.path), head: n.head })),
+    opState: state.opState?.map((f) => ({ path: f.path, perm: f.perm, content: f.content ? f.content.toString('base64') : null })) ?? null,
+  };
+  const blobs: [string, Buffer][] = [
+    ['ralph-snapshot.json', Buffer.from(`${JSON.stringify(data, null, 1)}\n`)],
+    ['perms', Buffer.from(perms, 'latin1')],
+    ['empty-dirs', Buffer.from((state.emptyDirs ?? []).map((d) => `${d}\0`).join(''), 'latin1')],
+  ];
+  if (state.index) blobs.push(['index', state.index]);
+  if (state.stashLog) blobs.push(['stash-log', state.stashLog]);
+  const indexObjects = state.indexObjects.filter((o) => o !== EMPTY_BLOB);
+  const objectsDigest = sha1(indexObjects.join('\n'));
+  const [tree, blobIds, objectsTree] = await Promise.all([
+    filesTree(ctx, state.files, cache),
+    writeBlobs(ctx, blobs),
+    indexObjects.length === 0
+      ? Promise.resolve(null)
+      : (cache.tree(objectsDigest) ? Promise.resolve(cache.tree(objectsDigest) as string) : mktree(ctx, indexObjects.map((o) => `100644 blob ${o}\t${o}`)).then((t) => {
+          cache.rememberTree(objectsDigest, t);
+          return t;
+        })),
+  ]);
+  const dataEntries = [...blobIds].map(([name, oid]) => `100644 blob ${oid}\t${name}`);
+  if (objectsTree) dataEntries.push(`040000 tree ${objectsTree}\tindex-objects`);
+  const dataTree = await mktree(ctx, dataEntries);
+  const marker = info.kind === 'checkpoint' ? 'Ralph-Checkpoint' : 'Ralph-Attempt';
+  const dataCommit = await commitTree(ctx, dataTree, [], `ralph ${info.kind} data: ${info.id}\n\n${marker}-Data: ${info.id}\n`, now);
+  const headCommit = /^[0-9a-f]{40,64}$/.test(state.head) ? state.head : (state.refs?.find((r) => `ref: ${r.name}` === state.head)?.commit ?? '');
+  const tips = new Set<string>();
+  if (headCommit) tips.add(headCommit);
+  for (const ref of state.refs ?? []) if (ref.commit && !ref.symref) tips.add(ref.commit);
+  for (const commit of stashCommits(state.stashLog)) tips.add(commit);
+  const message = [
+    info.subject,
+    '',
+    ...(info.body ?? []),
+    ...(info.body?.length ? [''] : []),
+    `${marker}: ${info.id}`,
+    `Ralph-Loop: ${info.loop}`,
+    `Ralph-Created-At: ${info.createdAt}`,
+    `Ralph-Head: ${state.head}`,
+    `Ralph-Prefix: ${ctx.prefix || '.'}`,
+    '',
+  ].join('\n');
+  return commitTree(ctx, tree, [dataCommit, ...tips], message, now);
+}
+
+/** The commits of the stash entries (second column of each reflog line). */
+export function stashCommits(log: Buffer | null): string[] {
+  if (!log) return [];
+  return log
+    .toString('utf8')
+    .split('\n')
+    .map((line) => line.split(' ')[1] ?? '')
+    .filter((id) => /^[0-9a-f]{40,64}$/.test(id) && !/^0+$/.test(id));
+}
+
+export interface Snapshot extends SnapshotInfo {
+  commit: string;
+  /** The repository prefix the snapshot was taken at. */
+  prefix: string;
+  state: RepoState;
+}
+
+export function trailers(message: string): Map<string, string> {
+  const map = new Map<string, string>();
+  for (const match of message.matchAll(/^(Ralph-[A-Za-z-]+): (.*)$/gm)) map.set(match[1] as string, (match[2] as string).trim());
+  return map;
+}
+
+/** Reads `rev:path` objects in one process; missing ones come back undefined. */
+export async function catBlobs(ctx: RepoContext, requests: readonly string[]): Promise<(Buffer | undefined)[]> {
+  if (requests.length === 0) return [];
+  const out = await gitBytes(['cat-file', '--batch'], { cwd: ctx.root, input: Buffer.from(`${requests.join('\n')}\n`, 'latin1') });
+  const results: (Buffer | undefined)[] = [];
+  let pos = 0;
+  for (let i = 0; i < requests.length; i += 1) {
+    const nl = out.indexOf(10, pos);
+    const header = out.toString('latin1', pos, nl);
+    pos = nl + 1;
+    if (header.endsWith(' missing') || header.endsWith(' ambiguous')) {
+      results.push(undefined);
+      continue;
+    }
+    const size = Number(header.split(' ')[2]);
+    results.push(out.subarray(pos, pos + size));
+    pos += size + 1;
+  }
+  return results;
+}
+
+/** Reads a snapshot back; a string says why `commit` is not one of Ralph's. */
+export async function readSnapshot(ctx: RepoContext, commit: string): Promise<Snapshot | string> {
+  const raw = await runGit(['cat-file', 'commit', commit], { cwd: ctx.root });
+  if (raw.code !== 0) return `commit ${commit.slice(0, 12)} no longer exists`;
+  const text = raw.stdout.toString('utf8');
+  const split = text.indexOf('\n\n');
+  const headers = text.slice(0, split);
+  const message = text.slice(split + 2);
+  const parents = Array.from(headers.matchAll(/^parent ([0-9a-f]+)$/gm), (m) => m[1] as string);
+  const t = trailers(message);
+  const kind = t.has('Ralph-Checkpoint') ? 'checkpoint' : t.has('Ralph-Attempt') ? 'attempt' : null;
+  const id = t.get('Ralph-Checkpoint') ?? t.get('Ralph-Attempt');
+  const data = parents[0];
+  if (!kind || !id || !data) return `commit ${commit.slice(0, 12)} is not a Ralph checkpoint`;
+  const [json, perms, empty, index, stash] = await catBlobs(ctx, ['ralph-snapshot.json', 'perms', 'empty-dirs', 'index', 'stash-log'].map((n) => `${data}:${n}`));
+  if (!json || !perms || !empty) return `commit ${commit.slice(0, 12)} is a damaged Ralph checkpoint (its data is missing)`;
+  let parsed: DataFile;
+  try {
+    parsed = JSON.parse(json.toString('utf8')) as DataFile;
+  } catch {
+    return `commit ${commit.slice(0, 12)} is a damaged Ralph checkpoint (unreadable data)`;
+  }
+  if (parsed.version !== SNAPSHOT_DATA_VERSION) return `commit ${commit.slice(0, 12)} was made by another version of Ralph`;
+  if ((parsed.hasIndex && !index) || (parsed.hasStash && !stash)) return `commit ${commit.slice(0, 12)} is a damaged Ralph checkpoint (index or stash data missing)`;
+
+  const permOf = new Map<string, number>();
+  for (const item of splitZ(perms)) {
+    const space = item.indexOf(' ');
+    permOf.set(item.slice(space + 1), parseInt(item.slice(0, space), 8));
+  }
+  const files = await readFilesTree(ctx, commit, parsed.prefix, permOf);
+  const opState: OpFile[] | null = parsed.opState?.map((f) => ({ path: f.path, perm: f.perm, content: f.content === null ? null : Buffer.from(f.content, 'base64') })) ?? null;
+  const subs = (list: { path: string; head: string | null }[]): SubRepo[] => list.map((n) => ({ path: unb64(n.path), head: n.head }));
+  return {
+    kind,
+    id,
+    loop: Number(t.get('Ralph-Loop') ?? 0) || 0,
+    createdAt: t.get('Ralph-Created-At') ?? new Date(0).toISOString(),
+    subject: message.split('\n')[0] ?? '',
+    commit,
+    prefix: parsed.prefix,
+    state: {
+      files,
+      emptyDirs: parsed.recordsEmptyDirs ? splitZ(empty) : null,
+      nested: subs(parsed.nested),
+      submodules: subs(parsed.submodules),
+      index: parsed.hasIndex ? (index as Buffer) : null,
+      head: parsed.head,
+      refs: parsed.refs,
+      refsComplete: parsed.refsComplete !== false,
+      stashLog: parsed.hasStash ? (stash as Buffer) : null,
+      opState,
+      indexObjects: [],
+    },
+  };
+}
+
+/** The files of a snapshot's tree under `prefix`, keyed relative to it. */
+export async function readFilesTree(ctx: RepoContext, commit: string, prefix: string, permOf: Map<string, number>): Promise<Map<string, FileEntry>> {
+  const out = await gitBytes(['ls-tree', '-r', '-z', '--full-tree', commit], { cwd: ctx.root });
+  const bprefix = Buffer.from(prefix, 'utf8').toString('latin1');
+  const files = new Map<string, FileEntry>();
+  for (const line of splitZ(out)) {
+    const tab = line.indexOf('\t');
+    const full = line.slice(tab + 1);
+    if (!full.startsWith(bprefix)) continue;
+    const [mode = '', , oid = ''] = line.slice(0, tab).split(' ');
+    const path = full.slice(bprefix.length);
+    const perm = mode === '120000' || mode === '160000' ? 0 : (permOf.get(path) ?? (mode === '100755' ? 0o755 : 0o644));
+    files.set(path, { mode, oid, perm });
+  }
+  return files;
+}

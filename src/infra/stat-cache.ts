@@ -1,0 +1,95 @@
+import { mkdirSync, readFileSync, renameSync, writeFileSync, type Stats } from 'node:fs';
+import { join } from 'node:path';
+
+/**
+ * Ralph's own stat cache for checkpoints: path → (stat data, blob id of the raw
+ * bytes). Git's index cannot serve here: the blobs it holds went through
+ * line-ending conversion and clean filters, and checkpoints need the bytes as
+ * they are on disk. With the cache only files whose stat data changed are read
+ * and hashed again, which keeps a checkpoint of a large tree fast.
+ *
+ * An entry is trusted only when its file was last modified well before the
+ * cache was written: a file rewritten within the same timestamp tick, with the
+ * same size, would otherwise look unchanged ("racy" entries are hashed again).
+ */
+
+type CachedStat = [size: number, mtimeMs: number, ctimeMs: number, ino: number, mode: number, oid: string];
+
+interface CacheFile {
+  version: 1;
+  entries: Record<string, CachedStat>;
+  trees: Record<string, string>;
+}
+
+const RACY_MS = 2_000;
+const MAX_TREES = 16;
+
+export class StatCache {
+  private entries: Map<string, CachedStat>;
+  private trees: Map<string, string>;
+  private readonly fresh = new Map<string, CachedStat>();
+
+  private constructor(
+    private readonly path: string,
+    file: CacheFile | null,
+  ) {
+    this.entries = new Map(Object.entries(file?.entries ?? {}));
+    this.trees = new Map(Object.entries(file?.trees ?? {}));
+  }
+
+  static load(dir: string): StatCache {
+    const path = join(dir, 'stat-cache.json');
+    try {
+      const parsed: unknown = JSON.parse(readFileSync(path, 'latin1'));
+      if (typeof parsed === 'object' && parsed !== null && (parsed as { version?: unknown }).version === 1) return new StatCache(path, parsed as CacheFile);
+    } catch {
+      // Missing or damaged: a cache is only a shortcut, start empty.
+    }
+    return new StatCache(path, null);
+  }
+
+  /** The cached blob id when `st` matches what was recorded for `key`. */
+  lookup(key: string, st: Stats): string | undefined {
+    const hit = this.entries.get(key);
+    if (!hit) return undefined;
+    const [size, mtimeMs, ctimeMs, ino, mode, oid] = hit;
+    return size === st.size && mtimeMs === st.mtimeMs && ctimeMs === st.ctimeMs && ino === st.ino && mode === st.mode ? oid : undefined;
+  }
+
+  remember(key: string, st: Stats, oid: string): void {
+    this.fresh.set(key, [st.size, st.mtimeMs, st.ctimeMs, st.ino, st.mode, oid]);
+  }
+
+  tree(inputDigest: string): string | undefined {
+    return this.trees.get(inputDigest);
+  }
+
+  rememberTree(inputDigest: string, oid: string): void {
+    this.trees.delete(inputDigest);
+    this.trees.set(inputDigest, oid);
+    while (this.trees.size > MAX_TREES) this.trees.delete(this.trees.keys().next().value as string);
+  }
+
+  /** Forgets everything (after git reported a missing object the cache pointed at). */
+  clear(): void {
+    this.entries = new Map();
+    this.trees = new Map();
+    this.fresh.clear();
+  }
+
+  /** Writes the entries seen in this capture (others are gone from the tree) atomically. */
+  save(now: number, tmpName: string): void {
+    const entries: Record<string, CachedStat> = {};
+    for (const [key, value] of this.fresh) if (value[1] < now - RACY_MS && value[2] < now - RACY_MS) entries[key] = value;
+    const file: CacheFile = { version: 1, entries, trees: Object.fromEntries(this.trees) };
+    try {
+      const dir = join(this.path, '..');
+      mkdirSync(dir, { recursive: true });
+      const tmp = join(dir, tmpName);
+      writeFileSync(tmp, JSON.stringify(file), 'latin1');
+      renameSync(tmp, this.path);
+    } catch {
+      // A cache that cannot be written only costs time next run.
+    }
+  }
+}

@@ -1,0 +1,228 @@
+import { chmodSync, closeSync, constants, existsSync, mkdirSync, openSync, renameSync, rmSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import { indexLockedError } from './checkpoint-error.js';
+import { binary, gitBytes, runGit, splitZ, underRoot, type RepoContext } from './git-plumbing.js';
+import { OP_STATE_NAMES, captureFiles, readHeadFile, readOpState, readRefs, type FileCapture, type RepoState } from './repo-state.js';
+import { SafeTree } from './safe-fs.js';
+import { catBlobs, tempName } from './snapshot-commit.js';
+import type { StatCache } from './stat-cache.js';
+
+/**
+ * Makes the repository hold a recorded state: files (bytes, modes, deletions),
+ * empty directories, submodule HEADs, the index, refs, HEAD, the stash and
+ * operation state. Every step reads the present afresh and changes only what
+ * differs, so running it again after an interruption finishes the job.
+ * Ignored files are never touched; nothing goes through a symlink.
+ */
+
+export interface ApplyReport {
+  /** Files written back (changed or deleted by the attempt), binary paths relative to the project. */
+  written: string[];
+  /** Files the attempt created, removed. */
+  deleted: string[];
+  /** Files whose permission bits alone were put back. */
+  chmodded: string[];
+  /** Files the attempt created that the restored .gitignore ignores: left in place. */
+  keptIgnored: string[];
+  /** Things in the way that were not the attempt's to delete, moved aside. */
+  displaced: string[];
+  /** What could not be restored, in plain words. */
+  unrestored: string[];
+}
+
+export type StepHook = (step: string) => void;
+
+const isIgnoreFile = (p: string): boolean => basename(binary(p).toString('utf8')) === '.gitignore';
+
+async function ignoredNow(ctx: RepoContext, paths: readonly string[]): Promise<Set<string>> {
+  if (paths.length === 0) return new Set();
+  const result = await runGit(['check-ignore', '--no-index', '-z', '--stdin'], { cwd: ctx.project, input: Buffer.from(paths.map((p) => `${p}\0`).join(''), 'latin1') });
+  if (result.code !== 0 && result.code !== 1) throw new Error(`git check-ignore failed: ${result.stderr.trim()}`);
+  return new Set(splitZ(result.stdout));
+}
+
+async function blobContents(ctx: RepoContext, oids: Iterable<string>): Promise<Map<string, Buffer>> {
+  const list = [...new Set(oids)];
+  const contents = await catBlobs(ctx, list);
+  const map = new Map<string, Buffer>();
+  list.forEach((oid, i) => {
+    const content = contents[i];
+    if (!content) throw new Error(`the checkpoint's object ${oid.slice(0, 12)} is missing from the repository`);
+    map.set(oid, content);
+  });
+  return map;
+}
+
+function parentDirs(path: string): string {
+  return path.includes('/') ? path.slice(0, path.lastIndexOf('/')) : '';
+}
+
+async function applyFiles(ctx: RepoContext, target: RepoState, present: FileCapture, report: ApplyReport, suffix: string, step: StepHook): Promise<void> {
+  const tree = new SafeTree(ctx.project, (p) => present.files.has(p), suffix);
+  const deletes: string[] = [];
+  const writes: string[] = [];
+  const chmods: string[] = [];
+  for (const [path, entry] of present.files) if (entry.mode !== '160000' && !target.files.has(path)) deletes.push(path);
+  for (const [path, want] of target.files) {
+    if (want.mode === '160000') continue;
+    const have = present.files.get(path);
+    if (!have || have.mode !== want.mode || have.oid !== want.oid) writes.push(path);
+    else if (have.perm !== want.perm) chmods.push(path);
+  }
+  deletes.sort();
+  writes.sort();
+  const contents = await blobContents(ctx, writes.map((p) => (target.files.get(p) as { oid: string }).oid));
+  const write = (path: string): void => {
+    const want = target.files.get(path) as { mode: string; oid: string; perm: number };
+    tree.writeFile(path, contents.get(want.oid) as Buffer, want.perm, want.mode === '120000');
+    report.written.push(path);
+  };
+  // The restored ignore rules decide what counts as the attempt's file and what is ignored.
+  for (const path of deletes.filter(isIgnoreFile)) if (tree.remove(path)) report.deleted.push(path);
+  writes.filter(isIgnoreFile).forEach(write);
+  step('ignore-rules');
+  const candidates = deletes.filter((p) => !isIgnoreFile(p));
+  const ignored = await ignoredNow(ctx, candidates);
+  const keepDirs = new Set(target.emptyDirs ?? []);
+  for (const path of candidates) {
+    if (ignored.has(path)) report.keptIgnored.push(path);
+    else if (tree.remove(path)) {
+      report.deleted.push(path);
+      tree.removeEmptyDir(parentDirs(path), (d) => keepDirs.has(d));
+    }
+  }
+  step('deleted');
+  writes.filter((p) => !isIgnoreFile(p)).forEach(write);
+  step('written');
+  for (const path of chmods) {
+    tree.chmod(path, (target.files.get(path) as { perm: number }).perm);
+    report.chmodded.push(path);
+  }
+  if (target.emptyDirs !== null) {
+    for (const dir of target.emptyDirs) tree.mkdirs(dir);
+    for (const dir of present.emptyDirs) if (!keepDirs.has(dir)) tree.removeEmptyDir(dir, (d) => keepDirs.has(d));
+  }
+  report.displaced.push(...tree.report.displaced);
+}
+
+async function applySubRepos(ctx: RepoContext, target: RepoState, present: FileCapture, report: ApplyReport): Promise<void> {
+  const now = new Map(present.submodules.map((s) => [s.path, s.head] as const));
+  for (const sub of target.submodules) {
+    const head = now.get(sub.path) ?? null;
+    if (!sub.head || head === sub.head) continue;
+    const cwd = underRoot(ctx.project, sub.path).toString('utf8');
+    const status = await runGit(['status', '--porcelain', '--untracked-files=no'], { cwd });
+    const clean = status.code === 0 && status.stdout.length === 0;
+    const moved = clean && (await runGit(['checkout', '-q', '--detach', sub.head], { cwd })).code === 0;
+    if (!moved) report.unrestored.push(`submodule ${binary(sub.path).toString('utf8')}: its HEAD is ${head ?? 'gone'}, was ${sub.head} (it has local changes; run: git -C ${binary(sub.path).toString('utf8')} checkout ${sub.head})`);
+  }
+  const nestedNow = new Map(present.nested.map((s) => [s.path, s.head] as const));
+  for (const repo of target.nested) {
+    const head = nestedNow.get(repo.path);
+    if (head === repo.head) continue;
+    report.unrestored.push(
+      `nested repository ${binary(repo.path).toString('utf8')}: Ralph does not restore the content of repositories inside the project (its HEAD ${head === undefined ? 'is gone' : `is ${head ?? 'unborn'}`}, was ${repo.head ?? 'unborn'})`,
+    );
+  }
+}
+
+/** Replaces a file inside the git dir atomically, the way git itself does (through a lock file). */
+function replaceGitFile(path: string, content: Buffer | null): void {
+  if (content === null) {
+    rmSync(path, { force: true });
+    return;
+  }
+  mkdirSync(dirname(path), { recursive: true });
+  const lock = `${path}.lock`;
+  let fd: number;
+  try {
+    fd = openSync(lock, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, 0o644);
+  } catch {
+    throw indexLockedError(lock);
+  }
+  try {
+    for (let off = 0; off < content.length; ) off += writeSync(fd, content, off, content.length - off);
+  } finally {
+    closeSync(fd);
+  }
+  renameSync(lock, path);
+}
+
+async function applyRefs(ctx: RepoContext, target: RepoState): Promise<void> {
+  if (target.refs !== null) {
+    const present = await readRefs(ctx);
+    const want = new Map(target.refs.map((r) => [r.name, r] as const));
+    const have = new Map(present.map((r) => [r.name, r] as const));
+    const commands: string[] = [];
+    const symbolic: [string, string][] = [];
+    for (const [name, r] of have) {
+      const w = want.get(name);
+      if ((!w && target.refsComplete) || (w && w.symref !== r.symref)) commands.push(`delete ${name}\0\0`);
+    }
+    for (const [name, w] of want) {
+      const r = have.get(name);
+      if (w.symref) {
+        if (r?.symref !== w.symref) symbolic.push([name, w.symref]);
+      } else if (!r || r.oid !== w.oid || r.symref) commands.push(`update ${name}\0${w.oid}\0\0`);
+    }
+    if (commands.length > 0) await gitBytes(['update-ref', '--no-deref', '-z', '--stdin', '-m', 'ralph: rollback'], { cwd: ctx.root, input: commands.join('') });
+    for (const [name, to] of symbolic) await gitBytes(['symbolic-ref', name, to], { cwd: ctx.root });
+    const log = join(ctx.commonDir, 'logs', 'refs', 'stash');
+    if (!target.refsComplete) {
+      // Only the listed refs were recorded: the stash is left as it is.
+    } else if (target.stashLog !== null) {
+      mkdirSync(dirname(log), { recursive: true });
+      const tmp = join(dirname(log), tempName('stash-log'));
+      writeFileSync(tmp, target.stashLog);
+      renameSync(tmp, log);
+    } else if (existsSync(log) && !want.has('refs/stash')) unlinkSync(log);
+  }
+  if (readHeadFile(ctx) !== target.head) {
+    if (target.head.startsWith('ref: ')) await gitBytes(['symbolic-ref', '-m', 'ralph: rollback', 'HEAD', target.head.slice(5)], { cwd: ctx.root });
+    else await gitBytes(['update-ref', '--no-deref', '-m', 'ralph: rollback', 'HEAD', target.head], { cwd: ctx.root });
+  }
+}
+
+function applyOpState(ctx: RepoContext, target: RepoState): void {
+  if (target.opState === null) return;
+  const present = readOpState(ctx.gitDir);
+  const top = (p: string): string => p.split('/')[0] as string;
+  const key = (files: typeof present, name: string): string =>
+    files
+      .filter((f) => top(f.path) === name)
+      .map((f) => `${f.path} ${f.perm} ${f.content?.toString('base64') ?? '-'}`)
+      .join('\n');
+  for (const name of OP_STATE_NAMES) {
+    if (key(present, name) === key(target.opState, name)) continue;
+    rmSync(join(ctx.gitDir, name), { recursive: true, force: true });
+    for (const f of target.opState.filter((o) => top(o.path) === name)) {
+      const full = join(ctx.gitDir, f.path);
+      if (f.content === null) mkdirSync(full, { recursive: true, mode: f.perm });
+      else {
+        mkdirSync(dirname(full), { recursive: true });
+        writeFileSync(full, f.content, { mode: f.perm });
+      }
+    }
+    // Modes exactly as recorded, whatever the umask; deepest first so a read-only directory is filled before it closes.
+    for (const f of target.opState.filter((o) => top(o.path) === name).reverse()) chmodSync(join(ctx.gitDir, f.path), f.perm);
+  }
+}
+
+/** Makes the repository hold `target`. */
+export async function applyState(ctx: RepoContext, target: RepoState, cache: StatCache, suffix: string, step: StepHook = () => undefined): Promise<ApplyReport> {
+  const report: ApplyReport = { written: [], deleted: [], chmodded: [], keptIgnored: [], displaced: [], unrestored: [] };
+  if (existsSync(join(ctx.gitDir, 'index.lock'))) throw indexLockedError(join(ctx.gitDir, 'index.lock'));
+  const present = await captureFiles(ctx, cache, target.files.keys());
+  step('captured');
+  await applyFiles(ctx, target, present, report, suffix, step);
+  await applySubRepos(ctx, target, present, report);
+  step('files');
+  replaceGitFile(join(ctx.gitDir, 'index'), target.index);
+  step('index');
+  await applyRefs(ctx, target);
+  step('refs');
+  applyOpState(ctx, target);
+  step('op-state');
+  return report;
+}
+
