@@ -2,7 +2,7 @@ import { errorMessage } from '../errors.js';
 import { CheckpointError, checkpointFailure, type CheckpointFailure } from './checkpoint-error.js';
 import type { Checkpoint } from './checkpoint-records.js';
 import { migrateStashCheckpoints } from './checkpoint-migration.js';
-import { gitBytes, gitText, ralphGitDir, repoContext, type RepoContext } from './git-plumbing.js';
+import { gitBytes, gitText, ralphGitDir, repoContext, runGit, type RepoContext } from './git-plumbing.js';
 import { ATTEMPT_REF_PREFIX, finishInterruptedRollback, removeLeftovers, rollbackWith, type RollbackResult } from './git-rollback.js';
 import type { GitWorkspace } from './git-workspace.js';
 import { captureRepoState, type RepoState } from './repo-state.js';
@@ -88,15 +88,16 @@ const MISSING_OBJECT = /missing|invalid object|not a valid object|bad object|una
 
 async function snapshotNow(ctx: RepoContext, options: CreateCheckpointOptions): Promise<{ checkpoint: Checkpoint; cache: StatCache }> {
   const loop = Math.max(0, Math.floor(options.loop));
-  const taken = new Set((await refNames(ctx, CHECKPOINT_REF_PREFIX)).map((r) => r.slice(CHECKPOINT_REF_PREFIX.length)));
-  const id = uniqueId(`cp${loop}-${options.now.toString(36)}`, taken);
   const message = `${CHECKPOINT_SUBJECT} ${options.label ?? `loop ${loop}`}`;
   const createdAt = new Date(options.now).toISOString();
   for (let round = 0; ; round += 1) {
     const cache = StatCache.load(ralphGitDir(ctx));
     if (round > 0) cache.clear();
     try {
-      const state = await captureRepoState(ctx, cache);
+      const ralphRefs: string[] = [];
+      const state = await captureRepoState(ctx, cache, [], ralphRefs);
+      const taken = new Set(ralphRefs.filter((r) => r.startsWith(CHECKPOINT_REF_PREFIX)).map((r) => r.slice(CHECKPOINT_REF_PREFIX.length)));
+      const id = uniqueId(`cp${loop}-${options.now.toString(36)}`, taken);
       const commit = await writeSnapshot(ctx, state, { kind: 'checkpoint', id, loop, createdAt, subject: message, body: ['Saved by Ralph before an iteration. `ralph --checkpoints` lists checkpoints; `ralph --restore <id>` brings one back.'] }, cache, options.now);
       await gitBytes(['update-ref', '-m', `ralph: ${message}`, `${CHECKPOINT_REF_PREFIX}${id}`, commit, ''], { cwd: ctx.root });
       return { checkpoint: { id, loop, message, createdAt, ...headFacts(state), commit }, cache };
@@ -195,6 +196,11 @@ export async function dropCheckpoint(ws: GitWorkspace, checkpoint: Checkpoint | 
     if (!ctx) return NOT_REPO;
     const id = typeof checkpoint === 'string' ? checkpoint : checkpoint.id;
     const ref = `${CHECKPOINT_REF_PREFIX}${id}`;
+    if (typeof checkpoint !== 'string') {
+      // One call: deleting with the expected value fails when the ref is already gone.
+      const result = await runGit(['update-ref', '-d', ref, checkpoint.commit], { cwd: ctx.root });
+      if (result.code === 0) return { ok: true, dropped: true };
+    }
     const existed = (await refNames(ctx, ref)).includes(ref);
     if (existed) await deleteRefs(ctx, [ref]);
     return { ok: true, dropped: existed };

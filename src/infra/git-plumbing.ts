@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
 
 /**
@@ -124,14 +125,21 @@ export interface RepoContext {
   commonDir: string;
 }
 
+const contexts = new Map<string, RepoContext>();
+
 /** The repository around `project`, or null when it is not inside a git work tree. */
 export async function repoContext(project: string): Promise<RepoContext | null> {
+  // A project does not move between repositories while Ralph runs; the answer is kept once found.
+  const known = contexts.get(resolve(project));
+  if (known && existsSync(known.gitDir)) return known;
   const result = await runGit(['rev-parse', '--show-toplevel', '--show-prefix', '--git-dir', '--git-common-dir'], { cwd: project });
   if (result.code !== 0) return null;
   const [root = '', prefix = '', gitDir = '', commonDir = ''] = result.stdout.toString('utf8').split('\n');
   if (!root) return null;
   const abs = (p: string): string => (isAbsolute(p) ? p : resolve(project, p));
-  return { project: resolve(project), root, prefix, gitDir: abs(gitDir), commonDir: abs(commonDir) };
+  const ctx = { project: resolve(project), root, prefix, gitDir: abs(gitDir), commonDir: abs(commonDir) };
+  contexts.set(ctx.project, ctx);
+  return ctx;
 }
 
 /** Ralph's private area inside the git dir: temporary index files, caches, the rollback journal. */

@@ -109,14 +109,18 @@ export function readOpState(gitDir: string): OpFile[] {
   return out;
 }
 
-export async function readRefs(ctx: RepoContext): Promise<RefEntry[]> {
+/** Every ref outside refs/ralph/; the names of Ralph's own refs are added to `ralphRefs` when given. */
+export async function readRefs(ctx: RepoContext, ralphRefs?: string[]): Promise<RefEntry[]> {
   const format = '%(refname)%00%(objectname)%00%(symref)%00%(objecttype)%00%(*objectname)%00%(*objecttype)';
   const text = await gitText(['for-each-ref', `--format=${format}`], { cwd: ctx.root });
   const refs: RefEntry[] = [];
   for (const line of text.split('\n')) {
     if (!line) continue;
     const [name = '', oid = '', symref = '', type = '', peeled = '', peeledType = ''] = line.split('\0');
-    if (name.startsWith('refs/ralph/')) continue;
+    if (name.startsWith('refs/ralph/')) {
+      ralphRefs?.push(name);
+      continue;
+    }
     const commit = type === 'commit' ? oid : peeledType === 'commit' ? peeled : '';
     refs.push({ name, oid, symref, commit });
   }
@@ -159,6 +163,20 @@ function emptyLeaves(project: string, rel: string, out: string[], budget: { left
     const child = `${rel}/${name.toString('latin1')}`;
     if (lstatOrNull(underRoot(project, child))?.isDirectory()) emptyLeaves(project, child, out, budget);
   }
+}
+
+/** True when a directory git listed as untracked holds anything but directories (so it is not just empty ones). */
+function holdsFiles(project: string, rel: string): boolean {
+  let names: Buffer[];
+  try {
+    names = readdirSync(underRoot(project, rel), { encoding: 'buffer' });
+  } catch {
+    return false;
+  }
+  return names.some((name) => {
+    const st = lstatOrNull(underRoot(project, `${rel}/${name.toString('latin1')}`));
+    return !st?.isDirectory() || holdsFiles(project, `${rel}/${name.toString('latin1')}`);
+  });
 }
 
 function gitMode(st: Stats): string {
@@ -205,11 +223,10 @@ export interface FileCapture {
  */
 export async function captureFiles(ctx: RepoContext, cache: StatCache, extraPaths: Iterable<string> = []): Promise<FileCapture> {
   const cwd = ctx.project;
-  const [tracked, untracked, collapsed] = await Promise.all([
-    gitBytes(['ls-files', '-z', '-s', '--cached'], { cwd }),
-    gitBytes(['ls-files', '-z', '-o', '--exclude-standard'], { cwd }),
-    gitBytes(['ls-files', '-z', '-o', '--exclude-standard', '--directory'], { cwd }),
-  ]);
+  // Untracked files come collapsed (`dir/` for a wholly untracked directory, an
+  // empty one or a nested repository); only the directories that hold files are
+  // listed again in full. Usually there are none, which saves a git call.
+  const [tracked, collapsed] = await Promise.all([gitBytes(['ls-files', '-z', '-s', '--cached'], { cwd }), gitBytes(['ls-files', '-z', '-o', '--exclude-standard', '--directory'], { cwd })]);
   const candidates = new Set<string>();
   const gitlinks = new Map<string, string>();
   const indexObjects = new Set<string>();
@@ -222,26 +239,30 @@ export async function captureFiles(ctx: RepoContext, cache: StatCache, extraPath
     else candidates.add(path);
   }
   const nestedPaths: string[] = [];
-  const untrackedDirs = new Set<string>();
-  for (const path of splitZ(untracked)) {
-    if (path.endsWith('/')) {
-      nestedPaths.push(path.slice(0, -1));
-      continue;
-    }
-    if (isRalphStatePath(path)) continue;
-    candidates.add(path);
-    for (let i = path.indexOf('/'); i !== -1; i = path.indexOf('/', i + 1)) untrackedDirs.add(path.slice(0, i));
-  }
-  for (const path of extraPaths) if (!gitlinks.has(path)) candidates.add(path);
-
   const emptyDirs: string[] = [];
+  const expand: string[] = [];
   const budget = { left: 10_000 };
   for (const entry of splitZ(collapsed)) {
-    if (!entry.endsWith('/')) continue;
+    if (!entry.endsWith('/')) {
+      if (!isRalphStatePath(entry)) candidates.add(entry);
+      continue;
+    }
     const dir = entry.slice(0, -1);
-    if (untrackedDirs.has(dir) || nestedPaths.includes(dir) || isRalphStatePath(`${dir}/x`)) continue;
-    emptyLeaves(ctx.project, dir, emptyDirs, budget);
+    if (isRalphStatePath(`${dir}/x`) && dir !== '.ralph') continue;
+    if (lstatOrNull(underRoot(cwd, `${dir}/.git`))) nestedPaths.push(dir);
+    else if (holdsFiles(cwd, dir)) expand.push(entry);
+    else emptyLeaves(cwd, dir, emptyDirs, budget);
   }
+  if (expand.length > 0) {
+    // Listed in full (file names are bytes; a pathspec argument could not carry every name).
+    const listed = await gitBytes(['ls-files', '-z', '-o', '--exclude-standard'], { cwd });
+    for (const path of splitZ(listed)) {
+      if (!expand.some((d) => path.startsWith(d))) continue;
+      if (path.endsWith('/')) nestedPaths.push(path.slice(0, -1));
+      else if (!isRalphStatePath(path)) candidates.add(path);
+    }
+  }
+  for (const path of extraPaths) if (!gitlinks.has(path)) candidates.add(path);
 
   const files = new Map<string, FileEntry>();
   const stats = new Map<string, Stats>();
@@ -283,9 +304,9 @@ export async function captureFiles(ctx: RepoContext, cache: StatCache, extraPath
 }
 
 /** Everything at once: files, index, HEAD, refs, stash, operation state. */
-export async function captureRepoState(ctx: RepoContext, cache: StatCache, extraPaths: Iterable<string> = []): Promise<RepoState> {
+export async function captureRepoState(ctx: RepoContext, cache: StatCache, extraPaths: Iterable<string> = [], ralphRefs?: string[]): Promise<RepoState> {
   const index = readIndexFile(ctx);
-  const [capture, refs] = await Promise.all([captureFiles(ctx, cache, extraPaths), readRefs(ctx)]);
+  const [capture, refs] = await Promise.all([captureFiles(ctx, cache, extraPaths), readRefs(ctx, ralphRefs)]);
   return {
     files: capture.files,
     emptyDirs: capture.emptyDirs,

@@ -108,19 +108,42 @@ async function filesTree(ctx: RepoContext, files: Map<string, FileEntry>, cache:
   }
 }
 
-async function mktree(ctx: RepoContext, entries: readonly string[]): Promise<string> {
+/**
+ * Trees and blobs are remembered by a digest of their input: an unchanged
+ * index or mode list (the common case between iterations) costs no git call.
+ * The objects stay in the store because the last checkpoint refers to them.
+ */
+async function mktree(ctx: RepoContext, entries: readonly string[], cache: StatCache): Promise<string> {
   const input = Buffer.from(entries.map((e) => `${e}\0`).join(''), 'latin1');
-  return (await gitText(['mktree', '-z', '--missing'], { cwd: ctx.root, input })).trim();
+  const digest = `tree:${sha1(input)}`;
+  const known = cache.tree(digest);
+  if (known) return known;
+  const tree = (await gitText(['mktree', '-z', '--missing'], { cwd: ctx.root, input })).trim();
+  cache.rememberTree(digest, tree);
+  return tree;
 }
 
-async function writeBlobs(ctx: RepoContext, blobs: readonly (readonly [string, Buffer])[]): Promise<Map<string, string>> {
+async function writeBlobs(ctx: RepoContext, blobs: readonly (readonly [string, Buffer])[], cache: StatCache): Promise<Map<string, string>> {
+  const result = new Map<string, string>();
+  const missing: (readonly [string, Buffer, string])[] = [];
+  for (const [name, content] of blobs) {
+    const digest = `blob:${sha1(content)}`;
+    const known = cache.tree(digest);
+    if (known) result.set(name, known);
+    else missing.push([name, content, digest]);
+  }
+  if (missing.length === 0) return result;
   const dir = join(ralphGitDir(ctx), tempName('blobs'));
   mkdirSync(dir, { recursive: true });
   try {
-    blobs.forEach(([, content], i) => writeFileSync(join(dir, String(i)), content));
-    const input = blobs.map((_, i) => join(dir, String(i))).join('\n') + '\n';
+    missing.forEach(([, content], i) => writeFileSync(join(dir, String(i)), content));
+    const input = missing.map((_, i) => join(dir, String(i))).join('\n') + '\n';
     const oids = (await gitText(['hash-object', '-w', '--no-filters', '--stdin-paths'], { cwd: ctx.root, input })).trim().split('\n');
-    return new Map(blobs.map(([name], i) => [name, oids[i] as string]));
+    missing.forEach(([name, , digest], i) => {
+      result.set(name, oids[i] as string);
+      cache.rememberTree(digest, oids[i] as string);
+    });
+    return result;
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -156,20 +179,14 @@ export async function writeSnapshot(ctx: RepoContext, state: RepoState, info: Sn
   if (state.index) blobs.push(['index', state.index]);
   if (state.stashLog) blobs.push(['stash-log', state.stashLog]);
   const indexObjects = state.indexObjects.filter((o) => o !== EMPTY_BLOB);
-  const objectsDigest = sha1(indexObjects.join('\n'));
   const [tree, blobIds, objectsTree] = await Promise.all([
     filesTree(ctx, state.files, cache),
-    writeBlobs(ctx, blobs),
-    indexObjects.length === 0
-      ? Promise.resolve(null)
-      : (cache.tree(objectsDigest) ? Promise.resolve(cache.tree(objectsDigest) as string) : mktree(ctx, indexObjects.map((o) => `100644 blob ${o}\t${o}`)).then((t) => {
-          cache.rememberTree(objectsDigest, t);
-          return t;
-        })),
+    writeBlobs(ctx, blobs, cache),
+    indexObjects.length === 0 ? Promise.resolve(null) : mktree(ctx, indexObjects.map((o) => `100644 blob ${o}\t${o}`), cache),
   ]);
   const dataEntries = [...blobIds].map(([name, oid]) => `100644 blob ${oid}\t${name}`);
   if (objectsTree) dataEntries.push(`040000 tree ${objectsTree}\tindex-objects`);
-  const dataTree = await mktree(ctx, dataEntries);
+  const dataTree = await mktree(ctx, dataEntries, cache);
   const marker = info.kind === 'checkpoint' ? 'Ralph-Checkpoint' : 'Ralph-Attempt';
   const dataCommit = await commitTree(ctx, dataTree, [], `ralph ${info.kind} data: ${info.id}\n\n${marker}-Data: ${info.id}\n`, now);
   const headCommit = /^[0-9a-f]{40,64}$/.test(state.head) ? state.head : (state.refs?.find((r) => `ref: ${r.name}` === state.head)?.commit ?? '');

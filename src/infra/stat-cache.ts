@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, renameSync, writeFileSync, type Stats } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync, type Stats } from 'node:fs';
 import { join } from 'node:path';
 
 /**
@@ -22,7 +22,18 @@ interface CacheFile {
 }
 
 const RACY_MS = 2_000;
-const MAX_TREES = 16;
+const MAX_TREES = 64;
+
+/** The last cache read or written per file, so a long run does not parse it again each iteration. */
+const memory = new Map<string, { mtimeMs: number; file: CacheFile }>();
+
+function fileMtime(path: string): number {
+  try {
+    return statSync(path).mtimeMs;
+  } catch {
+    return -1;
+  }
+}
 
 export class StatCache {
   private entries: Map<string, CachedStat>;
@@ -39,6 +50,8 @@ export class StatCache {
 
   static load(dir: string): StatCache {
     const path = join(dir, 'stat-cache.json');
+    const known = memory.get(path);
+    if (known && known.mtimeMs === fileMtime(path)) return new StatCache(path, known.file);
     try {
       const parsed: unknown = JSON.parse(readFileSync(path, 'latin1'));
       if (typeof parsed === 'object' && parsed !== null && (parsed as { version?: unknown }).version === 1) return new StatCache(path, parsed as CacheFile);
@@ -65,6 +78,8 @@ export class StatCache {
   }
 
   rememberTree(inputDigest: string, oid: string): void {
+    if (this.trees.get(inputDigest) === oid) return;
+    this.treesChanged = true;
     this.trees.delete(inputDigest);
     this.trees.set(inputDigest, oid);
     while (this.trees.size > MAX_TREES) this.trees.delete(this.trees.keys().next().value as string);
@@ -72,15 +87,29 @@ export class StatCache {
 
   /** Forgets everything (after git reported a missing object the cache pointed at). */
   clear(): void {
+    this.treesChanged = true;
     this.entries = new Map();
     this.trees = new Map();
     this.fresh.clear();
   }
 
-  /** Writes the entries seen in this capture (others are gone from the tree) atomically. */
+  private unchanged(entries: Record<string, CachedStat>): boolean {
+    let count = 0;
+    for (const [key, value] of Object.entries(entries)) {
+      count += 1;
+      const old = this.entries.get(key);
+      if (!old || old.some((v, i) => v !== value[i])) return false;
+    }
+    return count === this.entries.size && !this.treesChanged;
+  }
+
+  private treesChanged = false;
+
+  /** Writes the entries seen in this capture (others are gone from the tree) atomically; nothing when nothing changed. */
   save(now: number, tmpName: string): void {
     const entries: Record<string, CachedStat> = {};
     for (const [key, value] of this.fresh) if (value[1] < now - RACY_MS && value[2] < now - RACY_MS) entries[key] = value;
+    if (this.unchanged(entries)) return;
     const file: CacheFile = { version: 1, entries, trees: Object.fromEntries(this.trees) };
     try {
       const dir = join(this.path, '..');
@@ -88,6 +117,7 @@ export class StatCache {
       const tmp = join(dir, tmpName);
       writeFileSync(tmp, JSON.stringify(file), 'latin1');
       renameSync(tmp, this.path);
+      memory.set(this.path, { mtimeMs: fileMtime(this.path), file });
     } catch {
       // A cache that cannot be written only costs time next run.
     }
