@@ -79,6 +79,8 @@ export interface RalphArgs {
   rollbackTarget?: string;
   /** --force: restore even when a branch moves over newer commits. */
   force?: boolean;
+  /** `ralph --checkpoints --prune`. */
+  prune?: boolean;
   inspect: { format: 'json' | 'summary' | 'timeline'; events: string[]; topics: string[]; afterIteration?: number; beforeIteration?: number; payloadPattern?: string; limit: number };
   /** Set for `ralph run <task>`. */
   task?: string;
@@ -200,6 +202,7 @@ export function createRalphProgram(version: string, onParsed: (args: RalphArgs) 
     .option('--stop', 'ask the loop running in this project to stop after its current step')
     .addOption(new Option('--gate-action <action>', 'answer a paused verify gate').choices(['retry', 'skip', 'abort']))
     .option('--checkpoints', 'list git checkpoints and exit')
+    .option('--prune', 'with --checkpoints: delete all but the newest CHECKPOINT_KEEP checkpoints')
     .option('--restore <id>', 'restore a checkpoint (the present state is checkpointed first)')
     .option('--rollback [id]', 'like --checkpoints without an id, like --restore with one')
     .option('--force', 'with --restore: restore even when a branch moves back over newer commits (they stay reachable)')
@@ -279,6 +282,10 @@ function toArgs(cmd: Command, task: string | undefined): RalphArgs {
   if (typeof o['payload'] === 'string') args.inspect.payloadPattern = o['payload'];
   if (typeof o['gateAction'] === 'string') args.gateAction = o['gateAction'] as 'retry' | 'skip' | 'abort';
   if (typeof o['restore'] === 'string') args.restoreId = o['restore'];
+  if (o['prune'] === true) {
+    if (args.action !== 'checkpoints') throw new UsageError('--prune goes with --checkpoints (ralph --checkpoints --prune).');
+    args.prune = true;
+  }
   if (typeof o['rollback'] === 'string') args.rollbackTarget = o['rollback'];
   if (o['force'] === true) args.force = true;
   if (task !== undefined) args.task = task;

@@ -14,9 +14,21 @@ import type { CheckpointGuard, GateRun, VerifyGate } from './verify-gate.js';
 
 /** Git checkpoints as the gate needs them (implemented over src/infra/git-checkpoints.ts). */
 export interface CheckpointPort {
-  create(loop: number): Promise<{ ok: true; id: string } | { ok: false; reason: string }>;
+  /** On failure `cause` and `fix` say, in plain words, why no checkpoint could be made and what to do. */
+  create(loop: number): Promise<{ ok: true; id: string } | { ok: false; reason: string; cause?: string; fix?: string }>;
   drop(id: string): Promise<void>;
-  rollback(id: string, label: string): Promise<{ ok: true; restored: boolean; attemptRef: string | null; files: readonly string[]; headMoved: boolean } | { ok: false; reason: string }>;
+  /**
+   * `reverted`: the files the rollback changed; `restoreCommand`: how to bring one back from the kept attempt;
+   * `headMoved`: HEAD or another ref was put back. On failure, `changed` tells whether the rollback had
+   * already changed the tree (a partial rollback).
+   */
+  rollback(
+    id: string,
+    label: string,
+  ): Promise<
+    | { ok: true; restored: boolean; attemptRef: string | null; reverted: readonly string[]; restoreCommand: string | null; headMoved: boolean }
+    | { ok: false; reason: string; changed?: boolean }
+  >;
   prune(keep: number): Promise<void>;
 }
 
@@ -293,12 +305,17 @@ export class VerifyGateStep implements VerifyGate {
   private async rollback(loop: number, id: string, cause: RollbackFacts['cause']): Promise<boolean> {
     const result = await (this.d.checkpoints as CheckpointPort).rollback(id, `loop ${loop}`);
     if (!result.ok) {
-      this.d.logger.error(`Rollback to checkpoint ${id} failed: ${result.reason}. The attempt's changes are still in the work tree.`);
+      // Only an untouched tree still holds the attempt as it was; a partial rollback says so itself.
+      const state = result.changed ? 'The rollback is incomplete.' : "Nothing was rolled back: the attempt's changes are still in the work tree.";
+      this.d.logger.error(`Rollback to checkpoint ${id} failed: ${result.reason}. ${state}`);
       return false;
     }
-    if (result.restored) this.rolledBack = { loop, checkpointId: id, cause, files: result.files, attemptRef: result.attemptRef, headMoved: result.headMoved };
-    this.d.recorder.record('checkpoint.restored', { iteration: loop, id, attempt_ref: result.attemptRef, cause, files: result.files.length });
-    this.d.logger.warn(`↩️  Rolled back to the state before loop #${loop}${result.attemptRef ? `; the failed attempt is kept at ${result.attemptRef}` : ''}`);
+    const reverted = result.reverted;
+    if (result.restored) this.rolledBack = { loop, checkpointId: id, cause, files: reverted, attemptRef: result.attemptRef, headMoved: result.headMoved };
+    this.d.recorder.record('checkpoint.restored', { iteration: loop, id, attempt_ref: result.attemptRef, cause, reverted });
+    const files = reverted.length > 0 ? ` (${reverted.length} file${reverted.length === 1 ? '' : 's'} reverted: ${reverted.slice(0, 10).join(', ')}${reverted.length > 10 ? ', …' : ''})` : '';
+    this.d.logger.warn(`↩️  Rolled back to the state before loop #${loop}${files}${result.attemptRef ? `; the failed attempt is kept at ${result.attemptRef}` : ''}`);
+    if (result.restoreCommand && reverted.length > 0) this.d.logger.warn(`   Bring a reverted file back with: ${result.restoreCommand}`);
     return result.restored;
   }
 }

@@ -83,6 +83,14 @@ function lstatOrNull(path: Buffer | string): Stats | null {
   }
 }
 
+function readdirOrNull(path: Buffer): Buffer[] | null {
+  try {
+    return readdirSync(path, { encoding: 'buffer' });
+  } catch {
+    return null;
+  }
+}
+
 function readOrNull(path: string): Buffer | null {
   try {
     return readFileSync(path);
@@ -270,7 +278,18 @@ export async function captureFiles(ctx: RepoContext, cache: StatCache, extraPath
   const links: string[] = [];
   for (const path of candidates) {
     const st = lstatOrNull(underRoot(cwd, path));
-    if (!st || !(st.isFile() || st.isSymbolicLink())) continue;
+    if (!st) {
+      // A deleted tracked file may leave an empty directory git does not list as untracked.
+      for (let dir = path; dir.includes('/'); ) {
+        dir = dir.slice(0, dir.lastIndexOf('/'));
+        const names = readdirOrNull(underRoot(cwd, dir));
+        if (names === null) continue;
+        if (names.length === 0 && !emptyDirs.includes(dir)) emptyDirs.push(dir);
+        break;
+      }
+      continue;
+    }
+    if (!(st.isFile() || st.isSymbolicLink())) continue;
     stats.set(path, st);
     const perm = st.isSymbolicLink() ? 0 : st.mode & 0o7777;
     const cached = cache.lookup(path, st);

@@ -3,7 +3,7 @@ import { applyGateAction, normalizeGateState, type GateAction } from '../../core
 import { describeRestoreMove, restoreRewindsBranch } from '../../core/restore-move.js';
 import { ExitCode, RalphError, UsageError } from '../../errors.js';
 import { createExecaRunner } from '../../infra/execa-runner.js';
-import { listCheckpoints, restoreCheckpoint } from '../../infra/git-checkpoints.js';
+import { listCheckpoints, pruneCheckpoints, restoreCheckpoint } from '../../infra/git-checkpoints.js';
 import { GitWorkspace } from '../../infra/git-workspace.js';
 import { matchCheckpoint, readRestoreMove } from '../../infra/restore-preview.js';
 import { askChoice } from '../../ui/ask.js';
@@ -109,6 +109,15 @@ async function confirmBranchMove(ws: GitWorkspace, id: string, options: RestoreO
   }
   const answer = await askChoice({ question: 'Restore anyway?', choices: ['yes', 'no'] as const, defaultChoice: 'no', timeoutMs: CONFIRM_TIMEOUT_MS });
   return answer === 'yes';
+}
+
+/** `ralph --checkpoints --prune`: keeps the newest `keep` checkpoints (CHECKPOINT_KEEP); saved attempts stay. */
+export async function pruneCheckpointsCommand(paths: RalphPaths, keep: number, asJson: boolean): Promise<number> {
+  const result = await pruneCheckpoints(workspace(paths), keep, { warn });
+  if (!result.ok) throw new RalphError(`Cannot prune checkpoints: ${result.reason}`, ExitCode.RuntimeError);
+  if (asJson) out(JSON.stringify({ dropped: result.dropped, kept: result.kept }, null, 2));
+  else out(`Deleted ${result.dropped.length} checkpoint${result.dropped.length === 1 ? '' : 's'}, kept the newest ${result.kept.length} (CHECKPOINT_KEEP=${keep}).`);
+  return ExitCode.Completed;
 }
 
 /** `ralph --restore ID`: checkpoints the present first, so a restore loses nothing either. */

@@ -70,8 +70,8 @@ function gitCheckpoints(ws: GitWorkspace, clock: Clock, warn: (m: string) => voi
     async rollback(id, label) {
       const checkpoint = made.get(id);
       if (!checkpoint) return { ok: false, reason: `checkpoint ${id} is unknown to this run` };
-      const r = await guard.protect('rollback', () => rollbackToCheckpoint(ws, checkpoint, { attemptLabel: label, now: clock.now() }));
-      return r.ok ? { ok: true, restored: r.restored, attemptRef: r.attemptRef, files: [...r.report.written, ...r.report.deleted], headMoved: r.headMoved } : r;
+      const r = await guard.protect('rollback', () => rollbackToCheckpoint(ws, checkpoint, { attemptLabel: label, now: clock.now(), warn }));
+      return r.ok ? { ok: true, restored: r.restored, attemptRef: r.attemptRef, reverted: r.report.reverted, restoreCommand: r.restoreCommand, headMoved: r.headMoved } : r;
     },
     async prune(keep) {
       const r = await pruneCheckpoints(ws, keep, { warn });

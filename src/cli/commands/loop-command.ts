@@ -26,6 +26,7 @@ import { createLiveView, createLoopNotifier } from './observers.js';
 import { ExitGuard } from './exit-guard.js';
 import { createGate } from './gate-factory.js';
 import { createStopSignalHandler } from './stop-signals.js';
+import { prepareProjectRepository } from '../../infra/git-checkpoints.js';
 
 export interface LoopCommandInput {
   args: RalphArgs;
@@ -106,6 +107,8 @@ export async function runLoopCommand(input: LoopCommandInput): Promise<number> {
         }),
       timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
     };
+    // A rollback a crash cut short is finished before anything else looks at the tree.
+    await prepareProjectRepository(paths.project, (m) => logger.warn(m));
     const gate = await createGate(config, loaded.origins, { runner, clock, logger, store, recorder: deps.recorder, notifier: deps.notifier, ui: deps.ui, interrupt: abort.signal, env, exitGuard });
     if (gate) deps.gate = gate;
     const agentTimeoutMs = env['RALPH_TEST_AGENT_TIMEOUT_MS'] ? Number(env['RALPH_TEST_AGENT_TIMEOUT_MS']) : undefined;

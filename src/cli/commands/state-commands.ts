@@ -137,6 +137,7 @@ export async function runStateCommand(args: RalphArgs, cwd: string, _env: NodeJS
       requireRalphDir(paths);
       return (await import('./gate-commands.js')).gateActionCommand(paths, args.gateAction ?? 'retry');
     case 'checkpoints':
+      if (args.prune) return (await import('./gate-commands.js')).pruneCheckpointsCommand(paths, loadProjectConfig(paths, process.env, args.flags).config.checkpointKeep, args.json);
       return (await import('./gate-commands.js')).listCheckpointsCommand(paths, args.json);
     case 'restore':
       return (await import('./gate-commands.js')).restoreCommand(paths, args.restoreId ?? '', { force: args.force === true });
