@@ -349,6 +349,29 @@ describe('ralph --checkpoints and --restore', () => {
     const safety = /ralph --restore (\S+) brings it back/.exec(restore.stdout)?.[1] as string;
     await ralph(['--restore', safety], dir, cleanEnv());
     expect(readFileSync(join(dir, 'v.txt'), 'utf8')).toBe('v3\n');
-    expect(execFileSync('git', ['stash', 'list'], { cwd: dir, encoding: 'utf8' })).toContain('ralph checkpoint: loop 1');
+    // Checkpoints live under Ralph's own refs: the user's stash list stays empty.
+    expect(execFileSync('git', ['stash', 'list'], { cwd: dir, encoding: 'utf8' })).toBe('');
+    expect(git(dir, 'for-each-ref', '--format=%(refname)', 'refs/ralph/checkpoints/')).toContain(`refs/ralph/checkpoints/${first}`);
+  });
+
+  it('--checkpoints --prune keeps the newest CHECKPOINT_KEEP checkpoints', async () => {
+    const dir = ralphProject({ files: { 'v.txt': 'v1\n' }, ralphrc: 'CHECKPOINT_KEEP=1\n' });
+    writeMockScript(dir, [
+      { output: working(), files: { 'v.txt': 'v2\n' } },
+      { output: working(), files: { 'v.txt': 'v3\n' } },
+      { output: working(), files: { 'v.txt': 'v4\n' } },
+    ]);
+    await ralph(mock('--backup', '--max-loops', '3'), dir, cleanEnv());
+    const refs = (): string[] => git(dir, 'for-each-ref', '--format=%(refname)', 'refs/ralph/checkpoints/').split('\n').filter(Boolean);
+    expect(refs().length).toBeGreaterThan(1);
+    const newest = refs().sort().pop();
+    const pruned = await ralph(['--checkpoints', '--prune'], dir, cleanEnv());
+    expect(pruned.exitCode).toBe(0);
+    expect(pruned.stdout).toMatch(/Deleted \d+ checkpoints?, kept the newest 1 \(CHECKPOINT_KEEP=1\)/);
+    expect(refs()).toHaveLength(1);
+    expect(refs()[0]).toBe(newest);
+    const misuse = await ralph(['--prune'], dir, cleanEnv());
+    expect(misuse.exitCode).toBe(2);
+    expect(misuse.stderr).toContain('--prune goes with --checkpoints');
   });
 });
