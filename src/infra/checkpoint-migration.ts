@@ -73,6 +73,7 @@ async function convert(ctx: RepoContext, commit: string, taken: Set<string>, cac
     stashLog: null,
     opState: null,
     indexObjects: [],
+    indexView: '',
   };
   const createdAt = t.get('Ralph-Created-At') ?? new Date(0).toISOString();
   const loop = Number(t.get('Ralph-Loop') ?? 0) || 0;

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { existsSync, lstatSync, readdirSync, readFileSync, readlinkSync, type Stats } from 'node:fs';
 import { join } from 'node:path';
 import { CheckpointError, indexLockedError } from './checkpoint-error.js';
@@ -66,6 +67,12 @@ export interface RepoState {
   opState: OpFile[] | null;
   /** Blob ids the index refers to (kept reachable with the checkpoint; not compared). */
   indexObjects: string[];
+  /**
+   * In a project below the top of its repository: a digest of the index entries
+   * inside the project, which is what a rollback restores there (the rest of
+   * the index belongs to the user's other work). Empty at the top.
+   */
+  indexView: string;
 }
 
 /** Files and directories in the git dir that make up an operation in progress. */
@@ -221,6 +228,7 @@ export interface FileCapture {
   nested: SubRepo[];
   submodules: SubRepo[];
   indexObjects: string[];
+  indexView: string;
 }
 
 /**
@@ -319,7 +327,8 @@ export async function captureFiles(ctx: RepoContext, cache: StatCache, extraPath
     }),
   );
   const nested = await Promise.all(nestedPaths.map(async (path) => ({ path, head: await subRepoHead(underRoot(cwd, path)) })));
-  return { files, emptyDirs: emptyDirs.sort(), nested, submodules, indexObjects: [...indexObjects].sort() };
+  const indexView = ctx.prefix ? createHash('sha1').update(tracked).digest('hex') : '';
+  return { files, emptyDirs: emptyDirs.sort(), nested, submodules, indexObjects: [...indexObjects].sort(), indexView };
 }
 
 /** Everything at once: files, index, HEAD, refs, stash, operation state. */
@@ -338,5 +347,6 @@ export async function captureRepoState(ctx: RepoContext, cache: StatCache, extra
     stashLog: readStashLog(ctx),
     opState: readOpState(ctx.gitDir),
     indexObjects: capture.indexObjects,
+    indexView: capture.indexView,
   };
 }

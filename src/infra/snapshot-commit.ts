@@ -35,6 +35,7 @@ interface DataFile {
   refs: RefEntry[] | null;
   refsComplete: boolean;
   hasIndex: boolean;
+  indexView?: string;
   hasStash: boolean;
   recordsEmptyDirs: boolean;
   nested: { path: string; head: string | null }[];
@@ -165,6 +166,7 @@ export async function writeSnapshot(ctx: RepoContext, state: RepoState, info: Sn
     refs: state.refs,
     refsComplete: state.refsComplete,
     hasIndex: state.index !== null,
+    indexView: state.indexView,
     hasStash: state.stashLog !== null,
     recordsEmptyDirs: state.emptyDirs !== null,
     nested: state.nested.map((n) => ({ path: b64(n.path), head: n.head })),
@@ -306,6 +308,7 @@ export async function readSnapshot(ctx: RepoContext, commit: string): Promise<Sn
       stashLog: parsed.hasStash ? (stash as Buffer) : null,
       opState,
       indexObjects: [],
+      indexView: parsed.indexView ?? '',
     },
   };
 }

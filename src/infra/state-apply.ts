@@ -1,7 +1,7 @@
-import { chmodSync, closeSync, constants, existsSync, mkdirSync, openSync, renameSync, rmSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
+import { chmodSync, closeSync, constants, copyFileSync, existsSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { indexLockedError } from './checkpoint-error.js';
-import { binary, gitBytes, runGit, splitZ, underRoot, type RepoContext } from './git-plumbing.js';
+import { binary, gitBytes, ralphGitDir, runGit, splitZ, underRoot, type RepoContext } from './git-plumbing.js';
 import { OP_STATE_NAMES, captureFiles, readHeadFile, readOpState, readRefs, type FileCapture, type RepoState } from './repo-state.js';
 import { SafeTree } from './safe-fs.js';
 import { catBlobs, tempName } from './snapshot-commit.js';
@@ -208,6 +208,36 @@ function applyOpState(ctx: RepoContext, target: RepoState): void {
   }
 }
 
+const ZERO_ID = '0000000000000000000000000000000000000000';
+
+/**
+ * For a project below the top of its repository: the present index with the
+ * project's entries replaced by the checkpoint's, so what the user staged
+ * elsewhere in the repository during the iteration stays staged.
+ */
+async function scopedIndex(ctx: RepoContext, saved: Buffer): Promise<Buffer> {
+  const dir = ralphGitDir(ctx);
+  mkdirSync(dir, { recursive: true });
+  const savedFile = join(dir, tempName('saved-index'));
+  const mergedFile = join(dir, tempName('merged-index'));
+  try {
+    writeFileSync(savedFile, saved);
+    const present = join(ctx.gitDir, 'index');
+    if (existsSync(present)) copyFileSync(present, mergedFile);
+    const entries = async (file: string): Promise<string[]> =>
+      existsSync(file) ? splitZ(await gitBytes(['ls-files', '-z', '-s', '--cached'], { cwd: ctx.project, env: { GIT_INDEX_FILE: file } })) : [];
+    const prefix = Buffer.from(ctx.prefix, 'utf8').toString('latin1');
+    const remove = (await entries(mergedFile)).map((line) => `0 ${ZERO_ID}\t${prefix}${line.slice(line.indexOf('\t') + 1)}\0`);
+    const add = (await entries(savedFile)).map((line) => `${line.slice(0, line.indexOf('\t'))}\t${prefix}${line.slice(line.indexOf('\t') + 1)}\0`);
+    await gitBytes(['update-index', '-z', '--index-info'], { cwd: ctx.root, env: { GIT_INDEX_FILE: mergedFile }, input: Buffer.from([...new Set(remove)].join('') + add.join(''), 'latin1') });
+    return readFileSync(mergedFile);
+  } finally {
+    rmSync(savedFile, { force: true });
+    rmSync(mergedFile, { force: true });
+    rmSync(`${mergedFile}.lock`, { force: true });
+  }
+}
+
 /** Makes the repository hold `target`. */
 export async function applyState(ctx: RepoContext, target: RepoState, cache: StatCache, suffix: string, step: StepHook = () => undefined): Promise<ApplyReport> {
   const report: ApplyReport = { written: [], deleted: [], chmodded: [], keptIgnored: [], displaced: [], unrestored: [] };
@@ -217,7 +247,7 @@ export async function applyState(ctx: RepoContext, target: RepoState, cache: Sta
   await applyFiles(ctx, target, present, report, suffix, step);
   await applySubRepos(ctx, target, present, report);
   step('files');
-  replaceGitFile(join(ctx.gitDir, 'index'), target.index);
+  replaceGitFile(join(ctx.gitDir, 'index'), ctx.prefix && target.index ? await scopedIndex(ctx, target.index) : target.index);
   step('index');
   await applyRefs(ctx, target);
   step('refs');

@@ -41,7 +41,9 @@ export function diffStates(present: RepoState, target: RepoState): StateDifferen
     for (const d of have) if (!want.has(d)) emptyDirs.push(d);
   }
   const other: string[] = [];
-  if (!sameBytes(present.index, target.index)) other.push('the index (staged changes)');
+  // Below the top of a repository only the project's part of the index is the project's.
+  const sameIndex = target.indexView && present.indexView ? target.indexView === present.indexView : sameBytes(present.index, target.index);
+  if (!sameIndex) other.push('the index (staged changes)');
   if (present.head !== target.head) other.push(`HEAD (${present.head} instead of ${target.head})`);
   if (target.refs !== null) {
     const want = new Set(target.refs.map(refKey));

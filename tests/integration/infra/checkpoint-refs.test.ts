@@ -100,6 +100,31 @@ describe('checkpoints under refs/ralph/checkpoints', () => {
   });
 });
 
+describe('when no checkpoint can be made', () => {
+  it('a stale index.lock or an unreadable file fails with a cause and a fix, and changes nothing', async () => {
+    const dir = gitRepo({ 'a.txt': 'a\n' });
+    writeFileSync(join(dir, '.git', 'index.lock'), '');
+    const locked = await createCheckpoint(workspace(dir), { loop: 1, now: tick() });
+    expect(locked).toMatchObject({ ok: false, problem: 'index-locked' });
+    if (!locked.ok) {
+      expect(locked.cause).toContain('index.lock');
+      expect(locked.fix).toContain('--no-checkpoint');
+    }
+    expect(git(dir, 'for-each-ref', 'refs/ralph/checkpoints/')).toBe('');
+    rmSync(join(dir, '.git', 'index.lock'));
+    writeFileSync(join(dir, 'secret.txt'), 'no read permission\n');
+    chmodSync(join(dir, 'secret.txt'), 0o000);
+    const unreadable = await createCheckpoint(workspace(dir), { loop: 1, now: tick() });
+    chmodSync(join(dir, 'secret.txt'), 0o600);
+    // Root reads anything; the check only means something for an ordinary user.
+    if (process.getuid?.() !== 0) {
+      expect(unreadable).toMatchObject({ ok: false, problem: 'unreadable-file' });
+      if (!unreadable.ok) expect(unreadable.cause).toContain('secret.txt');
+      expect(git(dir, 'for-each-ref', 'refs/ralph/checkpoints/')).toBe('');
+    }
+  });
+});
+
 describe('rollback restores the exact bytes and modes', () => {
   it('whatever autocrlf, eol, ident and clean/smudge filters say', async () => {
     const dir = gitRepo({ 'README.md': '# r\n' });
@@ -158,6 +183,7 @@ describe('rollback scope, symlinks and the revert list', () => {
     // The user keeps working elsewhere in the repository during the iteration.
     writeFileSync(join(repo, 'packages', 'lib', 'l.ts'), 'user edit in another package\n');
     writeFileSync(join(repo, 'root.txt'), 'user edit at the top\n');
+    git(repo, 'add', 'packages/lib/l.ts', 'packages/app/src/a.ts');
     const result = await rollback(app, cp);
     expect(result.ok).toBe(true);
     if (!result.ok) return;
@@ -165,6 +191,8 @@ describe('rollback scope, symlinks and the revert list', () => {
     expect(existsSync(join(app, 'src', 'new.ts'))).toBe(false);
     expect(readFileSync(join(repo, 'packages', 'lib', 'l.ts'), 'utf8')).toBe('user edit in another package\n');
     expect(readFileSync(join(repo, 'root.txt'), 'utf8')).toBe('user edit at the top\n');
+    // The user's staging elsewhere stays; the project's part of the index is the checkpoint's.
+    expect(git(repo, 'diff', '--cached', '--name-only')).toBe('packages/lib/l.ts\n');
     expect(result.report.reverted).toEqual(['src/a.ts', 'src/new.ts']);
     expect(result.restoreCommand).toBe(`git restore --source=${result.attemptRef ?? ''} -- <path>`);
     git(app, 'restore', `--source=${result.attemptRef ?? ''}`, '--', 'src/a.ts');
