@@ -7,7 +7,7 @@ import { displayPath, gitBytes, gitText, ralphGitDir, type RepoContext } from '.
 import { captureRepoState, type RepoState } from './repo-state.js';
 import { clearJournal, readJournal, writeJournal } from './rollback-journal.js';
 import { readSnapshot, writeSnapshot, type Snapshot } from './snapshot-commit.js';
-import { applyState, type ApplyReport, type StepHook } from './state-apply.js';
+import { applyState, type ApplyReport, type AttemptPlace, type StepHook } from './state-apply.js';
 import { diffStates, isSameState } from './state-diff.js';
 import { StatCache } from './stat-cache.js';
 import { tempName } from './snapshot-commit.js';
@@ -151,8 +151,8 @@ function headOrRefsMoved(present: RepoState, target: RepoState): boolean {
 }
 
 /** Applies a snapshot with the journal already written; clears it when the result is checked. */
-async function applyJournaled(ctx: RepoContext, target: Snapshot, cache: StatCache, step: StepHook): Promise<{ report: RollbackReport; problems: string[] }> {
-  const apply = await applyState(ctx, target.state, cache, `ralph-displaced-${target.id}`, step);
+async function applyJournaled(ctx: RepoContext, target: Snapshot, cache: StatCache, step: StepHook, attempt: AttemptPlace): Promise<{ report: RollbackReport; problems: string[] }> {
+  const apply = await applyState(ctx, target.state, cache, `ralph-displaced-${target.id}`, step, attempt);
   const problems = await leftOver(ctx, target, cache, apply.unrestored);
   clearJournal(ctx);
   cache.save(Date.now(), tempName('cache'));
@@ -179,7 +179,7 @@ export async function rollbackWith(ctx: RepoContext, cp: Checkpoint, options: Ro
     writeJournal(ctx, { version: 1, checkpointId: target.id, checkpointCommit: target.commit, attemptRef: attempt.ref, attemptCommit: attempt.commit, startedAt: new Date(now).toISOString(), pid: process.pid });
     changing = true;
     step('journal');
-    const { report, problems } = await applyJournaled(ctx, target, cache, step);
+    const { report, problems } = await applyJournaled(ctx, target, cache, step, attempt);
     const restoreCommand = restoreCommandFor(attempt.ref);
     if (problems.length > 0) {
       return { ok: false, changed: true, reason: `the rollback to ${cp.id} is incomplete: ${problems.join('; ')}. The attempt is kept at ${attempt.ref}`, attemptRef: attempt.ref, report, restoreCommand };
@@ -217,7 +217,7 @@ export async function finishInterruptedRollback(ctx: RepoContext): Promise<Resum
   }
   const cache = StatCache.load(ralphGitDir(ctx));
   try {
-    const { report, problems } = await applyJournaled(ctx, target, cache, () => undefined);
+    const { report, problems } = await applyJournaled(ctx, target, cache, () => undefined, { ref: journal.attemptRef, commit: journal.attemptCommit });
     const files = report.reverted.length > 0 ? ` (${report.reverted.length} file${report.reverted.length === 1 ? '' : 's'} put back)` : '';
     if (problems.length > 0) {
       return { ok: false, message: `Finished an interrupted rollback to checkpoint ${journal.checkpointId}, but it is incomplete: ${problems.join('; ')}. The attempt is kept at ${journal.attemptRef}.` };

@@ -4,7 +4,7 @@ import { indexLockedError } from './checkpoint-error.js';
 import { binary, gitBytes, ralphGitDir, runGit, splitZ, underRoot, type RepoContext } from './git-plumbing.js';
 import { OP_STATE_NAMES, captureFiles, readHeadFile, readOpState, readRefs, type FileCapture, type RepoState } from './repo-state.js';
 import { SafeTree } from './safe-fs.js';
-import { catBlobs, tempName } from './snapshot-commit.js';
+import { catBlobs, identityEnv, tempName } from './snapshot-commit.js';
 import type { StatCache } from './stat-cache.js';
 
 /**
@@ -57,44 +57,108 @@ function parentDirs(path: string): string {
   return path.includes('/') ? path.slice(0, path.lastIndexOf('/')) : '';
 }
 
-async function applyFiles(ctx: RepoContext, target: RepoState, present: FileCapture, report: ApplyReport, suffix: string, step: StepHook): Promise<void> {
-  const tree = new SafeTree(ctx.project, (p) => present.files.has(p), suffix);
-  const deletes: string[] = [];
-  const writes: string[] = [];
-  const chmods: string[] = [];
-  for (const [path, entry] of present.files) if (entry.mode !== '160000' && !target.files.has(path)) deletes.push(path);
+interface FilePlan {
+  deletes: string[];
+  writes: string[];
+  chmods: string[];
+}
+
+function planFiles(target: RepoState, present: FileCapture): FilePlan {
+  const plan: FilePlan = { deletes: [], writes: [], chmods: [] };
+  for (const [path, entry] of present.files) if (entry.mode !== '160000' && !target.files.has(path)) plan.deletes.push(path);
   for (const [path, want] of target.files) {
     if (want.mode === '160000') continue;
     const have = present.files.get(path);
-    if (!have || have.mode !== want.mode || have.oid !== want.oid) writes.push(path);
-    else if (have.perm !== want.perm) chmods.push(path);
+    if (!have || have.mode !== want.mode || have.oid !== want.oid) plan.writes.push(path);
+    else if (have.perm !== want.perm) plan.chmods.push(path);
   }
-  deletes.sort();
-  writes.sort();
-  const contents = await blobContents(ctx, writes.map((p) => (target.files.get(p) as { oid: string }).oid));
-  const write = (path: string): void => {
+  plan.deletes.sort();
+  plan.writes.sort();
+  return plan;
+}
+
+/** Where the attempt is kept, so nothing is deleted that it does not hold. */
+export interface AttemptPlace {
+  ref: string;
+  commit: string;
+}
+
+/**
+ * Adds to the saved attempt the files about to be deleted that it does not
+ * hold yet: files the attempt's own .gitignore hid until the rules were put
+ * back, or files that appeared after a crash cut a rollback short. A deletion
+ * never loses anything.
+ */
+async function keepInAttempt(ctx: RepoContext, attempt: AttemptPlace, present: FileCapture, paths: readonly string[]): Promise<void> {
+  if (paths.length === 0) return;
+  const prefix = Buffer.from(ctx.prefix, 'utf8').toString('latin1');
+  const current = (await gitBytes(['rev-parse', attempt.ref], { cwd: ctx.root })).toString('utf8').trim() || attempt.commit;
+  const held = new Set(splitZ(await gitBytes(['ls-tree', '-r', '-z', '--name-only', '--full-tree', current], { cwd: ctx.root })));
+  const missing = paths.filter((p) => !held.has(prefix + p));
+  if (missing.length === 0) return;
+  const dir = ralphGitDir(ctx);
+  mkdirSync(dir, { recursive: true });
+  const index = join(dir, tempName('attempt-index'));
+  try {
+    const env = { GIT_INDEX_FILE: index };
+    await gitBytes(['read-tree', current], { cwd: ctx.root, env });
+    const input = missing.map((p) => {
+      const e = present.files.get(p) as { mode: string; oid: string };
+      return `${e.mode} ${e.oid}\t${prefix}${p}\0`;
+    });
+    await gitBytes(['update-index', '-z', '--index-info'], { cwd: ctx.root, env, input: Buffer.from(input.join(''), 'latin1') });
+    const tree = (await gitBytes(['write-tree'], { cwd: ctx.root, env })).toString('utf8').trim();
+    const message = `ralph attempt: files found while rolling back\n\nFiles that were not visible when the attempt was saved (hidden by its .gitignore,\nor created after a rollback was interrupted), kept before Ralph removed them.\n`;
+    const commit = (await gitBytes(['commit-tree', '--no-gpg-sign', tree, '-p', current], { cwd: ctx.root, input: message, env: identityEnv(Date.now()) })).toString('utf8').trim();
+    await gitBytes(['update-ref', '-m', 'ralph: files kept before a rollback removed them', attempt.ref, commit, current], { cwd: ctx.root });
+  } finally {
+    rmSync(index, { force: true });
+    rmSync(`${index}.lock`, { force: true });
+  }
+}
+
+async function applyFiles(ctx: RepoContext, target: RepoState, first: FileCapture, report: ApplyReport, suffix: string, step: StepHook, attempt: AttemptPlace | null, cache: StatCache): Promise<FileCapture> {
+  let present = first;
+  let plan = planFiles(target, present);
+  const ignoreWrites = plan.writes.filter(isIgnoreFile);
+  const ignoreDeletes = plan.deletes.filter(isIgnoreFile);
+  const contentsOf = async (paths: readonly string[]): Promise<Map<string, Buffer>> => blobContents(ctx, paths.map((p) => (target.files.get(p) as { oid: string }).oid));
+  let tree = new SafeTree(ctx.project, (p) => present.files.has(p), suffix);
+  const write = (contents: Map<string, Buffer>, path: string): void => {
     const want = target.files.get(path) as { mode: string; oid: string; perm: number };
     tree.writeFile(path, contents.get(want.oid) as Buffer, want.perm, want.mode === '120000');
     report.written.push(path);
   };
   // The restored ignore rules decide what counts as the attempt's file and what is ignored.
-  for (const path of deletes.filter(isIgnoreFile)) if (tree.remove(path)) report.deleted.push(path);
-  writes.filter(isIgnoreFile).forEach(write);
+  if (ignoreWrites.length > 0 || ignoreDeletes.length > 0) {
+    if (attempt) await keepInAttempt(ctx, attempt, present, ignoreDeletes);
+    for (const path of ignoreDeletes) if (tree.remove(path)) report.deleted.push(path);
+    const ignoreContents = await contentsOf(ignoreWrites);
+    for (const path of ignoreWrites) write(ignoreContents, path);
+    // What the attempt's rules hid may be visible now: look again.
+    present = await captureFiles(ctx, cache, target.files.keys());
+    plan = planFiles(target, present);
+    tree = new SafeTree(ctx.project, (p) => present.files.has(p), suffix);
+  }
   step('ignore-rules');
-  const candidates = deletes.filter((p) => !isIgnoreFile(p));
+  const candidates = plan.deletes.filter((p) => !isIgnoreFile(p));
   const ignored = await ignoredNow(ctx, candidates);
+  const doomed = candidates.filter((p) => !ignored.has(p));
+  if (attempt) await keepInAttempt(ctx, attempt, present, doomed);
   const keepDirs = new Set(target.emptyDirs ?? []);
-  for (const path of candidates) {
-    if (ignored.has(path)) report.keptIgnored.push(path);
-    else if (tree.remove(path)) {
+  report.keptIgnored.push(...candidates.filter((p) => ignored.has(p)));
+  for (const path of doomed) {
+    if (tree.remove(path)) {
       report.deleted.push(path);
       tree.removeEmptyDir(parentDirs(path), (d) => keepDirs.has(d));
     }
   }
   step('deleted');
-  writes.filter((p) => !isIgnoreFile(p)).forEach(write);
+  const rest = plan.writes.filter((p) => !isIgnoreFile(p));
+  const contents = await contentsOf(rest);
+  for (const path of rest) write(contents, path);
   step('written');
-  for (const path of chmods) {
+  for (const path of plan.chmods) {
     tree.chmod(path, (target.files.get(path) as { perm: number }).perm);
     report.chmodded.push(path);
   }
@@ -103,6 +167,7 @@ async function applyFiles(ctx: RepoContext, target: RepoState, present: FileCapt
     for (const dir of present.emptyDirs) if (!keepDirs.has(dir)) tree.removeEmptyDir(dir, (d) => keepDirs.has(d));
   }
   report.displaced.push(...tree.report.displaced);
+  return present;
 }
 
 async function applySubRepos(ctx: RepoContext, target: RepoState, present: FileCapture, report: ApplyReport): Promise<void> {
@@ -239,12 +304,12 @@ async function scopedIndex(ctx: RepoContext, saved: Buffer): Promise<Buffer> {
 }
 
 /** Makes the repository hold `target`. */
-export async function applyState(ctx: RepoContext, target: RepoState, cache: StatCache, suffix: string, step: StepHook = () => undefined): Promise<ApplyReport> {
+export async function applyState(ctx: RepoContext, target: RepoState, cache: StatCache, suffix: string, step: StepHook = () => undefined, attempt: AttemptPlace | null = null): Promise<ApplyReport> {
   const report: ApplyReport = { written: [], deleted: [], chmodded: [], keptIgnored: [], displaced: [], unrestored: [] };
   if (existsSync(join(ctx.gitDir, 'index.lock'))) throw indexLockedError(join(ctx.gitDir, 'index.lock'));
-  const present = await captureFiles(ctx, cache, target.files.keys());
+  const first = await captureFiles(ctx, cache, target.files.keys());
   step('captured');
-  await applyFiles(ctx, target, present, report, suffix, step);
+  const present = await applyFiles(ctx, target, first, report, suffix, step, attempt, cache);
   await applySubRepos(ctx, target, present, report);
   step('files');
   replaceGitFile(join(ctx.gitDir, 'index'), ctx.prefix && target.index ? await scopedIndex(ctx, target.index) : target.index);

@@ -205,7 +205,6 @@ describe('rollback fuzz', () => {
     it(`seed ${seed}: every failed iteration is rolled back exactly`, async () => {
       const f = setUp(seed);
       const ws = new GitWorkspace(f.dir, createExecaRunner());
-      const outsideBefore = readTreeFiles(f.outside);
       for (let iteration = 1; iteration <= ITERATIONS; iteration += 1) {
         const before = fingerprint(f.dir);
         const made = await createCheckpoint(ws, { loop: iteration, now: 1_700_000_000_000 + seed * 1000 + iteration });
@@ -219,6 +218,8 @@ describe('rollback fuzz', () => {
           await dropCheckpoint(ws, made.checkpoint);
           continue;
         }
+        // The agent may write through the link it made; the rollback itself must not touch anything outside.
+        const outsideBefore = readTreeFiles(f.outside);
         const result = await rollbackToCheckpoint(ws, made.checkpoint, { attemptLabel: `loop ${iteration}`, now: Date.now() });
         stats.rollbacks += 1;
         if (!result.ok) throw new Error(`seed ${seed} iteration ${iteration}: ${result.reason}\nops: ${f.log.join(', ')}`);
