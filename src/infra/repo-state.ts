@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto';
-import { existsSync, lstatSync, readdirSync, readFileSync, readlinkSync, type Stats } from 'node:fs';
+import { existsSync, lstatSync, readdirSync, readFileSync, readlinkSync, type BigIntStats, type Stats } from 'node:fs';
 import { join } from 'node:path';
 import { CheckpointError, indexLockedError } from './checkpoint-error.js';
 import { isRalphStatePath } from './ralph-state-paths.js';
 import { gitBytes, gitText, quoteLine, runGit, splitZ, underRoot, type RepoContext } from './git-plumbing.js';
+import { readIndexStats, statKey } from './index-stats.js';
 import type { StatCache } from './stat-cache.js';
 
 /**
@@ -194,9 +195,17 @@ function holdsFiles(project: string, rel: string): boolean {
   });
 }
 
-function gitMode(st: Stats): string {
+function gitMode(st: BigIntStats): string {
   if (st.isSymbolicLink()) return '120000';
-  return st.mode & 0o100 ? '100755' : '100644';
+  return Number(st.mode) & 0o100 ? '100755' : '100644';
+}
+
+function lstatBig(path: Buffer): BigIntStats | null {
+  try {
+    return lstatSync(path, { bigint: true });
+  } catch {
+    return null;
+  }
 }
 
 async function hashFiles(ctx: RepoContext, paths: readonly string[]): Promise<string[]> {
@@ -242,6 +251,9 @@ export async function captureFiles(ctx: RepoContext, cache: StatCache, extraPath
   // Untracked files come collapsed (`dir/` for a wholly untracked directory, an
   // empty one or a nested repository); only the directories that hold files are
   // listed again in full. Usually there are none, which saves a git call.
+  // Tracked files whose stat data no longer matches the index, checked by git in C
+  // with every stat field trusted whatever the repository's settings say.
+  const dirtyFiles = gitBytes(['-c', 'core.trustctime=true', '-c', 'core.checkStat=default', '-c', 'core.ignoreStat=false', 'diff-files', '-z', '--name-only', '--', '.'], { cwd }).catch(() => null);
   const [tracked, collapsed] = await Promise.all([gitBytes(['ls-files', '-z', '-s', '--cached'], { cwd }), gitBytes(['ls-files', '-z', '-o', '--exclude-standard', '--directory'], { cwd })]);
   const candidates = new Set<string>();
   const gitlinks = new Map<string, string>();
@@ -281,11 +293,28 @@ export async function captureFiles(ctx: RepoContext, cache: StatCache, extraPath
   for (const path of extraPaths) if (!gitlinks.has(path)) candidates.add(path);
 
   const files = new Map<string, FileEntry>();
-  const stats = new Map<string, Stats>();
+  const stats = new Map<string, BigIntStats>();
   const toHash: string[] = [];
   const links: string[] = [];
+  const prefix = Buffer.from(ctx.prefix, 'utf8').toString('latin1');
+  const dirtyList = await dirtyFiles;
+  // Without git's answer there is no shortcut: every file is looked at.
+  const indexStats = dirtyList ? readIndexStats(readOrNull(join(ctx.gitDir, 'index'))) : null;
+  // Git compares timestamps to the second: an entry whose inode changed in the second
+  // the index was written (or the one before) could hide a same-size rewrite, so it is looked at.
+  const indexSecond = Math.floor((lstatOrNull(join(ctx.gitDir, 'index'))?.mtimeMs ?? 0) / 1000);
+  const settled = (key: string): boolean => Number(key.slice(0, key.indexOf('.'))) < indexSecond - 1;
+  const dirty = new Set(dirtyList ? splitZ(dirtyList) : []);
   for (const path of candidates) {
-    const st = lstatOrNull(underRoot(cwd, path));
+    // Clean for git and recorded by us with the same stat data: unchanged, no need to look.
+    const indexKey = indexStats?.get(prefix + path);
+    const known = indexKey !== undefined && settled(indexKey) && !dirty.has(prefix + path) ? cache.lookup(path, indexKey) : undefined;
+    if (known) {
+      const isLink = (known.mode & 0o170000) === 0o120000;
+      files.set(path, { mode: isLink ? '120000' : known.mode & 0o100 ? '100755' : '100644', oid: known.oid, perm: isLink ? 0 : known.mode & 0o7777 });
+      continue;
+    }
+    const st = lstatBig(underRoot(cwd, path));
     if (!st) {
       // A deleted tracked file may leave an empty directory git does not list as untracked.
       for (let dir = path; dir.includes('/'); ) {
@@ -299,11 +328,9 @@ export async function captureFiles(ctx: RepoContext, cache: StatCache, extraPath
     }
     if (!(st.isFile() || st.isSymbolicLink())) continue;
     stats.set(path, st);
-    const perm = st.isSymbolicLink() ? 0 : st.mode & 0o7777;
-    const cached = cache.lookup(path, st);
-    if (cached) {
-      files.set(path, { mode: gitMode(st), oid: cached, perm });
-      cache.remember(path, st, cached);
+    const cached = cache.lookup(path, statKey(st));
+    if (cached && cached.mode === Number(st.mode)) {
+      files.set(path, { mode: gitMode(st), oid: cached.oid, perm: st.isSymbolicLink() ? 0 : Number(st.mode) & 0o7777 });
     } else if (st.isSymbolicLink()) links.push(path);
     else toHash.push(path);
   }
@@ -312,8 +339,8 @@ export async function captureFiles(ctx: RepoContext, cache: StatCache, extraPath
     Promise.all(links.map((path) => hashBlob(ctx, readlinkSync(underRoot(cwd, path), { encoding: 'buffer' })))),
   ]);
   const record = (path: string, oid: string): void => {
-    const st = stats.get(path) as Stats;
-    files.set(path, { mode: gitMode(st), oid, perm: st.isSymbolicLink() ? 0 : st.mode & 0o7777 });
+    const st = stats.get(path) as BigIntStats;
+    files.set(path, { mode: gitMode(st), oid, perm: st.isSymbolicLink() ? 0 : Number(st.mode) & 0o7777 });
     cache.remember(path, st, oid);
   };
   toHash.forEach((path, i) => record(path, oids[i] as string));

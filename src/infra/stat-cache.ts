@@ -1,4 +1,5 @@
-import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync, type Stats } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync, type BigIntStats } from 'node:fs';
+import { statKey } from './index-stats.js';
 import { join } from 'node:path';
 
 /**
@@ -13,10 +14,10 @@ import { join } from 'node:path';
  * same size, would otherwise look unchanged ("racy" entries are hashed again).
  */
 
-type CachedStat = [size: number, mtimeMs: number, ctimeMs: number, ino: number, mode: number, oid: string];
+type CachedStat = [key: string, mtimeMs: number, mode: number, oid: string];
 
 interface CacheFile {
-  version: 1;
+  version: 2;
   entries: Record<string, CachedStat>;
   trees: Record<string, string>;
 }
@@ -54,23 +55,23 @@ export class StatCache {
     if (known && known.mtimeMs === fileMtime(path)) return new StatCache(path, known.file);
     try {
       const parsed: unknown = JSON.parse(readFileSync(path, 'latin1'));
-      if (typeof parsed === 'object' && parsed !== null && (parsed as { version?: unknown }).version === 1) return new StatCache(path, parsed as CacheFile);
+      if (typeof parsed === 'object' && parsed !== null && (parsed as { version?: unknown }).version === 2) return new StatCache(path, parsed as CacheFile);
     } catch {
       // Missing or damaged: a cache is only a shortcut, start empty.
     }
     return new StatCache(path, null);
   }
 
-  /** The cached blob id when `st` matches what was recorded for `key`. */
-  lookup(key: string, st: Stats): string | undefined {
-    const hit = this.entries.get(key);
-    if (!hit) return undefined;
-    const [size, mtimeMs, ctimeMs, ino, mode, oid] = hit;
-    return size === st.size && mtimeMs === st.mtimeMs && ctimeMs === st.ctimeMs && ino === st.ino && mode === st.mode ? oid : undefined;
+  /** The cached blob id and st_mode when `key` (see statKey) is what was recorded for `path`. */
+  lookup(path: string, key: string): { oid: string; mode: number } | undefined {
+    const hit = this.entries.get(path);
+    if (!hit || hit[0] !== key) return undefined;
+    this.fresh.set(path, hit);
+    return { oid: hit[3], mode: hit[2] };
   }
 
-  remember(key: string, st: Stats, oid: string): void {
-    this.fresh.set(key, [st.size, st.mtimeMs, st.ctimeMs, st.ino, st.mode, oid]);
+  remember(path: string, st: BigIntStats, oid: string): void {
+    this.fresh.set(path, [statKey(st), Number(st.mtimeMs), Number(st.mode), oid]);
   }
 
   tree(inputDigest: string): string | undefined {
@@ -108,9 +109,9 @@ export class StatCache {
   /** Writes the entries seen in this capture (others are gone from the tree) atomically; nothing when nothing changed. */
   save(now: number, tmpName: string): void {
     const entries: Record<string, CachedStat> = {};
-    for (const [key, value] of this.fresh) if (value[1] < now - RACY_MS && value[2] < now - RACY_MS) entries[key] = value;
+    for (const [key, value] of this.fresh) if (value[1] < now - RACY_MS) entries[key] = value;
     if (this.unchanged(entries)) return;
-    const file: CacheFile = { version: 1, entries, trees: Object.fromEntries(this.trees) };
+    const file: CacheFile = { version: 2, entries, trees: Object.fromEntries(this.trees) };
     try {
       const dir = join(this.path, '..');
       mkdirSync(dir, { recursive: true });

@@ -1,4 +1,4 @@
-import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createExecaRunner } from '../../../src/infra/execa-runner.js';
@@ -300,5 +300,55 @@ describe('rollback restores everything the agent can change', () => {
     expect(result.reason).toContain('nested repository vendor/tool');
     expect(result.changed).toBe(true);
     expect(readFileSync(join(dir, 'a.txt'), 'utf8')).toBe('1\n');
+  });
+});
+
+describe('the stat shortcut of a warm cache', () => {
+  it('still sees a same-size rewrite with the old mtime, a chmod, and a change git was told to assume away', async () => {
+    const dir = gitRepo({ 'a.txt': 'aaaa\n', 'b.txt': 'bbbb\n', 'c.txt': 'cccc\n', 'd.txt': 'dddd\n' });
+    const past = new Date('2020-01-01T00:00:00Z');
+    for (const f of ['a.txt', 'b.txt', 'c.txt', 'd.txt']) utimesSync(join(dir, f), past, past);
+    git(dir, 'update-index', '--really-refresh');
+    const first = await checkpoint(dir);
+    expect(git(dir, 'show', `${first.commit}:a.txt`)).toBe('aaaa\n');
+    writeFileSync(join(dir, 'a.txt'), 'AAAA\n');
+    utimesSync(join(dir, 'a.txt'), past, past);
+    chmodSync(join(dir, 'b.txt'), 0o600);
+    git(dir, 'update-index', '--assume-unchanged', 'c.txt');
+    writeFileSync(join(dir, 'c.txt'), 'CCCC\n');
+    utimesSync(join(dir, 'c.txt'), past, past);
+    const before = fingerprint(dir);
+    const second = await checkpoint(dir);
+    expect(git(dir, 'show', `${second.commit}:a.txt`)).toBe('AAAA\n');
+    expect(git(dir, 'show', `${second.commit}:c.txt`)).toBe('CCCC\n');
+    writeFileSync(join(dir, 'a.txt'), 'agent\n');
+    chmodSync(join(dir, 'b.txt'), 0o644);
+    writeFileSync(join(dir, 'c.txt'), 'agent\n');
+    const result = await rollback(dir, second);
+    expect(result.ok).toBe(true);
+    expect(fingerprint(dir)).toEqual(before);
+  });
+});
+
+describe('the stat shortcut once the index has settled', () => {
+  it('unchanged files come from the cache; edited and chmodded ones are read again', async () => {
+    const dir = gitRepo({ 'a.txt': 'aaaa\n', 'b.txt': 'bbbb\n', 'c.txt': 'cccc\n' });
+    // Let the index and the files age past git's one-second timestamp resolution.
+    await new Promise((r) => setTimeout(r, 2_100));
+    git(dir, 'update-index', '--really-refresh');
+    await new Promise((r) => setTimeout(r, 2_100));
+    await checkpoint(dir);
+    writeFileSync(join(dir, 'a.txt'), 'edited\n');
+    chmodSync(join(dir, 'b.txt'), 0o600);
+    const before = fingerprint(dir);
+    const second = await checkpoint(dir);
+    expect(git(dir, 'show', `${second.commit}:a.txt`)).toBe('edited\n');
+    expect(git(dir, 'show', `${second.commit}:c.txt`)).toBe('cccc\n');
+    writeFileSync(join(dir, 'a.txt'), 'agent\n');
+    chmodSync(join(dir, 'b.txt'), 0o644);
+    rmSync(join(dir, 'c.txt'));
+    const result = await rollback(dir, second);
+    expect(result.ok).toBe(true);
+    expect(fingerprint(dir)).toEqual(before);
   });
 });
