@@ -38,6 +38,9 @@ export function copyIndexFile(source: string, target: string): boolean {
   return true;
 }
 
+/** Ralph's own git calls never run the user's hooks (an fsmonitor hook is one too). */
+const NO_HOOKS = ['-c', 'core.hooksPath=/dev/null', '-c', 'core.fsmonitor=false'];
+
 export class GitWorkspace {
   private info: GitInfo | null | undefined;
 
@@ -47,7 +50,7 @@ export class GitWorkspace {
   ) {}
 
   async git(args: readonly string[], env?: Record<string, string>): Promise<RunResult> {
-    return this.runner.run('git', args, { cwd: this.projectDir, ...(env ? { env: { ...process.env, ...env } } : {}) });
+    return this.runner.run('git', [...NO_HOOKS, ...args], { cwd: this.projectDir, ...(env ? { env: { ...process.env, ...env } } : {}) });
   }
 
   /**
@@ -56,7 +59,7 @@ export class GitWorkspace {
    */
   async run(args: readonly string[], options: GitRunOptions = {}): Promise<RunResult> {
     const { env, input, cwd } = options;
-    return this.runner.run('git', args, {
+    return this.runner.run('git', [...NO_HOOKS, ...args], {
       cwd: cwd ?? this.projectDir,
       ...(env ? { env: { ...process.env, ...env } } : {}),
       ...(input !== undefined ? { input } : {}),

@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createExecaRunner } from '../../../src/infra/execa-runner.js';
 import { createCheckpoint, dropCheckpoint, listCheckpoints, pruneCheckpoints, rollbackToCheckpoint, type Checkpoint } from '../../../src/infra/git-checkpoints.js';
 import { GitWorkspace } from '../../../src/infra/git-workspace.js';
+import { createProgressProbe } from '../../../src/infra/progress-probe.js';
 import { git, gitRepo, writeFiles } from '../../helpers/git-repo.js';
 import { fingerprint, readTreeFiles } from '../../helpers/repo-fingerprint.js';
 import { tempDir } from '../../helpers/temp-dir.js';
@@ -58,6 +59,7 @@ describe('checkpoints under refs/ralph/checkpoints', () => {
     const dir = gitRepo({ 'a.txt': 'one\n' });
     const log = join(dir, '..', `${dir.split('/').pop() ?? 'x'}-hooks.log`);
     const hooks = join(dir, '.git', 'hooks');
+    git(dir, 'config', 'core.fsmonitor', join(hooks, 'fsmonitor-watchman'));
     for (const name of ['reference-transaction', 'post-index-change', 'post-checkout', 'pre-commit', 'post-commit', 'post-rewrite', 'pre-auto-gc', 'fsmonitor-watchman']) {
       writeFileSync(join(hooks, name), `#!/bin/sh\necho ${name} >> '${log}'\nexit 0\n`);
       chmodSync(join(hooks, name), 0o755);
@@ -65,10 +67,13 @@ describe('checkpoints under refs/ralph/checkpoints', () => {
     const privateTmp = tempDir('ralph-tmp-');
     process.env['TMPDIR'] = privateTmp;
     writeFileSync(join(dir, 'a.txt'), 'before\n');
+    const probe = await createProgressProbe(dir, createExecaRunner());
+    await probe.begin();
     const cp = await checkpoint(dir);
     writeFileSync(join(dir, 'a.txt'), 'agent\n');
-    git(dir, '-c', 'core.hooksPath=/dev/null', 'commit', '-qam', 'agent');
-    git(dir, '-c', 'core.hooksPath=/dev/null', 'tag', 'agent-tag');
+    await probe.measure();
+    git(dir, '-c', 'core.hooksPath=/dev/null', '-c', 'core.fsmonitor=false', 'commit', '-qam', 'agent');
+    git(dir, '-c', 'core.hooksPath=/dev/null', '-c', 'core.fsmonitor=false', 'tag', 'agent-tag');
     const result = await rollback(dir, cp);
     expect(result.ok).toBe(true);
     await dropCheckpoint(workspace(dir), cp);
