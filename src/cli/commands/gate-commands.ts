@@ -143,5 +143,10 @@ export async function restoreCommand(paths: RalphPaths, id: string, options: Res
   if (!result.ok) throw new RalphError(`Cannot restore ${id}: ${result.reason}`, ExitCode.RuntimeError);
   out(`✅ Restored checkpoint ${result.checkpoint.id} (${result.checkpoint.message}).`);
   out(`   The state before the restore is checkpoint ${result.safety.id}${result.attemptRef ? ` and ${result.attemptRef}` : ''}; ralph --restore ${result.safety.id} brings it back.`);
+  const reverted = result.report.reverted;
+  if (reverted.length > 0) {
+    out(`   ${reverted.length} file${reverted.length === 1 ? '' : 's'} reverted: ${reverted.slice(0, 10).join(', ')}${reverted.length > 10 ? ', …' : ''}`);
+    if (result.restoreCommand) out(`   Bring one back with: ${result.restoreCommand}`);
+  }
   return ExitCode.Completed;
 }
