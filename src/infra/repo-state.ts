@@ -305,6 +305,19 @@ export async function captureFiles(ctx: RepoContext, cache: StatCache, extraPath
   const indexSecond = Math.floor((lstatOrNull(join(ctx.gitDir, 'index'))?.mtimeMs ?? 0) / 1000);
   const settled = (key: string): boolean => Number(key.slice(0, key.indexOf('.'))) < indexSecond - 1;
   const dirty = new Set(dirtyList ? splitZ(dirtyList) : []);
+  const dirIsReal = new Map<string, boolean>();
+  const realParents = (path: string): boolean => {
+    for (let end = path.indexOf('/'); end !== -1; end = path.indexOf('/', end + 1)) {
+      const dir = path.slice(0, end);
+      let real = dirIsReal.get(dir);
+      if (real === undefined) {
+        real = lstatOrNull(underRoot(cwd, dir))?.isDirectory() ?? false;
+        dirIsReal.set(dir, real);
+      }
+      if (!real) return false;
+    }
+    return true;
+  };
   for (const path of candidates) {
     // Clean for git and recorded by us with the same stat data: unchanged, no need to look.
     const indexKey = indexStats?.get(prefix + path);
@@ -314,11 +327,13 @@ export async function captureFiles(ctx: RepoContext, cache: StatCache, extraPath
       files.set(path, { mode: isLink ? '120000' : known.mode & 0o100 ? '100755' : '100644', oid: known.oid, perm: isLink ? 0 : known.mode & 0o7777 });
       continue;
     }
-    const st = lstatBig(underRoot(cwd, path));
+    // A file "inside" a directory that is now a symlink is not in the project: never look through the link.
+    const st = realParents(path) ? lstatBig(underRoot(cwd, path)) : null;
     if (!st) {
       // A deleted tracked file may leave an empty directory git does not list as untracked.
       for (let dir = path; dir.includes('/'); ) {
         dir = dir.slice(0, dir.lastIndexOf('/'));
+        if (!realParents(`${dir}/x`)) continue;
         const names = readdirOrNull(underRoot(cwd, dir));
         if (names === null) continue;
         if (names.length === 0 && !emptyDirs.includes(dir)) emptyDirs.push(dir);

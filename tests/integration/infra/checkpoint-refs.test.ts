@@ -220,6 +220,26 @@ describe('rollback scope, symlinks and the revert list', () => {
   });
 });
 
+describe('a checkpoint taken while a tracked directory is a link to outside', () => {
+  it('records the link, never the file behind it, and a rollback brings the link back', async () => {
+    const outside = tempDir('ralph-outside-');
+    writeFiles(outside, { 'gen.txt': 'outside file\n' });
+    const outsideBefore = readTreeFiles(outside);
+    const dir = gitRepo({ 'out/gen.txt': 'inside\n', 'keep.txt': 'k\n' });
+    rmSync(join(dir, 'out'), { recursive: true });
+    symlinkSync(outside, join(dir, 'out'));
+    const before = fingerprint(dir);
+    const cp = await checkpoint(dir);
+    expect(() => git(dir, 'show', `${cp.commit}:out/gen.txt`)).toThrow();
+    rmSync(join(dir, 'out'));
+    writeFiles(dir, { 'out/gen.txt': 'agent\n' });
+    const result = await rollback(dir, cp);
+    expect(result.ok).toBe(true);
+    expect(fingerprint(dir)).toEqual(before);
+    expect(readTreeFiles(outside)).toEqual(outsideBefore);
+  });
+});
+
 describe('rollback restores everything the agent can change', () => {
   it('branches, tags, stash entries, an in-progress merge, intent-to-add entries and empty directories', async () => {
     const dir = gitRepo({ 'a.txt': 'base\n', 'c.txt': 'c\n' });
