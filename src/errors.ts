@@ -1,5 +1,5 @@
 /**
- * Exit codes are part of Ralph's contract with scripts and CI (spec §12); every
+ * Exit codes are part of Ralph's contract with scripts and CI; every
  * stop maps to exactly one of them.
  */
 export const ExitCode = {

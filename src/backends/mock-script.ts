@@ -2,7 +2,7 @@ import { isRecord } from '../core/guards.js';
 import { containedPathProblem } from '../infra/contained-files.js';
 
 /**
- * The mock backend's script (seed 003 "Mock Backend Specification"): ordered
+ * The mock backend's script: ordered
  * responses with `output`, `exit_code`, `delay_ms`, `trigger_pattern`, plus
  * optional effects on the project so progress, verification and rollback can
  * be exercised without a model.
@@ -13,7 +13,7 @@ export interface MockResponse {
   delayMs: number;
   triggerPattern?: RegExp;
   triggerSource?: string;
-  /** Accepted for seed 003 compatibility; Ralph has one agent role. */
+  /** Accepted so scripts that name an agent role ("hat") still load; Ralph has one agent role. */
   hat?: string;
   /** Emit `output` verbatim instead of wrapping it in a Claude result object. */
   raw: boolean;

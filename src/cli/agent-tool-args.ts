@@ -4,7 +4,7 @@ import { UsageError } from '../errors.js';
 
 /**
  * Argument parsing for the agent-facing commands: `ralph test <tool>` (the
- * seed 003 test tools, JSON in and out) and `ralph mcp` (the same tools over
+ * test_* tools, verify and ralph_status, JSON in and out) and `ralph mcp` (the same tools over
  * MCP stdio). Kept apart from the loop's flags in ralph-args.ts.
  */
 export interface TestCommandArgs {

@@ -19,7 +19,7 @@ export function compareVersions(a: string, b: string): number {
 
 /**
  * `claude --version` before the first iteration: a missing or too old CLI is
- * one clear message and exit code 2, not a loop of failures (U§14 row 17).
+ * one clear message and exit code 2, not a loop of failures.
  * Returns the version found (or undefined when it could not be read).
  */
 export async function checkClaudeCli(runner: ProcessRunner, command: readonly string[], minVersion: string, cwd: string, warn: (m: string) => void): Promise<string | undefined> {

@@ -12,7 +12,7 @@ const WAYS_IN = [
 
 /**
  * Refuses to start a loop outside a Ralph project, saying which command gets
- * the user there (U§3.2 steps 1, 7, 8).
+ * the user there (old flat layout, no .ralph/, or missing files).
  */
 export function assertRalphProject(paths: RalphPaths, promptFile: string): void {
   const root = paths.project;

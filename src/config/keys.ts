@@ -12,7 +12,7 @@ import {
   type ValueType,
 } from './value-types.js';
 
-/** Every effective setting of a loop, after layering (spec §2). */
+/** Every effective setting of a loop, after layering flag > environment > .ralphrc > default. */
 export interface RalphConfig {
   claudeCommand: string[];
   maxCallsPerHour: number;
@@ -177,7 +177,7 @@ export const INFORMATIONAL_KEYS: ReadonlySet<string> = new Set([
   'TASK_SOURCES',
   'GITHUB_TASK_LABEL',
   'BEADS_FILTER',
-  // We never update Claude Code behind the user's back (U§15.25).
+  // We never update Claude Code behind the user's back, so this key does nothing.
   'CLAUDE_AUTO_UPDATE',
   'CB_OUTPUT_DECLINE_THRESHOLD',
   'PROMPT_FILE',

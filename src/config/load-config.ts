@@ -45,7 +45,7 @@ function applyRaw<F extends ConfigField>(
 
 /**
  * Layers configuration uniformly for every key: flag > environment > .ralphrc >
- * default (spec §2; the original gets this backwards, U§15.1). Returns errors as
+ * default (the original lets .ralphrc beat flags for some keys). Returns errors as
  * data; the caller decides to stop.
  */
 export function loadConfig(inputs: ConfigInputs): LoadedConfig {

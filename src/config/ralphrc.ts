@@ -1,7 +1,7 @@
 import { clipText } from '../core/message-bounds.js';
 
 /**
- * Reads a .ralphrc file as data. The original `source`s it as bash (U§15.2);
+ * Reads a .ralphrc file as data. The original `source`s it as bash, running any code in it;
  * we parse `KEY=value` lines and never run anything: quotes, `export`,
  * comments and `$VAR` references work, command substitution is refused.
  */

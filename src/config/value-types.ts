@@ -112,7 +112,7 @@ export function commaList(): ValueType<string[]> {
  * Tool names as Claude Code accepts them: plain names (`Write`, `Agent`,
  * `Skill`), MCP tools (`mcp__server__tool`), rule patterns (`Bash(git *)`,
  * `WebFetch(domain:example.com)`) and `*`. Only the syntax is checked, so new
- * tools keep working (U§15.20).
+ * tools keep working.
  */
 const TOOL_NAME = /^(\*|[A-Za-z][\w.-]*(\(.+\))?)$/s;
 

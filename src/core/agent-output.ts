@@ -2,7 +2,7 @@ import { digestOf, emptyDigest, isTextDigest, type TextDigest } from './text-dig
 
 /**
  * A bounded, normalized digest of one agent call's stdout, whatever its shape
- * (U§4.2): a Claude CLI result object, a CLI message array (`--verbose`), a
+ * among: a Claude CLI result object, a CLI message array (`--verbose`), a
  * stream-json event stream, the flat Ralph JSON format, or plain text.
  * Every field of the agent's JSON is optional and untrusted.
  */

@@ -5,8 +5,8 @@ import { detectUnrecoverable } from './unrecoverable-error.js';
 
 /**
  * What one agent call amounted to, decided from structure first and text
- * second (U§7.2). A timeout is never a usage limit (#183); `is_error` is a
- * failure even with exit code 0 (#134).
+ * second. A timeout is never a usage limit; `is_error` is a
+ * failure even with exit code 0.
  */
 export type CallOutcome =
   | { kind: 'success' }

@@ -2,10 +2,10 @@ import { countOr0 as count, isRecord as isRec } from './guards.js';
 import { isoTimestamp, parseIso } from './time-format.js';
 
 /**
- * The circuit breaker (U§6, seed 002) as a pure state machine over the
- * original's state-file shape. Fixes: failed calls count (U§15.6); "same error"
- * means the same error lines recur (U§15.7); HALF_OPEN watches errors too; a
- * cooldown gives the circuit a fresh trial instead of re-opening at once (U§15.8).
+ * The circuit breaker as a pure state machine over the
+ * original's state-file shape. Fixes: failed calls count; "same error"
+ * means the same error lines recur; HALF_OPEN watches errors too; a
+ * cooldown gives the circuit a fresh trial instead of re-opening at once.
  */
 export type CircuitStateName = 'CLOSED' | 'HALF_OPEN' | 'OPEN';
 

@@ -1,5 +1,5 @@
 /**
- * The Claude Code argv of one iteration (U§3.4 step 7):
+ * The Claude Code argv of one iteration:
  * `claude [--model M] [--effort E] --output-format json --allowedTools t1 t2 …
  *  [--resume <id>] --append-system-prompt <context> -p <prompt>`.
  * Each tool is its own argument; no shell is involved, so nothing in the

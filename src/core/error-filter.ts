@@ -1,8 +1,8 @@
 /**
- * The two-stage error filter of the original (U§4.5 step 4).
+ * The two-stage error filter of the original.
  *
  * Stage 1 drops lines that carry a JSON key containing "error" ("is_error": false,
- * "error": null), which tripped the original's breaker for months (U§14 row 4).
+ * "error": null), which tripped the original's breaker for months.
  * Stage 2 keeps lines that look like a real error report.
  */
 const JSON_ERROR_KEY = /"[^"]*error[^"]*":/;

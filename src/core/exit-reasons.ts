@@ -1,7 +1,7 @@
 import { ExitCode } from '../errors.js';
 
 /**
- * Why a loop stopped. The original's strings are kept (spec §5) so tools that
+ * Why a loop stopped. The original's strings are kept so tools that
  * read status.json keep working; the rest are ours.
  */
 export type ExitReason =

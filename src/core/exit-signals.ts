@@ -3,7 +3,7 @@ import type { Analysis } from './response-analyzer.js';
 
 /**
  * `.ralph/.exit_signals`: rolling evidence about completion. The first three
- * arrays are the original's shape (U§4.8, loop numbers, last 5 each); `recent`
+ * arrays are the original's shape (loop numbers, last 5 each); `recent`
  * and `unaccepted_claims` are ours and drive the exit rules.
  */
 export interface SignalEntry {

@@ -1,5 +1,5 @@
 /**
- * fix_plan.md as a task list (U§5 item 5, U§13.6): `- [ ]` / `- [x]` items,
+ * fix_plan.md as a task list: `- [ ]` / `- [x]` items,
  * where items under an optional section (OPTIONAL_SECTIONS, matched by heading
  * title, covering deeper sub-headings) do not block completion. Dates, notes
  * and other bracketed text are not checkboxes; code fences and HTML comments

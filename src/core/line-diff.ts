@@ -1,5 +1,5 @@
 /**
- * Line-level differences between two texts (test_diff, seed 003): counts of
+ * Line-level differences between two texts (for test_diff): counts of
  * added and removed lines and unified-diff hunks with context. Myers'
  * O((N+M)·D) algorithm after trimming the common head and tail; when the
  * texts differ in more than MAX_EDIT_DISTANCE lines the middle is reported as

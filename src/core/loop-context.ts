@@ -1,5 +1,5 @@
 /**
- * The text passed with --append-system-prompt each iteration (U§3.4 step 4):
+ * The text passed with --append-system-prompt each iteration:
  * loop number, remaining tasks, circuit state, the previous summary, the "do
  * not ask questions" note — and ours: the stuck-error warning and the last
  * verify-gate failure in the seed's feedback format, and the news that the

@@ -1,10 +1,10 @@
 import type { PermissionDenial } from './agent-output.js';
 
 /**
- * Permission denials (U§4.2). Claude Code's `Bash(cmd *)` rules do not match
+ * Permission denials. Claude Code's `Bash(cmd *)` rules do not match
  * compound commands (`mvn test 2>&1 | tail`), so a denial whose base command is
  * already allowed is a CLI matching limitation, not a missing permission: the
- * loop continues instead of halting (#243).
+ * loop continues instead of halting.
  */
 
 /** `  mvn clean 2>&1 | tail` → `mvn`. */
@@ -27,7 +27,7 @@ export function baseCommandAllowed(base: string, allowedTools: readonly string[]
     const rest = pattern.slice(base.length);
     // `Bash(npm*)` or `Bash(npm:*)`: anything after the base.
     if (rest.startsWith('*') || rest.startsWith(':*')) return true;
-    // `Bash(git diff *)`: a sub-command family of the base also counts (U§13.5).
+    // `Bash(git diff *)`: a sub-command family of the base also counts.
     if (rest.startsWith(' ') && rest.includes('*')) return true;
   }
   return false;

@@ -1,5 +1,5 @@
 /**
- * The RALPH_STATUS block the agent ends each answer with (U§12):
+ * The RALPH_STATUS block the agent ends each answer with:
  *
  *   ---RALPH_STATUS---
  *   STATUS: IN_PROGRESS | COMPLETE | BLOCKED
@@ -8,7 +8,7 @@
  *   ---END_RALPH_STATUS---
  *
  * Only the LAST block counts and only its own lines are read, as exact
- * `KEY: value` pairs. This fixes the original's grep-based quirks (U§15.3):
+ * `KEY: value` pairs. This fixes the original's grep-based quirks:
  * `TESTS_STATUS` no longer pollutes `STATUS`, duplicate or bold values work,
  * booleans are case-insensitive, and text outside the block sets nothing.
  * Markdown emphasis, code fences, list bullets, CRLF and the YAML form

@@ -1,10 +1,10 @@
 import { isRecord as isRec } from './guards.js';
 
 /**
- * Calls and tokens per hour over a sliding 60-minute window (U§7.1), persisted
+ * Calls and tokens per hour over a sliding 60-minute window, persisted
  * in .ralph/.rate_limit_state so a restart remembers what was spent. Every call
  * counts, failed ones included. The original reset at wall-clock hour
- * boundaries (U§15.14); a sliding window never allows a double burst around
+ * boundaries; a sliding window never allows a double burst around
  * the top of the hour and says exactly when the next call is allowed.
  */
 export interface CallRecord {
@@ -28,7 +28,7 @@ export interface ApiRetryRecord {
 
 export interface RateState {
   calls: CallRecord[];
-  /** A wait in progress, so a restart resumes it (spec §7). */
+  /** A wait in progress, so a restart resumes it. */
   wait?: WaitRecord;
   apiRetry?: ApiRetryRecord;
 }
@@ -136,7 +136,7 @@ export function normalizeRateState(value: unknown): RateState | string {
   return state;
 }
 
-/** Seed 002: waits grow by one step per attempt (5 → 10 → 15 minutes by default). */
+/** API-error retries: waits grow by one step per attempt (5 → 10 → 15 minutes by default). */
 export function apiRetryDelayMs(attempt: number, baseSeconds: number): number {
   return Math.max(0, attempt) * baseSeconds * 1000;
 }

@@ -37,7 +37,7 @@ export interface Analysis {
   hasCompletionSignal: boolean;
   completionPhrase?: string;
   isTestOnly: boolean;
-  /** The same error lines recur across the last three outputs (U§4.6). */
+  /** The same error lines recur across the last three outputs. */
   isStuck: boolean;
   hasProgress: boolean;
   progressSources: string[];
@@ -87,7 +87,7 @@ function errorLinesOf(output: AgentOutput): string[] {
  */
 export function analyzeResponse(output: AgentOutput, ctx: AnalysisContext): Analysis {
   const text = digestText(output.text);
-  // JSON output never gets prose heuristics (#224), even when it was cut before its result.
+  // JSON output never gets prose heuristics, even when it was cut before its result.
   const mode: 'json' | 'text' = output.format === 'json' || output.format === 'json-array' || output.format === 'stream-json' ? 'json' : 'text';
   const block: StatusBlock | undefined = parseStatusBlock(text);
   const report = output.selfReport;

@@ -17,7 +17,7 @@ const SESSION_ID = /^[A-Za-z0-9_-]+$/;
 
 /**
  * Reads .claude_session_id: the canonical `{"session_id", "timestamp"}` JSON,
- * or the original's legacy plain text whose first line is the id (#254: never
+ * or the original's legacy plain text whose first line is the id (only that line, never
  * the whole file). Junk, JSON-looking or not, means "no session".
  */
 export function parseStoredSession(text: string): { sessionId: string; timestamp?: string } | undefined {

@@ -2,7 +2,7 @@ import { isRecord as isRec, nullableNumber as nOrNull, nullableString as sOrNull
 
 /**
  * status.json: the dashboard state other tools read. The first block of fields
- * is the original's shape (U§2); the rest are ours (cost, tokens, circuit,
+ * is the original's shape; the rest are ours (cost, tokens, circuit,
  * verify gate, waiting reason, exit code).
  */
 export interface StatusCircuit {

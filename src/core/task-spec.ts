@@ -1,6 +1,5 @@
 /**
- * Task mode's one-line syntax, as the seeds write it (seed 000 "Syntax Users
- * Will Use", seed 001, anchors P§2.1):
+ * Task mode's one-line syntax, as users write it:
  *
  *   >>fix-auth :: verify:"npm test" max:5 timeout:120 checkpoint:true rollback:true loop:true :fast
  *              :: "follows REST conventions" :: code-quality

@@ -1,6 +1,6 @@
 /**
- * Word heuristics over the agent's prose (U§4.5), matched as whole words so
- * "incomplete" is not "complete" and "abandoned" is not "done" (U§15.5).
+ * Word heuristics over the agent's prose, matched as whole words so
+ * "incomplete" is not "complete" and "abandoned" is not "done".
  */
 
 /**
@@ -85,7 +85,7 @@ export function findNoWorkPhrase(text: string): string | undefined {
 const TEST_LINE = /(?<![\w-])(running tests|npm test|bats|pytest|jest|vitest|cargo test|go test)(?![\w-])/i;
 const IMPLEMENTATION_LINE = /(?<![\w-])(implementing|implemented|creating|created|writing|wrote|adding|added|function|class|refactor(ed|ing)?|fix(ed|ing)?)(?![\w-])/i;
 
-/** Lines about running tests and none about writing code (U§4.5 step 3). */
+/** Lines about running tests and none about writing code. */
 export function looksTestOnly(text: string): boolean {
   let tests = 0;
   for (const line of text.split('\n')) {
@@ -95,7 +95,7 @@ export function looksTestOnly(text: string): boolean {
   return tests > 0;
 }
 
-/** The original's QUESTION_PATTERNS (U§4.5), each matched case-insensitively as whole words. */
+/** The original's QUESTION_PATTERNS, each matched case-insensitively as whole words. */
 const QUESTION_PATTERNS = [
   'should I',
   'would you',

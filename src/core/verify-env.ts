@@ -1,5 +1,5 @@
 /**
- * The environment of the verify command (spec §8): an allowlist, so a secret
+ * The environment of the verify command: an allowlist, so a secret
  * the user exported for something else (GITHUB_TOKEN, AWS keys, the Anthropic
  * key Ralph itself may run with) never reaches `npm test` or whatever the
  * command starts. Everything not listed is dropped.

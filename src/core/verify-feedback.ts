@@ -1,6 +1,6 @@
 /**
- * Text the agent (and the user) reads about a verify run, in seed 000's "Error
- * Feedback Format". Pure string builders: the loop puts the bounce-back into the
+ * Text the agent (and the user) reads about a verify run, in one fixed
+ * Markdown layout. Pure string builders: the loop puts the bounce-back into the
  * next iteration's context and prints the escalation.
  */
 
@@ -160,7 +160,7 @@ function explanationLine(result: VerifyOutcome): string[] {
   return [`**Reason:** ${result.explanation}`];
 }
 
-/** Seed 000 "Bounce-Back (Attempt < Max)": fed to the next iteration. */
+/** The bounce-back while attempts remain (attempt < max): fed to the next iteration. */
 export function formatBounceBack(result: VerifyOutcome, attempt: number, maxAttempts: number, options: FeedbackOptions = {}): string {
   return [
     `## Shell Verification FAILED (Attempt ${attempt}/${maxAttempts})`,
@@ -175,7 +175,7 @@ export function formatBounceBack(result: VerifyOutcome, attempt: number, maxAtte
   ].join('\n');
 }
 
-/** Seed 000 "Escalation (Attempt = Max)": shown to the user when the attempts are used up. */
+/** The escalation once attempt = max: shown to the user when the attempts are used up. */
 export function formatEscalation(result: VerifyOutcome, attempts: number, maxAttempts: number, options: FeedbackOptions = {}): string {
   return [
     '## Shell Verification FAILED - Maximum Attempts Reached',

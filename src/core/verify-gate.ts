@@ -1,5 +1,5 @@
 /**
- * The verify gate as a pure state machine (seed 000 scenarios 2–6, spec §8).
+ * The verify gate as a pure state machine.
  * The loop persists GateState in `.ralph/.verify_gate` and feeds it one verify
  * result per iteration:
  *
@@ -35,7 +35,7 @@ export interface GateState {
 }
 
 export const MAX_GATE_RESULTS = 5;
-/** Characters of each stream kept per stored result (what the prompt uses, seed 000). */
+/** Characters of each stream kept per stored result (what the prompt uses). */
 export const SUMMARY_TAIL_CHARS = 2000;
 export const GATE_ACTIONS: readonly GateAction[] = ['retry', 'skip', 'abort'];
 const STATUSES: readonly GateStatus[] = ['pending', 'passed', 'escalated', 'skipped', 'aborted'];

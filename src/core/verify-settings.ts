@@ -1,5 +1,5 @@
 /**
- * The effective verify-gate settings of a run (spec §8): presets from the seeds
+ * The effective verify-gate settings of a run: the presets below
  * applied under explicit values, checkpoint `auto` decided, directories
  * resolved. Pure: the caller says whether the project is a git repository.
  */
@@ -9,7 +9,7 @@ import type { ConfigField, RalphConfig } from '../config/keys.js';
 export type VerifyPreset = 'fast' | 'full' | 'extended';
 export type OnExhausted = RalphConfig['onVerifyExhausted'];
 
-/** Seed 000/anchors P§2.1: `:fast` 1 attempt / 30 s, `:full` 5 / 300 s, `:extended` 10 / 600 s. */
+/** The presets: `:fast` 1 attempt / 30 s, `:full` 5 / 300 s, `:extended` 10 / 600 s. */
 export const VERIFY_PRESETS: Readonly<Record<VerifyPreset, { maxAttempts: number; timeoutSeconds: number }>> = {
   fast: { maxAttempts: 1, timeoutSeconds: 30 },
   full: { maxAttempts: 5, timeoutSeconds: 300 },

@@ -16,7 +16,7 @@ export function announceTransition(s: LoopSession, t: Transition): void {
   else logger.success(`✅ CIRCUIT BREAKER: Normal Operation — Reason: ${t.reason}`);
 }
 
-/** Feeds the iteration to the circuit breaker; an OPEN circuit stops the loop (spec §6). */
+/** Feeds the iteration to the circuit breaker; an OPEN circuit stops the loop. */
 export function updateCircuit(s: LoopSession, loop: number, usable: boolean, analysis: Analysis | undefined, gate: GateRun | undefined): Step {
   const currentErrors = s.run.errorHistory[0] ?? [];
   const previousErrors = s.run.errorHistory[1] ?? [];

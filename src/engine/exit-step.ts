@@ -25,7 +25,7 @@ export async function checkPlanComplete(s: LoopSession): Promise<Step> {
   return { stop: 'plan_complete', message: `all ${plan?.checked ?? 0} blocking tasks in fix_plan.md are checked` };
 }
 
-/** The exit rules of spec §5 after an analyzed iteration, with .exit_signals kept up to date. */
+/** The exit rules of core/exit-detection.ts after an analyzed iteration, with .exit_signals kept up to date. */
 export function decideExit(s: LoopSession, analysis: Analysis, gate: GateRun | undefined): Step {
   const { store, logger } = s.deps;
   s.run.signals = recordAnalysis(s.run.signals, analysis);

@@ -4,7 +4,7 @@ import { formatDuration } from '../core/time-format.js';
 import { waitEnded, type LoopSession, type Step } from './loop-session.js';
 import { sitOut } from './waits.js';
 
-/** The hourly call or token budget is spent: wait until enough calls leave the window (spec §7). */
+/** The hourly call or token budget is spent: wait until enough calls leave the window. */
 export async function waitForCallBudget(s: LoopSession, permit: Extract<CallPermit, { ok: false }>): Promise<Step> {
   const end = await sitOut(s.deps, s.run, { reason: 'rate_limit', until: permit.waitUntil, message: `Rate limit reached (${permit.reason})` }, () => s.setAction('rate_limited', 'waiting', `Rate limit reached (${permit.reason})`));
   return waitEnded(end);
@@ -47,7 +47,7 @@ export async function handleUsageLimit(s: LoopSession, outcome: Extract<CallOutc
 }
 
 /**
- * A transient API error (429, 529 overloaded): seed 002's retry with growing
+ * A transient API error (429, 529 overloaded): retry with growing
  * waits, each retry a counted call, then a clear stop (exit 5).
  */
 export async function handleApiTransient(s: LoopSession, outcome: Extract<CallOutcome, { kind: 'api_transient' }>): Promise<Step> {
@@ -76,7 +76,7 @@ export async function handleApiTransient(s: LoopSession, outcome: Extract<CallOu
   return waitEnded(end);
 }
 
-/** A successful call ends a run of transient errors (seed 002: reset the counter). */
+/** A successful call ends a run of transient errors: the retry counter starts again at zero. */
 export function clearApiRetries(s: LoopSession): void {
   if (!s.run.rate.apiRetry) return;
   const { apiRetry: _cleared, ...rest } = s.run.rate;

@@ -18,7 +18,7 @@ import { LoopSession, type Step } from './loop-session.js';
 export type { LoopResult } from './loop-finish.js';
 
 /**
- * The loop (spec §3). Per iteration, in this order: stop request → integrity →
+ * The loop. Per iteration, in this order: stop request → integrity →
  * circuit breaker → rate limiter → exit conditions that need no call →
  * checkpoint → agent → analysis → verify gate → circuit breaker update → exit
  * conditions → status, metrics, recording → pause.
@@ -67,7 +67,7 @@ async function warnIfGateAlreadyPasses(s: LoopSession): Promise<void> {
 function startup(s: LoopSession): void {
   const { store, logger, recorder, backend, gate } = s.deps;
   const { config } = s;
-  // Completion evidence of an earlier run must not end this one (#194).
+  // Completion evidence of an earlier run must not end this one.
   store.clearRunEvidence();
   store.clearStopRequest();
   s.run.errorHistory = store.loadErrorHistory();

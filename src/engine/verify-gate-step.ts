@@ -59,7 +59,7 @@ export interface VerifyGateStepDeps {
 const ANSWER_POLL_MS = 1000;
 
 /**
- * The verify gate of spec §8 inside the loop: checkpoint → agent → the user's
+ * The verify gate inside the loop: checkpoint → agent → the user's
  * command → pass (drop the checkpoint) or bounce back (feedback, optional
  * rollback that keeps the attempt) → escalation after the last attempt.
  */

@@ -2,7 +2,7 @@ import type { RollbackFacts } from '../core/rollback-notice.js';
 import type { StatusVerify } from '../core/status-model.js';
 
 /**
- * The verify gate as the loop sees it (spec §8): a checkpoint before the
+ * The verify gate as the loop sees it: a checkpoint before the
  * agent, the user's command after it, bounce-back feedback, escalation, and
  * rollback. Implemented in engine/verify-gate-step.ts.
  */

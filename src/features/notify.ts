@@ -4,7 +4,7 @@ import type { Notifier, NotifyEvent, ProcessRunner } from '../ports.js';
 
 /**
  * Desktop notifications for `--notify`: only the events that need a person
- * (the original also notified after every successful loop, U§15.26). macOS
+ * (the original also notified after every successful loop). macOS
  * uses osascript, elsewhere notify-send when it is installed, else the
  * terminal bell. A notification must never disturb the loop: every failure is
  * swallowed (falling back to the bell).

@@ -3,9 +3,9 @@ import { readFileSync } from 'node:fs';
 
 /**
  * Reading and filtering the session recording (.ralph/logs/session.jsonl) in
- * the shapes of seed 003's `test_inspect`.
+ * the shapes the `test_inspect` tool returns.
  *
- * Mapping from the seed's vocabulary to ours: the seed's records carry an
+ * Mapping from test_inspect's vocabulary to ours: its records carry an
  * event *type* (`bus.publish`) and a *topic* inside the payload; ours have one
  * name (`verify.result`, `iteration.end`, …). Both "event type" and "topic"
  * therefore mean our event name: `event_types` matches it exactly, `topics`
@@ -236,7 +236,7 @@ function buildTimeline(records: readonly SessionRecord[]): InspectTimeline {
 }
 
 /**
- * Filters records and shapes them as seed 003's test_inspect does. A bad
+ * Filters records and shapes them as the test_inspect tool returns them. A bad
  * filter (invalid regex, bad limit) is an error value, never a throw.
  * `limit` applies to the json format's records; summary and timeline cover
  * every match.

@@ -43,7 +43,7 @@ export interface ParsedMetrics {
 }
 
 export interface MetricsStats {
-  // The original's summary keys (U§11 "Metrics & ralph-stats"), kept for scripts that read them.
+  // The original's summary keys, kept for scripts that read them.
   total_loops: number;
   successful: number;
   avg_duration: number;

@@ -1,8 +1,8 @@
 import { constants as osConstants } from 'node:os';
 
 /**
- * Exit statuses of a shell command in plain words (spec §8: "exit 127 →
- * command not found, said plainly"): 127 and 126 name the command, 128+n names
+ * Exit statuses of a shell command in plain words, so exit 127 reads as
+ * "command not found": 127 and 126 name the command, 128+n names
  * the signal.
  */
 const SIGNAL_NAMES: ReadonlyMap<number, string> = new Map(

@@ -11,7 +11,7 @@ let cachedVersion: string | undefined;
  * the nearest ancestor of this module with both package.json and templates/.
  * Found from the module's own location, never from the current directory, so a
  * stray `templates/` folder where the user runs a command cannot hijack it
- * (U§15.22).
+ * (as one could in the original).
  */
 export function packageRoot(): string {
   if (cachedRoot !== undefined) return cachedRoot;

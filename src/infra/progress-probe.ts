@@ -11,7 +11,7 @@ const LISTED_FILES = 50;
 /**
  * Measures what changed in the project during an iteration: every file
  * committed, staged, unstaged or untracked (git), or a size/mtime scan outside
- * git. Ralph's own .ralph/ files never count (U§15.9).
+ * git. Ralph's own .ralph/ files never count.
  */
 export interface ProgressProbe {
   readonly method: 'git' | 'files';

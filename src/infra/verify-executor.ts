@@ -12,7 +12,7 @@ import { describeProcesses, type ProcessEntry } from '../core/process-selection.
 export { explainExit, firstWord, signalName } from './exit-explanation.js';
 
 /**
- * Runs the verify gate's shell command (spec §8, seed 000 scenarios 7–10):
+ * Runs the verify gate's shell command:
  * `sh -c <command>` as the leader of its own process group with stdin closed,
  * so a timeout ends it together with everything it started; output is kept as
  * a bounded tail whatever its size. Never throws for an expected failure: a

@@ -8,7 +8,7 @@ export const OUTPUT_LOGS_KEEP = 50;
 /** The logs directory as a whole; per-call output logs go first when it is over. */
 export const LOGS_DIR_MAX_BYTES = 200 * 1024 * 1024;
 
-/** ralph.log → ralph.log.1 … .4 once it reaches 10 MB (U§11 "Log rotation"). */
+/** ralph.log → ralph.log.1 … .4 once it reaches 10 MB. */
 export function rotateLogIfNeeded(path: string, maxBytes = LOG_ROTATE_BYTES, keep = LOG_ROTATE_KEEP): boolean {
   let size: number;
   try {

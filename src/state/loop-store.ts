@@ -51,7 +51,7 @@ export class LoopStore {
     writeJsonAtomic(this.paths.exitSignals, signals);
   }
 
-  /** Stale completion evidence from an earlier run must not end this one (#194). */
+  /** Stale completion evidence from an earlier run must not end this one. */
   clearRunEvidence(): void {
     this.saveExitSignals(emptyExitSignals());
     rmSync(this.paths.responseAnalysis, { force: true });
@@ -171,7 +171,7 @@ export class LoopStore {
     rmSync(this.paths.claudeSession, { force: true });
   }
 
-  /** Forgets the Claude session and its completion evidence, recording why (U§8). */
+  /** Forgets the Claude session and its completion evidence, recording why. */
   resetSession(reason: string, loop: number, nowMs: number): void {
     resetSession(this.paths, reason, loop, nowMs, this.warn);
   }
@@ -180,7 +180,7 @@ export class LoopStore {
     touchRalphSession(this.paths, nowMs, this.warn);
   }
 
-  /** Files the loop cannot run without (U§2 integrity check), relative to the project. */
+  /** Files the loop cannot run without (checked before every iteration), relative to the project. */
   missingProjectFiles(taskMode: boolean, promptPath: string): string[] {
     const required = taskMode ? [this.paths.dir] : [this.paths.dir, promptPath, this.paths.fixPlan, this.paths.agent, this.paths.ralphrc];
     return required.filter((p) => !existsSync(p)).map((p) => relative(this.paths.project, p) || '.');

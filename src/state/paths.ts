@@ -2,7 +2,7 @@ import { join, resolve } from 'node:path';
 import { locateRuntimeDir } from './runtime-dir.js';
 
 /**
- * The single list of Ralph's files in a project (U§2). Names and shapes are
+ * The single list of Ralph's files in a project. Names and shapes are
  * shared with the original so other tools that read `.ralph/` keep working.
  */
 export interface RalphPaths {

@@ -1,7 +1,7 @@
 import { appendLine } from './json-file.js';
 
 /**
- * Session recording (seed 003): one `{ts, event, data}` JSON object per line in
+ * Session recording: one `{ts, event, data}` JSON object per line in
  * .ralph/logs/session.jsonl, appended as events happen so a crash keeps
  * everything recorded so far.
  */

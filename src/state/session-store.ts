@@ -5,10 +5,10 @@ import { isRecord, loadStateFile, writeJsonAtomic } from './json-file.js';
 import type { RalphPaths } from './paths.js';
 
 /**
- * Claude session continuity (U§8): the id to `--resume`, kept as
+ * Claude session continuity: the id to `--resume`, kept as
  * `{"session_id", "timestamp"}` in .claude_session_id. Expiry is measured from
  * the session's creation — the original measured idle time because it rewrote
- * the file every loop (U§15.16).
+ * the file every loop.
  */
 export type { StoredSession } from '../core/session-expiry.js';
 import { parseStoredSession, type StoredSession } from '../core/session-expiry.js';
@@ -75,7 +75,7 @@ export function touchRalphSession(paths: RalphPaths, nowMs: number, warn: (m: st
 
 /**
  * Forgets the Claude session and the completion evidence that belongs to it
- * (#91: stale signals must not end the next run), recording why.
+ * (stale signals must not end the next run), recording why.
  */
 export function resetSession(paths: RalphPaths, reason: string, loop: number, nowMs: number, warn: (m: string) => void): void {
   rmSync(paths.claudeSession, { force: true });

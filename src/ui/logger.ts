@@ -35,7 +35,7 @@ export function createLogger(options: LoggerOptions): Logger {
       try {
         appendLine(options.logFile, line);
       } catch {
-        // A broken log file must never stop the loop (U§14 row 13, #188).
+        // A broken log file (or terminal) must never stop the loop.
       }
     }
     if (options.quiet) return;

@@ -27,7 +27,7 @@ export interface ProgressDocument {
   started_at: string | null;
 }
 
-/** .ralph/.circuit_breaker_state (U§6.1 plus consecutive_failures). */
+/** .ralph/.circuit_breaker_state (the original's fields plus consecutive_failures). */
 /** The circuit breaker file, as the loop writes it. */
 export type CircuitDocument = CircuitState;
 
@@ -114,7 +114,7 @@ function bodySections(snapshot: MonitorSnapshot, now: number): Line[][] {
 }
 
 /**
- * Draws one dashboard frame: the original's sections (U§9.2) plus tokens,
+ * Draws one dashboard frame: the original's sections (status, progress, recent log) plus tokens,
  * cost, circuit breaker, current tool, verify gate, session, waiting and exit
  * reason. Pure: every input is in `snapshot` and `options`.
  */

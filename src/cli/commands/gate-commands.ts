@@ -19,7 +19,7 @@ const warn = (m: string): void => {
 };
 
 /**
- * `ralph --gate-action retry|skip|abort` (seed 000 scenarios 4–6): answers the
+ * `ralph --gate-action retry|skip|abort`: answers the
  * paused gate of a running loop, or records the answer for the next run.
  */
 export function gateActionCommand(paths: RalphPaths, action: GateAction): number {

@@ -51,7 +51,7 @@ function status(fields: Record<string, string>): string {
   return ['---RALPH_STATUS---', ...Object.entries(fields).map(([k, v]) => `${k}: ${v}`), '---END_RALPH_STATUS---'].join('\n');
 }
 
-/** The mock agent's three answers (seed 003 mock format plus file effects). */
+/** The mock agent's three answers (the mock backend's script format plus file effects). */
 export function demoResponses(): unknown[] {
   const common = { delay_ms: 700, input_tokens: 2400, output_tokens: 380, cost_usd: 0.0187 };
   return [

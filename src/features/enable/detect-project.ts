@@ -1,7 +1,7 @@
 import type { ProjectCommands } from '../setup/ralph-layout.js';
 
 /**
- * Project detection for ralph-enable (U§10.2), as a pure function over the
+ * Project detection for ralph-enable, as a pure function over the
  * files found at the project's top level. Manifests are considered in the
  * original's order with later ones winning (package.json, then Python, then
  * Cargo.toml, then go.mod); a lone requirements.txt only counts when nothing

@@ -42,7 +42,7 @@ async function confirmOverwrite(options: EnableOptions): Promise<boolean> {
 }
 
 /**
- * ralph-enable (U§10.2): detect the project, ask (wizard) or take the flags,
+ * ralph-enable: detect the project, ask (wizard) or take the flags,
  * write Ralph's files. Everything that can be refused (a missing PRD, an
  * already enabled project) is refused before anything is written.
  */
@@ -89,7 +89,7 @@ export async function runEnable(options: EnableOptions): Promise<EnableOutcome> 
   return { detected, request, result: enableProject(request) };
 }
 
-/** The --json document (U§1.3 ralph-enable-ci, plus verify_command and the files changed in place). */
+/** The --json document (the original ralph-enable-ci's fields, plus verify_command and the files changed in place). */
 export function formatEnableJson(outcome: EnableOutcome): Record<string, unknown> {
   const { request, result } = outcome;
   return {

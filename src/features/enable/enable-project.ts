@@ -45,7 +45,7 @@ function splitRalphrcChoices(request: EnableRequest): { settings: RalphrcSetting
 }
 
 /**
- * Writes Ralph's files into an existing project (U§10.2 phase 4–5). Tasks of a
+ * Writes Ralph's files into an existing project. Tasks of a
  * PRD go into fix_plan.md and the PRD itself is copied to .ralph/specs/ so the
  * agent can read the full requirements. Ends with the integrity check the loop
  * itself runs: if a required file is missing, enabling failed.

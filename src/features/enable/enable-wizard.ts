@@ -23,7 +23,7 @@ export interface WizardAnswers {
 
 export const MAX_CALLS_RANGE = { min: 1, max: 100_000 } as const;
 
-/** The interactive part of ralph-enable (U§10.2 phases 1–3), over any Prompter. */
+/** The interactive part of ralph-enable (what was found, task sources, settings), over any Prompter. */
 export async function runEnableWizard(prompter: Prompter, context: WizardContext): Promise<WizardAnswers> {
   const { detected } = context;
   prompter.say('Ralph enable: set up Ralph in this project');

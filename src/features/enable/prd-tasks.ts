@@ -1,6 +1,6 @@
 /**
- * Turns a PRD or spec into fix_plan.md tasks without calling Claude (U§10.2
- * phase 4). When the document has checkboxes, those are its tasks (normalized
+ * Turns a PRD or spec into fix_plan.md tasks without calling Claude.
+ * When the document has checkboxes, those are its tasks (normalized
  * to unchecked); otherwise numbered and bulleted items are. Code blocks, HTML
  * comments and tables are skipped. Priority comes from keywords in the item,
  * else in the nearest heading: critical/urgent/p0 → High, optional/future/

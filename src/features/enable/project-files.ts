@@ -26,7 +26,7 @@ export function readProjectFiles(dir: string): ProjectFiles {
 const PRD_DIRS = ['.', 'docs', 'specs', 'requirements'];
 const PRD_NAME = /(prd|requirements|spec|specification)[^/]*\.(md|txt)$/i;
 
-/** Likely PRD/spec documents, as paths relative to `dir` (U§10.2 detect_task_sources, without duplicates). */
+/** Likely PRD/spec documents, as paths relative to `dir`, without duplicates. */
 export function findPrdFiles(dir: string): string[] {
   const found = new Set<string>();
   const scan = (rel: string, depth: number): void => {

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 
-/** How far Ralph is set up in a folder (U§10.2 check_existing_ralph). */
+/** How far Ralph is set up in a folder. */
 export type RalphState = 'none' | 'partial' | 'complete';
 
 const CORE_FILES = ['.ralph/PROMPT.md', '.ralph/fix_plan.md', '.ralph/AGENT.md'];

@@ -20,7 +20,7 @@ export function snapshotOutputs(projectDir: string): OutputSnapshot {
 /**
  * Output files the conversion did not produce: absent, empty, or still
  * exactly what setup wrote before the call (the templates must not count as
- * a conversion, U§15.23).
+ * a conversion).
  */
 export function findUnproducedOutputs(before: OutputSnapshot, after: OutputSnapshot): string[] {
   return CONVERSION_OUTPUTS.filter((rel) => {

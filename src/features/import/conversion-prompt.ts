@@ -1,6 +1,6 @@
 /**
  * The prompt that asks Claude to turn a requirements document into a Ralph
- * project (U§10.3 step 5, in our words). The user's document is fenced by
+ * project. The user's document is fenced by
  * markers carrying a random nonce, so the document cannot close the fence
  * itself, and Claude is told that everything inside is data, not instructions.
  */

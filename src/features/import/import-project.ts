@@ -102,7 +102,7 @@ function rescueLog(logPath: string, cwd: string, name: string): string | undefin
 }
 
 /**
- * ralph-import (U§10.3 file mode, fixing U§15.23): builds the project in a
+ * ralph-import of one file: builds the project in a
  * hidden staging folder next to the target, lets Claude convert the document
  * there, checks that PROMPT.md, fix_plan.md and specs/requirements.md really
  * came from the conversion, commits, and only then renames the folder into

@@ -2,7 +2,7 @@ import { readFileSync, statSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
 import { ExitCode, RalphError } from '../../errors.js';
 
-/** ralph-enable and ralph-import use exit code 4 for "the document does not exist" (U§10.2). */
+/** ralph-enable and ralph-import use exit code 4 for "the document does not exist". */
 export const FILE_NOT_FOUND_EXIT = 4;
 
 /** Bigger documents are not requirements but data dumps; they would not fit a prompt either. */

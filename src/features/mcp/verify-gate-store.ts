@@ -9,7 +9,7 @@ import { ToolError } from '../test-tools/tool-error.js';
 import type { ToolPaths } from '../test-tools/tool-home.js';
 
 /**
- * The MCP verify gate's memory between calls (seed 001 "Session persistence":
+ * The MCP verify gate's memory between calls (its purpose:
  * the attempt count survives across tool calls). One file per gate id under
  * the test tools' home, holding the pure gate state of core/verify-gate.ts
  * plus what the chat set once and later calls inherit: the working

@@ -11,14 +11,14 @@ import { type GateCheckpoints, gitCheckpoints } from './verify-checkpoints.js';
 import { defaultGateId, withGate, type StoredGate } from './verify-gate-store.js';
 
 /**
- * The `verify` tool: seed 000/001's shell verification gate as chat
+ * The `verify` tool: the loop's shell verification gate as chat
  * middleware. The host model does the work and calls `verify`; Ralph runs the
  * command (sh -c, own process group, secret-free environment, output tail)
  * and keeps the attempt count per gate id across calls. A failure below the
  * limit returns the bounce-back text, the failure that reaches it the
  * escalation; after that the gate only answers `gate_action` retry (reset and
  * run again), skip (stop verifying) or abort (stop). No server-side looping:
- * the client decides when to call again (seed 001 "Client-Initiated Loops").
+ * the client decides when to call again.
  *
  * Checkpoints: with `checkpoint: true` the first call of a cycle (a new gate,
  * or the first call after a pass) records the work tree before running the

@@ -103,7 +103,7 @@ function applySetting(text: string, setting: RalphrcSetting): string {
 }
 
 /**
- * Creates Ralph's files and folders in `projectDir` (U§2). Never overwrites a
+ * Creates Ralph's files and folders in `projectDir`. Never overwrites a
  * file the user owns: README.md, .gitignore and .ralphrc are created only when
  * absent (an existing .gitignore may get Ralph's missing entries appended, an
  * existing .ralphrc gets only the settings chosen in this run); Ralph's files
@@ -165,7 +165,7 @@ export function createRalphLayout(projectDir: string, options: LayoutOptions): L
   return result;
 }
 
-/** Ralph's required files (the loop's integrity check, U§2) that are missing in `projectDir`. */
+/** Ralph's required files (the loop's integrity check) that are missing in `projectDir`. */
 export function findMissingRalphFiles(projectDir: string): string[] {
   return ['.ralph/PROMPT.md', '.ralph/fix_plan.md', '.ralph/AGENT.md', '.ralphrc'].filter((rel) => !existsSync(join(projectDir, rel)));
 }

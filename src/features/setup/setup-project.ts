@@ -25,7 +25,7 @@ function folderExists(dir: string): boolean {
 }
 
 /**
- * ralph-setup (U§10.1): the Ralph layout plus `src/` and a README in a new or
+ * ralph-setup: the Ralph layout plus `src/` and a README in a new or
  * existing folder, then an initial commit of exactly the files it created.
  */
 export async function setupProject(projectDir: string, runner?: ProcessRunner): Promise<SetupReport> {

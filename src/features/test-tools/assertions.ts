@@ -1,7 +1,7 @@
 import { globToRegExp, MAX_PATTERN_CHARS, type SessionRecord } from '../session-inspect.js';
 
 /**
- * test_assert's evaluation (seed 003 "Assertion Types"), pure: the caller
+ * test_assert's evaluation, pure: the caller
  * gathers the facts (the last run, the session records, a file reader whose
  * paths it has already checked) and every assertion is evaluated — a failure
  * never stops the others. A pattern that does not compile fails its own
@@ -87,8 +87,8 @@ export function compileUserPattern(pattern: string, field = 'pattern'): RegExp |
 }
 
 /**
- * The seed's termination words (ralph-orchestrator's) and the exit reasons
- * they stand for, so an assertion written against the seed still reads right.
+ * ralph-orchestrator's termination words and the exit reasons they stand
+ * for, so an assertion written with ralph-orchestrator's words still passes.
  */
 const SEED_REASONS: Record<string, readonly string[]> = {
   completionpromise: ['plan_complete', 'project_complete', 'completion_signals', 'test_saturation'],
@@ -105,7 +105,7 @@ function seedKey(word: string): string {
   return word.toLowerCase().replace(/[^a-z]/g, '');
 }
 
-/** Whether `actual` (an exit reason) satisfies `expected` (an exit reason or one of the seed's words). */
+/** Whether `actual` (an exit reason) satisfies `expected` (an exit reason or one of ralph-orchestrator's words). */
 export function reasonMatches(expected: string, actual: string): { passed: boolean; via?: string } {
   if (expected === actual) return { passed: true };
   const aliases = SEED_REASONS[seedKey(expected)];

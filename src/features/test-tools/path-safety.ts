@@ -4,7 +4,7 @@ import { ToolError } from './tool-error.js';
 
 /**
  * Every path a test tool takes (fixtures, file assertions) must stay inside
- * its workspace (seed 003 "Path Traversal Prevention"). Two checks: the text
+ * its workspace. Two checks: the text
  * (no absolute paths, no `..` segments, no NUL) and the file system (no
  * symlink, dangling or not, that leads out of the workspace).
  */

@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { WORKSPACE_ID_PATTERN } from './workspace.js';
 
 /**
- * Input schemas of the eight test tools (seed 003 parameter tables), shared
+ * Input schemas of the eight test tools, shared
  * by `ralph test` and `ralph mcp`: the MCP server publishes them as JSON
  * Schema and rejects bad arguments with their messages; the CLI parses its
  * --input with the same schemas. Objects are strict, so a misspelt

@@ -5,8 +5,8 @@ import { ToolError } from './tool-error.js';
 
 /**
  * The records of a workspace's session.jsonl for test_inspect and the event
- * assertions. A damaged file is an error naming the first bad line (seed 003
- * "Session file corrupted"), not a silently shorter list.
+ * assertions. A damaged file is an error naming the first bad line, not a
+ * silently shorter list.
  *
  * The file is read only when it really lies inside the workspace: no folder
  * from the workspace down (`.ralph`, `.ralph/logs`) nor the file itself may be

@@ -6,7 +6,7 @@ import { toolPaths, WORKSPACE_PREFIX, type ToolContext, type ToolPaths } from '.
 import { markerPath, readMarker, removeWorkspaceFiles } from './workspace.js';
 
 /**
- * Start-up cleanup (seed 003 "Cleanup Enforcement"): workspaces idle for more
+ * Start-up cleanup: workspaces idle for more
  * than a day, registered workspaces whose folder vanished, preserved sessions
  * older than a day, and `ralph-test-*` folders carrying our marker that no
  * registry knows (a crash between creating and registering) once they are a

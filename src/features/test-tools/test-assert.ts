@@ -7,7 +7,7 @@ import { loadSessionRecords } from './session-records.js';
 import { requireWorkspace, sessionFile, touchWorkspace } from './workspace.js';
 
 /**
- * test_assert (seed 003 §3): gathers the facts — the workspace's last run,
+ * test_assert: gathers the facts — the workspace's last run,
  * its session recording, its files — and evaluates every assertion. Paths are
  * checked before anything is evaluated: a path that leaves the workspace is a
  * refused request, not a failed assertion.

@@ -7,7 +7,7 @@ import { toolPaths, type ToolContext } from './tool-home.js';
 import { removeWorkspaceFiles, requireWorkspace, sessionFile } from './workspace.js';
 
 /**
- * test_cleanup (seed 003 §5): removes the workspace and deregisters its id.
+ * test_cleanup: removes the workspace and deregisters its id.
  * With `preserve_session` every file but `.ralph/logs/session.jsonl` goes
  * (the folders on its path stay so it keeps its place); the session stays
  * readable by test_inspect under the same id until the next test_setup of

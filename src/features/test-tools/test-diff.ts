@@ -4,7 +4,7 @@ import type { ToolContext } from './tool-home.js';
 import { requireWorkspace, touchWorkspace } from './workspace.js';
 
 /**
- * test_diff (seed 003 §8): what changed between two states of a workspace —
+ * test_diff: what changed between two states of a workspace —
  * "initial" (the state test_setup left), a snapshot id, or "current" (the
  * files now, selected with the baseline's include/exclude patterns so the two
  * sides cover the same files). Text files get line-level diffs with hunks;

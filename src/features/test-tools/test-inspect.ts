@@ -6,7 +6,7 @@ import { toolPaths, type ToolContext } from './tool-home.js';
 import { requireWorkspace, sessionFile } from './workspace.js';
 
 /**
- * test_inspect (seed 003 §4) over session-inspect.ts: filters, limit and the
+ * test_inspect over session-inspect.ts: filters, limit and the
  * json / summary / timeline shapes. Also reads a session kept by
  * `test_cleanup` with `preserve_session`, so a failed test can be debugged
  * after its workspace is gone.

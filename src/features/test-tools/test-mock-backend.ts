@@ -6,8 +6,8 @@ import type { ToolContext } from './tool-home.js';
 import { requireWorkspace, touchWorkspace } from './workspace.js';
 
 /**
- * test_mock_backend (seed 003 §6): the responses go to
- * `.ralph/mock_responses.json` with the seed's field names, after the mock
+ * test_mock_backend: the responses go to
+ * `.ralph/mock_responses.json` with the script's snake_case field names, after the mock
  * backend's own parser has accepted them, so a bad script fails here and not
  * halfway through a run.
  */

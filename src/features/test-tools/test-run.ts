@@ -14,14 +14,14 @@ import type { ToolContext } from './tool-home.js';
 import { requireWorkspace, sessionFile, touchWorkspace } from './workspace.js';
 
 /**
- * test_run (seed 003 §2): the real `ralph` in the workspace, mock backend by
+ * test_run: the real `ralph` in the workspace, mock backend by
  * default. The task goes into PROMPT.md (see run-state.ts), the limits become
  * `--max-loops` and a wall-clock kill after `max_runtime_secs`, `--pause 0`
  * keeps runs fast. The child gets a clean environment: the verify gate's
  * allowlist (PATH, HOME, locale, … — no tokens or keys, and none of Ralph's
  * own settings from the caller's shell, so `config` from test_setup is what
  * applies) plus `env`. A real backend therefore needs its credentials passed
- * explicitly in `env` (seed 003 "Credential Isolation") unless it logs in
+ * explicitly in `env` unless it logs in
  * through files under HOME, as Claude Code does.
  *
  * Words: `termination_reason` is Ralph's exit reason (status.json

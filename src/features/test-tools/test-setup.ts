@@ -14,7 +14,7 @@ import { toolPaths, type ToolContext } from './tool-home.js';
 import { readMarker, removeWorkspaceFiles, writeMarker } from './workspace.js';
 
 /**
- * test_setup (seed 003 §1): a Ralph project in `<tmp>/ralph-test-<id>`, made
+ * test_setup: a Ralph project in `<tmp>/ralph-test-<id>`, made
  * with the same layout as ralph-setup, as a git repository with one commit
  * (so Ralph's progress detection works and "initial" has a meaning), with the
  * fixtures written, the scratchpad as `.ralph/fix_plan.md`, and the config

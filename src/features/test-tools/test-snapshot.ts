@@ -3,7 +3,7 @@ import type { ToolContext } from './tool-home.js';
 import { requireWorkspace, touchWorkspace } from './workspace.js';
 
 /**
- * test_snapshot (seed 003 §7): the workspace's files now, stored under an id
+ * test_snapshot: the workspace's files now, stored under an id
  * (`snap_<workspace>_001`, …) for test_diff. See file-snapshot.ts for what is
  * included by default.
  */
