@@ -1,11 +1,10 @@
-import { copyFileSync, existsSync, statSync, utimesSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
 import type { ProcessRunner, RunResult } from '../ports.js';
 
 /**
  * A git work tree as Ralph sees it: repository facts, HEAD, changed paths, and
- * plain git calls (checkpoints build on it in git-snapshot.ts). Every write goes
- * through a private copy of the index, so the user's index is never touched.
+ * plain git calls, with the user's hooks off. Checkpoints and rollback build on it
+ * (snapshot-commit.ts, state-apply.ts) and never touch the user's index.
  */
 export interface GitInfo {
   /** Absolute path of the repository's top level. */
@@ -21,21 +20,6 @@ export interface GitRunOptions {
   env?: Record<string, string>;
   input?: string;
   cwd?: string;
-}
-
-
-/**
- * Copies an index file for private use, keeping its modification time. Git
- * trusts an entry's stat data only when the entry is older than the index file
- * itself ("racy git"); a copy with a fresh mtime would make a file rewritten
- * with the same size in the same second look unchanged.
- */
-export function copyIndexFile(source: string, target: string): boolean {
-  if (!existsSync(source)) return false;
-  copyFileSync(source, target);
-  const st = statSync(source);
-  utimesSync(target, st.atime, st.mtime);
-  return true;
 }
 
 /** Ralph's own git calls never run the user's hooks (an fsmonitor hook is one too). */

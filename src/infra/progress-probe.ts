@@ -1,4 +1,5 @@
 import type { ProgressFacts } from '../core/response-analyzer.js';
+import { ExitCode, RalphError } from '../errors.js';
 import type { ProcessRunner } from '../ports.js';
 import { diffFingerprints, fingerprintTree, type Fingerprint } from './file-fingerprint.js';
 import { statSync } from 'node:fs';
@@ -79,7 +80,15 @@ class GitProgressProbe implements ProgressProbe {
   private async read(): Promise<GitBaseline> {
     // --no-optional-locks: reading status must not rewrite the user's index.
     const result = await this.ws.git(['--no-optional-locks', 'status', '--porcelain=v2', '-z', '--branch', '--untracked-files=all']);
-    if (result.exitCode !== 0) throw new Error(`git status failed: ${result.stderr.trim()}`);
+    if (result.exitCode !== 0) {
+      // Not a bug of Ralph's: git itself cannot read this repository (most often a required
+      // clean filter that fails). Without `git status` no progress can be measured.
+      throw new RalphError(
+        `git status fails in this repository, so Ralph cannot tell what an iteration changed: ${result.stderr.trim()}`,
+        ExitCode.RuntimeError,
+        "Fix what git reports (for a failing filter: its command in 'git config --get-regexp filter'), check with 'git status', then run ralph again.",
+      );
+    }
     const status = parseGitStatus(result.stdout);
     const dirty = new Map<string, string>();
     for (const entry of status.entries) {

@@ -45,17 +45,21 @@ function conflictedProject(): string {
   return dir;
 }
 
-describe('an iteration that needs a checkpoint does not start without one', () => {
-  it('unresolved merge conflict + verify gate: stops before the agent runs, names the cause and --no-checkpoint, exit 1', async () => {
+describe('an iteration that needs a checkpoint does not start without one (and odd states that can be checkpointed run)', () => {
+  it('unresolved merge conflict: the checkpoint keeps the conflict, so the loop runs and a rollback brings it back exactly', async () => {
     const dir = conflictedProject();
-    writeMockScript(dir, [{ output: working(), files: { 'new.txt': 'agent work' } }]);
-    const r = await ralph(mock('--verify', 'true'), dir, cleanEnv());
-    expect(r.exitCode).toBe(1);
-    expect(r.stderr).toContain('conflict');
-    expect(r.stderr).toContain('--no-checkpoint');
+    const conflicted = readFileSync(join(dir, 'app.js'));
+    const unmerged = git(dir, 'ls-files', '-u');
+    expect(unmerged).not.toBe('');
+    writeMockScript(dir, [{ output: working(), files: { 'new.txt': 'agent work', 'app.js': 'agent version\n' } }]);
+    const r = await ralph(mock('--verify', 'false', '--rollback-on-fail', '--verify-max', '1', '--on-verify-exhausted', 'abort'), dir, cleanEnv());
+    expect(r.stderr).not.toContain('checkpoint_failed');
+    expect(events(dir, 'agent.result')).toHaveLength(1);
+    expect(events(dir, 'checkpoint.restored')).toHaveLength(1);
+    expect(readFileSync(join(dir, 'app.js')).equals(conflicted)).toBe(true);
     expect(existsSync(join(dir, 'new.txt'))).toBe(false);
-    expect(events(dir, 'agent.result')).toHaveLength(0);
-    expect(readJson(join(dir, '.ralph', 'status.json'))).toMatchObject({ exit_reason: 'checkpoint_failed', exit_code: 1 });
+    expect(git(dir, 'ls-files', '-u')).toBe(unmerged);
+    expect(existsSync(join(dir, '.git', 'MERGE_HEAD'))).toBe(true);
   });
 
   it('a stale index.lock + --rollback-on-fail: stops instead of running with every rollback refused', async () => {
@@ -70,7 +74,7 @@ describe('an iteration that needs a checkpoint does not start without one', () =
     expect(readJson(join(dir, '.ralph', 'status.json'))).toMatchObject({ exit_reason: 'checkpoint_failed' });
   });
 
-  it('a failing required filter: stops with the cause', async () => {
+  it('a failing required filter: git itself cannot read the tree, so Ralph stops with the cause before the agent runs', async () => {
     const dir = ralphProject({ files: { '.gitattributes': '*.dat filter=broken\n', 'data.dat': 'one\n' } });
     // Committed before the filter existed; from now on git must run it to read data.dat, and it fails.
     git(dir, 'config', 'filter.broken.clean', 'false');
@@ -80,9 +84,10 @@ describe('an iteration that needs a checkpoint does not start without one', () =
     writeMockScript(dir, [{ output: working(), files: { 'new.txt': 'agent work' } }]);
     const r = await ralph(mock('--verify', 'true'), dir, cleanEnv());
     expect(r.exitCode).toBe(1);
-    expect(r.stderr).toContain('--no-checkpoint');
+    expect(r.stderr).toContain("filter 'broken' failed");
+    expect(r.stderr).not.toContain('bug in Ralph');
     expect(existsSync(join(dir, 'new.txt'))).toBe(false);
-    expect(readJson(join(dir, '.ralph', 'status.json'))).toMatchObject({ exit_reason: 'checkpoint_failed' });
+    expect(readFileSync(join(dir, 'data.dat'), 'utf8')).toBe('two\n');
   });
 
   it('--no-checkpoint accepts the risk: the same conflicted project runs', async () => {
