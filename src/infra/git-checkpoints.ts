@@ -138,6 +138,13 @@ export interface AttemptRef {
   subject: string;
 }
 
+/** HEAD's commit at the checkpoint: HEAD itself when detached, else the commit its branch pointed at. */
+function headCommitOf(rawHead: string, headCommit: string | undefined): string | null {
+  const hex = /^[0-9a-f]{40,64}$/;
+  if (hex.test(rawHead)) return rawHead;
+  return headCommit !== undefined && hex.test(headCommit) ? headCommit : null;
+}
+
 async function readCheckpoints(ctx: RepoContext): Promise<CheckpointListing[]> {
   const format = '%(refname)%00%(objectname)%00%(contents)%00%00';
   const text = await gitText(['for-each-ref', `--format=${format}`, CHECKPOINT_REF_PREFIX], { cwd: ctx.root });
@@ -154,7 +161,7 @@ async function readCheckpoints(ctx: RepoContext): Promise<CheckpointListing[]> {
       loop: Number(t.get('Ralph-Loop') ?? 0) || 0,
       message: contents.split('\n')[0] ?? '',
       createdAt: t.get('Ralph-Created-At') ?? new Date(0).toISOString(),
-      head: /^[0-9a-f]{40,64}$/.test(rawHead) ? rawHead : null,
+      head: headCommitOf(rawHead, t.get('Ralph-Head-Commit')),
       branch: rawHead.startsWith('ref: ') ? rawHead.slice(5) : null,
       commit,
     });

@@ -205,6 +205,8 @@ export async function writeSnapshot(ctx: RepoContext, state: RepoState, info: Sn
     `Ralph-Loop: ${info.loop}`,
     `Ralph-Created-At: ${info.createdAt}`,
     `Ralph-Head: ${state.head}`,
+    // The commit HEAD resolved to, so a restore can say which commits it would move a branch over.
+    ...(headCommit ? [`Ralph-Head-Commit: ${headCommit}`] : []),
     `Ralph-Prefix: ${ctx.prefix || '.'}`,
     '',
   ].join('\n');
