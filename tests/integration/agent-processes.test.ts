@@ -54,7 +54,8 @@ describe('processes the agent leaves running', () => {
     const pids = [await pidFromFile(join(fake.stateDir, 'setsid.pid')), await pidFromFile(join(fake.stateDir, 'plain.pid'))];
     expect(await survivors(pids)).toEqual([]);
     expect(isRunning(lookalike)).toBe(true);
-    for (const pid of pids) expect(r.stderr).toContain(`${pid} (sleep)`);
+    // Named by what it was when stopped: `sh` if it had not yet exec'd `sleep`.
+    for (const pid of pids) expect(r.stderr).toMatch(new RegExp(`Stopped \\d+ process(es)? the agent left running: .*\\b${pid} \\((sleep|sh)\\)`));
   });
 
   it('on timeout ends the SIGTERM-ignoring agent and its setsid, SIGTERM-ignoring child', async () => {

@@ -6,17 +6,10 @@ import { describe, expect, it } from 'vitest';
 import { ralphProject, writeMockScript } from '../helpers/ralph-project.js';
 import { cleanEnv, fakeClaude, ralph, readJson, runCli, statusBlock } from '../helpers/run-cli.js';
 import { tempDir } from '../helpers/temp-dir.js';
+import { waitFor } from '../helpers/wait-for.js';
 
 const working = `Working.\n${statusBlock({ STATUS: 'IN_PROGRESS', EXIT_SIGNAL: 'false' })}`;
 const steps = (n: number, extra: Record<string, unknown> = {}): unknown[] => Array.from({ length: n }, (_, i) => ({ output: working, files: { [`s${i}.txt`]: String(i) }, ...extra }));
-
-async function waitFor(check: () => boolean, timeoutMs = 10_000): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > end) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
 
 describe('limits', () => {
   it('max_cost stops once the run has cost the limit (exit 7)', async () => {

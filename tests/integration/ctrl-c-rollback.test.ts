@@ -7,14 +7,7 @@ import { git as gitIn } from '../helpers/git-repo.js';
 import { ralphProject, writeMockScript } from '../helpers/ralph-project.js';
 import { FAKE_BIN, cleanEnv, ralph, runCli, statusBlock } from '../helpers/run-cli.js';
 import { tempDir } from '../helpers/temp-dir.js';
-
-async function waitFor(check: () => boolean, timeoutMs = 20_000): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > end) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
+import { waitFor } from '../helpers/wait-for.js';
 
 /**
  * A `git` in front of the real one: once the verify command has armed it (the

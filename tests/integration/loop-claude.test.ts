@@ -6,16 +6,9 @@ import { execa } from 'execa';
 import { isRunning } from '../helpers/processes.js';
 import { ralphProject } from '../helpers/ralph-project.js';
 import { fakeClaude, ralph, readJson, readJsonLines, resultJson, runCli, statusBlock } from '../helpers/run-cli.js';
+import { waitFor } from '../helpers/wait-for.js';
 
 const inProgress = resultJson(`Worked.\n${statusBlock({ STATUS: 'IN_PROGRESS', EXIT_SIGNAL: 'false' })}`);
-
-async function waitFor(check: () => boolean, timeoutMs = 10_000): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > end) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
 
 describe('ralph against a fake claude', () => {
   it('builds the documented argv, closes stdin, and resumes the session only on the 2nd call', async () => {

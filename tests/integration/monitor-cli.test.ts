@@ -6,17 +6,11 @@ import { join, resolve } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { displayWidth } from '../../src/ui/text-fit.js';
 import { tempDir } from '../helpers/temp-dir.js';
+import { waitFor } from '../helpers/wait-for.js';
 
 const BIN = resolve('bin/ralph-monitor.js');
 const hasTmux = spawnSync('tmux', ['-V']).status === 0;
 
-async function waitFor(check: () => boolean, what: string, timeoutMs = 8000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 const ENV = { ...process.env, NO_COLOR: '1' };
 
 function run(args: string[], cwd: string) {

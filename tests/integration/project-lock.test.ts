@@ -9,18 +9,11 @@ import { ralphProject } from '../helpers/ralph-project.js';
 import { fakeClaude, ralph, readJson, resultJson, runCli, statusBlock } from '../helpers/run-cli.js';
 import { tempDir } from '../helpers/temp-dir.js';
 import { ensureRuntimeDir, locateRuntimeDir } from '../../src/state/runtime-dir.js';
+import { waitFor } from '../helpers/wait-for.js';
 
 const inProgress = resultJson(`Worked.\n${statusBlock({ STATUS: 'IN_PROGRESS', EXIT_SIGNAL: 'false' })}`);
 
 afterEach(() => killTracked());
-
-async function waitFor(check: () => boolean, timeoutMs = 15_000): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > end) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
 
 describe('the project lock', () => {
   it("survives the agent's git clean -fdx: a second ralph is refused and --status still sees the loop", async () => {

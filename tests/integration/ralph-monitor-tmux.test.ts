@@ -8,17 +8,10 @@ import { shellCommand } from '../../src/features/tmux-monitor.js';
 import { ralphProject, writeMockScript } from '../helpers/ralph-project.js';
 import { cleanEnv, ralph, readJson, ROOT, statusBlock } from '../helpers/run-cli.js';
 import { tempDir } from '../helpers/temp-dir.js';
+import { waitFor } from '../helpers/wait-for.js';
 
 const hasTmux = spawnSync('tmux', ['-V']).status === 0;
 const hasScript = spawnSync('script', ['--version']).status === 0;
-
-async function waitFor(check: () => boolean, what: string, timeoutMs = 15_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 /** A private tmux server for one test, killed when it ends. */
 function privateTmux() {

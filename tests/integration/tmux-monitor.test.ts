@@ -9,6 +9,7 @@ import { createExecaRunner } from '../../src/infra/execa-runner.js';
 import type { ProcessRunner } from '../../src/ports.js';
 import { ROOT } from '../helpers/run-cli.js';
 import { tempDir } from '../helpers/temp-dir.js';
+import { waitFor } from '../helpers/wait-for.js';
 
 const hasTmux = spawnSync('tmux', ['-V']).status === 0;
 
@@ -22,14 +23,6 @@ function privateServer(config: string) {
   });
   const tmux = (...args: string[]) => spawnSync('tmux', ['-L', socket, ...args], { encoding: 'utf8' });
   return { socket, configFile, tmux };
-}
-
-async function waitFor(check: () => boolean, what: string, timeoutMs = 8000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
 }
 
 /** A stand-in loop that runs until the test creates `stop` in the project, then exits 6. */
