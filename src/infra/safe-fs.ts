@@ -40,6 +40,15 @@ export class SafeTree {
 
   /** Moves `rel` aside instead of deleting what is not ours. */
   private displace(rel: string): void {
+    // An empty directory holds no bytes: removing it loses nothing and leaves no stray folder behind.
+    if (lstatOrNull(this.abs(rel))?.isDirectory()) {
+      try {
+        rmdirSync(this.abs(rel));
+        return;
+      } catch {
+        // Not empty: moved aside below.
+      }
+    }
     const aside = `${rel}.${this.displacedSuffix}`;
     renameSync(this.abs(rel), this.abs(aside));
     this.report.displaced.push(aside);
