@@ -31,9 +31,11 @@ describe('processes the agent leaves running', () => {
   it('a process that escaped the tree, its session and the marker (env -i setsid) may hold the pipes: Ralph still goes on and exits', async () => {
     const dir = ralphProject();
     // setsid execs in place here (a background job is no group leader), so $! is the sleep itself.
-    const fake = fakeClaude([], { default: { stdout: inProgress, background: 'env -i setsid sleep 300 & echo $! > "$FAKE_CLAUDE_STATE/escaped.pid"' } });
+    // Only the first call leaves one behind, so the test knows every process it must end itself.
+    const fake = fakeClaude([{ stdout: inProgress, background: 'env -i setsid sleep 300 & echo $! > "$FAKE_CLAUDE_STATE/escaped.pid"' }], { default: { stdout: inProgress } });
     const r = await ralph(['--max-loops', '2', '--pause', '0'], dir, fake.env, 60_000);
-    await pidFromFile(join(fake.stateDir, 'escaped.pid'));
+    // Nothing can find it by design; the test ends it itself.
+    track(await pidFromFile(join(fake.stateDir, 'escaped.pid')));
     expect(r.stderr).toContain('Exit reason: max_loops');
     expect(fake.calls()).toHaveLength(2);
   });
