@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { lstatSync, mkdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
+import { privateDirProblem } from '../core/private-dir.js';
 import { ExitCode, RalphError } from '../errors.js';
 
 /**
@@ -90,8 +91,8 @@ function checkDirectory(path: string, mustBePrivate: boolean): void {
   if (!info.isDirectory()) refuse(path, 'it is not a directory');
   if (!mustBePrivate) return;
   const uid = typeof process.getuid === 'function' ? process.getuid() : undefined;
-  if (uid !== undefined && info.uid !== uid) refuse(path, 'it belongs to another user');
-  if ((info.mode & 0o077) !== 0) refuse(path, 'other users can open it');
+  const problem = privateDirProblem(path, { isSymbolicLink: false, isDirectory: true, uid: uid === undefined ? undefined : info.uid, mode: info.mode }, uid);
+  if (problem !== undefined) refuse(path, problem);
 }
 
 /** Creates the run-time directory (mode 0700) and checks that no part Ralph made is a symlink or, outside git, someone else's. */

@@ -91,6 +91,6 @@ describe('where the run-time directory is', () => {
     const open = tempDir('ralph-xdg-');
     mkdirSync(join(open, 'ralph'));
     chmodSync(join(open, 'ralph'), 0o755);
-    expect(() => ensureRuntimeDir(dir, { XDG_RUNTIME_DIR: open })).toThrow(/other users can open it/);
+    expect(() => ensureRuntimeDir(dir, { XDG_RUNTIME_DIR: open })).toThrow(/is open to other users/);
   });
 });
