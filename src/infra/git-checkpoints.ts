@@ -243,11 +243,12 @@ export async function rollbackToCheckpoint(ws: GitWorkspace, cp: Checkpoint, opt
   return rollbackWith(ctx, cp, options);
 }
 
-function findCheckpoint(list: readonly Checkpoint[], id: string): Checkpoint | string {
+/** The checkpoint `id` names: exactly, as the only id it starts, or by a commit prefix of 7+ characters. */
+export function findCheckpoint<T extends Checkpoint>(list: readonly T[], id: string): T | string {
   const exact = list.find((c) => c.id === id);
   if (exact) return exact;
   const matches = list.filter((c) => c.id.startsWith(id) || (id.length >= 7 && c.commit.startsWith(id)));
-  if (matches.length === 1) return matches[0] as Checkpoint;
+  if (matches.length === 1) return matches[0] as T;
   if (matches.length > 1) return `"${id}" matches ${matches.length} checkpoints (${matches.map((c) => c.id).join(', ')}); give more of the id`;
   return `no checkpoint "${id}"; \`ralph --checkpoints\` lists them`;
 }

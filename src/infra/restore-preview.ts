@@ -33,11 +33,3 @@ export async function readRestoreMove(ws: GitWorkspace, cp: CheckpointRefs): Pro
   }
   return { checkpointId: cp.id, checkpointBranch: cp.branch, checkpointHead: cp.head, branchTip, currentBranch, commitsLeft };
 }
-
-/** The checkpoint `id` names (exactly, or as the only one it starts), as `ralph --restore` resolves it. */
-export function matchCheckpoint<T extends CheckpointRefs>(list: readonly T[], id: string): T | undefined {
-  const exact = list.find((c) => c.id === id);
-  if (exact) return exact;
-  const matches = list.filter((c) => c.id.startsWith(id));
-  return matches.length === 1 ? matches[0] : undefined;
-}

@@ -36,6 +36,15 @@ describe('ralph --restore over newer commits', () => {
     expect(readFileSync(join(dir, 'app.js'), 'utf8')).toBe('v2\n');
   });
 
+  it('naming the checkpoint by its commit instead of its id asks just the same', async () => {
+    const { dir, id, after } = await projectWithNewerCommit();
+    const sha = git(dir, 'rev-parse', `refs/ralph/checkpoints/${id}`).trim().slice(0, 10);
+    const r = await ralph(['--restore', sha], dir, cleanEnv());
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain('--force');
+    expect(git(dir, 'rev-parse', 'HEAD').trim()).toBe(after);
+  });
+
   it('with --force: restores, and the commits it left stay reachable', async () => {
     const { dir, id, before, after } = await projectWithNewerCommit();
     const r = await ralph(['--restore', id, '--force'], dir, cleanEnv());

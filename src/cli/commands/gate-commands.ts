@@ -3,9 +3,9 @@ import { applyGateAction, normalizeGateState, type GateAction } from '../../core
 import { describeRestoreMove, restoreRewindsBranch } from '../../core/restore-move.js';
 import { ExitCode, RalphError, UsageError } from '../../errors.js';
 import { createExecaRunner } from '../../infra/execa-runner.js';
-import { listCheckpoints, pruneCheckpoints, restoreCheckpoint } from '../../infra/git-checkpoints.js';
+import { findCheckpoint, listCheckpoints, pruneCheckpoints, restoreCheckpoint } from '../../infra/git-checkpoints.js';
 import { GitWorkspace } from '../../infra/git-workspace.js';
-import { matchCheckpoint, readRestoreMove } from '../../infra/restore-preview.js';
+import { readRestoreMove } from '../../infra/restore-preview.js';
 import { askChoice } from '../../ui/ask.js';
 import { readJsonFile, writeJsonAtomic } from '../../state/json-file.js';
 import type { RalphPaths } from '../../state/paths.js';
@@ -93,8 +93,8 @@ export interface RestoreOptions {
 async function confirmBranchMove(ws: GitWorkspace, id: string, options: RestoreOptions): Promise<boolean> {
   const listing = await listCheckpoints(ws, { warn });
   // An unknown or ambiguous id is reported by the restore itself.
-  const cp = listing.ok ? matchCheckpoint(listing.checkpoints, id) : undefined;
-  if (!cp) return true;
+  const cp = listing.ok ? findCheckpoint(listing.checkpoints, id) : undefined;
+  if (cp === undefined || typeof cp === 'string') return true;
   const move = await readRestoreMove(ws, cp);
   if (!restoreRewindsBranch(move)) return true;
   process.stderr.write(`${describeRestoreMove(move)}\n`);
