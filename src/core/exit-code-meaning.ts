@@ -1,19 +1,21 @@
+import { ExitCode } from '../errors.js';
+
 /**
  * What each of Ralph's exit codes means, in the words help texts and the
  * monitor's closing line use. Scripts and CI rely on these numbers, so the
  * wording lives in one place.
  */
 export const EXIT_CODE_MEANINGS: ReadonlyArray<readonly [number, string]> = [
-  [0, 'completed'],
-  [1, 'runtime error'],
-  [2, 'usage or configuration error'],
-  [3, 'circuit breaker open'],
-  [4, 'permission denied'],
-  [5, 'usage or rate limit, stopped'],
-  [6, 'verify gate aborted or exhausted'],
-  [7, 'a limit reached (loops, cost, runtime)'],
-  [130, 'interrupted (Ctrl+C)'],
-  [143, 'terminated (SIGTERM)'],
+  [ExitCode.Completed, 'completed'],
+  [ExitCode.RuntimeError, 'runtime error'],
+  [ExitCode.Usage, 'usage or configuration error'],
+  [ExitCode.CircuitOpen, 'circuit breaker open'],
+  [ExitCode.PermissionDenied, 'permission denied'],
+  [ExitCode.UsageLimit, 'usage or rate limit, stopped'],
+  [ExitCode.VerifyAborted, 'verify gate aborted or exhausted'],
+  [ExitCode.LimitReached, 'a limit reached (loops, cost, runtime)'],
+  [ExitCode.Sigint, 'interrupted (Ctrl+C)'],
+  [ExitCode.Sigterm, 'terminated (SIGTERM)'],
 ];
 
 /** One exit code in words; codes Ralph never sets itself are named as such. */

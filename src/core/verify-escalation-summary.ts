@@ -1,3 +1,4 @@
+import { clipText } from './message-bounds.js';
 import { codeSpan, cleanTerminalText, type VerifyOutcome } from './verify-feedback.js';
 import { describeVerifyFailure } from './verify-why-line.js';
 
@@ -24,7 +25,7 @@ function lastOutputLines(result: VerifyOutcome): string[] {
     .map((l) => l.trimEnd())
     .filter((l) => l.trim() !== '' && !l.startsWith('[...truncated'))
     .slice(-OUTPUT_LINES)
-    .map((l) => (l.length > 120 ? `${l.slice(0, 119)}…` : l));
+    .map((l) => clipText(l, 119));
 }
 
 export function formatEscalationSummary(input: EscalationSummaryInput): string {

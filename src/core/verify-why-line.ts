@@ -1,3 +1,4 @@
+import { clipText } from './message-bounds.js';
 import { cleanTerminalText, formatSecondsShort, type VerifyOutcome } from './verify-feedback.js';
 
 /**
@@ -75,7 +76,7 @@ function linesOf(text: string): string[] {
 
 function shorten(line: string): string {
   const text = line.trim().replace(/\s+/g, ' ');
-  return text.length <= MAX_LINE ? text : `${text.slice(0, MAX_LINE - 1)}…`;
+  return clipText(text, MAX_LINE - 1);
 }
 
 /**

@@ -14,7 +14,8 @@ import { isAbsolute, join, resolve } from 'node:path';
  * byte (latin1), which round-trips any byte sequence exactly.
  */
 
-const NO_HOOKS = ['-c', 'core.hooksPath=/dev/null', '-c', 'core.fsmonitor=false'];
+/** Ralph's own git calls never run the user's hooks (an fsmonitor hook is one too). */
+export const NO_HOOKS = ['-c', 'core.hooksPath=/dev/null', '-c', 'core.fsmonitor=false'];
 
 /** Variables that would point git at another repository or index than the one we mean. */
 const REPO_SELECTORS = ['GIT_DIR', 'GIT_WORK_TREE', 'GIT_INDEX_FILE', 'GIT_COMMON_DIR', 'GIT_PREFIX', 'GIT_OBJECT_DIRECTORY'];

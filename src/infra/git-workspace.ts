@@ -1,5 +1,6 @@
 import { isAbsolute, join } from 'node:path';
 import type { ProcessRunner, RunResult } from '../ports.js';
+import { NO_HOOKS } from './git-plumbing.js';
 
 /**
  * A git work tree as Ralph sees it: repository facts, HEAD, changed paths, and
@@ -21,9 +22,6 @@ export interface GitRunOptions {
   input?: string;
   cwd?: string;
 }
-
-/** Ralph's own git calls never run the user's hooks (an fsmonitor hook is one too). */
-const NO_HOOKS = ['-c', 'core.hooksPath=/dev/null', '-c', 'core.fsmonitor=false'];
 
 export class GitWorkspace {
   private info: GitInfo | null | undefined;

@@ -1,11 +1,12 @@
 import { createHash } from 'node:crypto';
-import { existsSync, lstatSync, readdirSync, readFileSync, readlinkSync, type BigIntStats, type Stats } from 'node:fs';
+import { existsSync, lstatSync, readdirSync, readFileSync, readlinkSync, type BigIntStats } from 'node:fs';
 import { join } from 'node:path';
 import { CheckpointError, indexLockedError } from './checkpoint-error.js';
 import { isRalphStatePath } from './ralph-state-paths.js';
 import { gitBytes, gitText, quoteLine, runGit, splitZ, underRoot, type RepoContext } from './git-plumbing.js';
 import { readIndexStats, statKey } from './index-stats.js';
 import type { StatCache } from './stat-cache.js';
+import { lstatOrNull } from './safe-fs.js';
 
 /**
  * The state of a Ralph project's repository that an agent can change, read
@@ -82,14 +83,6 @@ export const OP_STATE_NAMES = [
   'REBASE_HEAD', 'SQUASH_MSG', 'ORIG_HEAD', 'BISECT_LOG', 'BISECT_START', 'BISECT_TERMS', 'BISECT_EXPECTED_REV',
   'BISECT_ANCESTORS_OK', 'BISECT_NAMES', 'BISECT_RUN', 'BISECT_HEAD', 'rebase-merge', 'rebase-apply', 'sequencer',
 ] as const;
-
-function lstatOrNull(path: Buffer | string): Stats | null {
-  try {
-    return lstatSync(path);
-  } catch {
-    return null;
-  }
-}
 
 function readdirOrNull(path: Buffer): Buffer[] | null {
   try {

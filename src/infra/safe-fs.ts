@@ -11,7 +11,8 @@ import { underRoot } from './git-plumbing.js';
  * read, written, renamed or deleted, whatever the agent left behind.
  */
 
-function lstatOrNull(path: Buffer): Stats | null {
+/** lstat, or null when nothing is there (or it cannot be read). */
+export function lstatOrNull(path: Buffer | string): Stats | null {
   try {
     return lstatSync(path);
   } catch {

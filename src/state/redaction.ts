@@ -21,13 +21,6 @@ export function addSecretValues(secrets: readonly SecretValue[]): void {
   activeBytes = createRedactor(known, toByteString);
 }
 
-/** Forgets every secret (tests). */
-export function clearSecretValues(): void {
-  known = [];
-  active = NO_REDACTION;
-  activeBytes = NO_REDACTION;
-}
-
 export function redactText(text: string): string {
   return active.redact(text);
 }

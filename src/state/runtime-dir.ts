@@ -81,18 +81,17 @@ export function locateRuntimeDir(projectDir: string, env: NodeJS.ProcessEnv = pr
   return locateRuntime(projectDir, env).dir;
 }
 
-function refuse(dir: string, why: string): never {
-  throw new RalphError(`Ralph cannot keep its lock in ${dir}: ${why}.`, ExitCode.RuntimeError, 'Remove or fix that path (it must be a directory of yours that only you can write to), then run ralph again.');
+function refuse(why: string): never {
+  throw new RalphError(`Ralph cannot keep its lock there: ${why}.`, ExitCode.RuntimeError, 'Remove or fix that path (it must be a directory of yours that only you can write to), then run ralph again.');
 }
 
 function checkDirectory(path: string, mustBePrivate: boolean): void {
   const info = lstatSync(path);
-  if (info.isSymbolicLink()) refuse(path, 'it is a symbolic link');
-  if (!info.isDirectory()) refuse(path, 'it is not a directory');
-  if (!mustBePrivate) return;
   const uid = typeof process.getuid === 'function' ? process.getuid() : undefined;
-  const problem = privateDirProblem(path, { isSymbolicLink: false, isDirectory: true, uid: uid === undefined ? undefined : info.uid, mode: info.mode }, uid);
-  if (problem !== undefined) refuse(path, problem);
+  const facts = { isSymbolicLink: info.isSymbolicLink(), isDirectory: info.isDirectory(), uid: uid === undefined ? undefined : info.uid, mode: info.mode };
+  // The git directory is the repository's own: only a link or a non-directory is refused there.
+  const problem = mustBePrivate ? privateDirProblem(path, facts, uid) : privateDirProblem(path, { ...facts, uid: undefined, mode: 0o700 }, undefined);
+  if (problem !== undefined) refuse(problem);
 }
 
 /** Creates the run-time directory (mode 0700) and checks that no part Ralph made is a symlink or, outside git, someone else's. */

@@ -1,3 +1,4 @@
+import { ExitCode } from '../../errors.js';
 import type { ExitGuard } from './exit-guard.js';
 
 export interface StopSignalDeps {
@@ -7,8 +8,6 @@ export interface StopSignalDeps {
   write(text: string): void;
   exit(code: number): void;
 }
-
-const SIGINT_EXIT = 130;
 
 /**
  * Ctrl+C / SIGTERM for a running loop. The first asks the loop to stop and save
@@ -29,7 +28,7 @@ export function createStopSignalHandler(d: StopSignalDeps): (signal: NodeJS.Sign
     const busy = d.guard.busy();
     if (!busy) {
       d.write('\nForced exit.\n');
-      d.exit(SIGINT_EXIT);
+      d.exit(ExitCode.Sigint);
       return;
     }
     if (exiting) {
@@ -40,7 +39,7 @@ export function createStopSignalHandler(d: StopSignalDeps): (signal: NodeJS.Sign
     d.write(`\nFinishing the ${busy} in progress… Ralph exits as soon as it is done.\n`);
     void d.guard.whenIdle().then(() => {
       d.write('Forced exit.\n');
-      d.exit(SIGINT_EXIT);
+      d.exit(ExitCode.Sigint);
     });
   };
 }
