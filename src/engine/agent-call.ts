@@ -8,8 +8,10 @@ import type { LoopSession } from './loop-session.js';
 import { selectSession } from './session-selection.js';
 
 const SPINNER = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
-// progress.json and the spinner both follow this beat.
+// The terminal's sign of life redraws every beat; progress.json (read by the monitor every
+// 2 s) is written every other beat, so a long call costs no more writes than it needs.
 const HEARTBEAT_MS = 1000;
+const PROGRESS_FILE_EVERY = 2;
 
 export interface AgentCall {
   run: AgentRun;
@@ -87,10 +89,13 @@ export async function callAgent(loopSession: LoopSession, outputLogPath: string)
   store.resetLiveLog(`\n\n=== Loop #${run.loop} - ${localTimestamp(started)} ===`);
   writeProgress('executing');
   progress?.tick(started);
+  let beats = 0;
   const heartbeat = setInterval(() => {
+    beats += 1;
+    progress?.tick(clock.now());
+    if (beats % PROGRESS_FILE_EVERY !== 0) return;
     tick += 1;
     writeProgress('executing');
-    progress?.tick(clock.now());
   }, HEARTBEAT_MS);
   heartbeat.unref();
 
