@@ -139,6 +139,7 @@ export async function callAgent(loopSession: LoopSession, outputLogPath: string)
     return { run: agentRun, outputLogPath, resumed: session !== undefined };
   } finally {
     clearInterval(heartbeat);
+    store.endLiveLog();
     progress?.stop();
   }
 }

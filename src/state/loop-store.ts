@@ -11,7 +11,8 @@ import { normalizeGateState, parseGateAction, type GateAction, type GateState } 
 import { isoTimestamp } from '../core/time-format.js';
 import { appendLine, isRecord, loadStateFile, writeFileAtomic, writeJsonAtomic } from './json-file.js';
 import type { RalphPaths } from './paths.js';
-import { redactText } from './redaction.js';
+import { StreamRedactor } from '../core/secret-redactor.js';
+import { currentRedactors } from './redaction.js';
 import { readClaudeSession, rememberSession, resetSession, touchRalphSession, type StoredSession } from './session-store.js';
 
 /**
@@ -23,6 +24,7 @@ export const LIVE_LOG_MAX_BYTES = 10 * 1024 * 1024;
 
 export class LoopStore {
   private liveLogBytes = 0;
+  private liveRedactor: StreamRedactor | undefined;
 
   constructor(
     readonly paths: RalphPaths,
@@ -141,11 +143,29 @@ export class LoopStore {
   resetLiveLog(header: string): void {
     writeFileAtomic(this.paths.liveLog, `${header}\n`);
     this.liveLogBytes = 0;
+    this.liveRedactor = new StreamRedactor(currentRedactors().text);
   }
 
+  /**
+   * Appends agent output. A secret can arrive split across two stream events, so
+   * the text goes through one redactor per call, which holds back a short tail
+   * until the next piece (or `endLiveLog`) shows whether it was part of one.
+   */
   appendLiveLog(text: string): void {
+    this.liveRedactor ??= new StreamRedactor(currentRedactors().text);
+    this.writeLive(this.liveRedactor.write(text));
+  }
+
+  /** Lets out what the redactor still holds at the end of a call. */
+  endLiveLog(): void {
+    const rest = this.liveRedactor?.end() ?? '';
+    this.liveRedactor = undefined;
+    this.writeLive(rest);
+  }
+
+  private writeLive(clean: string): void {
+    if (clean === '') return;
     try {
-      const clean = redactText(text);
       const size = Buffer.byteLength(clean);
       if (this.liveLogBytes + size > this.liveLogMaxBytes) {
         // Start over rather than stop: whoever follows live.log wants the latest output.
