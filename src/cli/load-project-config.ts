@@ -4,6 +4,7 @@ import { UsageError } from '../errors.js';
 import { collectSecretValues } from '../core/secret-redactor.js';
 import type { RalphPaths } from '../state/paths.js';
 import { addSecretValues } from '../state/redaction.js';
+import { PROJECT_FILES } from '../state/project-layout.js';
 
 /**
  * Loads the effective configuration of a project: defaults < .ralphrc <
@@ -13,7 +14,7 @@ import { addSecretValues } from '../state/redaction.js';
 export function loadProjectConfig(paths: RalphPaths, env: Readonly<Record<string, string | undefined>>, flags: FlagValues): LoadedConfig {
   let ralphrc: { path: string; text: string } | undefined;
   try {
-    ralphrc = { path: '.ralphrc', text: readFileSync(paths.ralphrc, 'utf8') };
+    ralphrc = { path: PROJECT_FILES.ralphrc, text: readFileSync(paths.ralphrc, 'utf8') };
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw new UsageError(`Cannot read .ralphrc: ${(error as Error).message}`);
   }

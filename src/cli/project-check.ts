@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { NotAProjectError } from '../errors.js';
 import type { RalphPaths } from '../state/paths.js';
+import { requiredProjectFiles } from '../state/project-files.js';
 
 const WAYS_IN = [
   "  • ralph-enable            add Ralph to the project in this directory",
@@ -25,7 +26,7 @@ export function assertRalphProject(paths: RalphPaths, promptFile: string): void 
     }
     throw new NotAProjectError(`${root} is not a Ralph project (there is no .ralph/ directory).`, `To start:\n${WAYS_IN}`);
   }
-  const missing = [promptFile, paths.fixPlan, paths.agent, paths.ralphrc].filter((p) => !existsSync(p)).map((p) => p.slice(root.length + 1));
+  const missing = requiredProjectFiles(paths, promptFile).filter((p) => !existsSync(p)).map((p) => p.slice(root.length + 1));
   if (missing.length > 0) {
     throw new NotAProjectError(
       `This Ralph project is incomplete; missing: ${missing.join(', ')}.`,

@@ -1,3 +1,4 @@
+import { PROJECT_FILES } from '../state/project-layout.js';
 import {
   boolean,
   commandLine,
@@ -139,7 +140,7 @@ export const CONFIG_KEYS: { [F in ConfigField]: KeySpec<F> } = {
   showToolArgs: { key: 'LIVE_SHOW_TOOL_ARGS', flag: '--show-tool-args', type: boolean, default: false, doc: 'Show tool arguments in live output' },
   notify: { key: 'ENABLE_NOTIFICATIONS', flag: '--notify', type: boolean, default: false, doc: 'Desktop notifications for events that matter' },
   backup: { key: 'ENABLE_BACKUP', flag: '--backup', type: boolean, default: false, doc: 'Keep a git checkpoint of every iteration' },
-  promptFile: { key: 'RALPH_PROMPT_FILE', flag: '--prompt', type: text, default: '.ralph/PROMPT.md', doc: 'Prompt file sent to Claude each iteration' },
+  promptFile: { key: 'RALPH_PROMPT_FILE', flag: '--prompt', type: text, default: PROJECT_FILES.prompt, doc: 'Prompt file sent to Claude each iteration' },
   optionalSections: { key: 'OPTIONAL_SECTIONS', type: commaList(), default: ['Optional', 'Future', 'Future Enhancements', 'Nice to Have'], doc: 'fix_plan.md sections whose tasks do not block completion' },
   claudeMinVersion: { key: 'CLAUDE_MIN_VERSION', type: semver, default: '2.0.76', doc: 'Oldest Claude Code version Ralph runs with' },
   cbNoProgressThreshold: { key: 'CB_NO_PROGRESS_THRESHOLD', type: integer(1, 1000), default: 3, doc: 'Iterations without progress that open the circuit' },
@@ -153,7 +154,7 @@ export const CONFIG_KEYS: { [F in ConfigField]: KeySpec<F> } = {
   maxRuntimeMinutes: { key: 'MAX_RUNTIME_MINUTES', flag: '--max-runtime', type: integer(0, Number.MAX_SAFE_INTEGER, 'minutes'), default: 0, doc: 'Stop after this much wall-clock time (0 = no limit)' },
   pauseSeconds: { key: 'LOOP_PAUSE_SECONDS', flag: '--pause', type: decimal(0, 'seconds'), default: 2, doc: 'Pause between iterations' },
   backend: { key: 'RALPH_BACKEND', flag: '--backend', type: oneOf(['claude', 'mock'] as const), default: 'claude', doc: 'Agent backend' },
-  mockScript: { key: 'RALPH_MOCK_SCRIPT', flag: '--mock-script', type: text, default: '.ralph/mock_responses.json', doc: 'Scripted responses for the mock backend' },
+  mockScript: { key: 'RALPH_MOCK_SCRIPT', flag: '--mock-script', type: text, default: PROJECT_FILES.mockScript, doc: 'Scripted responses for the mock backend' },
   verifyCommand: { key: 'VERIFY_COMMAND', flag: '--verify', type: text, default: '', doc: 'Shell command that must pass before work counts as done' },
   verifyPreset: { key: 'VERIFY_PRESET', flag: '--verify-preset', type: oneOf(['', 'fast', 'full', 'extended'] as const), default: '', doc: 'fast (1 attempt, 30 s), full (5, 300 s), extended (10, 600 s)' },
   verifyTimeoutSeconds: { key: 'VERIFY_TIMEOUT', flag: '--verify-timeout', type: integer(1, 3600, 'seconds'), default: 300, doc: 'Time limit of one verify run' },

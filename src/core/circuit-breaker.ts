@@ -1,4 +1,3 @@
-import { countOr0 as count, isRecord as isRec } from './guards.js';
 import { isoTimestamp, parseIso } from './time-format.js';
 
 /**
@@ -174,29 +173,6 @@ export function cooldownRemainingMinutes(s: CircuitState, nowMs: number, limits:
   return Math.max(0, limits.cooldownMinutes - (nowMs - since) / 60_000);
 }
 
-const STATES: readonly CircuitStateName[] = ['CLOSED', 'HALF_OPEN', 'OPEN'];
-
-export function normalizeCircuit(value: unknown): CircuitState | string {
-  if (!isRec(value)) return 'not a JSON object';
-  const raw = typeof value['state'] === 'string' ? value['state'].toUpperCase() : '';
-  const state = STATES.find((s) => s === raw);
-  if (!state) return `unknown state ${JSON.stringify(value['state'])}`;
-  const out: CircuitState = {
-    state,
-    last_change: typeof value['last_change'] === 'string' ? value['last_change'] : '',
-    consecutive_no_progress: count(value['consecutive_no_progress']),
-    consecutive_same_error: count(value['consecutive_same_error']),
-    consecutive_permission_denials: count(value['consecutive_permission_denials']),
-    consecutive_failures: count(value['consecutive_failures']),
-    last_progress_loop: count(value['last_progress_loop']),
-    total_opens: count(value['total_opens']),
-    reason: typeof value['reason'] === 'string' ? value['reason'] : '',
-    current_loop: count(value['current_loop']),
-  };
-  if (typeof value['opened_at'] === 'string') out.opened_at = value['opened_at'];
-  return out;
-}
-
 export interface CircuitHistoryEntry {
   timestamp: string;
   loop: number;
@@ -209,18 +185,4 @@ export const CIRCUIT_HISTORY_LIMIT = 100;
 
 export function appendHistory(history: readonly CircuitHistoryEntry[], t: Transition, loop: number, nowMs: number): CircuitHistoryEntry[] {
   return [...history, { timestamp: isoTimestamp(nowMs), loop, from_state: t.from, to_state: t.to, reason: t.reason }].slice(-CIRCUIT_HISTORY_LIMIT);
-}
-
-export function normalizeHistory(value: unknown): CircuitHistoryEntry[] | string {
-  if (!Array.isArray(value)) return 'not a JSON array';
-  return value
-    .filter(isRec)
-    .map((e) => ({
-      timestamp: typeof e['timestamp'] === 'string' ? e['timestamp'] : '',
-      loop: count(e['loop']),
-      from_state: STATES.find((s) => s === e['from_state']) ?? 'CLOSED',
-      to_state: STATES.find((s) => s === e['to_state']) ?? 'CLOSED',
-      reason: typeof e['reason'] === 'string' ? e['reason'] : '',
-    }))
-    .slice(-CIRCUIT_HISTORY_LIMIT);
 }

@@ -1,4 +1,3 @@
-import { isRecord as isRec } from './guards.js';
 import type { Analysis } from './response-analyzer.js';
 
 /**
@@ -62,36 +61,4 @@ export function recordAnalysis(signals: ExitSignals, analysis: Analysis): ExitSi
 /** After the exit decision: count claims that were not allowed to end the loop. */
 export function recordClaimOutcome(signals: ExitSignals, claimed: boolean, accepted: boolean): ExitSignals {
   return { ...signals, unaccepted_claims: claimed && !accepted ? signals.unaccepted_claims + 1 : 0 };
-}
-
-const ints = (v: unknown): number[] | undefined => (Array.isArray(v) && v.every((x) => Number.isInteger(x)) ? (v as number[]) : undefined);
-
-export function normalizeExitSignals(value: unknown): ExitSignals | string {
-  if (!isRec(value)) return 'not a JSON object';
-  const test = ints(value['test_only_loops']);
-  const done = ints(value['done_signals']);
-  const completion = ints(value['completion_indicators']);
-  if (!test || !done || !completion) return 'missing or malformed signal arrays';
-  const recent: SignalEntry[] = [];
-  if (Array.isArray(value['recent'])) {
-    for (const e of value['recent']) {
-      if (!isRec(e) || !Number.isInteger(e['loop'])) continue;
-      recent.push({
-        loop: e['loop'] as number,
-        exit_signal: e['exit_signal'] === true,
-        explicit: e['explicit'] === true,
-        completion: e['completion'] === true,
-        test_only: e['test_only'] === true,
-        progress: e['progress'] === true,
-      });
-    }
-  }
-  const claims = value['unaccepted_claims'];
-  return {
-    test_only_loops: lastN(test),
-    done_signals: lastN(done),
-    completion_indicators: lastN(completion),
-    recent: lastN(recent),
-    unaccepted_claims: Number.isInteger(claims) && (claims as number) >= 0 ? (claims as number) : 0,
-  };
 }

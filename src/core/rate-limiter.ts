@@ -1,5 +1,3 @@
-import { isRecord as isRec } from './guards.js';
-
 /**
  * Calls and tokens per hour over a sliding 60-minute window, persisted
  * in .ralph/.rate_limit_state so a restart remembers what was spent. Every call
@@ -114,27 +112,6 @@ export function recordCallTokens(state: RateState, tokens: number): RateState {
   return { ...state, calls };
 }
 
-
-export function normalizeRateState(value: unknown): RateState | string {
-  if (!isRec(value)) return 'not a JSON object';
-  if (!Array.isArray(value['calls'])) return 'missing calls list';
-  const calls: CallRecord[] = [];
-  for (const c of value['calls']) {
-    if (isRec(c) && typeof c['at'] === 'number' && Number.isFinite(c['at'])) {
-      calls.push({ at: c['at'], tokens: typeof c['tokens'] === 'number' && c['tokens'] > 0 ? c['tokens'] : 0 });
-    }
-  }
-  const state: RateState = { calls };
-  const w = value['wait'];
-  if (isRec(w) && typeof w['until'] === 'number' && ['rate_limit', 'usage_limit', 'api_retry'].includes(String(w['reason']))) {
-    state.wait = { reason: w['reason'] as WaitRecord['reason'], until: w['until'], message: typeof w['message'] === 'string' ? w['message'] : '' };
-  }
-  const r = value['apiRetry'];
-  if (isRec(r) && Number.isInteger(r['attempts'])) {
-    state.apiRetry = { attempts: Math.max(0, r['attempts'] as number), lastError: typeof r['lastError'] === 'string' ? r['lastError'] : '' };
-  }
-  return state;
-}
 
 /** API-error retries: waits grow by one step per attempt (5 → 10 → 15 minutes by default). */
 export function apiRetryDelayMs(attempt: number, baseSeconds: number): number {

@@ -9,7 +9,6 @@
  *   escalated ──retry──▶ pending, attempt 0, results []
  *   any ──skip──▶ skipped (the gate no longer blocks)   any ──abort──▶ aborted
  */
-import { isRecord } from './guards.js';
 import type { VerifyOutcome } from './verify-feedback.js';
 
 export type GateStatus = 'pending' | 'passed' | 'escalated' | 'skipped' | 'aborted';
@@ -38,10 +37,15 @@ export const MAX_GATE_RESULTS = 5;
 /** Characters of each stream kept per stored result (what the prompt uses). */
 export const SUMMARY_TAIL_CHARS = 2000;
 export const GATE_ACTIONS: readonly GateAction[] = ['retry', 'skip', 'abort'];
-const STATUSES: readonly GateStatus[] = ['pending', 'passed', 'escalated', 'skipped', 'aborted'];
+export const GATE_STATUSES = ['pending', 'passed', 'escalated', 'skipped', 'aborted'] as const satisfies readonly GateStatus[];
 
 export function createGate(command: string, maxAttempts: number, id: string): GateState {
   return { gateId: id, command, attempt: 0, maxAttempts: Math.max(1, Math.floor(maxAttempts)), results: [], status: 'pending' };
+}
+
+/** The end of a command's output as the gate file keeps it (a cut is marked, never a broken character). */
+export function storedTail(text: string): string {
+  return tail(text, SUMMARY_TAIL_CHARS);
 }
 
 function tail(text: string, max: number): string {
@@ -60,8 +64,8 @@ export function summarizeVerifyResult(result: VerifyOutcome, at?: number): Verif
     signal: result.signal,
     timedOut: result.timedOut,
     durationMs: result.durationMs,
-    stdout: tail(result.stdout, SUMMARY_TAIL_CHARS),
-    stderr: tail(result.stderr, SUMMARY_TAIL_CHARS),
+    stdout: storedTail(result.stdout),
+    stderr: storedTail(result.stderr),
   };
   if (result.explanation !== undefined) summary.explanation = result.explanation;
   if (result.timeoutMs !== undefined) summary.timeoutMs = result.timeoutMs;
@@ -135,54 +139,4 @@ export function reconcileGate(stored: GateState | undefined, command: string, ma
 /** The result the feedback builders need from the gate's latest stored run. */
 export function lastResult(state: GateState): VerifyResultSummary | undefined {
   return state.results.at(-1);
-}
-
-// ---------------------------------------------------------------- normalizer
-
-function isCount(value: unknown, min: number): value is number {
-  return typeof value === 'number' && Number.isSafeInteger(value) && value >= min;
-}
-
-function normalizeSummary(value: unknown, index: number, command: string): VerifyResultSummary | string {
-  const where = `results[${index}]`;
-  if (!isRecord(value)) return `${where} is not an object`;
-  const { passed, exitCode, signal, timedOut, durationMs, stdout, stderr, explanation, timeoutMs, at } = value;
-  if (typeof passed !== 'boolean') return `${where}.passed is not a boolean`;
-  if (exitCode !== null && !(typeof exitCode === 'number' && Number.isInteger(exitCode))) return `${where}.exitCode is not an integer or null`;
-  if (signal !== null && signal !== undefined && typeof signal !== 'string') return `${where}.signal is not a string or null`;
-  if (typeof timedOut !== 'boolean') return `${where}.timedOut is not a boolean`;
-  if (!(typeof durationMs === 'number' && Number.isFinite(durationMs) && durationMs >= 0)) return `${where}.durationMs is not a duration`;
-  const summary: VerifyResultSummary = {
-    command: typeof value['command'] === 'string' ? value['command'] : command,
-    passed,
-    exitCode,
-    signal: typeof signal === 'string' ? signal : null,
-    timedOut,
-    durationMs,
-    stdout: typeof stdout === 'string' ? tail(stdout, SUMMARY_TAIL_CHARS) : '',
-    stderr: typeof stderr === 'string' ? tail(stderr, SUMMARY_TAIL_CHARS) : '',
-  };
-  if (typeof explanation === 'string') summary.explanation = explanation;
-  if (typeof timeoutMs === 'number' && Number.isFinite(timeoutMs) && timeoutMs > 0) summary.timeoutMs = timeoutMs;
-  if (typeof at === 'number' && Number.isFinite(at)) summary.at = at;
-  return summary;
-}
-
-/** Turns the untrusted content of `.ralph/.verify_gate` into a GateState, or says what is wrong with it. */
-export function normalizeGateState(value: unknown): GateState | string {
-  if (!isRecord(value)) return 'the gate state is not a JSON object';
-  const { gateId, command, attempt, maxAttempts, results, status } = value;
-  if (typeof gateId !== 'string' || gateId === '') return 'gateId is missing';
-  if (typeof command !== 'string') return 'command is not a string';
-  if (!isCount(attempt, 0)) return 'attempt is not a whole number ≥ 0';
-  if (!isCount(maxAttempts, 1)) return 'maxAttempts is not a whole number ≥ 1';
-  if (typeof status !== 'string' || !STATUSES.includes(status as GateStatus)) return `status is not one of ${STATUSES.join(', ')}`;
-  if (!Array.isArray(results)) return 'results is not a list';
-  const summaries: VerifyResultSummary[] = [];
-  for (const [index, item] of results.slice(-MAX_GATE_RESULTS).entries()) {
-    const summary = normalizeSummary(item, index, command);
-    if (typeof summary === 'string') return summary;
-    summaries.push(summary);
-  }
-  return { gateId, command, attempt, maxAttempts, results: summaries, status: status as GateStatus };
 }

@@ -1,11 +1,12 @@
 import { readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import { PROJECT_FILES } from '../state/project-layout.js';
 
 /**
  * Progress detection outside git: size and mtime of every file under the
  * project (bounded), compared before and after an iteration.
  */
-const SKIPPED_DIRS = new Set(['.git', '.ralph', 'node_modules', '.venv', 'venv', '__pycache__', 'target', 'dist', 'build', '.next', '.cache']);
+const SKIPPED_DIRS = new Set(['.git', PROJECT_FILES.dir, 'node_modules', '.venv', 'venv', '__pycache__', 'target', 'dist', 'build', '.next', '.cache']);
 export const FINGERPRINT_MAX_FILES = 20_000;
 
 export type Fingerprint = Map<string, string>;

@@ -1,6 +1,6 @@
 import { errorMessage } from '../errors.js';
 import { CheckpointError, checkpointFailure, type CheckpointFailure } from './checkpoint-error.js';
-import type { Checkpoint } from './checkpoint-records.js';
+import type { Checkpoint } from '../state/documents/checkpoint.js';
 import { migrateStashCheckpoints } from './checkpoint-migration.js';
 import { gitBytes, gitText, ralphGitDir, repoContext, runGit, type RepoContext } from './git-plumbing.js';
 import { ATTEMPT_REF_PREFIX, finishInterruptedRollback, removeLeftovers, rollbackWith, type RollbackResult } from './git-rollback.js';
@@ -19,7 +19,7 @@ import { StatCache } from './stat-cache.js';
  * changes nothing: not the work tree, not the index, not a ref of the user's,
  * and no hook of the user's runs.
  */
-export type { Checkpoint } from './checkpoint-records.js';
+export type { Checkpoint } from '../state/documents/checkpoint.js';
 export { CheckpointError, type CheckpointFailure } from './checkpoint-error.js';
 export { ATTEMPT_REF_PREFIX, restoreCommandFor, type RollbackOptions, type RollbackResult } from './git-rollback.js';
 

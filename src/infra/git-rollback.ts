@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { errorMessage } from '../errors.js';
-import type { Checkpoint } from './checkpoint-records.js';
+import type { Checkpoint } from '../state/documents/checkpoint.js';
 import { CheckpointError } from './checkpoint-error.js';
 import { displayPath, gitBytes, gitText, ralphGitDir, type RepoContext } from './git-plumbing.js';
 import { captureRepoState, type RepoState } from './repo-state.js';

@@ -1,3 +1,7 @@
+import { PROJECT_FILES } from '../state/project-layout.js';
+
+const RALPH_DIR = `${PROJECT_FILES.dir}/`;
+
 /**
  * Ralph's own state files under the project's `.ralph/` (status, logs,
  * counters, the gate and checkpoint records) are outside every checkpoint and
@@ -6,8 +10,8 @@
  * user's work and are covered. Paths are relative to the project directory.
  */
 export function isRalphStatePath(path: string): boolean {
-  if (!path.startsWith('.ralph/')) return false;
-  const rest = path.slice('.ralph/'.length);
+  if (!path.startsWith(RALPH_DIR)) return false;
+  const rest = path.slice(RALPH_DIR.length);
   return (
     rest.startsWith('.') ||
     rest === 'logs' ||

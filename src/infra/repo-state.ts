@@ -7,6 +7,7 @@ import { gitBytes, gitText, quoteLine, runGit, splitZ, underRoot, type RepoConte
 import { readIndexStats, statKey } from './index-stats.js';
 import type { StatCache } from './stat-cache.js';
 import { lstatOrNull } from './safe-fs.js';
+import { PROJECT_FILES } from '../state/project-layout.js';
 
 /**
  * The state of a Ralph project's repository that an agent can change, read
@@ -269,7 +270,7 @@ export async function captureFiles(ctx: RepoContext, cache: StatCache, extraPath
       continue;
     }
     const dir = entry.slice(0, -1);
-    if (isRalphStatePath(`${dir}/x`) && dir !== '.ralph') continue;
+    if (isRalphStatePath(`${dir}/x`) && dir !== PROJECT_FILES.dir) continue;
     if (lstatOrNull(underRoot(cwd, `${dir}/.git`))) nestedPaths.push(dir);
     else if (holdsFiles(cwd, dir)) expand.push(entry);
     else emptyLeaves(cwd, dir, emptyDirs, budget);

@@ -1,15 +1,19 @@
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { relative } from 'node:path';
 import { outputLogPath, pruneOutputLogs, rotateLogIfNeeded } from './log-files.js';
-import { appendHistory, initialCircuit, normalizeCircuit, normalizeHistory, type CircuitState, type Transition } from '../core/circuit-breaker.js';
-import { emptyExitSignals, normalizeExitSignals, type ExitSignals } from '../core/exit-signals.js';
+import { appendHistory, type CircuitState, type Transition } from '../core/circuit-breaker.js';
+import { emptyExitSignals, type ExitSignals } from '../core/exit-signals.js';
 import { parseFixPlan, type FixPlanSummary } from '../core/fix-plan.js';
-import { emptyRateState, normalizeRateState, type RateState } from '../core/rate-limiter.js';
+import type { RateState } from '../core/rate-limiter.js';
 import type { Analysis } from '../core/response-analyzer.js';
 import type { StatusDocument } from '../core/status-model.js';
-import { normalizeGateState, parseGateAction, type GateAction, type GateState } from '../core/verify-gate.js';
+import { parseGateAction, type GateAction, type GateState } from '../core/verify-gate.js';
 import { isoTimestamp } from '../core/time-format.js';
-import { appendLine, isRecord, loadStateFile, writeFileAtomic, writeJsonAtomic } from './json-file.js';
+import { loadDocument, saveDocument } from './document-store.js';
+import { CIRCUIT_HISTORY, CIRCUIT_STATE, EXIT_SIGNALS, ITERATION_HISTORY, PROGRESS, RATE_LIMIT, RESPONSE_ANALYSIS, STATUS, VERIFY_GATE } from './documents.js';
+import { ITERATION_HISTORY_LIMIT } from './documents/iteration-history.js';
+import { requiredProjectFiles } from './project-files.js';
+import { appendLine, writeFileAtomic, writeJsonAtomic } from './json-file.js';
 import type { RalphPaths } from './paths.js';
 import { StreamRedactor } from '../core/secret-redactor.js';
 import { currentRedactors } from './redaction.js';
@@ -33,42 +37,42 @@ export class LoopStore {
   ) {}
 
   loadCircuit(nowMs: number): CircuitState {
-    return loadStateFile(this.paths.circuitState, normalizeCircuit, () => initialCircuit(nowMs), this.warn);
+    return loadDocument(this.paths, CIRCUIT_STATE, this.warn, nowMs);
   }
 
   saveCircuit(state: CircuitState): void {
-    writeJsonAtomic(this.paths.circuitState, state);
+    saveDocument(this.paths, CIRCUIT_STATE, state);
   }
 
   recordCircuitTransition(transition: Transition, loop: number, nowMs: number): void {
-    const history = loadStateFile(this.paths.circuitHistory, normalizeHistory, () => [], this.warn);
-    writeJsonAtomic(this.paths.circuitHistory, appendHistory(history, transition, loop, nowMs));
+    const history = loadDocument(this.paths, CIRCUIT_HISTORY, this.warn, nowMs);
+    saveDocument(this.paths, CIRCUIT_HISTORY, appendHistory(history, transition, loop, nowMs));
   }
 
   loadExitSignals(): ExitSignals {
-    return loadStateFile(this.paths.exitSignals, normalizeExitSignals, emptyExitSignals, this.warn);
+    return loadDocument(this.paths, EXIT_SIGNALS, this.warn);
   }
 
   saveExitSignals(signals: ExitSignals): void {
-    writeJsonAtomic(this.paths.exitSignals, signals);
+    saveDocument(this.paths, EXIT_SIGNALS, signals);
   }
 
   /** Stale completion evidence from an earlier run must not end this one. */
   clearRunEvidence(): void {
     this.saveExitSignals(emptyExitSignals());
-    rmSync(this.paths.responseAnalysis, { force: true });
+    rmSync(RESPONSE_ANALYSIS.path(this.paths), { force: true });
   }
 
   loadRate(): RateState {
-    return loadStateFile(this.paths.rateLimit, normalizeRateState, emptyRateState, this.warn);
+    return loadDocument(this.paths, RATE_LIMIT, this.warn);
   }
 
   saveRate(state: RateState): void {
-    writeJsonAtomic(this.paths.rateLimit, state);
+    saveDocument(this.paths, RATE_LIMIT, state);
   }
 
   saveAnalysis(analysis: Analysis, outputFile: string, nowMs: number): void {
-    writeJsonAtomic(this.paths.responseAnalysis, {
+    saveDocument(this.paths, RESPONSE_ANALYSIS, {
       loop_number: analysis.loop,
       timestamp: isoTimestamp(nowMs),
       output_file: outputFile,
@@ -105,19 +109,11 @@ export class LoopStore {
 
   /** Error lines of recent iterations, newest first (stuck-loop detection across restarts). */
   loadErrorHistory(): string[][] {
-    return loadStateFile(
-      this.paths.iterationHistory,
-      (v) => {
-        if (!isRecord(v) || !Array.isArray(v['error_lines'])) return 'missing error_lines';
-        return v['error_lines'].filter(Array.isArray).map((lines: unknown[]) => lines.filter((l): l is string => typeof l === 'string'));
-      },
-      () => [],
-      this.warn,
-    );
+    return loadDocument(this.paths, ITERATION_HISTORY, this.warn).error_lines;
   }
 
   saveErrorHistory(history: readonly string[][]): void {
-    writeJsonAtomic(this.paths.iterationHistory, { error_lines: history.slice(0, 5) });
+    saveDocument(this.paths, ITERATION_HISTORY, { error_lines: history.slice(0, ITERATION_HISTORY_LIMIT) });
   }
 
   readFixPlan(optionalSections: readonly string[]): FixPlanSummary | undefined {
@@ -129,11 +125,11 @@ export class LoopStore {
   }
 
   writeStatus(doc: StatusDocument): void {
-    writeJsonAtomic(this.paths.status, doc);
+    saveDocument(this.paths, STATUS, doc);
   }
 
   writeProgress(progress: Record<string, unknown>): void {
-    writeJsonAtomic(this.paths.progress, progress);
+    writeJsonAtomic(PROGRESS.path(this.paths), progress);
   }
 
   appendMetrics(line: Record<string, unknown>): void {
@@ -202,7 +198,7 @@ export class LoopStore {
 
   /** Files the loop cannot run without (checked before every iteration), relative to the project. */
   missingProjectFiles(taskMode: boolean, promptPath: string): string[] {
-    const required = taskMode ? [this.paths.dir] : [this.paths.dir, promptPath, this.paths.fixPlan, this.paths.agent, this.paths.ralphrc];
+    const required = taskMode ? [this.paths.dir] : [this.paths.dir, ...requiredProjectFiles(this.paths, promptPath)];
     return required.filter((p) => !existsSync(p)).map((p) => relative(this.paths.project, p) || '.');
   }
 
@@ -223,11 +219,11 @@ export class LoopStore {
   }
 
   loadGate(): GateState | undefined {
-    return loadStateFile<GateState | undefined>(this.paths.gateState, normalizeGateState, () => undefined, this.warn);
+    return loadDocument(this.paths, VERIFY_GATE, this.warn);
   }
 
   saveGate(state: GateState): void {
-    writeJsonAtomic(this.paths.gateState, state);
+    saveDocument(this.paths, VERIFY_GATE, state);
   }
 
   /** The answer `ralph --gate-action` left for a paused gate, consumed once. */

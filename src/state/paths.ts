@@ -1,4 +1,5 @@
 import { join, resolve } from 'node:path';
+import { PROJECT_FILES } from './project-layout.js';
 import { locateRuntimeDir } from './runtime-dir.js';
 
 /**
@@ -37,7 +38,6 @@ export interface RalphPaths {
   stopRequest: string;
   gateState: string;
   gateAction: string;
-  checkpoints: string;
   iterationHistory: string;
   ralphLog: string;
   metrics: string;
@@ -48,17 +48,17 @@ export interface RalphPaths {
 
 export function ralphPaths(projectDir: string): RalphPaths {
   const project = resolve(projectDir);
-  const dir = join(project, '.ralph');
-  const logsDir = join(dir, 'logs');
+  const dir = join(project, PROJECT_FILES.dir);
+  const logsDir = join(project, PROJECT_FILES.logsDir);
   const runtimeDir = locateRuntimeDir(project);
   return {
     project,
     dir,
-    prompt: join(dir, 'PROMPT.md'),
-    fixPlan: join(dir, 'fix_plan.md'),
-    agent: join(dir, 'AGENT.md'),
-    specs: join(dir, 'specs'),
-    ralphrc: join(project, '.ralphrc'),
+    prompt: join(project, PROJECT_FILES.prompt),
+    fixPlan: join(project, PROJECT_FILES.fixPlan),
+    agent: join(project, PROJECT_FILES.agent),
+    specs: join(project, PROJECT_FILES.specs),
+    ralphrc: join(project, PROJECT_FILES.ralphrc),
     logsDir,
     status: join(dir, 'status.json'),
     progress: join(dir, 'progress.json'),
@@ -82,7 +82,6 @@ export function ralphPaths(projectDir: string): RalphPaths {
     stopRequest: join(dir, '.stop'),
     gateState: join(dir, '.verify_gate'),
     gateAction: join(dir, '.gate_action'),
-    checkpoints: join(dir, '.checkpoints'),
     iterationHistory: join(dir, '.iteration_history'),
     ralphLog: join(logsDir, 'ralph.log'),
     metrics: join(logsDir, 'metrics.jsonl'),
@@ -91,5 +90,11 @@ export function ralphPaths(projectDir: string): RalphPaths {
   };
 }
 
-/** Files under .ralph/ that Ralph itself rewrites; they never count as the agent's progress. */
-export const RALPH_STATE_DIR = '.ralph/';
+/**
+ * The loop's files that are not JSON documents (those are listed in
+ * documents.ts): the live view, the original's counters, the agent's session
+ * id and the one-shot requests to a running loop.
+ */
+export function loopScratchFiles(p: RalphPaths): string[] {
+  return [p.liveLog, p.callCount, p.tokenCount, p.lastReset, p.claudeSession, p.stopRequest, p.gateAction];
+}

@@ -4,6 +4,7 @@ import lockfile from 'proper-lockfile';
 import { ExitCode, RalphError } from '../errors.js';
 import { writeJsonAtomic } from './json-file.js';
 import { isProcessAlive, readLockHolder } from './lock-holder.js';
+import type { DocumentLock } from './document-store.js';
 import type { RalphPaths } from './paths.js';
 import { ensureRuntimeDir } from './runtime-dir.js';
 
@@ -51,5 +52,18 @@ export async function acquireProjectLock(paths: RalphPaths, onCompromised: (erro
         // Already released or compromised: nothing left to undo.
       }
     },
+  };
+}
+
+/**
+ * The lock for a change to a loop's state made from outside the loop
+ * (`--reset-circuit`, `--gate-action` with no loop running): holding the
+ * project lock means no loop runs meanwhile, and none can start and write
+ * the same file until the change is on disk.
+ */
+export function projectDocumentLock(paths: RalphPaths): DocumentLock {
+  return async () => {
+    const lock = await acquireProjectLock(paths, () => undefined);
+    return () => lock.release();
   };
 }

@@ -1,5 +1,8 @@
 import { rmSync } from 'node:fs';
-import { isRecord, readJsonFile, writeJsonAtomic } from './json-file.js';
+import * as v from 'valibot';
+import { readJsonFile } from './document-store.js';
+import { listOf, record, text } from './documents/lenient.js';
+import { writeJsonAtomic } from './json-file.js';
 
 /**
  * What a running loop has started (run.json in the run-time directory): the
@@ -28,22 +31,40 @@ export interface RunRecord {
 /** The last commands kept: older ones were ended by the loop itself when their call finished. */
 const KEPT_PROCESSES = 20;
 
-function toProcess(value: unknown): RunProcess | undefined {
-  if (!isRecord(value) || typeof value['pid'] !== 'number' || !Number.isInteger(value['pid']) || value['pid'] <= 1) return undefined;
-  return { pid: value['pid'], startTime: typeof value['start_time'] === 'string' ? value['start_time'] : '', role: typeof value['role'] === 'string' ? value['role'] : 'command' };
-}
+const startedProcess = record(
+  {
+    // PIDs 0 and 1 are never a command of ours; ending them would end far more.
+    pid: v.pipe(v.number(), v.integer(), v.minValue(2)),
+    start_time: text(),
+    role: text('command'),
+  },
+  'is not an object',
+);
 
-function normalize(value: unknown): RunRecord | string {
-  if (!isRecord(value)) return 'not an object';
-  const { pid, start_time: startTime, token, watchdog_pid: watchdogPid, processes } = value;
-  if (typeof pid !== 'number' || typeof startTime !== 'string' || typeof token !== 'string' || !/^[\w.-]{8,80}$/.test(token)) return 'missing pid, start_time or token';
-  const record: RunRecord = { pid, startTime, host: typeof value['host'] === 'string' ? value['host'] : '', token, processes: (Array.isArray(processes) ? processes : []).map(toProcess).filter((p): p is RunProcess => p !== undefined) };
-  if (typeof watchdogPid === 'number') record.watchdogPid = watchdogPid;
-  return record;
-}
+const runFileSchema = v.pipe(
+  record(
+    {
+      pid: v.number('is missing'),
+      start_time: v.string('is missing'),
+      host: text(),
+      token: v.pipe(v.string('is missing'), v.regex(/^[\w.-]{8,80}$/, 'is not a run token')),
+      watchdog_pid: v.fallback(v.optional(v.number()), undefined),
+      processes: v.fallback(listOf(startedProcess, 'is not a list'), () => []),
+    },
+    'not an object',
+  ),
+  v.transform((r): RunRecord => ({
+    pid: r.pid,
+    startTime: r.start_time,
+    host: r.host,
+    token: r.token,
+    ...(r.watchdog_pid !== undefined ? { watchdogPid: r.watchdog_pid } : {}),
+    processes: r.processes.map((p) => ({ pid: p.pid, startTime: p.start_time, role: p.role })),
+  })),
+);
 
 export function readRunFile(path: string): RunRecord | undefined {
-  const read = readJsonFile(path, normalize);
+  const read = readJsonFile(path, runFileSchema);
   return read.kind === 'ok' ? read.value : undefined;
 }
 

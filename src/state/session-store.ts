@@ -1,7 +1,10 @@
 import { readFileSync, rmSync, statSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { isoTimestamp, parseIso } from '../core/time-format.js';
-import { isRecord, loadStateFile, writeJsonAtomic } from './json-file.js';
+import { loadDocument, saveDocument } from './document-store.js';
+import { EXIT_SIGNALS, RALPH_SESSION, RALPH_SESSION_HISTORY, RESPONSE_ANALYSIS } from './documents.js';
+import { SESSION_HISTORY_LIMIT, type RalphSession } from './documents/sessions.js';
+import { writeJsonAtomic } from './json-file.js';
 import type { RalphPaths } from './paths.js';
 
 /**
@@ -37,30 +40,6 @@ export function rememberSession(paths: RalphPaths, sessionId: string, nowMs: num
   writeClaudeSession(paths, { sessionId, createdAt: nowMs });
 }
 
-interface RalphSession {
-  session_id: string;
-  created_at: string;
-  last_used: string;
-  reset_at: string;
-  reset_reason: string;
-}
-
-interface SessionTransition {
-  timestamp: string;
-  from_state: string;
-  to_state: string;
-  reason: string;
-  loop_number: number;
-}
-
-export const SESSION_HISTORY_LIMIT = 50;
-
-function normalizeRalphSession(value: unknown): RalphSession | string {
-  if (!isRecord(value)) return 'not a JSON object';
-  const str = (k: string): string => (typeof value[k] === 'string' ? (value[k] as string) : '');
-  return { session_id: str('session_id'), created_at: str('created_at'), last_used: str('last_used'), reset_at: str('reset_at'), reset_reason: str('reset_reason') };
-}
-
 function newRalphSession(nowMs: number): RalphSession {
   const iso = isoTimestamp(nowMs);
   return { session_id: `ralph-${Math.floor(nowMs / 1000)}-${randomBytes(3).toString('hex')}`, created_at: iso, last_used: iso, reset_at: '', reset_reason: '' };
@@ -68,9 +47,9 @@ function newRalphSession(nowMs: number): RalphSession {
 
 /** Starts (or continues) the Ralph run session in .ralph_session. */
 export function touchRalphSession(paths: RalphPaths, nowMs: number, warn: (m: string) => void): void {
-  const current = loadStateFile(paths.ralphSession, normalizeRalphSession, () => newRalphSession(nowMs), warn);
+  const current = loadDocument(paths, RALPH_SESSION, warn, nowMs);
   const session = current.session_id === '' ? newRalphSession(nowMs) : { ...current, last_used: isoTimestamp(nowMs) };
-  writeJsonAtomic(paths.ralphSession, session);
+  saveDocument(paths, RALPH_SESSION, session);
 }
 
 /**
@@ -79,16 +58,11 @@ export function touchRalphSession(paths: RalphPaths, nowMs: number, warn: (m: st
  */
 export function resetSession(paths: RalphPaths, reason: string, loop: number, nowMs: number, warn: (m: string) => void): void {
   rmSync(paths.claudeSession, { force: true });
-  rmSync(paths.exitSignals, { force: true });
-  rmSync(paths.responseAnalysis, { force: true });
+  rmSync(EXIT_SIGNALS.path(paths), { force: true });
+  rmSync(RESPONSE_ANALYSIS.path(paths), { force: true });
   const iso = isoTimestamp(nowMs);
-  writeJsonAtomic(paths.ralphSession, { session_id: '', created_at: '', last_used: '', reset_at: iso, reset_reason: reason });
-  const history = loadStateFile<SessionTransition[]>(
-    paths.ralphSessionHistory,
-    (v) => (Array.isArray(v) ? (v.filter(isRecord) as unknown as SessionTransition[]) : 'not a JSON array'),
-    () => [],
-    warn,
-  );
+  saveDocument(paths, RALPH_SESSION, { session_id: '', created_at: '', last_used: '', reset_at: iso, reset_reason: reason });
+  const history = loadDocument(paths, RALPH_SESSION_HISTORY, warn, nowMs);
   history.push({ timestamp: iso, from_state: 'active', to_state: 'reset', reason, loop_number: loop });
-  writeJsonAtomic(paths.ralphSessionHistory, history.slice(-SESSION_HISTORY_LIMIT));
+  saveDocument(paths, RALPH_SESSION_HISTORY, history.slice(-SESSION_HISTORY_LIMIT));
 }

@@ -1,6 +1,7 @@
 import type { CircuitState } from '../core/circuit-breaker.js';
 import type { StatusDocument } from '../core/status-model.js';
-import type { JsonRead } from '../state/json-file.js';
+import type { JsonRead } from '../state/document-store.js';
+import type { ProgressDocument } from '../state/documents/progress.js';
 import { clockTime } from '../core/time-format.js';
 import { fitLine, part, type Line } from './styled-line.js';
 import {
@@ -14,18 +15,8 @@ import {
   waitingSection,
 } from './monitor-sections.js';
 
-/** .ralph/progress.json as the loop writes it while Claude runs. */
-export interface ProgressDocument {
-  status: string;
-  indicator: string;
-  elapsed_seconds: number;
-  last_output: string;
-  timestamp: string;
-  loop: number | null;
-  current_tool: string | null;
-  tool_uses: number;
-  started_at: string | null;
-}
+/** .ralph/progress.json as the loop writes it while the agent runs. */
+export type { ProgressDocument };
 
 /** .ralph/.circuit_breaker_state (the original's fields plus consecutive_failures). */
 /** The circuit breaker file, as the loop writes it. */

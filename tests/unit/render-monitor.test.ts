@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { normalizeStatus, type StatusDocument } from '../../src/core/status-model.js';
+import type { StatusDocument } from '../../src/core/status-model.js';
+import { statusSchema } from '../../src/state/documents/status.js';
+import { parseOrReason } from '../helpers/parse-document.js';
 import { clockTime } from '../../src/core/time-format.js';
 import { renderMonitor, type MonitorSnapshot, type ProgressDocument } from '../../src/ui/render-monitor.js';
 import { displayWidth } from '../../src/ui/text-fit.js';
@@ -9,7 +11,7 @@ const iso = (offsetSec: number): string => new Date(NOW + offsetSec * 1000).toIS
 const ANSI = /\u001b\[[0-9;?]*[A-Za-z]/g;
 
 function statusDoc(overrides: Record<string, unknown> = {}): StatusDocument {
-  const doc = normalizeStatus({
+  const doc = parseOrReason(statusSchema, {
     timestamp: iso(-4),
     loop_count: 3,
     calls_made_this_hour: 7,

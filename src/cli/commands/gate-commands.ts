@@ -1,5 +1,5 @@
 import { writeFileSync } from 'node:fs';
-import { applyGateAction, normalizeGateState, type GateAction } from '../../core/verify-gate.js';
+import { applyGateAction, type GateAction, type GateState } from '../../core/verify-gate.js';
 import { describeRestoreMove, restoreRewindsBranch } from '../../core/restore-move.js';
 import { ExitCode, RalphError, UsageError } from '../../errors.js';
 import { createExecaRunner } from '../../infra/execa-runner.js';
@@ -7,7 +7,9 @@ import { findCheckpoint, listCheckpoints, pruneCheckpoints, restoreCheckpoint } 
 import { GitWorkspace } from '../../infra/git-workspace.js';
 import { readRestoreMove } from '../../infra/restore-preview.js';
 import { askChoice } from '../../ui/ask.js';
-import { readJsonFile, writeJsonAtomic } from '../../state/json-file.js';
+import { readDocument, updateDocument } from '../../state/document-store.js';
+import { VERIFY_GATE } from '../../state/documents.js';
+import { projectDocumentLock } from '../../state/project-lock.js';
 import type { RalphPaths } from '../../state/paths.js';
 import { runningLoopPid } from './running-loop.js';
 
@@ -22,24 +24,27 @@ const warn = (m: string): void => {
  * `ralph --gate-action retry|skip|abort`: answers the
  * paused gate of a running loop, or records the answer for the next run.
  */
-export function gateActionCommand(paths: RalphPaths, action: GateAction): number {
+export async function gateActionCommand(paths: RalphPaths, action: GateAction): Promise<number> {
   const pid = runningLoopPid(paths);
   if (pid !== undefined) {
     writeFileSync(paths.gateAction, `${action}\n`);
     out(`Sent '${action}' to the verify gate of the running loop (PID ${pid}).`);
     return ExitCode.Completed;
   }
-  const read = readJsonFile(paths.gateState, normalizeGateState);
-  if (read.kind !== 'ok') {
+  const read = readDocument(paths, VERIFY_GATE);
+  if (read.kind !== 'ok' || read.value === undefined) {
     throw new RalphError(
-      read.kind === 'missing' ? 'This project has no verify gate state yet.' : `.ralph/.verify_gate is corrupt (${read.reason}).`,
+      read.kind === 'corrupt' ? `.ralph/.verify_gate is corrupt (${read.reason}).` : 'This project has no verify gate state yet.',
       ExitCode.RuntimeError,
       'A verify gate exists once ralph ran with --verify (or VERIFY_COMMAND in .ralphrc).',
     );
   }
-  const before = read.value;
-  const after = applyGateAction(before, action);
-  writeJsonAtomic(paths.gateState, after);
+  // Applied to the gate as it is under the lock: a loop that ran meanwhile may have moved it on.
+  let before: GateState = read.value;
+  await updateDocument(paths, VERIFY_GATE, { warn, lock: projectDocumentLock(paths) }, (current) => {
+    before = current ?? before;
+    return applyGateAction(before, action);
+  });
   const paused = before.status === 'escalated' ? 'The paused' : `The (not paused, ${before.status})`;
   const effect = {
     retry: 'attempts are reset; the next ralph run verifies again from attempt 1.',

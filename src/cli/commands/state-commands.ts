@@ -1,11 +1,11 @@
 import { existsSync, writeFileSync } from 'node:fs';
 import { CONFIG_FIELDS, CONFIG_KEYS } from '../../config/keys.js';
 import { formatConfigValue } from '../../config/load-config.js';
-import { cooldownRemainingMinutes, initialCircuit, normalizeCircuit, normalizeHistory, resetCircuit, appendHistory } from '../../core/circuit-breaker.js';
-import { normalizeStatus } from '../../core/status-model.js';
+import { cooldownRemainingMinutes, initialCircuit, resetCircuit, appendHistory } from '../../core/circuit-breaker.js';
 import { isoTimestamp } from '../../core/time-format.js';
 import { ExitCode, RalphError } from '../../errors.js';
-import { readJsonFile, writeJsonAtomic } from '../../state/json-file.js';
+import { loadDocument, readDocument, saveDocument } from '../../state/document-store.js';
+import { CIRCUIT_HISTORY, CIRCUIT_STATE, STATUS } from '../../state/documents.js';
 import { ralphPaths, type RalphPaths } from '../../state/paths.js';
 import { runningLoopPid } from './running-loop.js';
 import { buildStatusJson } from './status-snapshot.js';
@@ -32,7 +32,7 @@ function showStatus(paths: RalphPaths, asJson: boolean): number {
     json(buildStatusJson(paths));
     return ExitCode.Completed;
   }
-  const read = readJsonFile(paths.status, normalizeStatus);
+  const read = readDocument(paths, STATUS);
   const pid = runningLoopPid(paths);
   if (read.kind === 'missing') out(pid !== undefined ? `A Ralph loop is running (PID ${pid}) but status.json is missing; the loop rewrites it on its next step.` : 'No status file found. Ralph may not be running.');
   else if (read.kind === 'corrupt') out(`status.json is corrupt (${read.reason}). A running loop rewrites it on its next step.`);
@@ -46,11 +46,11 @@ function circuitLimits(paths: RalphPaths) {
 }
 
 function showCircuit(paths: RalphPaths, asJson: boolean): number {
-  const read = readJsonFile(paths.circuitState, normalizeCircuit);
+  const read = readDocument(paths, CIRCUIT_STATE);
   const state = read.kind === 'ok' ? read.value : initialCircuit(Date.now());
   const cooldown = cooldownRemainingMinutes(state, Date.now(), circuitLimits(paths));
   if (asJson) {
-    const history = readJsonFile(paths.circuitHistory, normalizeHistory);
+    const history = readDocument(paths, CIRCUIT_HISTORY);
     json({ ...state, file: read.kind, ...(read.kind === 'corrupt' ? { corrupt_reason: read.reason } : {}), cooldown_remaining_minutes: cooldown ?? null, history: history.kind === 'ok' ? history.value.slice(-10) : [] });
     return ExitCode.Completed;
   }
@@ -60,23 +60,40 @@ function showCircuit(paths: RalphPaths, asJson: boolean): number {
   return ExitCode.Completed;
 }
 
-function doResetCircuit(paths: RalphPaths): number {
-  refuseWhileRunning(paths, 'the circuit breaker state');
-  const now = Date.now();
-  const read = readJsonFile(paths.circuitState, normalizeCircuit);
-  const prev = read.kind === 'ok' ? read.value : initialCircuit(now);
-  const update = resetCircuit(prev, now);
-  writeJsonAtomic(paths.circuitState, update.state);
-  const history = readJsonFile(paths.circuitHistory, normalizeHistory);
-  if (update.transition) writeJsonAtomic(paths.circuitHistory, appendHistory(history.kind === 'ok' ? history.value : [], update.transition, prev.current_loop, now));
-  resetSession(paths, 'manual_circuit_reset', prev.current_loop, now, (m) => process.stderr.write(`Warning: ${m}\n`));
+const warnUser = (m: string): void => {
+  process.stderr.write(`Warning: ${m}\n`);
+};
+
+/**
+ * Runs a change to the loop's state under the project lock, so a loop that
+ * starts meanwhile neither runs on the old state nor overwrites the change.
+ */
+async function whileNoLoopRuns(paths: RalphPaths, what: string, change: () => void): Promise<void> {
+  refuseWhileRunning(paths, what);
+  const { acquireProjectLock } = await import('../../state/project-lock.js');
+  const lock = await acquireProjectLock(paths, () => undefined);
+  try {
+    change();
+  } finally {
+    await lock.release();
+  }
+}
+
+async function doResetCircuit(paths: RalphPaths): Promise<number> {
+  await whileNoLoopRuns(paths, 'the circuit breaker state', () => {
+    const now = Date.now();
+    const prev = loadDocument(paths, CIRCUIT_STATE, warnUser, now);
+    const update = resetCircuit(prev, now);
+    saveDocument(paths, CIRCUIT_STATE, update.state);
+    if (update.transition) saveDocument(paths, CIRCUIT_HISTORY, appendHistory(loadDocument(paths, CIRCUIT_HISTORY, warnUser), update.transition, prev.current_loop, now));
+    resetSession(paths, 'manual_circuit_reset', prev.current_loop, now, warnUser);
+  });
   out('✅ Circuit breaker reset to CLOSED state');
   return ExitCode.Completed;
 }
 
-function doResetSession(paths: RalphPaths): number {
-  refuseWhileRunning(paths, 'the session state');
-  resetSession(paths, 'manual_reset_flag', 0, Date.now(), (m) => process.stderr.write(`Warning: ${m}\n`));
+async function doResetSession(paths: RalphPaths): Promise<number> {
+  await whileNoLoopRuns(paths, 'the session state', () => resetSession(paths, 'manual_reset_flag', 0, Date.now(), warnUser));
   out('✅ Session state reset successfully');
   return ExitCode.Completed;
 }

@@ -1,5 +1,5 @@
-import { normalizeStatus } from '../../core/status-model.js';
-import { readJsonFile } from '../../state/json-file.js';
+import { readDocument } from '../../state/document-store.js';
+import { STATUS } from '../../state/documents.js';
 import type { RalphPaths } from '../../state/paths.js';
 import { runningLoopPid } from './running-loop.js';
 
@@ -9,7 +9,7 @@ import { runningLoopPid } from './running-loop.js';
  * status yet or that the file is corrupt. Also the MCP `ralph_status` tool.
  */
 export function buildStatusJson(paths: RalphPaths): Record<string, unknown> {
-  const read = readJsonFile(paths.status, normalizeStatus);
+  const read = readDocument(paths, STATUS);
   const pid = runningLoopPid(paths);
   if (read.kind === 'missing') {
     // The lock still says whether a loop runs when status.json is gone (removed by the agent, say).

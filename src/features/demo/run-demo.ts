@@ -2,13 +2,14 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { normalizeStatus } from '../../core/status-model.js';
 import { formatDuration } from '../../core/time-format.js';
-import { readJsonFile } from '../../state/json-file.js';
+import { readDocument } from '../../state/document-store.js';
+import { STATUS } from '../../state/documents.js';
 import { ralphPaths } from '../../state/paths.js';
 import { readSessionRecords } from '../session-inspect.js';
 import { createRalphLayout } from '../setup/ralph-layout.js';
 import { DEMO_FILES, DEMO_PLAN, DEMO_VERIFY_COMMAND, demoResponses } from './demo-project.js';
+import { PROJECT_FILES } from '../../state/project-layout.js';
 
 export interface DemoOptions {
   keep: boolean;
@@ -26,7 +27,7 @@ export function createDemoProject(): string {
   const dir = mkdtempSync(join(tmpdir(), 'ralph-demo-'));
   createRalphLayout(dir, { projectName: 'ralph-demo', fixPlan: DEMO_PLAN, commands: { test: DEMO_VERIFY_COMMAND } });
   for (const [name, content] of Object.entries(DEMO_FILES)) writeFileSync(join(dir, name), content);
-  writeFileSync(join(dir, '.ralph', 'mock_responses.json'), `${JSON.stringify({ responses: demoResponses() }, null, 2)}\n`);
+  writeFileSync(join(dir, PROJECT_FILES.mockScript), `${JSON.stringify({ responses: demoResponses() }, null, 2)}\n`);
   git(dir, 'init', '-q');
   // A local identity: the demo must work on a machine without a global git config.
   git(dir, 'config', 'user.name', 'Ralph Demo');
@@ -40,7 +41,7 @@ export function createDemoProject(): string {
 /** What happened, from the files the loop wrote (the same ones ralph-monitor and ralph-stats read). */
 export function summarizeDemo(dir: string): string {
   const paths = ralphPaths(dir);
-  const status = readJsonFile(paths.status, normalizeStatus);
+  const status = readDocument(paths, STATUS);
   const records = readSessionRecords(paths.sessionRecording).records;
   const verifies = records.filter((r) => r.event === 'verify.result').map((r) => r.data as Record<string, unknown>);
   const lines = ['', '━━━ Demo summary ━━━'];

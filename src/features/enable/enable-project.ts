@@ -1,10 +1,12 @@
 import { join } from 'node:path';
 import { ExitCode, RalphError } from '../../errors.js';
 import { createFileExclusive } from '../setup/file-writes.js';
-import { createRalphLayout, findMissingRalphFiles, type LayoutResult, type ProjectCommands, type RalphrcSetting } from '../setup/ralph-layout.js';
+import { missingProjectFiles } from '../../state/project-files.js';
+import { createRalphLayout, type LayoutResult, type ProjectCommands, type RalphrcSetting } from '../setup/ralph-layout.js';
 import type { SourceDocument } from '../import/read-source.js';
 import { extractPrdTasks, renderFixPlan } from './prd-tasks.js';
 import { readRalphrcValue } from './ralphrc-read.js';
+import { PROJECT_FILES } from '../../state/project-layout.js';
 
 export interface VerifyChoice {
   command: string;
@@ -67,8 +69,8 @@ export function enableProject(request: EnableRequest): EnableResult {
     ralphrcProposals: proposals,
   });
   let tasksImported = tasks.length;
-  if (tasks.length > 0 && layout.skipped.includes('.ralph/fix_plan.md')) {
-    warnings.push('.ralph/fix_plan.md already exists and was kept, so no tasks were imported (use --force to replace it)');
+  if (tasks.length > 0 && layout.skipped.includes(PROJECT_FILES.fixPlan)) {
+    warnings.push(`${PROJECT_FILES.fixPlan} already exists and was kept, so no tasks were imported (use --force to replace it)`);
     tasksImported = 0;
   }
   if (request.prd) {
@@ -76,7 +78,7 @@ export function enableProject(request: EnableRequest): EnableResult {
     if (createFileExclusive(join(request.projectDir, rel), request.prd.text)) layout.created.push(rel);
     else layout.skipped.push(rel);
   }
-  const missing = findMissingRalphFiles(request.projectDir);
+  const missing = missingProjectFiles(request.projectDir);
   if (missing.length > 0) {
     throw new RalphError(`Ralph could not be enabled: missing ${missing.join(', ')}`, ExitCode.RuntimeError, 'Check the folder permissions and run ralph-enable again (it creates only the missing files).');
   }

@@ -1,13 +1,14 @@
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { ralphPaths } from '../../state/paths.js';
 
 /** How far Ralph is set up in a folder. */
 export type RalphState = 'none' | 'partial' | 'complete';
 
-const CORE_FILES = ['.ralph/PROMPT.md', '.ralph/fix_plan.md', '.ralph/AGENT.md'];
-
 export function checkRalphState(dir: string): RalphState {
-  const present = CORE_FILES.filter((rel) => existsSync(join(dir, rel))).length;
-  if (present === CORE_FILES.length) return 'complete';
-  return present > 0 || existsSync(join(dir, '.ralph')) ? 'partial' : 'none';
+  const p = ralphPaths(dir);
+  // .ralphrc is not asked for: a project set up by hand may run on defaults and flags.
+  const core = [p.prompt, p.fixPlan, p.agent];
+  const present = core.filter((path) => existsSync(path)).length;
+  if (present === core.length) return 'complete';
+  return present > 0 || existsSync(p.dir) ? 'partial' : 'none';
 }

@@ -1,12 +1,12 @@
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { parseRalphrc } from '../../config/ralphrc.js';
+import { ralphPaths } from '../../state/paths.js';
 
 /** The value a project's .ralphrc gives `key` (the last assignment wins), or undefined. */
 export function readRalphrcValue(projectDir: string, key: string): string | undefined {
   let text: string;
   try {
-    text = readFileSync(join(projectDir, '.ralphrc'), 'utf8');
+    text = readFileSync(ralphPaths(projectDir).ralphrc, 'utf8');
   } catch {
     return undefined;
   }

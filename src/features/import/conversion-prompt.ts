@@ -1,10 +1,12 @@
+import { PROJECT_FILES } from '../../state/project-layout.js';
+
 /**
  * The prompt that asks Claude to turn a requirements document into a Ralph
  * project. The user's document is fenced by
  * markers carrying a random nonce, so the document cannot close the fence
  * itself, and Claude is told that everything inside is data, not instructions.
  */
-export const CONVERSION_OUTPUTS = ['.ralph/PROMPT.md', '.ralph/fix_plan.md', '.ralph/specs/requirements.md'] as const;
+export const CONVERSION_OUTPUTS = [PROJECT_FILES.prompt, PROJECT_FILES.fixPlan, `${PROJECT_FILES.specs}/requirements.md`] as const;
 
 /**
  * Documents up to this size travel inside the prompt. The prompt is one

@@ -14,6 +14,7 @@ import { describeConversionFailure, describeDenials } from './conversion-outcome
 import { buildConversionPrompt, CONVERSION_OUTPUTS } from './conversion-prompt.js';
 import { readSourceDocument, type SourceDocument } from './read-source.js';
 import { runConversion } from './run-conversion.js';
+import { PROJECT_FILES } from '../../state/project-layout.js';
 
 export interface ImportOptions {
   /** The requirements document as given on the command line. */
@@ -45,7 +46,7 @@ export interface ImportReport {
 }
 
 /** File names the copied document may not take: they are Ralph's own. */
-const RESERVED_NAMES = new Set(['.ralph', '.ralphrc', '.gitignore', '.git', 'src']);
+const RESERVED_NAMES = new Set([PROJECT_FILES.dir, PROJECT_FILES.ralphrc, '.gitignore', '.git', 'src']);
 
 function assertTargetFree(dir: string): void {
   if (!existsSync(dir)) return;
@@ -121,7 +122,7 @@ export async function importProject(options: ImportOptions): Promise<ImportRepor
   const createdParent = makeParents(parent);
   // Not mkdtemp: its 0700 mode would stick to the finished project. The name is still unguessable.
   const staging = join(parent, `.${projectName}.ralph-import-${randomBytes(6).toString('hex')}`);
-  const logPath = join(staging, '.ralph', 'logs', `claude_import_${fileTimestamp(Date.now())}.log`);
+  const logPath = join(staging, PROJECT_FILES.logsDir, `claude_import_${fileTimestamp(Date.now())}.log`);
   try {
     mkdirSync(staging);
     copyFileSync(source.path, join(staging, source.name));
@@ -137,7 +138,7 @@ export async function importProject(options: ImportOptions): Promise<ImportRepor
     const missing = findUnproducedOutputs(before, snapshotOutputs(staging));
     if (missing.length > 0) throw new RalphError(withDenials(`the conversion did not produce ${missing.join(', ')}`), ExitCode.RuntimeError);
 
-    const promptPath = join(staging, '.ralph', 'PROMPT.md');
+    const promptPath = join(staging, PROJECT_FILES.prompt);
     const repaired = addStatusSection(readFileSync(promptPath, 'utf8'), readTemplate('PROMPT.md'));
     if (repaired !== undefined) writeFileAtomic(promptPath, repaired);
     const files = [...new Set([...layout.created, ...CONVERSION_OUTPUTS, source.name])];
@@ -149,7 +150,7 @@ export async function importProject(options: ImportOptions): Promise<ImportRepor
       source,
       repository,
       summary: (run.output.text.head.split('\n').find((line) => line.trim() !== '') ?? '').trim().slice(0, 200),
-      logPath: join(target, '.ralph', 'logs', basename(logPath)),
+      logPath: join(target, PROJECT_FILES.logsDir, basename(logPath)),
       statusSectionAdded: repaired !== undefined,
     };
     if (run.output.sessionId !== undefined) report.sessionId = run.output.sessionId;

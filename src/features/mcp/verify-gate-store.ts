@@ -2,9 +2,11 @@ import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import lockfile from 'proper-lockfile';
-import { normalizeGateState, type GateState } from '../../core/verify-gate.js';
-import { normalizeCheckpoint, type Checkpoint } from '../../infra/checkpoint-records.js';
-import { isRecord, loadStateFile, writeJsonAtomic } from '../../state/json-file.js';
+import * as v from 'valibot';
+import { loadDocument, saveDocument, type DocumentSpec } from '../../state/document-store.js';
+import { checkpointSchema } from '../../state/documents/checkpoint.js';
+import { record } from '../../state/documents/lenient.js';
+import { gateStateSchema } from '../../state/documents/verify-gate.js';
 import { ToolError } from '../test-tools/tool-error.js';
 import type { ToolPaths } from '../test-tools/tool-home.js';
 
@@ -18,17 +20,25 @@ import type { ToolPaths } from '../test-tools/tool-home.js';
  * second call while a verify runs waits briefly, then is told the gate is busy.
  */
 
-export interface StoredGate {
-  version: 1;
-  gate: GateState;
-  cwd: string;
-  checkpoint: boolean;
-  rollback: boolean;
-  timeoutSecs: number;
-  /** The checkpoint the current cycle started from (created on its first call). */
-  baseline: Checkpoint | null;
-  updatedAt: number;
-}
+const storedGateSchema = record(
+  {
+    version: v.literal(1, 'is not 1: not a gate file'),
+    gate: gateStateSchema,
+    cwd: v.string('is damaged'),
+    checkpoint: v.boolean('is damaged'),
+    rollback: v.boolean('is damaged'),
+    timeoutSecs: v.pipe(v.number('is damaged'), v.gtValue(0, 'is damaged')),
+    /** The checkpoint the current cycle started from (created on its first call). */
+    baseline: v.optional(v.nullable(checkpointSchema), null),
+    updatedAt: v.number('is damaged'),
+  },
+  'not a gate file',
+);
+
+export type StoredGate = v.InferOutput<typeof storedGateSchema>;
+
+/** One gate's file; there is no gate until its first call saves one. */
+export const STORED_GATE: DocumentSpec<StoredGate | undefined, string> = { path: (file) => file, schema: storedGateSchema, empty: () => undefined, version: 1 };
 
 /** A file name for any gate id: readable part + hash, so distinct ids never share a file. */
 export function gateFileName(gateId: string): string {
@@ -39,22 +49,6 @@ export function gateFileName(gateId: string): string {
 /** The gate id used when the caller gives none: one gate per (directory, command). */
 export function defaultGateId(cwd: string, command: string): string {
   return `verify-${createHash('sha256').update(`${cwd}\n${command}`).digest('hex').slice(0, 12)}`;
-}
-
-export function normalizeStoredGate(value: unknown): StoredGate | string {
-  if (!isRecord(value) || value['version'] !== 1) return 'not a gate file';
-  const gate = normalizeGateState(value['gate']);
-  if (typeof gate === 'string') return gate;
-  const { cwd, checkpoint, rollback, timeoutSecs, updatedAt } = value;
-  if (typeof cwd !== 'string' || typeof checkpoint !== 'boolean' || typeof rollback !== 'boolean') return 'gate options are damaged';
-  if (typeof timeoutSecs !== 'number' || !(timeoutSecs > 0) || typeof updatedAt !== 'number') return 'gate options are damaged';
-  let baseline: Checkpoint | null = null;
-  if (value['baseline'] !== null && value['baseline'] !== undefined) {
-    const cp = normalizeCheckpoint(value['baseline'], 'baseline');
-    if (typeof cp === 'string') return cp;
-    baseline = cp;
-  }
-  return { version: 1, gate, cwd, checkpoint, rollback, timeoutSecs, baseline, updatedAt };
 }
 
 export interface GateHandle {
@@ -73,8 +67,8 @@ export async function withGate<T>(paths: ToolPaths, gateId: string, warn: (messa
     throw new ToolError('gate_busy', `verify gate "${gateId}" is busy: another verify call on it is still running`, { gate_id: gateId }, 'Wait for that call to finish, then call verify again.');
   }
   try {
-    const stored = loadStateFile(file, normalizeStoredGate, () => undefined, warn);
-    return await use({ stored, save: (gate) => writeJsonAtomic(file, gate) });
+    const stored = loadDocument(file, STORED_GATE, warn);
+    return await use({ stored, save: (gate) => saveDocument(file, STORED_GATE, gate) });
   } finally {
     await release().catch(() => undefined);
   }

@@ -1,12 +1,11 @@
 import { readFileSync } from 'node:fs';
-import { normalizeStatus, type StatusDocument } from '../../core/status-model.js';
-import { ralphPaths } from '../../state/paths.js';
-import { readJsonFile, type JsonRead } from '../../state/json-file.js';
+import type { StatusDocument } from '../../core/status-model.js';
+import { ralphPaths, type RalphPaths } from '../../state/paths.js';
+import { readDocument, type DocumentSpec, type JsonRead } from '../../state/document-store.js';
+import { CIRCUIT_STATE, PROGRESS, STATUS } from '../../state/documents.js';
 import { isFinished } from '../../ui/monitor-sections.js';
 import type { MonitorSnapshot, StatusRead } from '../../ui/render-monitor.js';
-import { normalizeCircuit } from '../../core/circuit-breaker.js';
 import { parseStoredSession } from '../../core/session-expiry.js';
-import { normalizeProgress } from './monitor-files.js';
 import { readLastLines } from './read-log-tail.js';
 
 /** How many ralph.log lines a snapshot carries (the frame shows at most this many). */
@@ -18,16 +17,16 @@ export const SNAPSHOT_LOG_LINES = 20;
  * crashing the monitor. Files are never moved aside here: the monitor only
  * reads, the loop owns the repair.
  */
-function readForDisplay<T>(path: string, normalize: (value: unknown) => T | string): JsonRead<T> {
+function readForDisplay<T>(paths: RalphPaths, doc: DocumentSpec<T, RalphPaths>): JsonRead<T> {
   try {
-    return readJsonFile(path, normalize);
+    return readDocument(paths, doc);
   } catch (error) {
     return { kind: 'corrupt', reason: `cannot be read (${(error as NodeJS.ErrnoException).code ?? String(error)})` };
   }
 }
 
-function readStatus(path: string): StatusRead {
-  const read = readForDisplay(path, normalizeStatus);
+function readStatus(paths: RalphPaths): StatusRead {
+  const read = readForDisplay(paths, STATUS);
   return read.kind === 'ok' ? { kind: 'ok', doc: read.value } : read;
 }
 
@@ -57,13 +56,13 @@ function isLoopAlive(doc: StatusDocument): boolean | null {
 /** One consistent-enough view of a project's .ralph/ files; never throws for bad files. */
 export function readMonitorSnapshot(projectDir: string, now: number): MonitorSnapshot {
   const paths = ralphPaths(projectDir);
-  const status = readStatus(paths.status);
+  const status = readStatus(paths);
   return {
     takenAt: new Date(now).toISOString(),
     projectDir: paths.project,
     status,
-    progress: readForDisplay(paths.progress, normalizeProgress),
-    circuit: readForDisplay(paths.circuitState, normalizeCircuit),
+    progress: readForDisplay(paths, PROGRESS),
+    circuit: readForDisplay(paths, CIRCUIT_STATE),
     sessionId: readSessionId(paths.claudeSession, status),
     logLines: readLastLines(paths.ralphLog, SNAPSHOT_LOG_LINES),
     loopAlive: status.kind === 'ok' ? isLoopAlive(status.doc) : null,

@@ -1,4 +1,4 @@
-import { existsSync, lstatSync, mkdirSync, readFileSync } from 'node:fs';
+import { lstatSync, mkdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { ExitCode, RalphError } from '../../errors.js';
 import { writeFileAtomic } from '../../state/json-file.js';
@@ -6,6 +6,7 @@ import { readTemplate, renderTemplate } from '../templates.js';
 import { createFileExclusive, keepBackup, replaceFileKeepingMode } from './file-writes.js';
 import { mergeGitignore } from './gitignore-merge.js';
 import { setRalphrcValue } from './ralphrc-values.js';
+import { PROJECT_FILES } from '../../state/project-layout.js';
 
 /** Commands written into AGENT.md; empty = not known. */
 export interface ProjectCommands {
@@ -57,7 +58,7 @@ export interface LayoutResult {
   skipped: string[];
 }
 
-export const LAYOUT_DIRS = ['.ralph/specs/stdlib', '.ralph/examples', '.ralph/logs', '.ralph/docs/generated'] as const;
+export const LAYOUT_DIRS = [`${PROJECT_FILES.specs}/stdlib`, `${PROJECT_FILES.dir}/examples`, PROJECT_FILES.logsDir, `${PROJECT_FILES.dir}/docs/generated`] as const;
 
 const NOT_DETECTED = '# not known yet: add the command here';
 
@@ -133,20 +134,20 @@ export function createRalphLayout(projectDir: string, options: LayoutOptions): L
       result.backups.push(relative(projectDir, backup));
     } else result.skipped.push(rel);
   };
-  writeRalphFile('.ralph/PROMPT.md', files.prompt);
-  writeRalphFile('.ralph/fix_plan.md', files.fixPlan);
-  writeRalphFile('.ralph/AGENT.md', files.agent);
+  writeRalphFile(PROJECT_FILES.prompt, files.prompt);
+  writeRalphFile(PROJECT_FILES.fixPlan, files.fixPlan);
+  writeRalphFile(PROJECT_FILES.agent, files.agent);
 
-  const rcPath = join(projectDir, '.ralphrc');
-  if (createFileExclusive(rcPath, files.ralphrc, 0o600)) result.created.push('.ralphrc');
+  const rcPath = join(projectDir, PROJECT_FILES.ralphrc);
+  if (createFileExclusive(rcPath, files.ralphrc, 0o600)) result.created.push(PROJECT_FILES.ralphrc);
   else if (options.ralphrcSettings && options.ralphrcSettings.length > 0) {
     const before = readFileSync(rcPath, 'utf8');
     const after = options.ralphrcSettings.reduce(applySetting, before);
     if (after !== before) {
       replaceFileKeepingMode(rcPath, after);
-      result.updated.push('.ralphrc');
-    } else result.skipped.push('.ralphrc');
-  } else result.skipped.push('.ralphrc');
+      result.updated.push(PROJECT_FILES.ralphrc);
+    } else result.skipped.push(PROJECT_FILES.ralphrc);
+  } else result.skipped.push(PROJECT_FILES.ralphrc);
 
   const ignorePath = join(projectDir, '.gitignore');
   if (createFileExclusive(ignorePath, files.gitignore)) result.created.push('.gitignore');
@@ -163,9 +164,4 @@ export function createRalphLayout(projectDir: string, options: LayoutOptions): L
     else result.skipped.push('README.md');
   }
   return result;
-}
-
-/** Ralph's required files (the loop's integrity check) that are missing in `projectDir`. */
-export function findMissingRalphFiles(projectDir: string): string[] {
-  return ['.ralph/PROMPT.md', '.ralph/fix_plan.md', '.ralph/AGENT.md', '.ralphrc'].filter((rel) => !existsSync(join(projectDir, rel)));
 }

@@ -2,9 +2,13 @@ import { createHash } from 'node:crypto';
 import { lstatSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { checkGlobPattern, compileGlobs } from '../../core/path-glob.js';
-import { isRecord, readJsonFile, writeJsonAtomic } from '../../state/json-file.js';
+import * as v from 'valibot';
+import { readJsonFile } from '../../state/document-store.js';
+import { mapOf, record } from '../../state/documents/lenient.js';
+import { writeJsonAtomic } from '../../state/json-file.js';
 import { badInput, ToolError } from './tool-error.js';
 import type { ToolPaths } from './tool-home.js';
+import { PROJECT_FILES } from '../../state/project-layout.js';
 
 /**
  * The files of a workspace at one moment (test_snapshot, test_diff). `.git/`
@@ -33,7 +37,7 @@ export interface StoredSnapshot {
 
 export const MAX_SNAPSHOT_FILES = 10_000;
 export const MAX_TEXT_BYTES = 1024 * 1024;
-export const RUNTIME_STATE_PATTERNS: readonly string[] = ['.ralph/logs/**', '.ralph/status.json', '.ralph/progress.json', '.ralph/live.log', '.ralph/.*'];
+export const RUNTIME_STATE_PATTERNS: readonly string[] = [`${PROJECT_FILES.logsDir}/**`, `${PROJECT_FILES.dir}/status.json`, `${PROJECT_FILES.dir}/progress.json`, `${PROJECT_FILES.dir}/live.log`, `${PROJECT_FILES.dir}/.*`];
 
 function listFiles(root: string, dir = '', out: string[] = []): string[] {
   for (const entry of readdirSync(join(root, dir), { withFileTypes: true })) {
@@ -99,21 +103,39 @@ export function saveSnapshot(paths: ToolPaths, workspaceId: string, snapshot: St
   writeJsonAtomic(snapshotPath(paths, workspaceId, snapshot.id), snapshot);
 }
 
-function normalizeSnapshot(value: unknown): StoredSnapshot | string {
-  if (!isRecord(value) || typeof value['id'] !== 'string' || typeof value['taken_at'] !== 'number' || !isRecord(value['files'])) return 'not a snapshot';
-  const strings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []);
-  const files: Record<string, SnapshotFile> = {};
-  for (const [path, f] of Object.entries(value['files'])) {
-    if (!isRecord(f) || typeof f['bytes'] !== 'number' || typeof f['sha256'] !== 'string' || !(f['text'] === null || typeof f['text'] === 'string')) return `file ${path} is damaged`;
-    files[path] = { bytes: f['bytes'], sha256: f['sha256'], text: f['text'], ...(typeof f['symlink'] === 'string' ? { symlink: f['symlink'] } : {}) };
-  }
-  return { id: value['id'], taken_at: value['taken_at'], include: strings(value['include']), exclude: strings(value['exclude']), files };
-}
+const texts = v.fallback(
+  v.pipe(
+    v.array(v.unknown()),
+    v.transform((items) => items.filter((item): item is string => typeof item === 'string')),
+  ),
+  () => [],
+);
+
+const snapshotFile = record(
+  {
+    bytes: v.number('is damaged'),
+    sha256: v.string('is damaged'),
+    text: v.nullable(v.string('is damaged')),
+    symlink: v.fallback(v.optional(v.string()), undefined),
+  },
+  'is damaged',
+);
+
+const snapshotSchema: v.GenericSchema<unknown, StoredSnapshot> = record(
+  {
+    id: v.string('is not text'),
+    taken_at: v.number('is not a time'),
+    include: texts,
+    exclude: texts,
+    files: mapOf(snapshotFile, 'is not an object'),
+  },
+  'not a snapshot',
+);
 
 /** A stored snapshot; unknown or damaged ids are an `unknown_snapshot` error listing the ones there are. */
 export function loadSnapshot(paths: ToolPaths, workspaceId: string, snapshotId: string): StoredSnapshot {
   if (!/^[A-Za-z0-9_.-]+$/.test(snapshotId)) throw badInput(`"${snapshotId}" is not a snapshot id`);
-  const read = readJsonFile(snapshotPath(paths, workspaceId, snapshotId), normalizeSnapshot);
+  const read = readJsonFile(snapshotPath(paths, workspaceId, snapshotId), snapshotSchema);
   if (read.kind === 'ok') return read.value;
   if (read.kind === 'corrupt') throw new ToolError('unknown_snapshot', `snapshot ${snapshotId} is damaged: ${read.reason}`, { snapshot_id: snapshotId });
   let known: string[] = [];

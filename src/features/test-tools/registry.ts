@@ -1,7 +1,8 @@
 import { mkdirSync } from 'node:fs';
 import lockfile from 'proper-lockfile';
-import { isRecord, loadStateFile, writeJsonAtomic } from '../../state/json-file.js';
-import type { RunFacts } from './assertions.js';
+import * as v from 'valibot';
+import { loadDocument, updateDocument, type DocumentSpec } from '../../state/document-store.js';
+import { mapOf, record } from '../../state/documents/lenient.js';
 import { ToolError } from './tool-error.js';
 import { isWorkspaceId, type ToolPaths } from './tool-home.js';
 
@@ -13,94 +14,76 @@ import { isWorkspaceId, type ToolPaths } from './tool-home.js';
  * warning and kept as registry.json.corrupt.
  */
 
-/** The last test_run of a workspace, as test_assert needs it. */
-export interface StoredRun extends RunFacts {
-  backend: string;
-  session_file: string;
-  events_count: number;
-  /** Epoch ms when the run started. */
-  started_at: number;
-}
+const REGISTRY_VERSION = 1;
 
-export interface WorkspaceEntry {
-  id: string;
-  path: string;
-  created_at: number;
-  /** Last tool call on this workspace; stale cleanup counts from here. */
-  used_at: number;
-  /** .ralphrc overrides written by test_setup (KEY → value as written). */
-  config: Record<string, string>;
-  last_run: StoredRun | null;
-  /** Snapshots taken so far (names the next one). */
-  snapshot_count: number;
-}
+/** The last test_run of a workspace, as test_assert needs it. */
+const storedRun = record(
+  {
+    exit_code: v.nullable(v.number('is missing its facts')),
+    termination_reason: v.string('is missing its facts'),
+    iterations: v.number('is missing its facts'),
+    elapsed_secs: v.number('is missing its facts'),
+    backend: v.string('is missing its facts'),
+    session_file: v.string('is missing its facts'),
+    events_count: v.number('is missing its facts'),
+    /** Epoch ms when the run started. */
+    started_at: v.number('is missing its facts'),
+  },
+  'is not an object',
+);
+
+export type StoredRun = v.InferOutput<typeof storedRun>;
+
+const workspaceEntry = record(
+  {
+    path: v.string('is not text'),
+    created_at: v.number('is not a time'),
+    /** Last tool call on this workspace; stale cleanup counts from here. */
+    used_at: v.number('is not a time'),
+    /** .ralphrc overrides written by test_setup (KEY → value as written). */
+    config: mapOf(v.string('is not text'), 'is not an object'),
+    last_run: v.optional(v.nullable(storedRun), null),
+    /** Snapshots taken so far (names the next one). */
+    snapshot_count: v.number('is not a number'),
+  },
+  'is not an object',
+);
 
 /** A session kept by `test_cleanup` with `preserve_session`. */
-export interface PreservedEntry {
-  id: string;
-  path: string;
-  session_file: string;
-  preserved_at: number;
-}
+const preservedEntry = record(
+  {
+    path: v.string('is not text'),
+    session_file: v.string('is not text'),
+    preserved_at: v.number('is not a time'),
+  },
+  'is not an object',
+);
 
-export interface Registry {
-  version: 1;
-  workspaces: Record<string, WorkspaceEntry>;
-  preserved: Record<string, PreservedEntry>;
-}
+/** Entries are keyed by their id; the id is repeated inside for the code that passes one entry around. */
+const withIds = <T extends object>(entries: Record<string, T>): Record<string, T & { id: string }> =>
+  Object.fromEntries(Object.entries(entries).map(([id, entry]) => [id, { id, ...entry }]));
+
+const registrySchema = v.pipe(
+  record(
+    {
+      version: v.literal(REGISTRY_VERSION, 'is unknown: unknown registry version'),
+      workspaces: mapOf(workspaceEntry, 'is not an object'),
+      preserved: v.optional(mapOf(preservedEntry, 'is not an object'), {}),
+    },
+    'the registry is not a JSON object',
+  ),
+  v.transform((r) => ({ version: r.version, workspaces: withIds(r.workspaces), preserved: withIds(r.preserved) })),
+);
+
+export type Registry = v.InferOutput<typeof registrySchema>;
+export type WorkspaceEntry = Registry['workspaces'][string];
+export type PreservedEntry = Registry['preserved'][string];
 
 export function emptyRegistry(): Registry {
-  return { version: 1, workspaces: {}, preserved: {} };
+  return { version: REGISTRY_VERSION, workspaces: {}, preserved: {} };
 }
 
-const isNum = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
-const isStr = (v: unknown): v is string => typeof v === 'string';
-
-function normalizeRun(value: unknown): StoredRun | null | string {
-  if (value === null || value === undefined) return null;
-  if (!isRecord(value)) return 'last_run is not an object';
-  const { exit_code, termination_reason, iterations, elapsed_secs, backend, session_file, events_count, started_at } = value;
-  if (!(exit_code === null || isNum(exit_code)) || !isStr(termination_reason) || !isNum(iterations) || !isNum(elapsed_secs)) return 'last_run is missing its facts';
-  if (!isStr(backend) || !isStr(session_file) || !isNum(events_count) || !isNum(started_at)) return 'last_run is missing its facts';
-  return { exit_code, termination_reason, iterations, elapsed_secs, backend, session_file, events_count, started_at };
-}
-
-function normalizeEntry(id: string, value: unknown): WorkspaceEntry | string {
-  if (!isRecord(value)) return `workspace ${id} is not an object`;
-  const { path, created_at, used_at, config, snapshot_count } = value;
-  if (!isStr(path) || !isNum(created_at) || !isNum(used_at) || !isNum(snapshot_count)) return `workspace ${id} is missing fields`;
-  if (!isRecord(config) || !Object.values(config).every(isStr)) return `workspace ${id} has a bad config`;
-  const run = normalizeRun(value['last_run']);
-  if (typeof run === 'string') return `workspace ${id}: ${run}`;
-  return { id, path, created_at, used_at, config: config as Record<string, string>, last_run: run, snapshot_count };
-}
-
-function normalizePreserved(id: string, value: unknown): PreservedEntry | string {
-  if (!isRecord(value)) return `preserved ${id} is not an object`;
-  const { path, session_file, preserved_at } = value;
-  if (!isStr(path) || !isStr(session_file) || !isNum(preserved_at)) return `preserved ${id} is missing fields`;
-  return { id, path, session_file, preserved_at };
-}
-
-export function normalizeRegistry(value: unknown): Registry | string {
-  if (!isRecord(value)) return 'the registry is not a JSON object';
-  if (value['version'] !== 1) return 'unknown registry version';
-  const workspaces = value['workspaces'];
-  const preserved = value['preserved'] ?? {};
-  if (!isRecord(workspaces) || !isRecord(preserved)) return 'workspaces or preserved is not an object';
-  const out = emptyRegistry();
-  for (const [id, raw] of Object.entries(workspaces)) {
-    const entry = normalizeEntry(id, raw);
-    if (typeof entry === 'string') return entry;
-    out.workspaces[id] = entry;
-  }
-  for (const [id, raw] of Object.entries(preserved)) {
-    const entry = normalizePreserved(id, raw);
-    if (typeof entry === 'string') return entry;
-    out.preserved[id] = entry;
-  }
-  return out;
-}
+export const REGISTRY: DocumentSpec<Registry, ToolPaths> = { path: (p) => p.registry, schema: registrySchema, empty: emptyRegistry, version: REGISTRY_VERSION };
 
 /**
  * Entries are trusted to name folders that cleanup deletes, so one whose id
@@ -121,10 +104,20 @@ function dropForeignEntries(paths: ToolPaths, registry: Registry, warn: (message
 
 /** Reads the registry without the lock (writes are atomic, so a read never sees half a file). */
 export function readRegistry(paths: ToolPaths, warn: (message: string) => void): Registry {
-  return dropForeignEntries(paths, loadStateFile(paths.registry, normalizeRegistry, emptyRegistry, warn), warn);
+  return dropForeignEntries(paths, loadDocument(paths, REGISTRY, warn), warn);
 }
 
 const LOCK_OPTIONS = { realpath: false, stale: 10_000, retries: { retries: 100, minTimeout: 10, maxTimeout: 100 } };
+
+async function lockRegistry(path: string): Promise<() => Promise<void>> {
+  let release: () => Promise<void>;
+  try {
+    release = await lockfile.lock(path, { ...LOCK_OPTIONS, lockfilePath: `${path}.lock` });
+  } catch (error) {
+    throw new ToolError('registry_busy', `the test workspace registry ${path} stayed locked (${(error as Error).message})`, {}, 'Another ralph test / ralph mcp process holds it; try again.');
+  }
+  return () => release().catch(() => undefined);
+}
 
 /**
  * Read-modify-write under the registry lock. The lock is held only for the
@@ -132,18 +125,11 @@ const LOCK_OPTIONS = { realpath: false, stale: 10_000, retries: { retries: 100, 
  */
 export async function updateRegistry<T>(paths: ToolPaths, warn: (message: string) => void, mutate: (registry: Registry) => T): Promise<T> {
   mkdirSync(paths.home, { recursive: true });
-  let release: () => Promise<void>;
-  try {
-    release = await lockfile.lock(paths.registry, { ...LOCK_OPTIONS, lockfilePath: `${paths.registry}.lock` });
-  } catch (error) {
-    throw new ToolError('registry_busy', `the test workspace registry ${paths.registry} stayed locked (${(error as Error).message})`, {}, 'Another ralph test / ralph mcp process holds it; try again.');
-  }
-  try {
-    const registry = readRegistry(paths, warn);
-    const value = mutate(registry);
-    writeJsonAtomic(paths.registry, registry);
-    return value;
-  } finally {
-    await release().catch(() => undefined);
-  }
+  let value: T | undefined;
+  await updateDocument(paths, REGISTRY, { warn, lock: lockRegistry }, (registry) => {
+    const trusted = dropForeignEntries(paths, registry, warn);
+    value = mutate(trusted);
+    return trusted;
+  });
+  return value as T;
 }

@@ -1,8 +1,10 @@
 import { existsSync, lstatSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { normalizeStatus, type StatusDocument } from '../../core/status-model.js';
-import { readJsonFile, writeFileAtomic } from '../../state/json-file.js';
-import { ralphPaths } from '../../state/paths.js';
+import type { StatusDocument } from '../../core/status-model.js';
+import { readDocument } from '../../state/document-store.js';
+import { LOOP_DOCUMENTS, STATUS } from '../../state/documents.js';
+import { writeFileAtomic } from '../../state/json-file.js';
+import { loopScratchFiles, ralphPaths } from '../../state/paths.js';
 import { parseSessionRecords, type SessionRecord } from '../session-inspect.js';
 import { removeInside } from './safe-remove.js';
 import { isRealFileInside } from './session-records.js';
@@ -34,10 +36,10 @@ export function writeTask(workspace: string, task: string): void {
   writeFileAtomic(path, withTask(prompt, task));
 }
 
-/** Ralph's loop state files (not the plan, prompt, agent notes, checkpoints or .ralphrc). */
+/** Ralph's loop state files (not the plan, prompt, agent notes or .ralphrc). */
 function loopStateFiles(workspace: string): string[] {
   const p = ralphPaths(workspace);
-  return [p.status, p.progress, p.liveLog, p.circuitState, p.circuitHistory, p.responseAnalysis, p.exitSignals, p.rateLimit, p.callCount, p.tokenCount, p.lastReset, p.claudeSession, p.ralphSession, p.ralphSessionHistory, p.stopRequest, p.gateState, p.gateAction, p.iterationHistory];
+  return [...LOOP_DOCUMENTS.map((doc) => doc.path(p)), ...loopScratchFiles(p)];
 }
 
 function isRealDir(path: string): boolean {
@@ -79,6 +81,6 @@ export function readSession(path: string): { records: SessionRecord[]; error?: s
 }
 
 export function readStatus(workspace: string): StatusDocument | undefined {
-  const read = readJsonFile(ralphPaths(workspace).status, normalizeStatus);
+  const read = readDocument(ralphPaths(workspace), STATUS);
   return read.kind === 'ok' ? read.value : undefined;
 }

@@ -5,6 +5,7 @@ import { ToolError } from './tool-error.js';
 import type { ToolContext } from './tool-home.js';
 import { loadSessionRecords } from './session-records.js';
 import { requireWorkspace, sessionFile, touchWorkspace } from './workspace.js';
+import { PROJECT_FILES } from '../../state/project-layout.js';
 
 /**
  * test_assert: gathers the facts — the workspace's last run,
@@ -18,7 +19,7 @@ export interface AssertInput {
   assertions: Assertion[];
 }
 
-const SCRATCHPAD = '.ralph/fix_plan.md';
+const SCRATCHPAD = PROJECT_FILES.fixPlan;
 /** Files larger than this are not searched (a pattern over gigabytes is a mistake). */
 const MAX_ASSERT_FILE_BYTES = 16 * 1024 * 1024;
 

@@ -4,6 +4,7 @@ import { writeJsonAtomic } from '../../state/json-file.js';
 import { badInput } from './tool-error.js';
 import type { ToolContext } from './tool-home.js';
 import { requireWorkspace, touchWorkspace } from './workspace.js';
+import { PROJECT_FILES } from '../../state/project-layout.js';
 
 /**
  * test_mock_backend: the responses go to
@@ -12,7 +13,7 @@ import { requireWorkspace, touchWorkspace } from './workspace.js';
  * halfway through a run.
  */
 
-export const MOCK_SCRIPT = '.ralph/mock_responses.json';
+export const MOCK_SCRIPT = PROJECT_FILES.mockScript;
 
 export const HAT_NOTE = 'hat is accepted and ignored: Ralph runs one agent role, so a response is used whatever hat it names';
 

@@ -12,6 +12,7 @@ import { readRegistry, updateRegistry, type WorkspaceEntry } from './registry.js
 import { badInput, ToolError } from './tool-error.js';
 import { toolPaths, type ToolContext } from './tool-home.js';
 import { readMarker, removeWorkspaceFiles, writeMarker } from './workspace.js';
+import { PROJECT_FILES } from '../../state/project-layout.js';
 
 /**
  * test_setup: a Ralph project in `<tmp>/ralph-test-<id>`, made
@@ -37,7 +38,7 @@ export interface SetupResult {
   warnings?: string[];
 }
 
-const SCRATCHPAD = '.ralph/fix_plan.md';
+const SCRATCHPAD = PROJECT_FILES.fixPlan;
 
 /** A JSON config value as its .ralphrc text. */
 export function configText(value: ConfigValue): string {
@@ -139,7 +140,7 @@ function writeFixtures(dir: string, fixtures: Record<string, string>): string[] 
 
 function checkRalphrc(dir: string, warnings: string[]): void {
   const path = ralphPaths(dir).ralphrc;
-  const loaded = loadConfig({ ralphrc: { path: '.ralphrc', text: readFileSync(path, 'utf8') }, env: {}, flags: {} });
+  const loaded = loadConfig({ ralphrc: { path: PROJECT_FILES.ralphrc, text: readFileSync(path, 'utf8') }, env: {}, flags: {} });
   warnings.push(...loaded.warnings);
   if (loaded.errors.length > 0) throw badInput(`the workspace's .ralphrc is invalid:\n  ${loaded.errors.join('\n  ')}`, { problems: loaded.errors });
 }

@@ -5,13 +5,11 @@ import {
   applyCooldown,
   cooldownRemainingMinutes,
   initialCircuit,
-  normalizeCircuit,
-  normalizeHistory,
   recordIteration,
   resetCircuit,
   type CircuitState,
 } from '../../../src/core/circuit-breaker.js';
-import { LIMITS, MINUTE, NO_PROGRESS, T0, closed, feed, finalState, iso, outcome, withState } from '../support/circuit.js';
+import { LIMITS, MINUTE, T0, closed, iso, outcome, withState } from '../support/circuit.js';
 
 /** Recovery of an open circuit (U§6.4, U§13.7), manual reset and the state files. */
 describe('applyCooldown (U§6.4) with an injected clock', () => {
@@ -112,41 +110,6 @@ describe('resetCircuit', () => {
   });
 });
 
-describe('normalizeCircuit', () => {
-  it('accepts a state written in lower case', () => {
-    expect(normalizeCircuit({ state: 'half_open' })).toMatchObject({ state: 'HALF_OPEN' });
-  });
-
-  it.each([null, undefined, 'OPEN', 3, [], { state: 'BROKEN' }, {}])('rejects %j with a reason', (value) => {
-    expect(typeof normalizeCircuit(value)).toBe('string');
-  });
-
-  it("reads the original's state file", () => {
-    const file = { state: 'OPEN', last_change: '2026-01-15T12:00:00+00:00', consecutive_no_progress: 3, consecutive_same_error: 0, consecutive_permission_denials: 0, last_progress_loop: 7, total_opens: 1, reason: 'No progress detected in 3 consecutive loops', current_loop: 10, opened_at: '2026-01-15T12:00:00+00:00' };
-    expect(normalizeCircuit(file)).toEqual({ ...file, consecutive_failures: 0 });
-  });
-
-  it('repairs damaged fields', () => {
-    expect(normalizeCircuit({ state: 'HALF_OPEN', consecutive_no_progress: -1, consecutive_failures: 2.5, total_opens: '3', reason: 5, current_loop: null, last_change: 7, opened_at: 9 })).toEqual({
-      state: 'HALF_OPEN',
-      last_change: '',
-      consecutive_no_progress: 0,
-      consecutive_same_error: 0,
-      consecutive_permission_denials: 0,
-      consecutive_failures: 0,
-      last_progress_loop: 0,
-      total_opens: 0,
-      reason: '',
-      current_loop: 0,
-    });
-  });
-
-  it('round-trips a state produced by recordIteration', () => {
-    const s = finalState(feed(closed(), [NO_PROGRESS, NO_PROGRESS, NO_PROGRESS]));
-    expect(normalizeCircuit(JSON.parse(JSON.stringify(s)))).toEqual(s);
-  });
-});
-
 describe('circuit history', () => {
   it('appendHistory records every transition with timestamp and loop', () => {
     let history = appendHistory([], { from: 'CLOSED', to: 'HALF_OPEN', reason: 'a' }, 2, T0);
@@ -164,24 +127,5 @@ describe('circuit history', () => {
     expect(history).toHaveLength(100);
     expect(history[0]?.loop).toBe(51);
     expect(history[99]?.loop).toBe(150);
-  });
-
-  it.each([null, {}, 'x', 5])('normalizeHistory rejects %j', (value) => {
-    expect(typeof normalizeHistory(value)).toBe('string');
-  });
-
-  it('normalizeHistory drops junk entries and repairs damaged ones', () => {
-    expect(normalizeHistory(['junk', 3, null, { timestamp: 't', loop: 2, from_state: 'CLOSED', to_state: 'OPEN', reason: 'r' }, { loop: -4, from_state: 'nope', to_state: 'HALF_OPEN' }])).toEqual([
-      { timestamp: 't', loop: 2, from_state: 'CLOSED', to_state: 'OPEN', reason: 'r' },
-      { timestamp: '', loop: 0, from_state: 'CLOSED', to_state: 'HALF_OPEN', reason: '' },
-    ]);
-  });
-
-  it('normalizeHistory keeps only the last 100 of an old unbounded history', () => {
-    const old = Array.from({ length: 250 }, (_, i) => ({ timestamp: 't', loop: i, from_state: 'CLOSED', to_state: 'OPEN', reason: '' }));
-    const history = normalizeHistory(old);
-    if (typeof history === 'string') throw new Error(history);
-    expect(history).toHaveLength(100);
-    expect(history[0]?.loop).toBe(150);
   });
 });

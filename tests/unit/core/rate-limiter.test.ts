@@ -4,7 +4,6 @@ import {
   apiRetryDelayMs,
   checkCall,
   emptyRateState,
-  normalizeRateState,
   pruneCalls,
   recordCallStart,
   recordCallTokens,
@@ -167,42 +166,6 @@ describe('windowUsage and pruneCalls', () => {
   it('drops calls recorded far in the future (a clock that jumped back)', () => {
     const s: RateState = { calls: [{ at: NOW + 2 * WINDOW_MS, tokens: 0 }, { at: NOW + MINUTE, tokens: 0 }] };
     expect(pruneCalls(s, NOW).calls).toEqual([{ at: NOW + MINUTE, tokens: 0 }]);
-  });
-});
-
-describe('normalizeRateState', () => {
-  it.each([null, 'x', 5, [], {}, { calls: 'many' }])('rejects %j', (value) => {
-    expect(typeof normalizeRateState(value)).toBe('string');
-  });
-
-  it('keeps good calls and drops junk ones', () => {
-    expect(normalizeRateState({ calls: [{ at: NOW, tokens: 5 }, { at: 'noon' }, null, { at: NOW + 1, tokens: -3 }, { at: Number.NaN }, { at: NOW + 2 }] })).toEqual({
-      calls: [
-        { at: NOW, tokens: 5 },
-        { at: NOW + 1, tokens: 0 },
-        { at: NOW + 2, tokens: 0 },
-      ],
-    });
-  });
-
-  it('the saved wait and apiRetry survive a save and load', () => {
-    const state: RateState = { calls: [{ at: NOW, tokens: 1 }], wait: { reason: 'api_retry', until: NOW + 5 * MINUTE, message: 'Rate limit detected, attempt 1/3' }, apiRetry: { attempts: 2, lastError: 'rate_limit_error' } };
-    expect(normalizeRateState(JSON.parse(JSON.stringify(state)))).toEqual(state);
-  });
-
-  it.each(['rate_limit', 'usage_limit', 'api_retry'] as const)('accepts the wait reason %s', (reason) => {
-    const s = normalizeRateState({ calls: [], wait: { reason, until: NOW } });
-    expect(s).toEqual({ calls: [], wait: { reason, until: NOW, message: '' } });
-  });
-
-  it('drops a wait with an unknown reason or no end time', () => {
-    expect(normalizeRateState({ calls: [], wait: { reason: 'nap', until: NOW } })).toEqual({ calls: [] });
-    expect(normalizeRateState({ calls: [], wait: { reason: 'rate_limit', until: 'later' } })).toEqual({ calls: [] });
-  });
-
-  it('repairs a damaged apiRetry', () => {
-    expect(normalizeRateState({ calls: [], apiRetry: { attempts: -2, lastError: 42 } })).toEqual({ calls: [], apiRetry: { attempts: 0, lastError: '' } });
-    expect(normalizeRateState({ calls: [], apiRetry: { attempts: 1.5 } })).toEqual({ calls: [] });
   });
 });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isSessionExpired } from '../../../src/core/session-expiry.js';
+import { isSessionExpired, parseStoredSession } from '../../../src/core/session-expiry.js';
 
 const CREATED = Date.UTC(2026, 0, 15, 12, 0, 0);
 const HOUR = 3_600_000;
@@ -21,5 +21,19 @@ describe('isSessionExpired (spec §3: measured from creation, default 24 h)', ()
     const session = { sessionId: 's', createdAt: CREATED };
     // However often it was resumed, the age counts from creation.
     expect(isSessionExpired(session, CREATED + 24 * HOUR + 1, 24)).toBe(true);
+  });
+});
+
+describe('parseStoredSession', () => {
+  it.each([
+    ['{"session_id": "abc-123", "timestamp": "2026-01-01T00:00:00Z"}', 'abc-123'],
+    ['abc_DEF-123\n', 'abc_DEF-123'],
+    ['  abc-123  \nsecond line', 'abc-123'],
+    ['{"session_id": ""}', null],
+    ['{broken', null],
+    ['has spaces inside', null],
+    ['', null],
+  ])('%j → %j', (text, expected) => {
+    expect(parseStoredSession(text)?.sessionId ?? null).toBe(expected);
   });
 });

@@ -7,7 +7,6 @@ import {
   gateActive,
   gateBlocks,
   lastResult,
-  normalizeGateState,
   parseGateAction,
   reconcileGate,
   recordVerifyResult,
@@ -173,40 +172,3 @@ describe('reconcileGate', () => {
   });
 });
 
-describe('normalizeGateState', () => {
-  const good = failTimes(createGate('npm test', 5, 'g'), 2).state;
-
-  it('round-trips a state through JSON', () => {
-    expect(normalizeGateState(JSON.parse(JSON.stringify(good)))).toEqual(good);
-  });
-
-  it.each([
-    [null, 'not a JSON object'],
-    [[], 'not a JSON object'],
-    ['text', 'not a JSON object'],
-    [{ ...good, gateId: '' }, 'gateId'],
-    [{ ...good, command: 5 }, 'command'],
-    [{ ...good, attempt: -1 }, 'attempt'],
-    [{ ...good, attempt: 1.5 }, 'attempt'],
-    [{ ...good, maxAttempts: 0 }, 'maxAttempts'],
-    [{ ...good, status: 'done' }, 'status'],
-    [{ ...good, results: {} }, 'results'],
-    [{ ...good, results: [42] }, 'results[0]'],
-    [{ ...good, results: [{ ...good.results[0], passed: 'no' }] }, 'passed'],
-    [{ ...good, results: [{ ...good.results[0], exitCode: '1' }] }, 'exitCode'],
-    [{ ...good, results: [{ ...good.results[0], durationMs: -5 }] }, 'durationMs'],
-  ])('rejects junk %#', (value, mentions) => {
-    const out = normalizeGateState(value);
-    expect(typeof out).toBe('string');
-    expect(out).toContain(mentions);
-  });
-
-  it('tolerates missing optional fields and trims an oversized history', () => {
-    const minimal = { passed: false, exitCode: null, timedOut: true, durationMs: 5 };
-    const out = normalizeGateState({ ...good, results: Array.from({ length: 9 }, () => minimal) });
-    expect(typeof out).toBe('object');
-    const state = out as GateState;
-    expect(state.results).toHaveLength(MAX_GATE_RESULTS);
-    expect(state.results[0]).toEqual({ command: 'npm test', passed: false, exitCode: null, signal: null, timedOut: true, durationMs: 5, stdout: '', stderr: '' });
-  });
-});

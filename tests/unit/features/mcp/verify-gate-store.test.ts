@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { createGate } from '../../../../src/core/verify-gate.js';
-import { defaultGateId, gateFileName, normalizeStoredGate } from '../../../../src/features/mcp/verify-gate-store.js';
+import { STORED_GATE, defaultGateId, gateFileName } from '../../../../src/features/mcp/verify-gate-store.js';
+import { parseOrReason } from '../../../helpers/parse-document.js';
+
+const normalizeStoredGate = (value: unknown) => parseOrReason(STORED_GATE.schema, value);
 
 describe('gate files', () => {
   it('names files after the id, with a hash so distinct ids never collide', () => {
@@ -18,7 +21,7 @@ describe('gate files', () => {
   it('reads a stored gate and refuses damaged ones', () => {
     const stored = { version: 1, gate: createGate('npm test', 5, 'g'), cwd: '/p', checkpoint: false, rollback: false, timeoutSecs: 300, baseline: null, updatedAt: 1 };
     expect(normalizeStoredGate(stored)).toEqual(stored);
-    expect(normalizeStoredGate({ ...stored, timeoutSecs: 0 })).toBe('gate options are damaged');
+    expect(normalizeStoredGate({ ...stored, timeoutSecs: 0 })).toBe('timeoutSecs is damaged');
     expect(normalizeStoredGate({ ...stored, gate: { ...stored.gate, attempt: -1 } })).toContain('attempt');
     expect(normalizeStoredGate({ ...stored, baseline: { id: 'x' } })).toEqual(expect.any(String));
   });

@@ -2,7 +2,8 @@ import { lstatSync, mkdirSync, readFileSync, rmSync, statSync, symlinkSync, writ
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseRalphrc } from '../../../../src/config/ralphrc.js';
-import { createRalphLayout, LAYOUT_DIRS, findMissingRalphFiles } from '../../../../src/features/setup/ralph-layout.js';
+import { createRalphLayout, LAYOUT_DIRS } from '../../../../src/features/setup/ralph-layout.js';
+import { missingProjectFiles } from '../../../../src/state/project-files.js';
 import { MERGE_HEADER } from '../../../../src/features/setup/gitignore-merge.js';
 import { tempDir } from '../../../helpers/temp-dir.js';
 
@@ -23,7 +24,7 @@ describe('createRalphLayout', () => {
     expect(read(dir, '.ralph/AGENT.md')).toContain('not known yet');
     expect(rcValue(dir, 'PROJECT_NAME')).toBe('new project');
     expect(rcValue(dir, 'PROJECT_TYPE')).toBe('generic');
-    expect(findMissingRalphFiles(dir)).toEqual([]);
+    expect(missingProjectFiles(dir)).toEqual([]);
   });
 
   it('never overwrites existing files without force, and keeps them byte for byte', () => {
@@ -116,8 +117,8 @@ describe('createRalphLayout', () => {
     const dir = tempDir();
     createRalphLayout(dir, { projectName: 'p' });
     rmSync(join(dir, '.ralph/AGENT.md'));
-    expect(findMissingRalphFiles(dir)).toEqual(['.ralph/AGENT.md']);
-    expect(findMissingRalphFiles(tempDir())).toEqual(['.ralph/PROMPT.md', '.ralph/fix_plan.md', '.ralph/AGENT.md', '.ralphrc']);
+    expect(missingProjectFiles(dir)).toEqual(['.ralph/AGENT.md']);
+    expect(missingProjectFiles(tempDir())).toEqual(['.ralph/PROMPT.md', '.ralph/fix_plan.md', '.ralph/AGENT.md', '.ralphrc']);
   });
 
   it('refuses a layout where .ralph is a file, saying so', () => {

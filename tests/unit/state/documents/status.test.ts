@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { emptyTotals, normalizeStatus, type StatusDocument } from '../../../src/core/status-model.js';
+import { emptyTotals, type StatusDocument } from '../../../../src/core/status-model.js';
+import { statusSchema } from '../../../../src/state/documents/status.js';
+import { parseOrReason } from '../../../helpers/parse-document.js';
+
+const normalizeStatus = (value: unknown) => parseOrReason(statusSchema, value);
 
 const FULL: StatusDocument = {
   timestamp: '2026-01-15T12:00:00+00:00',
@@ -34,7 +38,7 @@ const FULL: StatusDocument = {
   waiting: { reason: 'usage_limit', until: '2026-01-15T14:39:00+00:00', message: 'resets 2:39pm' },
 };
 
-describe('normalizeStatus', () => {
+describe('status.json schema', () => {
   it.each([null, undefined, 'running', 42, [], [FULL]])('reports %j as corrupt', (value) => {
     expect(normalizeStatus(value)).toBe('status.json does not contain a JSON object');
   });

@@ -1,0 +1,84 @@
+import * as v from 'valibot';
+import { isRecord, type JsonRecord } from '../../core/guards.js';
+
+/**
+ * Schema pieces for state files that other versions and tools also write (the
+ * original bash Ralph, older Ralphs, a user's editor). A damaged or missing
+ * field reads as a neutral value instead of failing the whole file, so a read
+ * never loses more than the field that was wrong; only a value that cannot be
+ * the document at all (not an object, a wrong version) makes the file corrupt.
+ */
+
+/** A JSON object (an array or null is not one); anything else fails with `message`. */
+export function record<const E extends v.ObjectEntries>(entries: E, message: string) {
+  // The object's own message only ever reports a required field that is not there.
+  return v.pipe(v.custom<JsonRecord>(isRecord, message), v.object(entries, 'is missing'));
+}
+
+/** A JSON object used as a map from keys to `entry` values (an array is not one). */
+export function mapOf<S extends v.GenericSchema>(entry: S, message: string) {
+  return v.pipe(v.custom<JsonRecord>(isRecord, message), v.record(v.string(), entry));
+}
+
+/** A string, else `fallback`. */
+export const text = (fallback = '') => v.fallback(v.string(), fallback);
+
+/** A finite number, else `fallback`. */
+export const finite = (fallback = 0) => v.fallback(v.pipe(v.number(), v.finite()), fallback);
+
+/** A whole number ≥ 0, else 0 (the counters). */
+export const count = () => v.fallback(v.pipe(v.number(), v.integer(), v.minValue(0)), 0);
+
+/** A finite number or null; anything else reads as null. */
+export const finiteOrNull = () => v.fallback(v.nullable(v.pipe(v.number(), v.finite())), null);
+
+/** A string or null; anything else reads as null. */
+export const textOrNull = () => v.fallback(v.nullable(v.string()), null);
+
+/** A non-empty string, else null. */
+export const nonEmptyTextOrNull = () => v.fallback(v.nullable(v.pipe(v.string(), v.nonEmpty())), null);
+
+/** true only for a real `true` (a "true" string or a 1 is not one). */
+export const flag = () => v.fallback(v.boolean(), false);
+
+/** One of `options`, else `fallback`. */
+export const oneOf = <const T extends readonly [string, ...string[]]>(options: T, fallback: T[number]) => v.fallback(v.picklist(options), fallback);
+
+/** An object read by `schema`, or null when the field is missing or not an object. */
+export const objectOrNull = <S extends v.GenericSchema>(schema: S) => v.fallback(v.nullable(schema), null);
+
+/**
+ * A list whose junk entries are dropped one by one (the good ones are kept);
+ * a value that is not a list at all fails with `message`.
+ */
+export function listOf<S extends v.GenericSchema>(entry: S, message: string) {
+  return v.pipe(
+    v.array(v.unknown(), message),
+    v.transform((items) => items.flatMap((item) => {
+      const read = v.safeParse(entry, item);
+      return read.success ? [read.output as v.InferOutput<S>] : [];
+    })),
+  );
+}
+
+/** A list of whole numbers; one stray entry fails the list with `message`. */
+export const integers = (message: string) => v.array(v.pipe(v.number('is not a whole number'), v.integer('is not a whole number')), message);
+
+/** Keeps only the last `max` entries (files of older versions were unbounded). */
+export const lastOnes = <T>(max: number) => v.transform((items: T[]) => items.slice(-max));
+
+/**
+ * What is wrong with a value, in a short phrase for the user's warning:
+ * `results[0].passed is not a boolean`, or the schema's own message for the
+ * whole document (`not a JSON object`).
+ */
+export function describeIssue(issues: readonly v.BaseIssue<unknown>[]): string {
+  const issue = issues[0];
+  if (!issue) return 'not readable';
+  let where = '';
+  for (const item of issue.path ?? []) {
+    const key = item.key;
+    where += typeof key === 'number' ? `[${key}]` : where === '' ? String(key) : `.${String(key)}`;
+  }
+  return where === '' ? issue.message : `${where} ${issue.message}`;
+}
