@@ -82,6 +82,6 @@ function reachablePackages(entry: string): Set<string> {
 describe('cold start (spec §13: read-only commands ≤ 150 ms)', () => {
   it.each(['src/cli/ralph.ts', 'src/cli/commands/state-commands.ts'])('%s loads no heavy library statically (they are imported lazily)', (entry) => {
     const packages = reachablePackages(join(ROOT, entry));
-    for (const heavy of ['execa', 'proper-lockfile', 'ora', '@modelcontextprotocol/sdk']) expect(packages.has(heavy), `${entry} reaches ${heavy}`).toBe(false);
+    for (const heavy of ['execa', 'proper-lockfile', 'ora', 'zod', '@modelcontextprotocol/sdk']) expect(packages.has(heavy), `${entry} reaches ${heavy}`).toBe(false);
   });
 });
