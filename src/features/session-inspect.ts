@@ -1,5 +1,6 @@
-import { isRecord as isRec } from '../core/guards.js';
 import { readFileSync } from 'node:fs';
+import * as v from 'valibot';
+import { sessionEventSchema, type SessionEvent } from '../state/documents/session-event.js';
 
 /**
  * Reading and filtering the session recording (.ralph/logs/session.jsonl) in
@@ -18,11 +19,7 @@ import { readFileSync } from 'node:fs';
  * iteration windows exclude them and the timeline does not group them.
  */
 
-export interface SessionRecord {
-  ts: number;
-  event: string;
-  data: Record<string, unknown>;
-}
+export type SessionRecord = SessionEvent;
 
 export interface SessionRead {
   records: SessionRecord[];
@@ -109,11 +106,9 @@ export function parseSessionRecords(text: string): SessionRead {
       problem = jsonProblem(e);
     }
     if (problem === undefined) {
-      if (!isRec(value)) problem = 'not a JSON object';
-      else if (typeof value['ts'] !== 'number' || !Number.isFinite(value['ts'])) problem = '"ts" is not a number';
-      else if (typeof value['event'] !== 'string' || value['event'] === '') problem = '"event" is not a non-empty string';
-      else if (value['data'] !== undefined && !isRec(value['data'])) problem = '"data" is not an object';
-      else records.push({ ts: value['ts'], event: value['event'], data: isRec(value['data']) ? value['data'] : {} });
+      const checked = v.safeParse(sessionEventSchema, value);
+      if (checked.success) records.push(checked.output);
+      else problem = checked.issues[0].message;
     }
     if (problem === undefined) return;
     badLines += 1;
