@@ -3,6 +3,7 @@ import { basename } from 'node:path';
 import * as v from 'valibot';
 import { describeIssue } from './documents/lenient.js';
 import { writeJsonAtomic } from './json-file.js';
+import type { RalphPaths } from './paths.js';
 
 /**
  * Reading and writing the JSON documents Ralph keeps between runs, one policy
@@ -21,6 +22,9 @@ export interface DocumentSpec<T, P> {
   /** The `version` field the file carries, for the documents that have one. */
   version?: number;
 }
+
+/** A document under a project's `.ralph/`. */
+export type RalphDocument<T> = DocumentSpec<T, RalphPaths>;
 
 export type JsonRead<T> = { kind: 'missing' } | { kind: 'ok'; value: T } | { kind: 'corrupt'; reason: string };
 

@@ -2,8 +2,7 @@ import { readFileSync, rmSync, statSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { isoTimestamp, parseIso } from '../core/time-format.js';
 import { loadDocument, saveDocument } from './document-store.js';
-import { EXIT_SIGNALS, RALPH_SESSION, RALPH_SESSION_HISTORY, RESPONSE_ANALYSIS } from './documents.js';
-import { SESSION_HISTORY_LIMIT, type RalphSession } from './documents/sessions.js';
+import { RALPH_SESSION, RALPH_SESSION_HISTORY, SESSION_HISTORY_LIMIT, type RalphSession } from './documents/sessions.js';
 import { writeJsonAtomic } from './json-file.js';
 import type { RalphPaths } from './paths.js';
 
@@ -58,8 +57,8 @@ export function touchRalphSession(paths: RalphPaths, nowMs: number, warn: (m: st
  */
 export function resetSession(paths: RalphPaths, reason: string, loop: number, nowMs: number, warn: (m: string) => void): void {
   rmSync(paths.claudeSession, { force: true });
-  rmSync(EXIT_SIGNALS.path(paths), { force: true });
-  rmSync(RESPONSE_ANALYSIS.path(paths), { force: true });
+  rmSync(paths.exitSignals, { force: true });
+  rmSync(paths.responseAnalysis, { force: true });
   const iso = isoTimestamp(nowMs);
   saveDocument(paths, RALPH_SESSION, { session_id: '', created_at: '', last_used: '', reset_at: iso, reset_reason: reason });
   const history = loadDocument(paths, RALPH_SESSION_HISTORY, warn, nowMs);

@@ -8,7 +8,7 @@ import { GitWorkspace } from '../../infra/git-workspace.js';
 import { readRestoreMove } from '../../infra/restore-preview.js';
 import { askChoice } from '../../ui/ask.js';
 import { readDocument, updateDocument } from '../../state/document-store.js';
-import { VERIFY_GATE } from '../../state/documents.js';
+import { VERIFY_GATE } from '../../state/documents/verify-gate.js';
 import { projectDocumentLock } from '../../state/project-lock.js';
 import type { RalphPaths } from '../../state/paths.js';
 import { runningLoopPid } from './running-loop.js';

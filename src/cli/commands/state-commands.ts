@@ -5,7 +5,8 @@ import { cooldownRemainingMinutes, initialCircuit, resetCircuit, appendHistory }
 import { isoTimestamp } from '../../core/time-format.js';
 import { ExitCode, RalphError } from '../../errors.js';
 import { loadDocument, readDocument, saveDocument } from '../../state/document-store.js';
-import { CIRCUIT_HISTORY, CIRCUIT_STATE, STATUS } from '../../state/documents.js';
+import { CIRCUIT_HISTORY, CIRCUIT_STATE } from '../../state/documents/circuit.js';
+import { STATUS } from '../../state/documents/status.js';
 import { ralphPaths, type RalphPaths } from '../../state/paths.js';
 import { runningLoopPid } from './running-loop.js';
 import { buildStatusJson } from './status-snapshot.js';

@@ -1,5 +1,5 @@
 import { readDocument } from '../../state/document-store.js';
-import { STATUS } from '../../state/documents.js';
+import { STATUS } from '../../state/documents/status.js';
 import type { RalphPaths } from '../../state/paths.js';
 import { runningLoopPid } from './running-loop.js';
 

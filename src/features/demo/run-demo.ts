@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { formatDuration } from '../../core/time-format.js';
 import { readDocument } from '../../state/document-store.js';
-import { STATUS } from '../../state/documents.js';
+import { STATUS } from '../../state/documents/status.js';
 import { ralphPaths } from '../../state/paths.js';
 import { readSessionRecords } from '../session-inspect.js';
 import { createRalphLayout } from '../setup/ralph-layout.js';

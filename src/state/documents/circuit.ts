@@ -1,6 +1,7 @@
 import * as v from 'valibot';
-import { CIRCUIT_HISTORY_LIMIT, type CircuitHistoryEntry, type CircuitState, type CircuitStateName } from '../../core/circuit-breaker.js';
+import { CIRCUIT_HISTORY_LIMIT, initialCircuit, type CircuitHistoryEntry, type CircuitState, type CircuitStateName } from '../../core/circuit-breaker.js';
 import { count, lastOnes, listOf, oneOf, record, text } from './lenient.js';
+import type { RalphDocument } from '../document-store.js';
 
 /**
  * .circuit_breaker_state and .circuit_breaker_history, in the original's
@@ -45,3 +46,7 @@ const historyEntry = record(
 );
 
 export const circuitHistorySchema: v.GenericSchema<unknown, CircuitHistoryEntry[]> = v.pipe(listOf(historyEntry, 'not a JSON array'), lastOnes(CIRCUIT_HISTORY_LIMIT));
+
+export const CIRCUIT_STATE: RalphDocument<CircuitState> = { path: (p) => p.circuitState, schema: circuitStateSchema, empty: initialCircuit };
+
+export const CIRCUIT_HISTORY: RalphDocument<CircuitHistoryEntry[]> = { path: (p) => p.circuitHistory, schema: circuitHistorySchema, empty: () => [] };

@@ -1,6 +1,7 @@
 import * as v from 'valibot';
-import { SIGNAL_WINDOW, type ExitSignals } from '../../core/exit-signals.js';
+import { SIGNAL_WINDOW, emptyExitSignals, type ExitSignals } from '../../core/exit-signals.js';
 import { count, flag, integers, lastOnes, listOf, record } from './lenient.js';
+import type { RalphDocument } from '../document-store.js';
 
 /**
  * .exit_signals: the original's three lists of loop numbers (required: they
@@ -31,3 +32,5 @@ export const exitSignalsSchema: v.GenericSchema<unknown, ExitSignals> = record(
   },
   'not a JSON object',
 );
+
+export const EXIT_SIGNALS: RalphDocument<ExitSignals> = { path: (p) => p.exitSignals, schema: exitSignalsSchema, empty: emptyExitSignals };

@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { listOf, record } from './lenient.js';
+import type { RalphDocument } from '../document-store.js';
 
 /**
  * .iteration_history: the error lines of recent iterations, newest first, so
@@ -16,3 +17,5 @@ export type IterationHistory = v.InferOutput<typeof iterationHistorySchema>;
 
 /** How many iterations the file remembers. */
 export const ITERATION_HISTORY_LIMIT = 5;
+
+export const ITERATION_HISTORY: RalphDocument<IterationHistory> = { path: (p) => p.iterationHistory, schema: iterationHistorySchema, empty: () => ({ error_lines: [] }) };

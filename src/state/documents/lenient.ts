@@ -9,6 +9,9 @@ import { isRecord, type JsonRecord } from '../../core/guards.js';
  * the document at all (not an object, a wrong version) makes the file corrupt.
  */
 
+/** For a document whose every field has a neutral value: what `{}` reads as. */
+export const neutralValue = <T>(schema: v.GenericSchema<unknown, T>) => (): T => v.parse(schema, {});
+
 /** A JSON object (an array or null is not one); anything else fails with `message`. */
 export function record<const E extends v.ObjectEntries>(entries: E, message: string) {
   // The object's own message only ever reports a required field that is not there.

@@ -1,5 +1,6 @@
 import * as v from 'valibot';
-import { finite, finiteOrNull, nonEmptyTextOrNull, record, text } from './lenient.js';
+import { finite, finiteOrNull, neutralValue, nonEmptyTextOrNull, record, text } from './lenient.js';
+import type { RalphDocument } from '../document-store.js';
 
 /**
  * progress.json: what the agent is doing right now, rewritten while it runs
@@ -22,3 +23,5 @@ export const progressSchema = record(
 );
 
 export type ProgressDocument = v.InferOutput<typeof progressSchema>;
+
+export const PROGRESS: RalphDocument<ProgressDocument> = { path: (p) => p.progress, schema: progressSchema, empty: neutralValue(progressSchema) };

@@ -1,6 +1,7 @@
 import * as v from 'valibot';
-import type { RateState } from '../../core/rate-limiter.js';
+import { emptyRateState, type RateState } from '../../core/rate-limiter.js';
 import { listOf, record, text } from './lenient.js';
+import type { RalphDocument } from '../document-store.js';
 
 /**
  * .rate_limit_state: the calls of the last hour (a call without a usable time
@@ -45,3 +46,5 @@ export const rateStateSchema: v.GenericSchema<unknown, RateState> = record(
   },
   'not a JSON object',
 );
+
+export const RATE_LIMIT: RalphDocument<RateState> = { path: (p) => p.rateLimit, schema: rateStateSchema, empty: emptyRateState };

@@ -1,5 +1,6 @@
 import * as v from 'valibot';
-import { finite, mapOf, record, text } from './lenient.js';
+import { finite, mapOf, neutralValue, record, text } from './lenient.js';
+import type { RalphDocument } from '../document-store.js';
 
 /**
  * .response_analysis: the analysis of the latest agent answer, in the
@@ -18,3 +19,5 @@ export const responseAnalysisSchema = record(
 );
 
 export type ResponseAnalysis = v.InferOutput<typeof responseAnalysisSchema>;
+
+export const RESPONSE_ANALYSIS: RalphDocument<ResponseAnalysis> = { path: (p) => p.responseAnalysis, schema: responseAnalysisSchema, empty: neutralValue(responseAnalysisSchema) };

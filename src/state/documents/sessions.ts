@@ -1,5 +1,6 @@
 import * as v from 'valibot';
-import { finite, listOf, record, text } from './lenient.js';
+import { finite, listOf, neutralValue, record, text } from './lenient.js';
+import type { RalphDocument } from '../document-store.js';
 
 /**
  * .ralph_session (the current run session) and .ralph_session_history (why
@@ -34,3 +35,8 @@ export type SessionTransition = v.InferOutput<typeof transition>;
 export const SESSION_HISTORY_LIMIT = 50;
 
 export const sessionHistorySchema = listOf(transition, 'not a JSON array');
+
+/** An empty session id means "none yet": the next touch starts one. */
+export const RALPH_SESSION: RalphDocument<RalphSession> = { path: (p) => p.ralphSession, schema: ralphSessionSchema, empty: neutralValue(ralphSessionSchema) };
+
+export const RALPH_SESSION_HISTORY: RalphDocument<SessionTransition[]> = { path: (p) => p.ralphSessionHistory, schema: sessionHistorySchema, empty: () => [] };

@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import type { StatusDocument } from '../../core/status-model.js';
-import { finite, finiteOrNull, flag, objectOrNull, oneOf, record, text, textOrNull } from './lenient.js';
+import { finite, finiteOrNull, flag, neutralValue, objectOrNull, oneOf, record, text, textOrNull } from './lenient.js';
+import type { RalphDocument } from '../document-store.js';
 
 /**
  * status.json: the dashboard other tools read (published as
@@ -112,3 +113,5 @@ export const statusSchema: v.GenericSchema<unknown, StatusDocument> = record(
   },
   'status.json does not contain a JSON object',
 );
+
+export const STATUS: RalphDocument<StatusDocument> = { path: (p) => p.status, schema: statusSchema, empty: neutralValue(statusSchema) };

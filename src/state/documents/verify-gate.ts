@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { record } from './lenient.js';
 import { GATE_STATUSES, MAX_GATE_RESULTS, storedTail, type GateState } from '../../core/verify-gate.js';
+import type { RalphDocument } from '../document-store.js';
 
 /**
  * .verify_gate: the verify gate between runs. Unlike the dashboard files it is
@@ -46,3 +47,6 @@ export const gateStateSchema: v.GenericSchema<unknown, GateState> = v.pipe(
   // A result stored without its command ran the gate's command.
   v.transform((gate) => ({ ...gate, results: gate.results.map(({ command, ...rest }) => ({ command: command ?? gate.command, ...rest })) })),
 );
+
+/** No gate until a verify command ran. */
+export const VERIFY_GATE: RalphDocument<GateState | undefined> = { path: (p) => p.gateState, schema: gateStateSchema, empty: () => undefined };

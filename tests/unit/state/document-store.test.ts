@@ -3,7 +3,11 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { initialCircuit } from '../../../src/core/circuit-breaker.js';
 import { loadDocument, readDocument, saveDocument, updateDocument, type DocumentLock } from '../../../src/state/document-store.js';
-import { CIRCUIT_STATE, LOOP_DOCUMENTS, RATE_LIMIT, STATUS, VERIFY_GATE } from '../../../src/state/documents.js';
+import { LOOP_DOCUMENTS } from '../../../src/state/documents.js';
+import { CIRCUIT_STATE } from '../../../src/state/documents/circuit.js';
+import { RATE_LIMIT } from '../../../src/state/documents/rate-limit.js';
+import { STATUS } from '../../../src/state/documents/status.js';
+import { VERIFY_GATE } from '../../../src/state/documents/verify-gate.js';
 import { loopScratchFiles, ralphPaths, type RalphPaths } from '../../../src/state/paths.js';
 import { tempDir } from '../../helpers/temp-dir.js';
 

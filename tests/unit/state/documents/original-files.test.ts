@@ -1,7 +1,12 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { loadDocument, type DocumentSpec } from '../../../../src/state/document-store.js';
-import { CIRCUIT_HISTORY, CIRCUIT_STATE, EXIT_SIGNALS, PROGRESS, RALPH_SESSION, RALPH_SESSION_HISTORY, RESPONSE_ANALYSIS, STATUS } from '../../../../src/state/documents.js';
+import { CIRCUIT_HISTORY, CIRCUIT_STATE } from '../../../../src/state/documents/circuit.js';
+import { EXIT_SIGNALS } from '../../../../src/state/documents/exit-signals.js';
+import { PROGRESS } from '../../../../src/state/documents/progress.js';
+import { RESPONSE_ANALYSIS } from '../../../../src/state/documents/response-analysis.js';
+import { RALPH_SESSION, RALPH_SESSION_HISTORY } from '../../../../src/state/documents/sessions.js';
+import { STATUS } from '../../../../src/state/documents/status.js';
 import { ralphPaths, type RalphPaths } from '../../../../src/state/paths.js';
 import { tempDir } from '../../../helpers/temp-dir.js';
 

@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
-import { STATUS } from '../../../../src/state/documents.js';
+import { STATUS } from '../../../../src/state/documents/status.js';
 import { sessionEventSchema } from '../../../../src/state/documents/session-event.js';
 import { statusSchema } from '../../../../src/state/documents/status.js';
 import { jsonSchemaFields, publishedSchema, schemaProblems, valibotFields } from '../../../helpers/json-schema.js';
