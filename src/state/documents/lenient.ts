@@ -57,10 +57,12 @@ export const objectOrNull = <S extends v.GenericSchema>(schema: S) => v.fallback
 export function listOf<S extends v.GenericSchema>(entry: S, message: string) {
   return v.pipe(
     v.array(v.unknown(), message),
-    v.transform((items) => items.flatMap((item) => {
-      const read = v.safeParse(entry, item);
-      return read.success ? [read.output as v.InferOutput<S>] : [];
-    })),
+    v.transform((items) =>
+      items.flatMap((item) => {
+        const read = v.safeParse(entry, item);
+        return read.success ? [read.output] : [];
+      }),
+    ),
   );
 }
 
