@@ -10,8 +10,6 @@ export interface Clock {
   now(): number;
   /** Resolves after `ms`, or rejects with an AbortError as soon as `signal` aborts. */
   sleep(ms: number, signal?: AbortSignal): Promise<void>;
-  /** Test clocks only: move time forward (a shortened wait counts as fully waited). */
-  advance?(ms: number): void;
 }
 
 export interface RunOptions {

@@ -2,16 +2,12 @@ import { isRecord } from '../core/guards.js';
 import { buildLoopContext } from '../core/loop-context.js';
 import { formatRollbackNotice } from '../core/rollback-notice.js';
 import { plainEvent } from '../core/text-digest.js';
-import { localTimestamp } from '../core/time-format.js';
 import type { AgentRun } from '../ports.js';
-import type { LoopSession } from './loop-session.js';
+import type { LoopRun } from './loop-run.js';
 import { selectSession } from './session-selection.js';
 
-const SPINNER = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
-// The terminal's sign of life redraws every beat; progress.json (read by the monitor every
-// 2 s) is written every other beat, so a long call costs no more writes than it needs.
+// A beat a second: the terminal's sign of life redraws on each, progress.json follows.
 const HEARTBEAT_MS = 1000;
-const PROGRESS_FILE_EVERY = 2;
 
 export interface AgentCall {
   run: AgentRun;
@@ -43,13 +39,12 @@ function sessionFromEvent(event: unknown): string | undefined {
 
 /**
  * One agent call: builds the prompt and loop context, picks the session to
- * resume, runs the backend, and keeps progress.json and live.log current while
- * it runs.
+ * resume, runs the backend, and emits its progress and output while it runs.
  */
-export async function callAgent(loopSession: LoopSession, outputLogPath: string): Promise<AgentCall> {
-  const { deps, options, run } = loopSession;
+export async function callAgent(loopSession: LoopRun, outputLogPath: string): Promise<AgentCall> {
+  const { deps, options, state: run } = loopSession;
   const { config } = options;
-  const { clock, store, logger } = deps;
+  const { clock, store } = deps;
   const plan = store.readFixPlan(config.optionalSections);
   const previous = run.lastAnalysis;
   const rolledBack = deps.gate?.lastRollback();
@@ -63,42 +58,19 @@ export async function callAgent(loopSession: LoopSession, outputLogPath: string)
     ...(deps.gate?.feedback() ? { verifyFeedback: deps.gate.feedback() as string } : {}),
     ...(rolledBack ? { rollbackNotice: formatRollbackNotice(rolledBack) } : {}),
   });
-  const session = selectSession(deps, config, clock.now());
+  const session = selectSession(loopSession, config, clock.now());
 
   const started = clock.now();
   const live = deps.createLiveView();
-  // With --live the output itself shows the call is alive.
-  const progress = config.live ? undefined : deps.createCallProgress?.(started);
   let lastLine = '';
   let currentTool: string | null = null;
   let toolUses = 0;
-  let tick = 0;
-  const writeProgress = (status: string): void => {
-    store.writeProgress({
-      status,
-      indicator: SPINNER[tick % SPINNER.length],
-      elapsed_seconds: Math.round((clock.now() - started) / 1000),
-      last_output: lastLine.slice(0, 80),
-      timestamp: localTimestamp(clock.now()),
-      loop: run.loop,
-      current_tool: currentTool,
-      tool_uses: toolUses,
-      started_at: new Date(started).toISOString(),
-    });
-  };
-  store.resetLiveLog(`\n\n=== Loop #${run.loop} - ${localTimestamp(started)} ===`);
-  writeProgress('executing');
-  progress?.tick(started);
-  let beats = 0;
-  const heartbeat = setInterval(() => {
-    beats += 1;
-    progress?.tick(clock.now());
-    if (beats % PROGRESS_FILE_EVERY !== 0) return;
-    tick += 1;
-    writeProgress('executing');
-  }, HEARTBEAT_MS);
+  const beat = (): void => loopSession.emit({ type: 'call.progress', iteration: run.loop, startedAt: started, now: clock.now(), lastLine, currentTool, toolUses });
+  loopSession.emit({ type: 'call.running', iteration: run.loop, startedAt: started });
+  const heartbeat = setInterval(beat, HEARTBEAT_MS);
   heartbeat.unref();
 
+  let ended: AgentRun | undefined;
   try {
     const agentRun = await deps.backend.run(
       {
@@ -107,7 +79,7 @@ export async function callAgent(loopSession: LoopSession, outputLogPath: string)
         prompt: options.readPrompt(),
         loopContext,
         ...(session ? { resumeSessionId: session } : {}),
-        timeoutMs: options.agentTimeoutMs ?? config.timeoutMinutes * 60_000,
+        timeoutMs: config.timeoutMinutes * 60_000,
         outputLogPath,
         live: config.live,
         onEvent: (event) => {
@@ -121,26 +93,24 @@ export async function callAgent(loopSession: LoopSession, outputLogPath: string)
           if (tool) {
             currentTool = tool;
             toolUses += 1;
-            progress?.update({ tool });
+            loopSession.emit({ type: 'call.activity', tool });
           }
           const text = live.push(plainEvent(event));
           if (text) {
-            store.appendLiveLog(text);
-            if (config.live) deps.ui.write(text);
+            loopSession.emit({ type: 'call.output', text });
             const lines = text.split('\n').filter((l) => l.trim());
             if (lines.length > 0) lastLine = lines[lines.length - 1] as string;
-            progress?.update({ lastLine });
+            loopSession.emit({ type: 'call.activity', lastLine });
           }
         },
       },
       deps.interrupt,
     );
-    logger.debug(`Agent call took ${agentRun.durationMs} ms (${agentRun.end}, exit ${agentRun.exitCode ?? 'none'})`);
+    ended = agentRun;
     return { run: agentRun, outputLogPath, resumed: session !== undefined };
   } finally {
     clearInterval(heartbeat);
-    store.endLiveLog();
-    progress?.stop();
+    loopSession.emit({ type: 'call.end', iteration: run.loop, ...(ended ? { run: ended } : {}) });
   }
 }
 

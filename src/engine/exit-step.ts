@@ -1,24 +1,24 @@
 import { decideIterationExit, isPlanComplete } from '../core/exit-detection.js';
 import { claimsCompletion, recordAnalysis, recordClaimOutcome } from '../core/exit-signals.js';
 import type { Analysis } from '../core/response-analyzer.js';
-import type { LoopSession, Step } from './loop-session.js';
+import type { LoopRun, Step } from './loop-run.js';
 import type { GateRun } from './verify-gate.js';
 
 /**
  * plan_complete, decided before a call is spent. With a verify gate the plan
  * also needs a passing run on the current tree; a failure is fed back instead.
  */
-export async function checkPlanComplete(s: LoopSession): Promise<Step> {
+export async function checkPlanComplete(s: LoopRun): Promise<Step> {
   // An ad-hoc task is judged by its own gate, not by the project's fix_plan.md.
   if (s.options.task) return undefined;
   const plan = s.deps.store.readFixPlan(s.config.optionalSections);
-  if (!isPlanComplete(plan, s.run.lastAnalysis)) return undefined;
+  if (!isPlanComplete(plan, s.state.lastAnalysis)) return undefined;
   const gate = s.deps.gate;
   if (gate?.active()) {
-    const result = await gate.verifyCurrentTree(s.run.loop);
-    s.run.verify = gate.status();
+    const result = await gate.verifyCurrentTree(s.state.loop);
+    s.state.verify = gate.status();
     if (!result.passed) {
-      s.deps.logger.warn('Every task in fix_plan.md is checked, but the verify command fails: the loop continues with the failure as feedback');
+      s.notice('warn', 'plan.verify_fails', 'Every task in fix_plan.md is checked, but the verify command fails: the loop continues with the failure as feedback');
       return result.decision === 'escalated_abort' ? { stop: 'verify_aborted' } : undefined;
     }
   }
@@ -26,18 +26,18 @@ export async function checkPlanComplete(s: LoopSession): Promise<Step> {
 }
 
 /** The exit rules of core/exit-detection.ts after an analyzed iteration, with .exit_signals kept up to date. */
-export function decideExit(s: LoopSession, analysis: Analysis, gate: GateRun | undefined): Step {
-  const { store, logger } = s.deps;
-  s.run.signals = recordAnalysis(s.run.signals, analysis);
-  const verdict = decideIterationExit(s.run.signals, analysis, {
+export function decideExit(s: LoopRun, analysis: Analysis, gate: GateRun | undefined): Step {
+  const { store } = s.deps;
+  s.state.signals = recordAnalysis(s.state.signals, analysis);
+  const verdict = decideIterationExit(s.state.signals, analysis, {
     configured: s.deps.gate?.active() ?? false,
     ...(gate && gate.decision !== 'not_run' ? { passed: gate.passed } : {}),
-    workInRun: s.run.workInRun,
+    workInRun: s.state.workInRun,
   });
-  s.run.signals = recordClaimOutcome(s.run.signals, claimsCompletion(analysis), verdict.kind === 'complete');
-  store.saveExitSignals(s.run.signals);
-  const sig = s.run.signals;
-  logger.debug(`Exit check: test_loops=${sig.test_only_loops.length} done_signals=${sig.done_signals.length} completion_indicators=${sig.completion_indicators.length} unaccepted_claims=${sig.unaccepted_claims}`);
+  s.state.signals = recordClaimOutcome(s.state.signals, claimsCompletion(analysis), verdict.kind === 'complete');
+  store.saveExitSignals(s.state.signals);
+  const sig = s.state.signals;
+  s.notice('debug', 'exit.check', `Exit check: test_loops=${sig.test_only_loops.length} done_signals=${sig.done_signals.length} completion_indicators=${sig.completion_indicators.length} unaccepted_claims=${sig.unaccepted_claims}`);
   switch (verdict.kind) {
     case 'permission_denied':
       return { stop: 'permission_denied', message: verdict.deniedCommands.join(', ') };
@@ -46,7 +46,7 @@ export function decideExit(s: LoopSession, analysis: Analysis, gate: GateRun | u
     case 'safety_circuit_breaker':
       return { stop: 'safety_circuit_breaker', message: `${verdict.claims} iterations claimed completion without being allowed to exit` };
     case 'continue':
-      if (verdict.note) logger.info(verdict.note);
+      if (verdict.note) s.notice('info', 'exit.note', verdict.note);
       return undefined;
   }
 }
@@ -57,16 +57,16 @@ export function decideExit(s: LoopSession, analysis: Analysis, gate: GateRun | u
  * command that already passed proves nothing); without loop:true one failure
  * ends it too.
  */
-export function decideTaskExit(s: LoopSession, gate: GateRun | undefined, analysis: Analysis | undefined): Step {
+export function decideTaskExit(s: LoopRun, gate: GateRun | undefined, analysis: Analysis | undefined): Step {
   const task = s.options.task;
   if (!task || !gate || gate.decision === 'not_run') return undefined;
   if (gate.passed) {
     if (analysis?.exitSignalExplicit && !analysis.exitSignal) {
-      s.deps.logger.info('The verify command passes, but the agent said EXIT_SIGNAL: false: the loop continues');
+      s.notice('info', 'task.continues', 'The verify command passes, but the agent said EXIT_SIGNAL: false: the loop continues');
       return undefined;
     }
-    if (!s.run.workInRun) {
-      s.deps.logger.info('The verify command passes, but nothing has changed in this run yet: the loop continues');
+    if (!s.state.workInRun) {
+      s.notice('info', 'task.continues', 'The verify command passes, but nothing has changed in this run yet: the loop continues');
       return undefined;
     }
     return { stop: 'project_complete', message: `the task's verify command passed (attempt ${gate.attempt})` };

@@ -1,12 +1,10 @@
 import type { CircuitState } from '../core/circuit-breaker.js';
 import type { ExitSignals } from '../core/exit-signals.js';
-import { windowUsage, type RateState } from '../core/rate-limiter.js';
+import type { RateState } from '../core/rate-limiter.js';
 import type { Analysis } from '../core/response-analyzer.js';
-import { emptyTotals, type StatusDocument, type StatusIteration, type StatusTotals, type StatusVerify, type StatusWaiting } from '../core/status-model.js';
-import { clockTime, isoTimestamp } from '../core/time-format.js';
-import type { RalphConfig } from '../config/keys.js';
+import { emptyTotals, type StatusIteration, type StatusTotals, type StatusVerify, type StatusWaiting } from '../core/status-model.js';
 
-/** Everything a running loop knows about itself; persisted piecewise by the store. */
+/** Everything a running loop knows about itself; persisted piecewise by the store, shown through `status` events. */
 export interface RunState {
   loop: number;
   startedAt: number;
@@ -46,50 +44,5 @@ export function newRunState(startedAt: number, circuit: CircuitState, signals: E
     waiting: null,
     verify: null,
     workInRun: false,
-  };
-}
-
-export interface StatusContext {
-  config: RalphConfig;
-  project: string;
-  backend: string;
-  pid: number;
-}
-
-/** Projects the run state onto status.json (original fields first, then ours). */
-export function toStatusDocument(run: RunState, ctx: StatusContext, nowMs: number): StatusDocument {
-  const usage = windowUsage(run.rate, nowMs);
-  return {
-    timestamp: isoTimestamp(nowMs),
-    loop_count: run.loop,
-    calls_made_this_hour: usage.calls,
-    max_calls_per_hour: ctx.config.maxCallsPerHour,
-    tokens_used_this_hour: usage.tokens,
-    max_tokens_per_hour: ctx.config.maxTokensPerHour,
-    last_action: run.lastAction,
-    status: run.status,
-    exit_reason: run.exitReason,
-    next_reset: clockTime(usage.nextReset ?? nowMs + 3_600_000),
-    sandbox: { provider: 'none' },
-    pid: ctx.pid,
-    started_at: isoTimestamp(run.startedAt),
-    project: ctx.project,
-    backend: ctx.backend,
-    session_id: run.sessionId ?? null,
-    exit_code: run.exitCode,
-    message: run.message,
-    circuit: {
-      state: run.circuit.state,
-      reason: run.circuit.reason,
-      consecutive_no_progress: run.circuit.consecutive_no_progress,
-      consecutive_failures: run.circuit.consecutive_failures,
-      consecutive_same_error: run.circuit.consecutive_same_error,
-      total_opens: run.circuit.total_opens,
-    },
-    totals: { ...run.totals },
-    limits: { max_loops: ctx.config.maxLoops, max_cost_usd: ctx.config.maxCostUsd, max_runtime_minutes: ctx.config.maxRuntimeMinutes },
-    last_iteration: run.lastIteration ?? null,
-    verify: run.verify,
-    waiting: run.waiting,
   };
 }

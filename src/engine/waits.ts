@@ -1,34 +1,27 @@
+import { isoTimestamp } from '../core/time-format.js';
 import type { WaitRecord } from '../core/rate-limiter.js';
-import { formatDuration, isoTimestamp } from '../core/time-format.js';
-import { waitWithCountdown, type WaitEnd } from '../ui/wait-countdown.js';
-import type { LoopDeps } from './loop-deps.js';
-import type { RunState } from './run-state.js';
+import type { WaitEnd } from './loop-events.js';
+import type { LoopRun, Step } from './loop-run.js';
+
+const POLL_MS = 1000;
 
 /**
  * A wait the loop must sit out (hourly rate limit, usage limit, API retry).
  * The wait is saved before it starts, so Ctrl+C leaves a state a restart
- * resumes, and it is visible in status.json and the monitor.
+ * resumes, and it is visible in status.json and the monitor. Ctrl+C or a
+ * `ralph --stop` from another terminal (polled every second) end it early.
  */
-export async function sitOut(deps: LoopDeps, run: RunState, wait: WaitRecord, publish: () => void): Promise<WaitEnd> {
-  const { clock, store, recorder, logger } = deps;
+export async function sitOut(s: LoopRun, wait: WaitRecord, publish: () => void): Promise<WaitEnd> {
+  const { clock, store } = s.deps;
+  const run = s.state;
   run.rate = { ...run.rate, wait };
   store.saveRate(run.rate);
   run.waiting = { reason: wait.reason, until: isoTimestamp(wait.until), message: wait.message };
   run.message = wait.message;
   publish();
-  recorder.record('wait.start', { iteration: run.loop, reason: wait.reason, until: isoTimestamp(wait.until), message: wait.message });
-  logger.info(`${wait.message} — waiting ${formatDuration((wait.until - clock.now()) / 1000)} (until ${new Date(wait.until).toLocaleString()})`);
-  const end = await waitWithCountdown({
-    until: wait.until,
-    label: wait.message,
-    clock,
-    signal: deps.interrupt,
-    stopRequested: () => store.stopRequested(),
-    tty: deps.ui.tty,
-    write: (t) => deps.ui.write(t),
-    ...(deps.ui.maxWaitMs !== undefined ? { maxWaitMs: deps.ui.maxWaitMs } : {}),
-  });
-  recorder.record('wait.end', { iteration: run.loop, reason: wait.reason, end });
+  s.emit({ type: 'wait.start', iteration: run.loop, wait, now: clock.now() });
+  const end = await sleepUntil(s, wait);
+  s.emit({ type: 'wait.end', iteration: run.loop, wait, end });
   if (end === 'done') {
     const { wait: _finished, ...rest } = run.rate;
     run.rate = rest;
@@ -37,4 +30,26 @@ export async function sitOut(deps: LoopDeps, run: RunState, wait: WaitRecord, pu
     run.message = '';
   }
   return end;
+}
+
+async function sleepUntil(s: LoopRun, wait: WaitRecord): Promise<WaitEnd> {
+  const { clock, store, interrupt } = s.deps;
+  while (clock.now() < wait.until) {
+    if (interrupt.aborted) return 'interrupted';
+    if (store.stopRequested()) return 'stopped';
+    try {
+      await clock.sleep(Math.min(POLL_MS, wait.until - clock.now()), interrupt);
+    } catch {
+      return 'interrupted';
+    }
+    s.emit({ type: 'wait.tick', wait, now: clock.now() });
+  }
+  return interrupt.aborted ? 'interrupted' : 'done';
+}
+
+/** How a wait's end continues the loop: Ctrl+C and `ralph --stop` end it. */
+export function waitEnded(end: WaitEnd): Step {
+  if (end === 'interrupted') return { stop: 'interrupted' };
+  if (end === 'stopped') return { stop: 'stop_requested' };
+  return undefined;
 }

@@ -1,6 +1,7 @@
 import type { ProgressFacts } from '../core/response-analyzer.js';
 import { ExitCode, RalphError } from '../errors.js';
 import type { ProcessRunner } from '../ports.js';
+import type { ProgressProbe } from '../engine/ports.js';
 import { diffFingerprints, fingerprintTree, type Fingerprint } from './file-fingerprint.js';
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -10,20 +11,9 @@ import { GitWorkspace, type GitInfo } from './git-workspace.js';
 const LISTED_FILES = 50;
 
 /**
- * Measures what changed in the project during an iteration: every file
- * committed, staged, unstaged or untracked (git), or a size/mtime scan outside
- * git. Ralph's own .ralph/ files never count.
+ * The progress probe of a project: one `git status` per iteration in a git repository, a
+ * size/mtime scan outside git. Ralph's own .ralph/ files never count.
  */
-export interface ProgressProbe {
-  readonly method: 'git' | 'files';
-  /** Records the starting point of an iteration (reuses the last measurement when still valid). */
-  begin(): Promise<void>;
-  /** Changes since begin(); the result becomes the next iteration's starting point. */
-  measure(): Promise<Omit<ProgressFacts, 'tasksChecked'>>;
-  /** Forget the cached baseline (after a rollback or restore changed the tree). */
-  invalidate(): void;
-}
-
 export async function createProgressProbe(projectDir: string, runner: ProcessRunner): Promise<ProgressProbe> {
   const ws = new GitWorkspace(projectDir, runner);
   const repo = await ws.repo();

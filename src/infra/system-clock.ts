@@ -26,19 +26,3 @@ export const systemClock: Clock = {
     });
   },
 };
-
-/**
- * Test seam (RALPH_TEST_MAX_WAIT_MS): the system clock plus an offset that
- * shortened waits add to, so that after a capped one-hour wait the rest of
- * Ralph sees an hour gone by (rate windows expire, reset times pass).
- */
-export function createOffsetClock(): Clock {
-  let offset = 0;
-  return {
-    now: () => Date.now() + offset,
-    sleep: systemClock.sleep,
-    advance(ms) {
-      if (ms > 0) offset += ms;
-    },
-  };
-}

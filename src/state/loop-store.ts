@@ -22,6 +22,7 @@ import { requiredProjectFiles } from './project-files.js';
 import { appendLine, writeFileAtomic, writeJsonAtomic } from './json-file.js';
 import type { RalphPaths } from './paths.js';
 import { StreamRedactor } from '../core/secret-redactor.js';
+import type { LoopStorePort } from '../engine/ports.js';
 import { currentRedactors } from './redaction.js';
 import { readClaudeSession, rememberSession, resetSession, touchRalphSession, type StoredSession } from './session-store.js';
 
@@ -32,7 +33,7 @@ import { readClaudeSession, rememberSession, resetSession, touchRalphSession, ty
 /** live.log holds the current loop's stream; past this size it starts over, so a runaway agent cannot fill the disk. */
 export const LIVE_LOG_MAX_BYTES = 10 * 1024 * 1024;
 
-export class LoopStore {
+export class LoopStore implements LoopStorePort {
   private liveLogBytes = 0;
   private liveRedactor: StreamRedactor | undefined;
 

@@ -29,20 +29,20 @@ beforeAll(async () => {
 });
 
 /** Layer problems the rule reports for `code` placed at `file` (project-relative). */
-function lintAt(file: string, code: string): Linter.LintMessage[] {
+function lintAt(file: string, code: string, options: Linter.RuleEntry = layers.options): Linter.LintMessage[] {
   const config: Linter.Config[] = [
     {
       files: ['**/*.ts'],
       languageOptions: { parser: tseslint.parser as Linter.Parser },
       plugins: { ralph: layers.plugin },
-      rules: { 'ralph/layers': layers.options },
+      rules: { 'ralph/layers': options },
     },
   ];
   return linter.verify(code, config, { filename: join(ROOT, file) });
 }
 
-function problems(file: string, code: string): string[] {
-  return lintAt(file, code).map((message) => {
+function problems(file: string, code: string, options?: Linter.RuleEntry): string[] {
+  return lintAt(file, code, options).map((message) => {
     expect(message.ruleId, message.message).toBe('ralph/layers');
     return message.message;
   });
@@ -113,22 +113,29 @@ describe('layer rule', () => {
     expect(problems(file, code)).toEqual([]);
   });
 
+  /** The repository's layer options with one exception of our choosing, as eslint/layers.js would list it. */
+  function withException(file: string, imports: string): Linter.RuleEntry {
+    const [severity, options] = layers.options as [Linter.Severity | Linter.StringSeverity, Record<string, unknown>];
+    return [severity, { ...options, exceptions: [{ file, imports }] }];
+  }
+
   it('an exception allows one file one import, and nothing more', () => {
-    expect(problems('src/engine/waits.ts', "import { waitWithCountdown } from '../ui/wait-countdown.js';")).toEqual([]);
-    const other = problems('src/engine/waits.ts', "import { waitWithCountdown } from '../ui/wait-countdown.js';\nimport { renderHaltScreen } from '../ui/screens.js';");
+    const options = withException('src/engine/waits.ts', 'src/ui/wait-countdown.ts');
+    expect(problems('src/engine/waits.ts', "import { startWaitCountdown } from '../ui/wait-countdown.js';", options)).toEqual([]);
+    const other = problems('src/engine/waits.ts', "import { startWaitCountdown } from '../ui/wait-countdown.js';\nimport { renderHaltScreen } from '../ui/screens.js';", options);
     expect(other).toEqual([expect.stringContaining('must not import src/ui/screens.ts')]);
-    expect(problems('src/engine/exit-step.ts', "import { waitWithCountdown } from '../ui/wait-countdown.js';")).toEqual([expect.stringContaining('must not import src/ui/wait-countdown.ts')]);
+    expect(problems('src/engine/exit-step.ts', "import { startWaitCountdown } from '../ui/wait-countdown.js';", options)).toEqual([expect.stringContaining('must not import src/ui/wait-countdown.ts')]);
   });
 
   it('an exception whose import is gone is reported, so the list only shrinks', () => {
-    expect(problems('src/engine/waits.ts', "import { formatDuration } from '../core/time-format.js';")).toEqual([
+    const options = withException('src/engine/waits.ts', 'src/ui/wait-countdown.ts');
+    expect(problems('src/engine/waits.ts', "import { formatDuration } from '../core/time-format.js';", options)).toEqual([
       expect.stringContaining('exception letting src/engine/waits.ts import src/ui/wait-countdown.ts is no longer used'),
     ]);
   });
 
   it('every exception names a file that exists', () => {
     const [, options] = layers.options as [unknown, { exceptions: Array<{ file: string; imports: string }> }];
-    expect(options.exceptions.length).toBeGreaterThan(0);
     for (const exception of options.exceptions) {
       expect(existsSync(join(ROOT, exception.file)), exception.file).toBe(true);
       if (exception.imports.startsWith('src/')) expect(existsSync(join(ROOT, exception.imports)), exception.imports).toBe(true);

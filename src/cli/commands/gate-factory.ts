@@ -5,25 +5,20 @@ import type { ValueOrigin } from '../../config/load-config.js';
 import { describeEnvFilter } from '../../core/secret-env.js';
 import { buildVerifyEnv, strippedVerifyEnvNames } from '../../core/verify-env.js';
 import { resolveVerifySettings } from '../../core/verify-settings.js';
-import type { LoopUi } from '../../engine/loop-deps.js';
-import { VerifyGateStep, type CheckpointPort } from '../../engine/verify-gate-step.js';
+import type { CheckpointPort, EngineIo } from '../../engine/ports.js';
+import { VerifyGateStep } from '../../engine/verify-gate-step.js';
 import { createCheckpoint, dropCheckpoint, pruneCheckpoints, rollbackToCheckpoint, type Checkpoint } from '../../infra/git-checkpoints.js';
 import { GitWorkspace } from '../../infra/git-workspace.js';
 import { runVerifyCommand } from '../../infra/verify-executor.js';
-import type { Clock, Logger, Notifier, ProcessRunner } from '../../ports.js';
+import type { Clock, Logger, ProcessRunner } from '../../ports.js';
 import type { LoopStore } from '../../state/loop-store.js';
-import type { SessionRecorder } from '../../state/session-recorder.js';
 import type { ExitGuard } from './exit-guard.js';
 
 export interface GateContext {
+  io: EngineIo;
   runner: ProcessRunner;
-  clock: Clock;
   logger: Logger;
   store: LoopStore;
-  recorder: SessionRecorder;
-  notifier: Notifier;
-  ui: LoopUi;
-  interrupt: AbortSignal;
   env: NodeJS.ProcessEnv;
   /** Holds a second Ctrl+C back until a rollback in progress is complete. */
   exitGuard: ExitGuard;
@@ -105,15 +100,10 @@ export async function createGate(config: RalphConfig, origins: Record<ConfigFiel
       if (result.stoppedProcesses) ctx.logger.info(`Stopped what the verify command left running: ${result.stoppedProcesses.join(', ')}`);
       return result;
     },
-    ...(withCheckpoints ? { checkpoints: gitCheckpoints(ws, ctx.clock, warn, ctx.exitGuard) } : {}),
+    ...(withCheckpoints ? { checkpoints: gitCheckpoints(ws, ctx.io.clock, warn, ctx.exitGuard) } : {}),
     keepCheckpoints: config.backup ? Math.max(settings.checkpointKeep, 50) : settings.checkpointKeep,
     keepPassed: config.backup,
     store: { load: () => ctx.store.loadGate(), save: (s) => ctx.store.saveGate(s), takeAction: () => ctx.store.takeGateAction() },
-    logger: ctx.logger,
-    recorder: ctx.recorder,
-    notifier: ctx.notifier,
-    clock: ctx.clock,
-    ui: ctx.ui,
-    interrupt: ctx.interrupt,
+    ...ctx.io,
   });
 }

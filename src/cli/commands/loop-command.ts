@@ -5,17 +5,16 @@ import type { RalphConfig } from '../../config/keys.js';
 import { LOCK_LOST } from '../../core/exit-reasons.js';
 import { runLoop } from '../../engine/loop-controller.js';
 import type { LoopDeps, TaskMode } from '../../engine/loop-deps.js';
+import type { EngineIo } from '../../engine/ports.js';
 import { createExecaRunner } from '../../infra/execa-runner.js';
 import { createProgressProbe } from '../../infra/progress-probe.js';
 import { startRunGuard, type RunGuard } from '../../infra/run-guard.js';
-import { createOffsetClock, systemClock } from '../../infra/system-clock.js';
+import { systemClock } from '../../infra/system-clock.js';
 import { LoopStore } from '../../state/loop-store.js';
 import { ralphPaths } from '../../state/paths.js';
 import { acquireProjectLock } from '../../state/project-lock.js';
-import { createSessionRecorder } from '../../state/session-recorder.js';
 import { createLogger } from '../../ui/logger.js';
 import { askChoice } from '../../ui/ask.js';
-import { createCallProgress } from '../../ui/call-progress.js';
 import { checkClaudeCli } from '../claude-check.js';
 import { loadProjectConfig } from '../load-project-config.js';
 import { assertRalphProject } from '../project-check.js';
@@ -26,6 +25,7 @@ import { createLiveView, createLoopNotifier } from './observers.js';
 import { ExitGuard } from './exit-guard.js';
 import { createGate } from './gate-factory.js';
 import { createStopSignalHandler } from './stop-signals.js';
+import { createLoopSubscribers } from '../loop/loop-subscribers.js';
 import { prepareProjectRepository } from '../../infra/git-checkpoints.js';
 
 export interface LoopCommandInput {
@@ -51,7 +51,7 @@ export async function runLoopCommand(input: LoopCommandInput): Promise<number> {
   const creatingState = input.task ? await checkTaskFolder(paths, runner, args.allowNoGit === true) : undefined;
   mkdirSync(paths.logsDir, { recursive: true });
 
-  const clock = env['RALPH_TEST_MAX_WAIT_MS'] ? createOffsetClock() : systemClock;
+  const clock = systemClock;
   const tty = process.stdin.isTTY === true && process.stderr.isTTY === true;
   const logger = createLogger({ clock, logFile: paths.ralphLog, verbose: config.verbose });
   if (creatingState) logger.warn(creatingState);
@@ -81,37 +81,42 @@ export async function runLoopCommand(input: LoopCommandInput): Promise<number> {
       return input.task ? `${text}\n\n${taskPrompt(input.task)}` : text;
     };
     const probe = await createProgressProbe(paths.project, runner);
-    const deps: LoopDeps = {
+    const io: EngineIo = {
       clock,
-      backend: createBackend(config, { paths, runner, clock, logger, env }),
-      logger,
-      store,
-      probe,
-      recorder: createSessionRecorder(paths.sessionRecording, () => clock.now()),
-      notifier: createLoopNotifier(config.notify, runner),
-      ui: {
+      emit: createLoopSubscribers({
+        config,
+        clock,
+        logger,
+        store,
+        notifier: createLoopNotifier(config.notify, runner),
+        backend: config.backend,
+        pid: process.pid,
         tty,
         write: (text) => process.stderr.write(text),
-        ask: (question, choices, defaultChoice, timeoutMs) => askChoice({ question, choices, defaultChoice, timeoutMs, signal: abort.signal }),
-        ...(env['RALPH_TEST_MAX_WAIT_MS'] ? { maxWaitMs: Number(env['RALPH_TEST_MAX_WAIT_MS']) } : {}),
+        ...(process.stderr.columns ? { columns: process.stderr.columns } : {}),
+      }),
+      questions: {
+        tty,
+        ask: ({ preface, question, choices, defaultChoice, timeoutMs }) => {
+          if (preface) process.stderr.write(preface);
+          return askChoice({ question, choices, defaultChoice, timeoutMs, signal: abort.signal });
+        },
       },
       interrupt: abort.signal,
+    };
+    const deps: LoopDeps = {
+      ...io,
+      backend: createBackend(config, { paths, runner, clock, logger, env }),
+      store,
+      probe,
+      random: { next: Math.random },
       createLiveView: () => createLiveView(config.showToolArgs),
-      createCallProgress: (startedAt) =>
-        createCallProgress({
-          tty,
-          write: (text) => process.stderr.write(text),
-          startedAt,
-          agent: config.backend === 'claude' ? 'Claude Code' : `${config.backend} agent`,
-          ...(process.stderr.columns ? { columns: process.stderr.columns } : {}),
-        }),
       timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
     };
     // A rollback a crash cut short is finished before anything else looks at the tree.
     await prepareProjectRepository(paths.project, (m) => logger.warn(m));
-    const gate = await createGate(config, loaded.origins, { runner, clock, logger, store, recorder: deps.recorder, notifier: deps.notifier, ui: deps.ui, interrupt: abort.signal, env, exitGuard });
+    const gate = await createGate(config, loaded.origins, { io, runner, logger, store, env, exitGuard });
     if (gate) deps.gate = gate;
-    const agentTimeoutMs = env['RALPH_TEST_AGENT_TIMEOUT_MS'] ? Number(env['RALPH_TEST_AGENT_TIMEOUT_MS']) : undefined;
     const result = await runLoop(deps, {
       config,
       promptPath,
@@ -119,7 +124,6 @@ export async function runLoopCommand(input: LoopCommandInput): Promise<number> {
       dryRun: args.dryRun,
       pid: process.pid,
       ...(input.task ? { task: input.task } : {}),
-      ...(agentTimeoutMs !== undefined ? { agentTimeoutMs } : {}),
     });
     return result.exitCode;
   } finally {

@@ -3,9 +3,9 @@ import type { CircuitLimits } from '../core/circuit-breaker.js';
 import { emptyExitSignals } from '../core/exit-signals.js';
 import type { ExitReason } from '../core/exit-reasons.js';
 import type { RalphConfig } from '../config/keys.js';
-import type { WaitEnd } from '../ui/wait-countdown.js';
+import type { LoopEvent, NoticeCode, NoticeLevel } from './loop-events.js';
 import type { LoopDeps, LoopOptions } from './loop-deps.js';
-import { newRunState, toStatusDocument, type RunState } from './run-state.js';
+import { newRunState, type RunState } from './run-state.js';
 
 /** A step's verdict: stop for this reason, or go on (undefined). */
 export type Step = { stop: ExitReason; message?: string } | undefined;
@@ -22,17 +22,11 @@ export function circuitLimits(c: RalphConfig): CircuitLimits {
   };
 }
 
-export function waitEnded(end: WaitEnd): Step {
-  if (end === 'interrupted') return { stop: 'interrupted' };
-  if (end === 'stopped') return { stop: 'stop_requested' };
-  return undefined;
-}
-
-/** One run of the loop: its dependencies, options and in-memory state, and how it shows itself in status.json. */
-export class LoopSession {
-  readonly run: RunState;
+/** One run of the loop: its dependencies, options and in-memory state, and the events it emits. */
+export class LoopRun {
+  readonly state: RunState;
   readonly limits: CircuitLimits;
-  /** The latest call's denials, for the permission-denied screen. */
+  /** The latest call's denials, for the permission-denied halt. */
   lastDenials: readonly PermissionDenial[] = [];
 
   constructor(
@@ -41,7 +35,7 @@ export class LoopSession {
   ) {
     this.limits = circuitLimits(options.config);
     const now = deps.clock.now();
-    this.run = newRunState(now, deps.store.loadCircuit(now), emptyExitSignals(), deps.store.loadRate());
+    this.state = newRunState(now, deps.store.loadCircuit(now), emptyExitSignals(), deps.store.loadRate());
   }
 
   get now(): number {
@@ -52,15 +46,23 @@ export class LoopSession {
     return this.options.config;
   }
 
+  emit(event: LoopEvent): void {
+    this.deps.emit(event);
+  }
+
+  notice(level: NoticeLevel, code: NoticeCode, text: string): void {
+    this.deps.emit({ type: 'notice', level, code, text });
+  }
+
+  /** The run state changed in a way watchers of status.json should see. */
   publish(): void {
-    const { config, pid } = this.options;
-    this.deps.store.writeStatus(toStatusDocument(this.run, { config, project: this.deps.store.paths.project, backend: this.deps.backend.name, pid }, this.now));
+    this.deps.emit({ type: 'status', run: this.state });
   }
 
   setAction(lastAction: string, status: string, message = ''): void {
-    this.run.lastAction = lastAction;
-    this.run.status = status;
-    this.run.message = message;
+    this.state.lastAction = lastAction;
+    this.state.status = status;
+    this.state.message = message;
     this.publish();
   }
 }

@@ -1,0 +1,94 @@
+import { isoTimestamp } from '../../core/time-format.js';
+import type { LoopEvent } from '../../engine/loop-events.js';
+import type { EventLog } from '../../state/event-log.js';
+
+type EventRecord = [event: string, data: Record<string, unknown>];
+
+/** The session.jsonl record of an event, in the field names readers of that file rely on; undefined for events not recorded. */
+export function toEventRecord(e: LoopEvent): EventRecord | undefined {
+  switch (e.type) {
+    case 'loop.start':
+      return [e.type, { project: e.project, backend: e.backend, max_loops: e.maxLoops, dry_run: e.dryRun, verify_command: e.verifyCommand, task: e.task, pid: e.pid }];
+    case 'iteration.start':
+      return [e.type, { iteration: e.iteration }];
+    case 'agent.result': {
+      const { run } = e;
+      const o = run.output;
+      return [
+        e.type,
+        {
+          iteration: e.iteration,
+          end: run.end,
+          outcome: e.outcome,
+          exit_code: run.exitCode ?? null,
+          is_error: o.isError ?? null,
+          subtype: o.subtype ?? null,
+          session_id: o.sessionId ?? null,
+          cost_usd: o.costUsd ?? 0,
+          input_tokens: o.usage?.inputTokens ?? 0,
+          output_tokens: o.usage?.outputTokens ?? 0,
+          num_turns: o.numTurns ?? 0,
+          duration_ms: run.durationMs,
+          format: o.format,
+          ...(run.details ?? {}),
+        },
+      ];
+    }
+    case 'analysis': {
+      const a = e.analysis;
+      return [
+        e.type,
+        {
+          iteration: e.iteration,
+          exit_signal: a.exitSignal,
+          exit_signal_explicit: a.exitSignalExplicit,
+          status: a.status ?? null,
+          work_type: a.workType ?? null,
+          has_progress: a.hasProgress,
+          files_changed: e.progress.filesChanged,
+          changed_files: e.progress.changedFiles,
+          summary: a.workSummary,
+          is_stuck: a.isStuck,
+          denied_commands: a.deniedCommands,
+        },
+      ];
+    }
+    case 'verify.result': {
+      const r = e.result;
+      return [
+        e.type,
+        { iteration: e.iteration, command: e.command, attempt: e.attempt, max_attempts: e.maxAttempts, passed: r.passed, exit_code: r.exitCode, timed_out: r.timedOut, duration_ms: r.durationMs, explanation: r.explanation ?? null },
+      ];
+    }
+    case 'checkpoint.created':
+    case 'checkpoint.dropped':
+      return [e.type, { iteration: e.iteration, id: e.id }];
+    case 'checkpoint.restored':
+      return [e.type, { iteration: e.iteration, id: e.id, attempt_ref: e.attemptRef, cause: e.cause, reverted: e.reverted }];
+    case 'circuit.transition':
+      return [e.type, { iteration: e.iteration, from: e.transition.from, to: e.transition.to, reason: e.transition.reason }];
+    case 'wait.start':
+      return [e.type, { iteration: e.iteration, reason: e.wait.reason, until: isoTimestamp(e.wait.until), message: e.wait.message }];
+    case 'wait.end':
+      return [e.type, { iteration: e.iteration, reason: e.wait.reason, end: e.end }];
+    case 'iteration.end': {
+      const duration = e.endedAt - e.startedAt;
+      if (!e.verdict) return [e.type, { iteration: e.iteration, outcome: e.outcome, duration_ms: duration }];
+      return [e.type, { iteration: e.iteration, outcome: e.outcome, result: e.verdict.label, success: e.verdict.success, duration_ms: duration }];
+    }
+    case 'loop.exit':
+      return [e.type, { reason: e.reason, exit_code: e.exitCode, iterations: e.iterations, elapsed_secs: (e.endedAt - e.startedAt) / 1000, message: e.message }];
+    case 'loop.crash':
+      return ['loop.exit', { reason: 'error', exit_code: 1, iterations: e.iterations, message: e.message }];
+    default:
+      return undefined;
+  }
+}
+
+/** Records the loop's events in .ralph/logs/session.jsonl. */
+export function createEventLogRecorder(log: EventLog): (event: LoopEvent) => void {
+  return (e) => {
+    const record = toEventRecord(e);
+    if (record) log.append(...record);
+  };
+}

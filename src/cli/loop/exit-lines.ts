@@ -1,0 +1,29 @@
+import { isCompletionReason } from '../../core/exit-reasons.js';
+import { formatDuration } from '../../core/time-format.js';
+import type { LoopExit, LoopStop } from '../../engine/loop-events.js';
+import type { Logger } from '../../ports.js';
+import { renderPermissionDenied } from '../../ui/screens.js';
+
+/** Why the loop stops, in the words (and at the level) that fit the reason. */
+export function presentLoopStop(logger: Logger, e: LoopStop): void {
+  const { reason, detail } = e;
+  if (isCompletionReason(reason)) logger.success(`🏁 Graceful exit triggered: ${reason} — ${detail}`);
+  else if (reason === 'permission_denied') {
+    if (e.permissionHalt) logger.print(renderPermissionDenied(e.permissionHalt.denied, e.permissionHalt.allowedLine, e.permissionHalt.suggestions));
+  } else if (reason === 'circuit_breaker_open' || reason === 'safety_circuit_breaker') {
+    logger.error(`Ralph halted: ${reason} — ${detail}. Run 'ralph --reset-circuit' after fixing the cause.`);
+  } else if (reason === 'interrupted') logger.warn(`Interrupted (${e.signal}); state saved. Run 'ralph' to continue.`);
+  else if (reason === 'verify_aborted') {
+    logger.error(`Verify gate aborted: ${detail}. Fix the cause and run 'ralph' again: the next run starts a fresh verify cycle (or 'ralph --gate-action skip' first, to go on without the gate).`);
+  } else if (reason === 'integrity_failure' || reason === 'agent_failure' || reason === 'checkpoint_failed' || reason === 'lock_lost') logger.error(detail);
+  else if (reason === 'dry_run' || reason === 'stop_requested') logger.success(`Loop stopped: ${detail}`);
+  else logger.warn(`Loop stopped: ${reason} — ${detail}`);
+}
+
+/** The run's totals and its exit code, the last lines of a run. */
+export function presentLoopExit(logger: Logger, e: LoopExit): void {
+  const t = e.totals;
+  const elapsed = (e.endedAt - e.startedAt) / 1000;
+  logger.info(`Loops: ${e.iterations}; calls: ${t.calls}; cost: $${t.cost_usd.toFixed(4)}; tokens: ${t.input_tokens} in / ${t.output_tokens} out; time: ${formatDuration(elapsed)}`);
+  logger.info(`Exit reason: ${e.reason} (exit code ${e.exitCode})`);
+}

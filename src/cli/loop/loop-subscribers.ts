@@ -1,0 +1,48 @@
+import type { RalphConfig } from '../../config/keys.js';
+import type { LoopEvent } from '../../engine/loop-events.js';
+import type { Emit } from '../../engine/ports.js';
+import type { Clock, Logger, Notifier } from '../../ports.js';
+import { createEventLog } from '../../state/event-log.js';
+import type { LoopStore } from '../../state/loop-store.js';
+import { createCallProgress } from '../../ui/call-progress.js';
+import { createEventLogRecorder } from './event-log-recorder.js';
+import { createNotifierPolicy } from './notifier-policy.js';
+import { createRunFilesProjector } from './run-files-projector.js';
+import { createTerminalPresenter } from './terminal-presenter.js';
+
+export interface LoopSubscriberContext {
+  config: RalphConfig;
+  clock: Clock;
+  logger: Logger;
+  store: LoopStore;
+  notifier: Notifier;
+  backend: string;
+  pid: number;
+  tty: boolean;
+  write(text: string): void;
+  columns?: number;
+}
+
+/**
+ * The loop's events, delivered to everything that shows them: session.jsonl, the files
+ * watchers read, the terminal and ralph.log, then desktop notifications (after the line
+ * that explains them).
+ */
+export function createLoopSubscribers(c: LoopSubscriberContext): Emit {
+  const subscribers: Array<(event: LoopEvent) => void> = [
+    createEventLogRecorder(createEventLog(c.store.paths.sessionRecording, () => c.clock.now())),
+    createRunFilesProjector(c.store, { config: c.config, project: c.store.paths.project, backend: c.backend, pid: c.pid }, () => c.clock.now()),
+    createTerminalPresenter({
+      logger: c.logger,
+      write: c.write,
+      tty: c.tty,
+      live: c.config.live,
+      createCallProgress: (startedAt) =>
+        createCallProgress({ tty: c.tty, write: c.write, startedAt, agent: c.config.backend === 'claude' ? 'Claude Code' : `${c.config.backend} agent`, ...(c.columns ? { columns: c.columns } : {}) }),
+    }),
+    createNotifierPolicy(c.notifier),
+  ];
+  return (event) => {
+    for (const subscriber of subscribers) subscriber(event);
+  };
+}

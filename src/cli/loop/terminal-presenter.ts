@@ -1,0 +1,142 @@
+import { RECOVERED_MESSAGE, type Transition } from '../../core/circuit-breaker.js';
+import { formatDuration } from '../../core/time-format.js';
+import { formatEscalationSummary } from '../../core/verify-escalation-summary.js';
+import { describeVerifyFailure } from '../../core/verify-why-line.js';
+import type { LoopEvent } from '../../engine/loop-events.js';
+import type { Logger } from '../../ports.js';
+import type { CallProgress } from '../../ui/call-progress.js';
+import { renderAnalysisSummary, renderHaltScreen } from '../../ui/screens.js';
+import { startWaitCountdown, type WaitCountdown } from '../../ui/wait-countdown.js';
+import { presentLoopExit, presentLoopStop } from './exit-lines.js';
+
+export interface TerminalPresenterOptions {
+  /** Lines with a level: stderr and ralph.log. */
+  logger: Logger;
+  /** Text as it is (countdowns, --live output, the escalation summary): stderr only. */
+  write(text: string): void;
+  /** A human is at a terminal: spinners redraw in place. */
+  tty: boolean;
+  /** --live: the agent's output is shown as it arrives, so no other sign of life is needed. */
+  live: boolean;
+  createCallProgress(startedAt: number): CallProgress;
+}
+
+function agentName(backend: string): string {
+  return backend === 'claude' ? 'Claude Code' : `${backend} agent`;
+}
+
+function transitionLine(logger: Logger, t: Transition): void {
+  if (t.to === 'OPEN') logger.error(`🚨 CIRCUIT BREAKER OPENED — Reason: ${t.reason}`);
+  else if (t.to === 'HALF_OPEN') logger.warn(`⚠️  CIRCUIT BREAKER: Monitoring Mode — Reason: ${t.reason}`);
+  else if (t.reason.startsWith('Progress detected')) logger.success(RECOVERED_MESSAGE);
+  else logger.success(`✅ CIRCUIT BREAKER: Normal Operation — Reason: ${t.reason}`);
+}
+
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
+}
+
+/** What the person at the terminal (and ralph.log) sees of a running loop. */
+export function createTerminalPresenter(o: TerminalPresenterOptions): (event: LoopEvent) => void {
+  const { logger } = o;
+  let progress: CallProgress | undefined;
+  let countdown: WaitCountdown | undefined;
+  return (e) => {
+    switch (e.type) {
+      case 'loop.start':
+        logger.success(`🚀 Ralph loop starting (${e.backend} backend${e.dryRun ? ', dry run' : ''})`);
+        logger.info(`Max calls/hour: ${e.maxCallsPerHour}; timeout: ${e.timeoutMinutes} min; project: ${e.project}`);
+        return;
+      case 'iteration.start':
+        logger.loop(`=== Starting Loop #${e.iteration} ===`);
+        return;
+      case 'call.start':
+        logger.info(`Executing ${agentName(e.backend)} (call ${e.call}; timeout ${e.timeoutMinutes} min)`);
+        return;
+      case 'call.running':
+        progress = o.live ? undefined : o.createCallProgress(e.startedAt);
+        progress?.tick(e.startedAt);
+        return;
+      case 'call.progress':
+        progress?.tick(e.now);
+        return;
+      case 'call.activity':
+        progress?.update(e.tool !== undefined ? { tool: e.tool } : { lastLine: e.lastLine ?? '' });
+        return;
+      case 'call.output':
+        if (o.live) o.write(e.text);
+        return;
+      case 'call.end':
+        if (e.run) logger.debug(`Agent call took ${e.run.durationMs} ms (${e.run.end}, exit ${e.run.exitCode ?? 'none'})`);
+        progress?.stop();
+        progress = undefined;
+        return;
+      case 'analysis': {
+        const a = e.analysis;
+        for (const warning of a.warnings) logger.warn(`Analysis: ${warning}`);
+        logger.print(renderAnalysisSummary(a));
+        if (a.hasCompoundCommandLimitation) {
+          logger.warn(
+            `Claude CLI denied ${a.compoundCommandCount} compound command(s) whose base command is already in ALLOWED_TOOLS: ${a.deniedCommands.join(', ')}. This is a Claude CLI matching limitation (pipes/redirects bypass Bash(cmd *) rules); the loop continues.`,
+          );
+        }
+        return;
+      }
+      case 'verify.result':
+        if (e.decision === 'passed') logger.success(`✅ Verify passed: ${e.command} (${e.result.durationMs} ms)`);
+        else if (e.decision === 'bounce') logger.warn(`❌ Verify failed (attempt ${e.attempt}/${e.maxAttempts}): ${describeVerifyFailure(e.result)}; the failure goes back to the agent`);
+        return;
+      case 'verify.escalated':
+        o.write(`\n${formatEscalationSummary({ result: e.result, attempts: e.attempts, maxAttempts: e.maxAttempts, tty: o.tty })}\n\n`);
+        return;
+      case 'checkpoint.created':
+        logger.debug(`Checkpoint ${e.id} created`);
+        return;
+      case 'checkpoint.restored': {
+        const r = e.reverted;
+        const files = r.length > 0 ? ` (${plural(r.length, 'file')} reverted: ${r.slice(0, 10).join(', ')}${r.length > 10 ? ', …' : ''})` : '';
+        logger.warn(`↩️  Rolled back to the state before loop #${e.iteration}${files}${e.attemptRef ? `; the failed attempt is kept at ${e.attemptRef}` : ''}`);
+        if (e.restoreCommand && r.length > 0) logger.warn(`   Bring a reverted file back with: ${e.restoreCommand}`);
+        return;
+      }
+      case 'circuit.transition':
+        transitionLine(logger, e.transition);
+        return;
+      case 'circuit.halt':
+        logger.print(renderHaltScreen(e.circuit));
+        return;
+      case 'wait.start':
+        logger.info(`${e.wait.message} — waiting ${formatDuration((e.wait.until - e.now) / 1000)} (until ${new Date(e.wait.until).toLocaleString()})`);
+        countdown = startWaitCountdown({ label: e.wait.message, until: e.wait.until, now: e.now, tty: o.tty, write: o.write });
+        return;
+      case 'wait.tick':
+        countdown?.tick(e.now);
+        return;
+      case 'wait.end':
+        countdown?.stop();
+        countdown = undefined;
+        return;
+      case 'limit.usage':
+        logger.warn(`Claude usage limit reached: ${e.message}`);
+        return;
+      case 'iteration.end': {
+        if (!e.verdict) return;
+        const took = formatDuration((e.endedAt - e.startedAt) / 1000);
+        const { label, success } = e.verdict;
+        logger.loop(success ? `=== Completed Loop #${e.iteration} (${label}, ${took}) ===` : `=== Loop #${e.iteration} ended: ${label} (${took}) ===`);
+        return;
+      }
+      case 'notice':
+        logger[e.level](e.text);
+        return;
+      case 'loop.stop':
+        presentLoopStop(logger, e);
+        return;
+      case 'loop.exit':
+        presentLoopExit(logger, e);
+        return;
+      default:
+        return;
+    }
+  };
+}

@@ -1,0 +1,169 @@
+import type { CallOutcome } from '../core/call-outcome.js';
+import type { CircuitState, Transition } from '../core/circuit-breaker.js';
+import type { ExitReason } from '../core/exit-reasons.js';
+import type { CallResult } from '../core/iteration-verdict.js';
+import type { WaitRecord } from '../core/rate-limiter.js';
+import type { Analysis, ProgressFacts } from '../core/response-analyzer.js';
+import type { RollbackFacts } from '../core/rollback-notice.js';
+import type { StatusTotals } from '../core/status-model.js';
+import type { VerifyOutcome } from '../core/verify-feedback.js';
+import type { AgentRun } from '../ports.js';
+import type { RunState } from './run-state.js';
+import type { GateRun } from './verify-gate.js';
+
+/**
+ * What the loop says while it runs. The engine decides and emits these; subscribers wired in
+ * src/cli turn them into everything a user sees: the terminal and ralph.log, session.jsonl,
+ * status.json / progress.json / metrics.jsonl / live.log, and desktop notifications. The names
+ * of the recorded events are the `event` values of session.jsonl.
+ */
+export type LoopEvent =
+  | LoopStart
+  | { type: 'iteration.start'; iteration: number }
+  | { type: 'call.start'; iteration: number; call: number; backend: string; timeoutMinutes: number }
+  | { type: 'call.running'; iteration: number; startedAt: number }
+  | CallProgress
+  | { type: 'call.activity'; tool?: string; lastLine?: string }
+  | { type: 'call.output'; text: string }
+  | { type: 'call.end'; iteration: number; run?: Pick<AgentRun, 'durationMs' | 'end' | 'exitCode'> }
+  | { type: 'agent.result'; iteration: number; outcome: CallOutcome['kind']; run: AgentRun }
+  | { type: 'analysis'; iteration: number; analysis: Analysis; progress: ProgressFacts }
+  | VerifyResult
+  | { type: 'verify.escalated'; command: string; result: VerifyOutcome; attempts: number; maxAttempts: number; fromEarlierRun: boolean }
+  | { type: 'checkpoint.created'; iteration: number; id: string }
+  | { type: 'checkpoint.dropped'; iteration: number; id: string }
+  | CheckpointRestored
+  | { type: 'circuit.transition'; iteration: number; transition: Transition }
+  | { type: 'circuit.halt'; circuit: CircuitState }
+  | { type: 'wait.start'; iteration: number; wait: WaitRecord; now: number }
+  | { type: 'wait.tick'; wait: WaitRecord; now: number }
+  | { type: 'wait.end'; iteration: number; wait: WaitRecord; end: WaitEnd }
+  | { type: 'limit.usage'; message: string; until: number }
+  | { type: 'api_retry.gave_up'; message: string }
+  | IterationEnd
+  | { type: 'status'; run: Readonly<RunState> }
+  | Notice
+  | LoopStop
+  | LoopExit
+  | { type: 'loop.crash'; iterations: number; message: string };
+
+export type WaitEnd = 'done' | 'interrupted' | 'stopped';
+
+export interface LoopStart {
+  type: 'loop.start';
+  project: string;
+  backend: string;
+  dryRun: boolean;
+  maxLoops: number;
+  maxCallsPerHour: number;
+  timeoutMinutes: number;
+  verifyCommand: string | null;
+  task: string | null;
+  pid: number;
+}
+
+/** A beat while the agent works: the facts a sign of life shows. */
+export interface CallProgress {
+  type: 'call.progress';
+  iteration: number;
+  startedAt: number;
+  now: number;
+  lastLine: string;
+  currentTool: string | null;
+  toolUses: number;
+}
+
+export interface VerifyResult {
+  type: 'verify.result';
+  iteration: number;
+  command: string;
+  attempt: number;
+  maxAttempts: number;
+  result: VerifyOutcome;
+  /** escalate: the last attempt failed; a `verify.escalated` follows. */
+  decision: 'passed' | 'bounce' | 'escalate';
+}
+
+export interface CheckpointRestored {
+  type: 'checkpoint.restored';
+  iteration: number;
+  id: string;
+  attemptRef: string | null;
+  cause: RollbackFacts['cause'];
+  reverted: readonly string[];
+  restoreCommand: string | null;
+}
+
+export interface IterationEnd {
+  type: 'iteration.end';
+  iteration: number;
+  outcome: CallResult | 'dry_run';
+  startedAt: number;
+  endedAt: number;
+  /** How the iteration went as a whole; absent for a dry run. */
+  verdict?: { label: string; success: boolean };
+  /** The agent call of the iteration and what came of it; absent for a dry run. */
+  call?: { run: AgentRun; analysis?: Analysis; progress?: ProgressFacts; gate?: GateRun };
+}
+
+export type NoticeLevel = 'info' | 'warn' | 'error' | 'success' | 'debug';
+
+/**
+ * A one-off line for the person watching. `code` names the situation for subscribers that
+ * react to it without parsing words; `text` says it.
+ */
+export interface Notice {
+  type: 'notice';
+  level: NoticeLevel;
+  code: NoticeCode;
+  text: string;
+}
+
+export type NoticeCode =
+  | 'agent.output_format'
+  | 'api_retry.exhausted'
+  | 'api_retry.waiting'
+  | 'call.failed'
+  | 'call.timeout'
+  | 'call.failed_with_changes'
+  | 'checkpoint.skipped'
+  | 'circuit.retry_next'
+  | 'dry_run'
+  | 'exit.check'
+  | 'exit.note'
+  | 'gate.action'
+  | 'gate.paused'
+  | 'gate.passes_before_work'
+  | 'gate.unattended'
+  | 'plan.verify_fails'
+  | 'rollback.failed'
+  | 'session.expired'
+  | 'session.resumed'
+  | 'task.continues'
+  | 'tokens.used'
+  | 'verify.running'
+  | 'wait.resumed';
+
+/** The loop has decided to stop: why, in words and for notifications. */
+export interface LoopStop {
+  type: 'loop.stop';
+  reason: ExitReason;
+  /** The reason's detail (or its standard description). */
+  detail: string;
+  /** The signal behind `interrupted`. */
+  signal: string;
+  /** For `permission_denied`: what was denied and the ALLOWED_TOOLS line that would allow it. */
+  permissionHalt?: { denied: readonly string[]; allowedLine: string; suggestions: readonly string[] };
+}
+
+/** The loop's last word: the totals of the run. */
+export interface LoopExit {
+  type: 'loop.exit';
+  reason: ExitReason;
+  exitCode: number;
+  iterations: number;
+  startedAt: number;
+  endedAt: number;
+  message: string;
+  totals: Readonly<StatusTotals>;
+}
