@@ -81,7 +81,8 @@ export interface GateOptions {
   checkpoint?: boolean;
   checkpoints?: FakeCheckpoints;
   onExhausted?: VerifySettings['onExhausted'];
-  keepPassed?: boolean;
+  /** --backup: checkpoints kept for `ralph --restore`, none required. */
+  backup?: boolean;
 }
 
 export interface HarnessOptions {
@@ -160,7 +161,7 @@ export function loopHarness(o: HarnessOptions = {}) {
       maxAttempts: g.maxAttempts ?? 3,
       cwd: dir,
       env: {},
-      checkpoint: checkpoints !== undefined,
+      checkpoint: checkpoints !== undefined && g.backup !== true,
       checkpointKeep: 5,
       rollbackOnFail: g.rollbackOnFail ?? false,
       onExhausted: g.onExhausted ?? 'abort',
@@ -173,7 +174,7 @@ export function loopHarness(o: HarnessOptions = {}) {
       runCommand: async () => outcome(verifyRuns.shift() ?? true, command),
       ...(checkpoints ? { checkpoints } : {}),
       keepCheckpoints: 5,
-      keepPassed: g.keepPassed ?? false,
+      keepPassed: g.backup ?? false,
       store,
     });
   }
