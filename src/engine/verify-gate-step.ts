@@ -1,10 +1,11 @@
-import { applyGateAction, createGate, gateActive, lastResult, reconcileGate, recordVerifyResult, type GateAction, type GateState } from '../core/verify-gate.js';
+import { applyGateAction, createGate, gateActive, lastResult, reconcileGate, type GateAction, type GateState } from '../core/verify-gate.js';
 import { checkpointRequired } from '../core/checkpoint-policy.js';
 import type { RollbackFacts } from '../core/rollback-notice.js';
 import { formatBounceBack, type VerifyOutcome } from '../core/verify-feedback.js';
 import type { VerifySettings } from '../core/verify-settings.js';
 import type { StatusVerify } from '../core/status-model.js';
 import { isoTimestamp } from '../core/time-format.js';
+import { runGateAttempt } from './gate-attempt.js';
 import type { NoticeCode, NoticeLevel } from './loop-events.js';
 import type { CheckpointPort, EngineIo, GateStorePort } from './ports.js';
 import type { CheckpointGuard, GateRun, VerifyGate } from './verify-gate.js';
@@ -133,21 +134,12 @@ export class VerifyGateStep implements VerifyGate {
 
   async afterAgent(loop: number): Promise<GateRun> {
     this.rolledBack = undefined;
-    const run = await this.verify(loop);
     const cp = this.d.checkpoints;
     const id = this.checkpointId;
     this.checkpointId = undefined;
-    if (!cp || !id) return run;
-    if (run.decision === 'passed' && !this.d.keepPassed) {
-      await cp.drop(id);
-      this.d.emit({ type: 'checkpoint.dropped', iteration: loop, id });
-    } else if ((run.decision === 'bounce' || run.decision === 'escalated_retry' || run.decision === 'escalated_abort') && this.d.settings.rollbackOnFail) {
-      run.rolledBack = await this.rollback(loop, id, 'verify_failed');
-      // The tree now equals the checkpoint; the attempt itself is kept under refs/ralph/attempts/.
-      if (run.rolledBack) await cp.drop(id);
-    }
+    const run = await this.verify(loop, id);
     // Failed attempts (and, with --backup, passed ones) stay restorable, up to the configured number.
-    await cp.prune(this.d.keepCheckpoints);
+    if (cp && id) await cp.prune(this.d.keepCheckpoints);
     return run;
   }
 
@@ -175,37 +167,61 @@ export class VerifyGateStep implements VerifyGate {
     };
   }
 
-  private async verify(loop: number): Promise<GateRun> {
-    if (!this.active()) return { decision: 'not_run', passed: false, attempt: this.state.attempt, maxAttempts: this.state.maxAttempts, exitCode: null, timedOut: false, durationMs: 0 };
+  private notRun(durationMs: number): GateRun {
+    return { decision: 'not_run', passed: false, attempt: this.state.attempt, maxAttempts: this.state.maxAttempts, exitCode: null, timedOut: false, durationMs };
+  }
+
+  /** One attempt on the current tree; with `checkpointId`, the checkpoint it verifies is dropped or rolled back to. */
+  private async verify(loop: number, checkpointId?: string): Promise<GateRun> {
+    if (!this.active()) return this.notRun(0);
     const attempt = this.state.attempt + 1;
     this.lastAttempt = attempt;
     this.notice('info', 'verify.running', `Running: ${this.command} (verify attempt ${attempt}/${this.state.maxAttempts})`);
-    const result = await this.d.runCommand(this.d.interrupt);
-    if (this.d.interrupt.aborted) {
-      // Cut short by Ctrl+C: not an attempt.
-      return { decision: 'not_run', passed: false, attempt: this.state.attempt, maxAttempts: this.state.maxAttempts, exitCode: null, timedOut: false, durationMs: result.durationMs };
-    }
-    const recorded = recordVerifyResult(this.state, result, this.d.clock.now());
-    this.state = recorded.state;
-    const base = { passed: result.passed, attempt, maxAttempts: this.state.maxAttempts, exitCode: result.exitCode, timedOut: result.timedOut, durationMs: result.durationMs };
-    const verdict = recorded.decision === 'passed' || recorded.decision === 'bounce' ? recorded.decision : 'escalate';
-    this.d.emit({ type: 'verify.result', iteration: loop, command: this.command, attempt, maxAttempts: this.state.maxAttempts, result, decision: verdict });
-    let decision: GateRun['decision'];
-    if (verdict === 'passed') {
-      this.pendingFeedback = undefined;
-      decision = 'passed';
-    } else if (verdict === 'bounce') {
-      this.pendingFeedback = formatBounceBack(result, this.state.attempt, this.state.maxAttempts);
-      decision = 'bounce';
-    } else {
-      this.d.emit({ type: 'verify.escalated', command: this.command, result, attempts: this.state.attempt, maxAttempts: this.state.maxAttempts, fromEarlierRun: false });
-      this.d.store.save(this.state);
-      const action = await this.answerEscalation();
-      decision = action === 'retry' ? 'escalated_retry' : action === 'skip' ? 'escalated_skip' : 'escalated_abort';
-      if (action === 'retry') this.pendingFeedback = formatBounceBack(result, this.state.maxAttempts, this.state.maxAttempts);
-    }
+    let cancelledAfterMs = 0;
+    const cp = this.d.checkpoints;
+    const outcome = await runGateAttempt<true>({
+      gate: this.state,
+      now: () => this.d.clock.now(),
+      run: async () => {
+        const result = await this.d.runCommand(this.d.interrupt);
+        if (!this.d.interrupt.aborted) return result;
+        // Cut short by Ctrl+C: not an attempt.
+        cancelledAfterMs = result.durationMs;
+        return undefined;
+      },
+      onRecorded: ({ state, result, decision }) => {
+        this.state = state;
+        this.d.emit({ type: 'verify.result', iteration: loop, command: this.command, attempt, maxAttempts: state.maxAttempts, result, decision });
+        if (decision === 'passed') this.pendingFeedback = undefined;
+        else if (decision === 'bounce') this.pendingFeedback = formatBounceBack(result, state.attempt, state.maxAttempts);
+        else this.d.emit({ type: 'verify.escalated', command: this.command, result, attempts: state.attempt, maxAttempts: state.maxAttempts, fromEarlierRun: false });
+      },
+      escalate: async (state, result) => {
+        this.d.store.save(state);
+        const action = await this.answerEscalation();
+        if (action === 'retry') this.pendingFeedback = formatBounceBack(result, this.state.maxAttempts, this.state.maxAttempts);
+        return { state: this.state, action };
+      },
+      ...(cp && checkpointId
+        ? {
+            checkpoint: {
+              keepPassed: this.d.keepPassed,
+              rollbackOnFail: this.d.settings.rollbackOnFail,
+              // The tree now equals the checkpoint; the attempt itself is kept under refs/ralph/attempts/.
+              dropAfterRollback: true,
+              drop: () => cp.drop(checkpointId),
+              rollback: async () => ((await this.rollback(loop, checkpointId, 'verify_failed')) ? (true as const) : undefined),
+            },
+          }
+        : {}),
+    });
+    if (outcome.kind === 'cancelled') return this.notRun(cancelledAfterMs);
+    this.state = outcome.state;
     this.d.store.save(this.state);
-    const run = { ...base, decision };
+    const { result } = outcome;
+    const decision: GateRun['decision'] = outcome.decision === 'escalate' ? `escalated_${outcome.action ?? 'abort'}` : outcome.decision;
+    if (decision === 'passed' && outcome.dropped && checkpointId) this.d.emit({ type: 'checkpoint.dropped', iteration: loop, id: checkpointId });
+    const run: GateRun = { decision, passed: result.passed, attempt, maxAttempts: this.state.maxAttempts, exitCode: result.exitCode, timedOut: result.timedOut, durationMs: result.durationMs, ...(outcome.rolledBack ? { rolledBack: true } : {}) };
     this.runOnCurrentTree = run;
     return run;
   }

@@ -3,7 +3,8 @@ import { resolve } from 'node:path';
 import * as z from 'zod';
 import { buildVerifyEnv } from '../../core/verify-env.js';
 import { codeSpan, formatBounceBack, formatEscalation, formatPassed, type VerifyOutcome } from '../../core/verify-feedback.js';
-import { applyGateAction, lastResult, reconcileGate, recordVerifyResult, type GateAction, type GateState } from '../../core/verify-gate.js';
+import { applyGateAction, lastResult, reconcileGate, type GateAction, type GateState } from '../../core/verify-gate.js';
+import { runGateAttempt } from '../../engine/gate-attempt.js';
 import { runVerifyCommand } from '../../infra/verify-executor.js';
 import { badInput, ToolError } from '../test-tools/tool-error.js';
 import { toolPaths, type ToolContext } from '../test-tools/tool-home.js';
@@ -155,36 +156,52 @@ export async function runVerifyTool(input: VerifyInput, ctx: ToolContext): Promi
     }
 
     if (s.checkpoint && !baseline) baseline = await checkpoints.create(s.gateId, gate.attempt + 1);
-    const result = await runVerifyCommand({ command: s.command, cwd: s.cwd, timeoutMs: s.timeoutSecs * 1000, env: buildVerifyEnv(ctx.env, input.env ?? {}), ...(ctx.signal ? { signal: ctx.signal } : {}) });
-    if (result.cancelled) {
+    const checkpoint = baseline;
+    const attempt = await runGateAttempt({
+      gate,
+      now: ctx.now,
+      run: async () => {
+        const result = await runVerifyCommand({ command: s.command, cwd: s.cwd, timeoutMs: s.timeoutSecs * 1000, env: buildVerifyEnv(ctx.env, input.env ?? {}), ...(ctx.signal ? { signal: ctx.signal } : {}) });
+        return result.cancelled ? undefined : result;
+      },
+      // A rolled-back checkpoint stays the baseline: retry starts from the same tree.
+      ...(checkpoint
+        ? {
+            checkpoint: {
+              keepPassed: false,
+              rollbackOnFail: s.rollback,
+              dropAfterRollback: false,
+              drop: () => checkpoints.drop(checkpoint),
+              rollback: async (failed: GateState) => (await checkpoints.rollback(checkpoint, `verify gate ${gateId} attempt ${failed.attempt}`)) ?? undefined,
+            },
+          }
+        : {}),
+    });
+    if (attempt.kind === 'cancelled') {
       persist();
       throw new ToolError('cancelled', `verify was cancelled; ${codeSpan(s.command)} was stopped and the attempt not counted`, { gate_id: gateId });
     }
+    const { result } = attempt;
     const before = gate.attempt;
-    const recorded = recordVerifyResult(gate, result, ctx.now());
-    gate = recorded.state;
+    gate = attempt.state;
     const extra: Partial<VerifyToolResult['verification']> = baseline ? { checkpoint: baseline.id } : {};
     let content: string;
-    if (recorded.decision === 'passed') {
-      if (baseline) await checkpoints.drop(baseline);
+    if (attempt.decision === 'passed') {
       baseline = null;
       content = `${formatPassed(result, before + 1)}\n\nVerification cleared.`;
     } else {
       let restored = '';
-      if (s.rollback && baseline) {
-        const r = await checkpoints.rollback(baseline, `verify gate ${gateId} attempt ${gate.attempt}`);
-        if (r) {
-          extra.rolledBack = { checkpoint: baseline.id, attemptRef: r.attemptRef };
-          restored = `\n\nThe work tree was rolled back to checkpoint ${baseline.id}${r.attemptRef ? `; the failed attempt is kept at ${r.attemptRef}` : ''}.`;
-        }
-      } else if (s.rollback) warnings.push('rollback needs a checkpoint (checkpoint: true in a git repository); nothing was rolled back');
+      if (attempt.rolledBack && baseline) {
+        extra.rolledBack = { checkpoint: baseline.id, attemptRef: attempt.rolledBack.attemptRef };
+        restored = `\n\nThe work tree was rolled back to checkpoint ${baseline.id}${attempt.rolledBack.attemptRef ? `; the failed attempt is kept at ${attempt.rolledBack.attemptRef}` : ''}.`;
+      } else if (s.rollback && !baseline) warnings.push('rollback needs a checkpoint (checkpoint: true in a git repository); nothing was rolled back');
       content =
-        recorded.decision === 'escalate'
+        attempt.decision === 'escalate'
           ? formatEscalation(result, gate.attempt, gate.maxAttempts, { gateActionPrompt: ACTION_PROMPT(gateId) }) + restored
           : formatBounceBack(result, gate.attempt, gate.maxAttempts, { nextStep: NEXT_STEP(gateId) }) + restored;
     }
     persist();
-    const passed = recorded.decision === 'passed';
+    const passed = attempt.decision === 'passed';
     return respond(s, gate, passed, passed ? before + 1 : gate.attempt, content, extra, warnings);
   });
 }
