@@ -1,0 +1,72 @@
+import { describe, expect, it } from 'vitest';
+import { toEventRecord } from '../../../src/cli/loop/event-log-recorder.js';
+import { createNotifierPolicy } from '../../../src/cli/loop/notifier-policy.js';
+import { createTerminalPresenter } from '../../../src/cli/loop/terminal-presenter.js';
+import type { LoopEvent } from '../../../src/engine/loop-events.js';
+import type { NotifyEvent } from '../../../src/ports.js';
+import { createMemoryLogger } from '../../../src/ui/logger.js';
+import { done, loopHarness, working } from '../engine/support/loop-harness.js';
+
+/** What a person at the terminal sees of these events (no terminal: no spinner). */
+function present(events: LoopEvent[], live = false): { lines: string[]; written: string[] } {
+  const logger = createMemoryLogger();
+  const written: string[] = [];
+  const presenter = createTerminalPresenter({ logger, write: (t) => written.push(t), tty: false, live, createCallProgress: () => ({ update() {}, tick() {}, stop() {} }) });
+  for (const event of events) presenter(event);
+  return { lines: logger.lines, written };
+}
+
+describe('the terminal presenter', () => {
+  it('says a run in the lines users know', async () => {
+    const h = loopHarness({ responses: [working(), done()], config: { maxLoops: 1 } });
+    await h.run();
+    const { lines } = present(h.events);
+    expect(lines[0]).toBe('[SUCCESS] 🚀 Ralph loop starting (mock backend)');
+    expect(lines[1]).toBe(`[INFO] Max calls/hour: 100; timeout: 15 min; project: ${h.dir}`);
+    expect(lines[2]).toBe('[LOOP] === Starting Loop #1 ===');
+    expect(lines[3]).toBe('[INFO] Executing mock agent (call 1; timeout 15 min)');
+    expect(lines).toContain('[LOOP] === Completed Loop #1 (success, 0s) ===');
+    expect(lines.slice(-3)).toEqual(['[WARN] Loop stopped: max_loops — reached --max-loops 1', '[INFO] Loops: 1; calls: 1; cost: $0.0000; tokens: 0 in / 0 out; time: 0s', '[INFO] Exit reason: max_loops (exit code 7)']);
+  });
+
+  it('shows a wait as a line and a countdown without a terminal', async () => {
+    const h = loopHarness({ responses: [working(), working()], config: { maxCallsPerHour: 1, maxLoops: 2 } });
+    await h.run();
+    const { lines, written } = present(h.events);
+    expect(lines).toContainEqual(expect.stringMatching(/^\[INFO\] Rate limit reached \(calls: 1\/1\) — waiting 1h 0m 0s \(until .+\)$/));
+    expect(written[0]).toMatch(/^Rate limit reached \(calls: 1\/1\) — waiting 01:00:00 \(until .+\)\n$/);
+    // One line a minute, never a flood.
+    expect(written.filter((t) => t.startsWith('  … '))).toHaveLength(59);
+  });
+
+  it('with --live writes the agent output as it arrives', () => {
+    const { written } = present([{ type: 'call.output', text: 'hello\n' }], true);
+    expect(written).toEqual(['hello\n']);
+  });
+});
+
+describe('the event-log recorder', () => {
+  it('records the events of session.jsonl with the fields its readers rely on', async () => {
+    const h = loopHarness({ responses: [working({ cost_usd: 0.5 })], config: { maxLoops: 1 } });
+    await h.run();
+    const byName = new Map(h.events.flatMap((e) => {
+      const r = toEventRecord(e);
+      return r ? [r] : [];
+    }));
+    expect(byName.get('loop.start')).toEqual({ project: h.dir, backend: 'mock', max_loops: 1, dry_run: false, verify_command: null, task: null, pid: 4242 });
+    expect(byName.get('agent.result')).toMatchObject({ iteration: 1, end: 'exited', outcome: 'success', cost_usd: 0.5, mock_response: 0 });
+    expect(byName.get('iteration.end')).toEqual({ iteration: 1, outcome: 'success', result: 'success', success: true, duration_ms: 0 });
+    expect(byName.get('loop.exit')).toEqual({ reason: 'max_loops', exit_code: 7, iterations: 1, elapsed_secs: 0, message: 'reached --max-loops 1' });
+  });
+});
+
+describe('the notifier policy', () => {
+  it('notifies the stops and waits that need a person, never an iteration', async () => {
+    const sent: Array<[NotifyEvent, string]> = [];
+    const policy = createNotifierPolicy({ notify: (kind, message) => void sent.push([kind, message]) });
+    const h = loopHarness({ responses: [working(), done(), done()] });
+    await h.run();
+    for (const e of h.events) policy(e);
+    expect(sent).toEqual([['completed', 'Project completed! Exit reason: project_complete']]);
+  });
+});
