@@ -6,7 +6,7 @@ import { sanitizeLine, truncateToWidth } from './text-fit.js';
  * --live): on a terminal a spinner line redrawn in place with the elapsed
  * time, the current tool and the last line of output; without a terminal one
  * plain line at a steady interval, so logs of unattended runs show the call
- * is still going. The engine only feeds it events and ticks.
+ * is still going. The terminal presenter feeds it the loop's call events.
  */
 
 const FRAMES = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
