@@ -41,6 +41,7 @@ export type LoopEvent =
   | { type: 'limit.usage'; message: string; until: number }
   | { type: 'api_retry.gave_up'; message: string }
   | IterationEnd
+  /** The run state changed (status.json). `run` is the live state: read it when the event arrives. */
   | { type: 'status'; run: Readonly<RunState> }
   | Notice
   | LoopStop
