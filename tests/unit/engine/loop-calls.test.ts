@@ -91,12 +91,12 @@ describe('runLoop: what a call amounts to', () => {
     expect(h.of('loop.start')[0]).toMatchObject({ dryRun: true, backend: 'mock', pid: 4242 });
   });
 
-  it('analysis warnings and denied compound commands are part of the analysis event', async () => {
-    const h = loopHarness({ responses: [{ output: `Did it.\n${statusBlock({ EXIT_SIGNAL: 'maybe' })}` }], config: { maxLoops: 1 } });
+  it('the analysis event carries what the agent said and the progress measured; the store keeps it', async () => {
+    const h = loopHarness({ responses: [{ output: `Did it.\n${statusBlock({ STATUS: 'IN_PROGRESS', WORK_TYPE: 'TESTING' })}` }], config: { maxLoops: 1 } });
     await h.run();
     const [analysis] = h.of('analysis');
-    expect(analysis?.iteration).toBe(1);
-    expect(analysis?.progress).toMatchObject({ filesChanged: 1 });
+    expect(analysis).toMatchObject({ iteration: 1, analysis: { status: 'IN_PROGRESS', workType: 'TESTING', exitSignal: false }, progress: { filesChanged: 1, changedFiles: ['work.txt'] } });
+    expect(h.store.analysis).toBe(analysis?.analysis);
   });
 
   it('a crash leaves a truthful status and a loop.exit record, and rethrows', async () => {
