@@ -36,6 +36,6 @@ export function updateCircuit(s: LoopRun, loop: number, usable: boolean, analysi
     s.emit({ type: 'circuit.halt', circuit: update.state });
     return { stop: 'circuit_breaker_open', message: update.state.reason };
   }
-  if (!usable) s.notice('warn', 'circuit.retry_next', 'Execution failed; the next loop retries after the pause');
+  if (!usable) s.notice({ code: 'circuit.retry_next' });
   return undefined;
 }

@@ -18,7 +18,7 @@ export async function checkPlanComplete(s: LoopRun): Promise<Step> {
     const result = await gate.verifyCurrentTree(s.state.loop);
     s.state.verify = gate.status();
     if (!result.passed) {
-      s.notice('warn', 'plan.verify_fails', 'Every task in fix_plan.md is checked, but the verify command fails: the loop continues with the failure as feedback');
+      s.notice({ code: 'plan.verify_fails' });
       return result.decision === 'escalated_abort' ? { stop: 'verify_aborted' } : undefined;
     }
   }
@@ -37,7 +37,7 @@ export function decideExit(s: LoopRun, analysis: Analysis, gate: GateRun | undef
   s.state.signals = recordClaimOutcome(s.state.signals, claimsCompletion(analysis), verdict.kind === 'complete');
   store.saveExitSignals(s.state.signals);
   const sig = s.state.signals;
-  s.notice('debug', 'exit.check', `Exit check: test_loops=${sig.test_only_loops.length} done_signals=${sig.done_signals.length} completion_indicators=${sig.completion_indicators.length} unaccepted_claims=${sig.unaccepted_claims}`);
+  s.notice({ code: 'exit.check', testLoops: sig.test_only_loops.length, doneSignals: sig.done_signals.length, completionIndicators: sig.completion_indicators.length, unacceptedClaims: sig.unaccepted_claims });
   switch (verdict.kind) {
     case 'permission_denied':
       return { stop: 'permission_denied', message: verdict.deniedCommands.join(', ') };
@@ -46,7 +46,7 @@ export function decideExit(s: LoopRun, analysis: Analysis, gate: GateRun | undef
     case 'safety_circuit_breaker':
       return { stop: 'safety_circuit_breaker', message: `${verdict.claims} iterations claimed completion without being allowed to exit` };
     case 'continue':
-      if (verdict.note) s.notice('info', 'exit.note', verdict.note);
+      if (verdict.note) s.notice({ code: 'exit.note', note: verdict.note });
       return undefined;
   }
 }
@@ -62,11 +62,11 @@ export function decideTaskExit(s: LoopRun, gate: GateRun | undefined, analysis: 
   if (!task || !gate || gate.decision === 'not_run') return undefined;
   if (gate.passed) {
     if (analysis?.exitSignalExplicit && !analysis.exitSignal) {
-      s.notice('info', 'task.continues', 'The verify command passes, but the agent said EXIT_SIGNAL: false: the loop continues');
+      s.notice({ code: 'task.continues', why: 'exit_signal_false' });
       return undefined;
     }
     if (!s.state.workInRun) {
-      s.notice('info', 'task.continues', 'The verify command passes, but nothing has changed in this run yet: the loop continues');
+      s.notice({ code: 'task.continues', why: 'no_change' });
       return undefined;
     }
     return { stop: 'project_complete', message: `the task's verify command passed (attempt ${gate.attempt})` };

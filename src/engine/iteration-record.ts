@@ -20,7 +20,7 @@ export function accountUsage(s: LoopRun, agentRun: AgentRun, outcome: CallOutcom
     const tokens = o.usage.inputTokens + o.usage.outputTokens;
     s.state.rate = recordCallTokens(s.state.rate, tokens);
     s.deps.store.saveRate(s.state.rate);
-    if (s.config.maxTokensPerHour > 0) s.notice('info', 'tokens.used', `Tokens this hour: +${tokens}`);
+    if (s.config.maxTokensPerHour > 0) s.notice({ code: 'tokens.used', tokens });
   }
   if (o.costUsd !== undefined) t.cost_usd += o.costUsd;
   if (o.numTurns !== undefined) t.num_turns += o.numTurns;

@@ -1,6 +1,5 @@
 import type { CallOutcome } from '../core/call-outcome.js';
 import { apiRetryDelayMs, type CallPermit } from '../core/rate-limiter.js';
-import { formatDuration } from '../core/time-format.js';
 import type { LoopRun, Step } from './loop-run.js';
 import { sitOut, waitEnded } from './waits.js';
 
@@ -18,7 +17,7 @@ export async function waitForCallBudget(s: LoopRun, permit: Extract<CallPermit, 
 export async function resumeSavedWait(s: LoopRun): Promise<Step> {
   const wait = s.state.rate.wait;
   if (!wait || wait.until <= s.now) return undefined;
-  s.notice('info', 'wait.resumed', 'Resuming the wait saved by the previous run');
+  s.notice({ code: 'wait.resumed' });
   return waitEnded(await sitOut(s, wait, () => s.publish()));
 }
 
@@ -64,7 +63,7 @@ export async function handleApiTransient(s: LoopRun, outcome: Extract<CallOutcom
   const { store, questions } = s.deps;
   let attempts = (s.state.rate.apiRetry?.attempts ?? 0) + 1;
   if (attempts > config.apiRetryMax) {
-    s.notice('error', 'api_retry.exhausted', `Retry limit exceeded (${config.apiRetryMax} attempts): ${outcome.message}`);
+    s.notice({ code: 'api_retry.exhausted', maxAttempts: config.apiRetryMax, message: outcome.message });
     const keepWaiting =
       questions.tty && (await questions.ask({ question: 'The API keeps refusing requests. Continue waiting?', choices: ['yes', 'no'] as const, defaultChoice: 'no', timeoutMs: 30_000 })) === 'yes';
     if (!keepWaiting) {
@@ -79,9 +78,9 @@ export async function handleApiTransient(s: LoopRun, outcome: Extract<CallOutcom
   s.state.rate = { ...s.state.rate, apiRetry: { attempts, lastError: outcome.message } };
   store.saveRate(s.state.rate);
   const delay = apiRetryDelayMs(attempts, config.apiRetryWaitSeconds);
-  // A 529 is the service being busy, not this user's rate limit: name it as it is.
-  const what = outcome.status === 529 || /\boverloaded/i.test(outcome.message) ? 'API overloaded' : 'Rate limit detected';
-  s.notice('warn', 'api_retry.waiting', `${what}, attempt ${attempts}/${config.apiRetryMax}. Waiting ${formatDuration(delay / 1000)}... (${outcome.message})`);
+  // A 529 is the service being busy, not this user's rate limit: it is named as it is.
+  const overloaded = outcome.status === 529 || /\boverloaded/i.test(outcome.message);
+  s.notice({ code: 'api_retry.waiting', overloaded, attempt: attempts, maxAttempts: config.apiRetryMax, delayMs: delay, message: outcome.message });
   const end = await sitOut(s, { reason: 'api_retry', until: s.now + delay, message: `API ${outcome.status ?? 'rate limit'} error, retry ${attempts}/${config.apiRetryMax}` }, () => s.setAction('api_retry', 'waiting'));
   return waitEnded(end);
 }

@@ -55,11 +55,7 @@ async function warnIfGateAlreadyPasses(s: LoopRun): Promise<void> {
   const gate = s.deps.gate;
   if (!s.options.task || s.options.dryRun || !gate?.active()) return;
   if (await gate.probeBeforeWork()) {
-    s.notice(
-      'warn',
-      'gate.passes_before_work',
-      `The verify command '${gate.command}' already passes before any change: this gate cannot tell whether the task is done. The loop ends when the agent reports EXIT_SIGNAL: true after changing something.`,
-    );
+    s.notice({ code: 'gate.passes_before_work', command: gate.command });
   }
 }
 
@@ -89,11 +85,7 @@ function startup(s: LoopRun): void {
   });
   // Plain text carries no session id, cost or token counts: say what the user gives up.
   if (config.outputFormat === 'text' && !config.live && backend.name === 'claude') {
-    s.notice(
-      'warn',
-      'agent.output_format',
-      "Output format 'text': Claude's answer carries no session id, cost or token counts, so every loop starts a new conversation and cost, token and --max-cost limits are not tracked. Use the default 'json' format to keep them.",
-    );
+    s.notice({ code: 'agent.output_format' });
   }
   s.setAction('starting', 'running');
 }
@@ -144,8 +136,8 @@ async function makeCall(s: LoopRun, { loop, started }: { loop: number; started: 
 function dryRunIteration(s: LoopRun, loop: number, started: number): Promise<Step> {
   const { config } = s;
   const request = { loop, cwd: s.deps.store.paths.project, prompt: s.options.readPrompt(), loopContext: `Loop #${loop}.`, timeoutMs: config.timeoutMinutes * 60_000, outputLogPath: '', live: config.live };
-  s.notice('info', 'dry_run', `[DRY RUN] Would execute: ${s.deps.backend.describe(request)}`);
-  s.notice('info', 'dry_run', `[DRY RUN] Output format: ${config.live ? 'stream-json' : config.outputFormat}; timeout: ${config.timeoutMinutes} min`);
+  s.notice({ code: 'dry_run.command', description: s.deps.backend.describe(request) });
+  s.notice({ code: 'dry_run.format', format: config.live ? 'stream-json' : config.outputFormat, timeoutMinutes: config.timeoutMinutes });
   s.setAction('dry_run', 'running', `Loop #${loop}: dry run`);
   s.emit({ type: 'iteration.end', iteration: loop, outcome: 'dry_run', startedAt: started, endedAt: s.now });
   return pause(s);

@@ -107,43 +107,47 @@ export interface IterationEnd {
   call?: { run: AgentRun; analysis?: Analysis; progress?: ProgressFacts; gate?: GateRun };
 }
 
-export type NoticeLevel = 'info' | 'warn' | 'error' | 'success' | 'debug';
-
 /**
- * A one-off line for the person watching. `code` names the situation for subscribers that
- * react to it without parsing words; `text` says it.
+ * A situation the person watching should hear about that is no step of the vocabulary above:
+ * `code` names it, the other fields are its facts. The terminal presenter words it.
  */
-export interface Notice {
-  type: 'notice';
-  level: NoticeLevel;
-  code: NoticeCode;
-  text: string;
+interface NoticeFacts {
+  /** Plain-text output carries no session id, cost or token counts. */
+  'agent.output_format': object;
+  'api_retry.exhausted': { maxAttempts: number; message: string };
+  'api_retry.waiting': { overloaded: boolean; attempt: number; maxAttempts: number; delayMs: number; message: string };
+  'call.failed': { message: string; outputLogPath: string };
+  'call.timeout': { timeoutMinutes: number; productive: boolean; filesChanged: number };
+  /** A failed call changed files: they stay (no checkpoint, or no --rollback-on-fail), or are rolled back. */
+  'call.failed_with_changes': { loop: number; filesChanged: number; handling: 'no_checkpoint' | 'kept' | 'rolled_back'; checkpointId?: string };
+  'checkpoint.skipped': { loop: number; reason: string };
+  'circuit.retry_next': object;
+  'dry_run.command': { description: string };
+  'dry_run.format': { format: string; timeoutMinutes: number };
+  'exit.check': { testLoops: number; doneSignals: number; completionIndicators: number; unacceptedClaims: number };
+  /** Why the exit rules let the loop go on (their own words). */
+  'exit.note': { note: string };
+  'gate.action': { action: string };
+  'gate.paused': { command: string; attempts: number; maxAttempts: number };
+  'gate.passes_before_work': { command: string };
+  'gate.unattended': object;
+  'plan.verify_fails': object;
+  'rollback.failed': { id: string; reason: string; partial: boolean };
+  'session.expired': { ageHours: number; maxHours: number };
+  'session.resumed': { sessionId: string; ageHours: number };
+  'task.continues': { why: 'exit_signal_false' | 'no_change' };
+  'tokens.used': { tokens: number };
+  'verify.probe': { command: string };
+  'verify.running': { command: string; attempt: number; maxAttempts: number };
+  'wait.resumed': object;
 }
 
-export type NoticeCode =
-  | 'agent.output_format'
-  | 'api_retry.exhausted'
-  | 'api_retry.waiting'
-  | 'call.failed'
-  | 'call.timeout'
-  | 'call.failed_with_changes'
-  | 'checkpoint.skipped'
-  | 'circuit.retry_next'
-  | 'dry_run'
-  | 'exit.check'
-  | 'exit.note'
-  | 'gate.action'
-  | 'gate.paused'
-  | 'gate.passes_before_work'
-  | 'gate.unattended'
-  | 'plan.verify_fails'
-  | 'rollback.failed'
-  | 'session.expired'
-  | 'session.resumed'
-  | 'task.continues'
-  | 'tokens.used'
-  | 'verify.running'
-  | 'wait.resumed';
+export type NoticeCode = keyof NoticeFacts;
+
+export type Notice = { [K in NoticeCode]: { type: 'notice'; code: K } & NoticeFacts[K] }[NoticeCode];
+
+/** A notice as the engine says it (without `type`). */
+export type NoticeBody = { [K in NoticeCode]: { code: K } & NoticeFacts[K] }[NoticeCode];
 
 /** The loop has decided to stop: why, in words and for notifications. */
 export interface LoopStop {

@@ -3,7 +3,7 @@ import type { CircuitLimits } from '../core/circuit-breaker.js';
 import { emptyExitSignals } from '../core/exit-signals.js';
 import type { ExitReason } from '../core/exit-reasons.js';
 import type { RalphConfig } from '../config/keys.js';
-import type { LoopEvent, NoticeCode, NoticeLevel } from './loop-events.js';
+import type { LoopEvent, NoticeBody } from './loop-events.js';
 import type { LoopDeps, LoopOptions } from './loop-deps.js';
 import { newRunState, type RunState } from './run-state.js';
 
@@ -50,8 +50,8 @@ export class LoopRun {
     this.deps.emit(event);
   }
 
-  notice(level: NoticeLevel, code: NoticeCode, text: string): void {
-    this.deps.emit({ type: 'notice', level, code, text });
+  notice(notice: NoticeBody): void {
+    this.deps.emit({ type: 'notice', ...notice });
   }
 
   /** The run state changed in a way watchers of status.json should see. */

@@ -12,10 +12,10 @@ export function selectSession(s: LoopRun, config: RalphConfig, nowMs: number): s
   if (!stored) return undefined;
   const ageHours = (nowMs - stored.createdAt) / 3_600_000;
   if (isSessionExpired(stored, nowMs, config.sessionExpiryHours)) {
-    s.notice('info', 'session.expired', `Session expired (${Math.floor(ageHours)}h old, max ${config.sessionExpiryHours}h); starting a new one`);
+    s.notice({ code: 'session.expired', ageHours, maxHours: config.sessionExpiryHours });
     s.deps.store.forgetClaudeSession();
     return undefined;
   }
-  s.notice('info', 'session.resumed', `Resuming Claude session: ${stored.sessionId.slice(0, 20)}... (${Math.floor(ageHours)}h old)`);
+  s.notice({ code: 'session.resumed', sessionId: stored.sessionId, ageHours });
   return stored.sessionId;
 }

@@ -6,7 +6,7 @@ import type { VerifySettings } from '../core/verify-settings.js';
 import type { StatusVerify } from '../core/status-model.js';
 import { isoTimestamp } from '../core/time-format.js';
 import { runGateAttempt } from './gate-attempt.js';
-import type { NoticeCode, NoticeLevel } from './loop-events.js';
+import type { NoticeBody } from './loop-events.js';
 import type { CheckpointPort, EngineIo, GateStorePort } from './ports.js';
 import type { CheckpointGuard, GateRun, VerifyGate } from './verify-gate.js';
 
@@ -51,8 +51,8 @@ export class VerifyGateStep implements VerifyGate {
     if (state.status === 'pending' && last && !last.passed) this.pendingFeedback = formatBounceBack(last, state.attempt, state.maxAttempts);
   }
 
-  private notice(level: NoticeLevel, code: NoticeCode, text: string): void {
-    this.d.emit({ type: 'notice', level, code, text });
+  private notice(notice: NoticeBody): void {
+    this.d.emit({ type: 'notice', ...notice });
   }
 
   get command(): string {
@@ -67,7 +67,7 @@ export class VerifyGateStep implements VerifyGate {
   /** A gate left escalated by an earlier run needs an answer before the loop continues. */
   async resolvePausedGate(): Promise<'continue' | 'abort'> {
     if (this.state.status !== 'escalated' || this.command === '') return 'continue';
-    this.notice('warn', 'gate.paused', `The verify gate is paused: '${this.command}' failed ${this.state.attempt}/${this.state.maxAttempts} times in an earlier run.`);
+    this.notice({ code: 'gate.paused', command: this.command, attempts: this.state.attempt, maxAttempts: this.state.maxAttempts });
     const last = lastResult(this.state);
     if (last) this.d.emit({ type: 'verify.escalated', command: this.command, result: last, attempts: this.state.attempt, maxAttempts: this.state.maxAttempts, fromEarlierRun: true });
     const action = await this.answerEscalation();
@@ -76,7 +76,7 @@ export class VerifyGateStep implements VerifyGate {
 
   async probeBeforeWork(): Promise<boolean> {
     if (!this.active()) return false;
-    this.notice('info', 'verify.running', `Running: ${this.command} (once before any change, to see whether it can tell the task is done)`);
+    this.notice({ code: 'verify.probe', command: this.command });
     const result = await this.d.runCommand(this.d.interrupt);
     return result.passed;
   }
@@ -92,7 +92,7 @@ export class VerifyGateStep implements VerifyGate {
       this.checkpointId = undefined;
       const { checkpoint, rollbackOnFail } = this.d.settings;
       if (checkpointRequired({ checkpoint, rollbackOnFail, gateActive: this.active(), hasCommand: this.command !== '' })) return { ok: false, reason: created.reason };
-      this.notice('warn', 'checkpoint.skipped', `No checkpoint for loop #${loop}: ${created.reason}`);
+      this.notice({ code: 'checkpoint.skipped', loop, reason: created.reason });
       return { ok: true };
     }
     this.checkpointId = created.id;
@@ -115,17 +115,16 @@ export class VerifyGateStep implements VerifyGate {
       if (cp && id) await cp.prune(this.d.keepCheckpoints);
       return false;
     }
-    const files = `${filesChanged} file${filesChanged === 1 ? '' : 's'}`;
     if (!cp || !id) {
-      this.notice('warn', 'call.failed_with_changes', `The agent call failed after changing ${files}; there is no checkpoint of this loop, so the changes stay in the work tree.`);
+      this.notice({ code: 'call.failed_with_changes', loop, filesChanged, handling: 'no_checkpoint' });
       return false;
     }
     if (!this.d.settings.rollbackOnFail) {
-      this.notice('warn', 'call.failed_with_changes', `The agent call failed after changing ${files}; the changes stay in the work tree. 'ralph --restore ${id}' brings back the state before loop #${loop} (or run with --rollback-on-fail).`);
+      this.notice({ code: 'call.failed_with_changes', loop, filesChanged, handling: 'kept', checkpointId: id });
       await cp.prune(this.d.keepCheckpoints);
       return false;
     }
-    this.notice('warn', 'call.failed_with_changes', `The agent call failed after changing ${files}: a failed attempt, rolled back like a failed verify.`);
+    this.notice({ code: 'call.failed_with_changes', loop, filesChanged, handling: 'rolled_back', checkpointId: id });
     const restored = await this.rollback(loop, id, 'agent_failed');
     if (restored) await cp.drop(id);
     await cp.prune(this.d.keepCheckpoints);
@@ -176,7 +175,7 @@ export class VerifyGateStep implements VerifyGate {
     if (!this.active()) return this.notRun(0);
     const attempt = this.state.attempt + 1;
     this.lastAttempt = attempt;
-    this.notice('info', 'verify.running', `Running: ${this.command} (verify attempt ${attempt}/${this.state.maxAttempts})`);
+    this.notice({ code: 'verify.running', command: this.command, attempt, maxAttempts: this.state.maxAttempts });
     let cancelledAfterMs = 0;
     const cp = this.d.checkpoints;
     const outcome = await runGateAttempt<true>({
@@ -241,9 +240,9 @@ export class VerifyGateStep implements VerifyGate {
       }
     } else {
       action = this.d.store.takeAction() ?? 'abort';
-      if (action === 'abort') this.notice('error', 'gate.unattended', 'Verify attempts exhausted and nobody is at a terminal to decide: stopping.');
+      if (action === 'abort') this.notice({ code: 'gate.unattended' });
     }
-    this.notice('info', 'gate.action', `Verify gate: ${action}`);
+    this.notice({ code: 'gate.action', action });
     // An abort ends this run only: the next run, after the user fixed the cause, starts a fresh cycle.
     // A gate stays paused (escalated) only when the run ended while the question was still open.
     this.state = applyGateAction(this.state, action);
@@ -275,9 +274,8 @@ export class VerifyGateStep implements VerifyGate {
   private async rollback(loop: number, id: string, cause: RollbackFacts['cause']): Promise<boolean> {
     const result = await (this.d.checkpoints as CheckpointPort).rollback(id, `loop ${loop}`);
     if (!result.ok) {
-      // Only an untouched tree still holds the attempt as it was; a partial rollback says so itself.
-      const state = result.changed ? 'The rollback is incomplete.' : "Nothing was rolled back: the attempt's changes are still in the work tree.";
-      this.notice('error', 'rollback.failed', `Rollback to checkpoint ${id} failed: ${result.reason}. ${state}`);
+      // Only an untouched tree still holds the attempt as it was: the user must hear which it is.
+      this.notice({ code: 'rollback.failed', id, reason: result.reason, partial: result.changed === true });
       return false;
     }
     const reverted = result.reverted;

@@ -71,16 +71,10 @@ export async function assessWork(s: LoopRun, call: CallMade): Promise<Work> {
   const progress: ProgressFacts = { ...measured, tasksChecked: Math.max(0, (planAfter?.checked ?? 0) - (call.planBefore?.checked ?? 0)) };
   const productive = outcome.kind === 'timeout' && (progress.filesChanged > 0 || progress.tasksChecked > 0);
   if (outcome.kind === 'timeout') {
-    s.notice(
-      'warn',
-      'call.timeout',
-      productive
-        ? `Claude timed out after ${config.timeoutMinutes} min but changed ${progress.filesChanged} file(s): analyzing the work (productive timeout)`
-        : `Claude timed out after ${config.timeoutMinutes} min with no detectable progress`,
-    );
+    s.notice({ code: 'call.timeout', timeoutMinutes: config.timeoutMinutes, productive, filesChanged: progress.filesChanged });
   }
   if (outcome.kind === 'failed') {
-    s.notice('error', 'call.failed', `❌ Claude Code call failed: ${outcome.message} — output: ${call.outputLogPath}`);
+    s.notice({ code: 'call.failed', message: outcome.message, outputLogPath: call.outputLogPath });
     if (outcome.resetSession) store.resetSession('api_error_is_error_true', loop, s.now);
   }
 

@@ -8,6 +8,7 @@ import type { CallProgress } from '../../ui/call-progress.js';
 import { renderAnalysisSummary, renderHaltScreen } from '../../ui/screens.js';
 import { startWaitCountdown, type WaitCountdown } from '../../ui/wait-countdown.js';
 import { presentLoopExit, presentLoopStop } from './exit-lines.js';
+import { noticeLine } from './notice-lines.js';
 
 export interface TerminalPresenterOptions {
   /** Lines with a level: stderr and ralph.log. */
@@ -126,9 +127,11 @@ export function createTerminalPresenter(o: TerminalPresenterOptions): (event: Lo
         logger.loop(success ? `=== Completed Loop #${e.iteration} (${label}, ${took}) ===` : `=== Loop #${e.iteration} ended: ${label} (${took}) ===`);
         return;
       }
-      case 'notice':
-        logger[e.level](e.text);
+      case 'notice': {
+        const { level, text } = noticeLine(e);
+        logger[level](text);
         return;
+      }
       case 'loop.stop':
         presentLoopStop(logger, e);
         return;

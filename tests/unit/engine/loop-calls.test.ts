@@ -87,7 +87,7 @@ describe('runLoop: what a call amounts to', () => {
     expect(await h.run()).toMatchObject({ reason: 'dry_run', exitCode: 0, loops: 3 });
     expect(h.of('agent.result')).toEqual([]);
     expect(h.of('iteration.end').map((e) => e.outcome)).toEqual(['dry_run', 'dry_run', 'dry_run']);
-    expect(h.notices('dry_run')[0]).toMatch(/^\[DRY RUN\] Would execute: replay the next of 0 scripted responses/);
+    expect(h.notices('dry_run.command')[0]).toMatch(/^\[DRY RUN\] Would execute: replay the next of 0 scripted responses/);
     expect(h.of('loop.start')[0]).toMatchObject({ dryRun: true, backend: 'mock', pid: 4242 });
   });
 

@@ -2,6 +2,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { MockBackend } from '../../../../src/backends/mock-backend.js';
 import { toEventRecord } from '../../../../src/cli/loop/event-log-recorder.js';
+import { noticeLine } from '../../../../src/cli/loop/notice-lines.js';
 import type { RalphConfig } from '../../../../src/config/keys.js';
 import { loadConfig } from '../../../../src/config/load-config.js';
 import type { ProgressFacts } from '../../../../src/core/response-analyzer.js';
@@ -9,7 +10,7 @@ import type { VerifyOutcome } from '../../../../src/core/verify-feedback.js';
 import type { VerifySettings } from '../../../../src/core/verify-settings.js';
 import { runLoop, type LoopResult } from '../../../../src/engine/loop-controller.js';
 import type { LoopDeps, TaskMode } from '../../../../src/engine/loop-deps.js';
-import type { LoopEvent } from '../../../../src/engine/loop-events.js';
+import type { LoopEvent, NoticeCode } from '../../../../src/engine/loop-events.js';
 import type { CheckpointPort, EngineIo, ProgressProbe, Question } from '../../../../src/engine/ports.js';
 import { VerifyGateStep } from '../../../../src/engine/verify-gate-step.js';
 import type { ProcessRunner } from '../../../../src/ports.js';
@@ -193,8 +194,8 @@ export function loopHarness(o: HarnessOptions = {}) {
       runLoop(deps, { config, promptPath: join(dir, 'PROMPT.md'), readPrompt: () => 'Do the work.', dryRun: o.dryRun ?? false, pid: 4242, ...(o.task ? { task: o.task } : {}) }),
     /** The events session.jsonl records, by name. */
     recorded: (): string[] => events.flatMap((e) => toEventRecord(e)?.[0] ?? []),
-    /** The texts of the notices of this code. */
-    notices: (code?: string): string[] => events.flatMap((e) => (e.type === 'notice' && (code === undefined || e.code === code) ? [e.text] : [])),
+    /** The notices of this code, as the terminal presenter words them. */
+    notices: (code?: NoticeCode): string[] => events.flatMap((e) => (e.type === 'notice' && (code === undefined || e.code === code) ? [noticeLine(e).text] : [])),
     of: <K extends LoopEvent['type']>(type: K): Array<Extract<LoopEvent, { type: K }>> => events.filter((e): e is Extract<LoopEvent, { type: K }> => e.type === type),
   };
 }
