@@ -29,6 +29,8 @@ export interface GroupSpawnOptions {
   env: NodeJS.ProcessEnv;
   /** What the command is, for the run file ("agent", "verify"). */
   role?: string;
+  /** A pipe to write input into; closed from the start otherwise. */
+  stdin?: 'pipe' | 'ignore';
 }
 
 export function spawnGroup(file: string, args: readonly string[], options: GroupSpawnOptions): GroupProcess {
@@ -36,8 +38,8 @@ export function spawnGroup(file: string, args: readonly string[], options: Group
   const child = spawn(file, args, {
     cwd: options.cwd,
     env: { ...options.env, [marker.name]: marker.value },
-    // stdin closed: newer CLIs wait on stdin in -p mode.
-    stdio: ['ignore', 'pipe', 'pipe'],
+    // stdin closed unless there is input: newer CLIs wait on stdin in -p mode.
+    stdio: [options.stdin ?? 'ignore', 'pipe', 'pipe'],
     detached: true,
   });
   const target: SweepTarget = { marker, spawned: [], groups: [] };

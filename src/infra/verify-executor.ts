@@ -1,13 +1,12 @@
 import type { VerifyOutcome } from '../core/verify-feedback.js';
 import { statSync } from 'node:fs';
-import { performance } from 'node:perf_hooks';
 import { BoundedTail } from '../core/bounded-tail.js';
 import { StreamRedactor } from '../core/secret-redactor.js';
 import { currentRedactors } from '../state/redaction.js';
 import { formatSecondsShort } from '../core/verify-feedback.js';
 import { explainExit } from './exit-explanation.js';
-import { spawnGroup } from './process-group.js';
-import { describeProcesses, type ProcessEntry } from '../core/process-selection.js';
+import { start } from './process.js';
+import { describeProcesses } from '../core/process-selection.js';
 
 export { explainExit, firstWord, signalName } from './exit-explanation.js';
 
@@ -55,8 +54,6 @@ const DEFAULT_KILL_GRACE_MS = 1000;
  * the tree) before Ralph stops reading them.
  */
 const DRAIN_MS = 250;
-/** setTimeout's ceiling; longer limits would fire at once. */
-const MAX_TIMER_MS = 2_147_483_647;
 
 export function truncationNotice(maxChars: number): string {
   return `[...truncated, showing last ${maxChars} chars...]\n`;
@@ -102,102 +99,47 @@ function checkDirectory(cwd: string): string | undefined {
   }
 }
 
-function streamClosed(stream: NodeJS.ReadableStream | null): Promise<void> {
-  if (!stream) return Promise.resolve();
-  return new Promise((resolve) => {
-    stream.once('close', () => resolve());
-    stream.once('error', () => resolve());
-  });
-}
-
-function delay(ms: number): Promise<'timeout'> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(() => resolve('timeout'), ms);
-    timer.unref?.();
-  });
-}
-
 export async function runVerifyCommand(options: VerifyOptions): Promise<VerifyResult> {
   const { command, cwd } = options;
   const max = Math.max(1, Math.floor(options.maxOutputChars ?? DEFAULT_MAX_OUTPUT_CHARS));
-  const grace = options.killGraceMs ?? DEFAULT_KILL_GRACE_MS;
   if (command.trim() === '') return failedBeforeStart(options, 'the verify command is empty', cwd);
   const badDir = checkDirectory(cwd);
   if (badDir) return failedBeforeStart(options, badDir, cwd);
   if (options.signal?.aborted) return { ...failedBeforeStart(options, 'cancelled before it started', cwd), cancelled: true };
 
-  const started = performance.now();
-  let group: ReturnType<typeof spawnGroup>;
-  try {
-    group = spawnGroup('sh', ['-c', command], { cwd, env: options.env, role: 'verify' });
-  } catch (error) {
-    return failedBeforeStart(options, `could not start sh: ${(error as Error).message}`, cwd);
-  }
-  const { child } = group;
-  let stopping: Promise<ProcessEntry[]> | undefined;
-  const stop = (): Promise<ProcessEntry[]> => {
-    stopping ??= group.terminate(grace);
-    return stopping;
-  };
-  let spawnError: string | undefined;
-  child.once('error', (error) => {
-    spawnError = error.message;
-  });
-  child.once('spawn', () => {
-    if (child.pid !== undefined) options.onStart?.(child.pid);
-  });
-
   const stdoutTail = new BoundedTail(max);
   const stderrTail = new BoundedTail(max);
-  // Decode as UTF-8 in the stream so a multi-byte character split across chunks stays whole.
-  child.stdout?.setEncoding('utf8');
-  child.stderr?.setEncoding('utf8');
   // Secrets the command prints are redacted before the tail keeps them, so a cut never leaves half a secret.
   const outRedactor = new StreamRedactor(currentRedactors().text);
   const errRedactor = new StreamRedactor(currentRedactors().text);
-  child.stdout?.on('data', (chunk: string) => stdoutTail.write(outRedactor.write(chunk)));
-  child.stderr?.on('data', (chunk: string) => stderrTail.write(errRedactor.write(chunk)));
-  const pipesClosed = Promise.all([streamClosed(child.stdout), streamClosed(child.stderr)]);
-
-  let timedOut = false;
-  let cancelled = false;
-  const limit = Math.min(MAX_TIMER_MS, Math.max(1, Math.floor(options.timeoutMs)));
-  const timer = setTimeout(() => {
-    timedOut = true;
-    void stop();
-  }, limit);
-  const onAbort = (): void => {
-    cancelled = true;
-    void stop();
-  };
-  options.signal?.addEventListener('abort', onAbort, { once: true });
-
-  const exit = await group.exited;
-  const durationMs = Math.round(performance.now() - started);
-  clearTimeout(timer);
-  options.signal?.removeEventListener('abort', onAbort);
-
-  // The shell is gone; anything it left running in the background — in its
-  // group or not — may still hold our pipes. End it so nothing outlives the gate.
-  const stopped = await stop();
-  if ((await Promise.race([pipesClosed, delay(DRAIN_MS)])) === 'timeout') {
-    child.stdout?.destroy();
-    child.stderr?.destroy();
-  }
-
+  const outcome = await start('sh', ['-c', command], {
+    cwd,
+    env: options.env,
+    role: 'verify',
+    timeoutMs: options.timeoutMs,
+    ...(options.signal ? { signal: options.signal } : {}),
+    killGraceMs: options.killGraceMs ?? DEFAULT_KILL_GRACE_MS,
+    drainMs: DRAIN_MS,
+    ...(options.onStart ? { onSpawn: options.onStart } : {}),
+    onStdout: (text) => stdoutTail.write(outRedactor.write(text)),
+    onStderr: (text) => stderrTail.write(errRedactor.write(text)),
+  });
+  const timedOut = outcome.end === 'timeout';
+  const cancelled = outcome.end === 'interrupted';
+  const spawnError = outcome.failure;
   stdoutTail.write(outRedactor.end());
   stderrTail.write(errRedactor.end());
   const stdout = finishTail(stdoutTail, max);
   const stderr = finishTail(stderrTail, max);
-  const exitCode = timedOut || cancelled ? null : (exit.exitCode ?? null);
-  const signal = exit.signal ?? null;
+  const exitCode = timedOut || cancelled ? null : (outcome.exitCode ?? null);
+  const signal = outcome.signal ?? null;
   const result: VerifyResult = {
     command,
     passed: !timedOut && !cancelled && spawnError === undefined && exitCode === 0,
     exitCode,
     signal,
     timedOut,
-    durationMs,
+    durationMs: outcome.durationMs,
     stdout: stdout.text,
     stderr: stderr.text,
     stdoutTruncated: stdout.truncated,
@@ -212,7 +154,6 @@ export async function runVerifyCommand(options: VerifyOptions): Promise<VerifyRe
   else explanation = explainExit(command, exitCode, signal, stderr.text);
   if (explanation !== undefined) result.explanation = explanation;
   if (cancelled) result.cancelled = true;
-  const leftBehind = stopped.filter((p) => p.pid !== child.pid);
-  if (leftBehind.length > 0) result.stoppedProcesses = leftBehind.map((p) => describeProcesses([p]));
+  if (outcome.stopped.length > 0) result.stoppedProcesses = outcome.stopped.map((p) => describeProcesses([p]));
   return result;
 }

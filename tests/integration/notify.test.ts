@@ -2,7 +2,7 @@ import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { appleScriptFor, createNotifier, escapeAppleScript } from '../../src/features/notify.js';
-import { createExecaRunner } from '../../src/infra/execa-runner.js';
+import { createProcessRunner } from '../../src/infra/process-runner.js';
 import type { ProcessRunner } from '../../src/ports.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
@@ -21,7 +21,7 @@ function fakeBin(name: string, exitCode = 0): { dir: string; calls: () => string
 
 function setup(platform: NodeJS.Platform, path: string, enabled = true) {
   const bells: string[] = [];
-  const notifier = createNotifier({ enabled, platform, runner: createExecaRunner(), write: (t) => bells.push(t), env: { PATH: path } });
+  const notifier = createNotifier({ enabled, platform, runner: createProcessRunner(), write: (t) => bells.push(t), env: { PATH: path } });
   return { notifier, bells };
 }
 

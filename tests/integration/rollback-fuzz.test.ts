@@ -1,7 +1,7 @@
 import { chmodSync, existsSync, mkdirSync, readdirSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createExecaRunner } from '../../src/infra/execa-runner.js';
+import { createProcessRunner } from '../../src/infra/process-runner.js';
 import { createCheckpoint, dropCheckpoint, rollbackToCheckpoint } from '../../src/infra/git-checkpoints.js';
 import { GitWorkspace } from '../../src/infra/git-workspace.js';
 import { git, gitRepo } from '../helpers/git-repo.js';
@@ -207,7 +207,7 @@ describe('rollback fuzz', () => {
   for (const seed of seeds) {
     it(`seed ${seed}: every failed iteration is rolled back exactly`, async () => {
       const f = setUp(seed);
-      const ws = new GitWorkspace(f.dir, createExecaRunner());
+      const ws = new GitWorkspace(f.dir, createProcessRunner());
       for (let iteration = 1; iteration <= ITERATIONS; iteration += 1) {
         const before = fingerprint(f.dir);
         const made = await createCheckpoint(ws, { loop: iteration, now: 1_700_000_000_000 + seed * 1000 + iteration });

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { checkTmux, launchTmuxMonitor, LIVE_LOG_HEADER, shellCommand, WINDOW_TITLE } from '../../src/features/tmux-monitor.js';
 import { RalphError } from '../../src/errors.js';
-import { createExecaRunner } from '../../src/infra/execa-runner.js';
+import { createProcessRunner } from '../../src/infra/process-runner.js';
 import type { ProcessRunner } from '../../src/ports.js';
 import { ROOT } from '../helpers/run-cli.js';
 import { tempDir } from '../helpers/temp-dir.js';
@@ -37,7 +37,7 @@ async function launch(config: string, extra: { isTTY?: boolean; attach?: (args: 
   const messages: string[] = [];
   const result = await launchTmuxMonitor(
     { projectDir, loopCommand: LOOP, monitorCommand: MONITOR, paneRunner: PANE_RUNNER, sessionName: extra.sessionName ?? 'ralph-it', socketName: server.socket, configFile: server.configFile },
-    { runner: createExecaRunner(), now: () => 1_767_000_000_000, isTTY: extra.isTTY ?? false, env: {}, write: (t) => messages.push(t), ...(extra.attach ? { attach: extra.attach } : {}) },
+    { runner: createProcessRunner(), now: () => 1_767_000_000_000, isTTY: extra.isTTY ?? false, env: {}, write: (t) => messages.push(t), ...(extra.attach ? { attach: extra.attach } : {}) },
   );
   return { ...server, projectDir, messages, result };
 }
@@ -93,7 +93,7 @@ describe.skipIf(!hasTmux)('ralph --monitor with real tmux', () => {
     const projectDir = tempDir('ralph-tmux-');
     const result = await launchTmuxMonitor(
       { projectDir, loopCommand: LOOP, monitorCommand: MONITOR, paneRunner: PANE_RUNNER, socketName: server.socket, configFile: server.configFile },
-      { runner: createExecaRunner(), now: () => 1_767_000_000_000, isTTY: true, env: { TMUX: '/tmp/other,1,0' }, write: () => undefined, attach: (args) => (attached.push(args), 0) },
+      { runner: createProcessRunner(), now: () => 1_767_000_000_000, isTTY: true, env: { TMUX: '/tmp/other,1,0' }, write: () => undefined, attach: (args) => (attached.push(args), 0) },
     );
     expect(result).toMatchObject({ sessionName: 'ralph-1767000000-2', attached: true });
     // A private socket is never the client we sit in: attach, do not switch-client.
@@ -156,7 +156,7 @@ describe.skipIf(!hasTmux)('ralph --monitor with real tmux', () => {
       spawnSync('sh', ['-c', `touch stop; while tmux -L ${server.socket} has-session -t ralph-att 2>/dev/null; do sleep 0.05; done`], { cwd: projectDir }).status ?? 1;
     const result = await launchTmuxMonitor(
       { projectDir, loopCommand: LOOP, monitorCommand: MONITOR, paneRunner: PANE_RUNNER, sessionName: 'ralph-att', socketName: server.socket, configFile: server.configFile },
-      { runner: createExecaRunner(), now: () => 0, isTTY: true, env: {}, write: (m) => messages.push(m), attach },
+      { runner: createProcessRunner(), now: () => 0, isTTY: true, env: {}, write: (m) => messages.push(m), attach },
     );
     expect(result).toEqual({ sessionName: 'ralph-att', attached: true, exitCode: 6 });
     expect(messages.join('')).toContain('Ralph loop finished with exit code 6 (verify gate aborted or exhausted).');
@@ -168,7 +168,7 @@ describe.skipIf(!hasTmux)('ralph --monitor with real tmux', () => {
     const messages: string[] = [];
     const result = await launchTmuxMonitor(
       { projectDir, loopCommand: LOOP, monitorCommand: MONITOR, paneRunner: PANE_RUNNER, sessionName: 'ralph-det', socketName: server.socket, configFile: server.configFile },
-      { runner: createExecaRunner(), now: () => 0, isTTY: true, env: {}, write: (m) => messages.push(m), attach: () => 0 },
+      { runner: createProcessRunner(), now: () => 0, isTTY: true, env: {}, write: (m) => messages.push(m), attach: () => 0 },
     );
     expect(result).toEqual({ sessionName: 'ralph-det', attached: true, exitCode: 0 });
     expect(messages.join('')).toContain('The loop keeps running in tmux session ralph-det');
@@ -194,7 +194,7 @@ describe('checkTmux', () => {
   });
 
   it.skipIf(!hasTmux)('reports the installed version', async () => {
-    const check = await checkTmux(createExecaRunner(), '/');
+    const check = await checkTmux(createProcessRunner(), '/');
     expect(check).toMatchObject({ ok: true, version: expect.stringMatching(/^tmux /) });
   });
 });

@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { applyGateAction, type GateAction, type GateState } from '../../core/verify-gate.js';
 import { describeRestoreMove, restoreRewindsBranch } from '../../core/restore-move.js';
 import { ExitCode, RalphError, UsageError } from '../../errors.js';
-import { createExecaRunner } from '../../infra/execa-runner.js';
+import { createProcessRunner } from '../../infra/process-runner.js';
 import { findCheckpoint, listCheckpoints, pruneCheckpoints, restoreCheckpoint } from '../../infra/git-checkpoints.js';
 import { GitWorkspace } from '../../infra/git-workspace.js';
 import { readRestoreMove } from '../../infra/restore-preview.js';
@@ -56,7 +56,7 @@ export async function gateActionCommand(paths: RalphPaths, action: GateAction): 
 }
 
 function workspace(paths: RalphPaths): GitWorkspace {
-  return new GitWorkspace(paths.project, createExecaRunner());
+  return new GitWorkspace(paths.project, createProcessRunner());
 }
 
 /** `ralph --checkpoints [--json]` (and `--rollback` without an id). */

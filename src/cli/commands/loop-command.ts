@@ -6,7 +6,7 @@ import { LOCK_LOST } from '../../core/exit-reasons.js';
 import { runLoop } from '../../engine/loop-controller.js';
 import type { LoopDeps, TaskMode } from '../../engine/loop-deps.js';
 import type { EngineIo } from '../../engine/ports.js';
-import { createExecaRunner } from '../../infra/execa-runner.js';
+import { createProcessRunner } from '../../infra/process-runner.js';
 import { createProgressProbe } from '../../infra/progress-probe.js';
 import { startRunGuard, type RunGuard } from '../../infra/run-guard.js';
 import { systemClock } from '../../infra/system-clock.js';
@@ -46,7 +46,7 @@ export async function runLoopCommand(input: LoopCommandInput): Promise<number> {
   const loaded = loadProjectConfig(paths, env, args.flags);
   const config: RalphConfig = loaded.config;
   const promptPath = resolve(paths.project, config.promptFile);
-  const runner = createExecaRunner();
+  const runner = createProcessRunner();
   if (!input.task) assertRalphProject(paths, promptPath);
   const creatingState = input.task ? await checkTaskFolder(paths, runner, args.allowNoGit === true) : undefined;
   mkdirSync(paths.logsDir, { recursive: true });

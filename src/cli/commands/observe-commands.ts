@@ -2,7 +2,7 @@ import { join, resolve } from 'node:path';
 import { ExitCode, RalphError, UsageError } from '../../errors.js';
 import { inspectSession, readSessionRecords, type InspectJson, type InspectSummary, type InspectTimeline } from '../../features/session-inspect.js';
 import { launchTmuxMonitor } from '../../features/tmux-monitor.js';
-import { createExecaRunner } from '../../infra/execa-runner.js';
+import { createProcessRunner } from '../../infra/process-runner.js';
 import { packageRoot } from '../../infra/package-info.js';
 import { ralphPaths } from '../../state/paths.js';
 import { loadProjectConfig } from '../load-project-config.js';
@@ -82,7 +82,7 @@ export async function monitorCommand(args: RalphArgs, argv: readonly string[], c
       ...(process.env['RALPH_TMUX_SOCKET'] ? { socketName: process.env['RALPH_TMUX_SOCKET'] } : {}),
     },
     {
-      runner: createExecaRunner(),
+      runner: createProcessRunner(),
       now: () => Date.now(),
       isTTY: process.stdin.isTTY === true && process.stdout.isTTY === true,
       env: process.env,

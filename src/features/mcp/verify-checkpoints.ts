@@ -1,5 +1,6 @@
 import { createCheckpoint, dropCheckpoint, rollbackToCheckpoint, type Checkpoint } from '../../infra/git-checkpoints.js';
 import { GitWorkspace } from '../../infra/git-workspace.js';
+import { createProcessRunner } from '../../infra/process-runner.js';
 import type { ToolContext } from '../test-tools/tool-home.js';
 
 /**
@@ -16,29 +17,24 @@ export interface GateCheckpoints {
 }
 
 export function gitCheckpoints(dir: string, ctx: ToolContext, warnings: string[]): GateCheckpoints {
-  // execa is loaded only when a checkpoint is used: most verify calls never need git.
   let cached: GitWorkspace | undefined;
-  const workspace = async (): Promise<GitWorkspace> => {
-    const { createExecaRunner } = await import('../../infra/execa-runner.js');
-    cached ??= new GitWorkspace(dir, createExecaRunner());
-    return cached;
-  };
+  const workspace = (): GitWorkspace => (cached ??= new GitWorkspace(dir, createProcessRunner()));
   const warn = (m: string): void => {
     warnings.push(m);
   };
   return {
     async create(gateId, attempt) {
-      const r = await createCheckpoint(await workspace(), { loop: attempt, now: ctx.now(), label: `verify gate ${gateId}`, warn });
+      const r = await createCheckpoint(workspace(), { loop: attempt, now: ctx.now(), label: `verify gate ${gateId}`, warn });
       if (r.ok) return r.checkpoint;
       warn(`no checkpoint was made: ${r.reason}`);
       return null;
     },
     async drop(checkpoint) {
-      const r = await dropCheckpoint(await workspace(), checkpoint, { warn });
+      const r = await dropCheckpoint(workspace(), checkpoint, { warn });
       if (!r.ok) warn(`could not drop checkpoint ${checkpoint.id}: ${r.reason}`);
     },
     async rollback(checkpoint, label) {
-      const r = await rollbackToCheckpoint(await workspace(), checkpoint, { attemptLabel: label, now: ctx.now() });
+      const r = await rollbackToCheckpoint(workspace(), checkpoint, { attemptLabel: label, now: ctx.now() });
       if (r.ok) return { attemptRef: r.attemptRef };
       warn(`rollback to checkpoint ${checkpoint.id} failed: ${r.reason}`);
       return null;

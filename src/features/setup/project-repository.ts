@@ -1,5 +1,5 @@
 import { realpathSync } from 'node:fs';
-import { createExecaRunner } from '../../infra/execa-runner.js';
+import { createProcessRunner } from '../../infra/process-runner.js';
 import type { ProcessRunner, RunResult } from '../../ports.js';
 
 export const INITIAL_COMMIT_MESSAGE = 'Initial Ralph project setup';
@@ -52,7 +52,7 @@ export interface CommitOptions {
  * is configured. Failures are warnings: the project's files exist either way.
  */
 export async function commitInitialSetup(dir: string, files: readonly string[], options: CommitOptions): Promise<RepositoryResult> {
-  const runner = options.runner ?? createExecaRunner();
+  const runner = options.runner ?? createProcessRunner();
   const git = (...args: string[]): Promise<RunResult> => runner.run('git', args, { cwd: dir });
   const result: RepositoryResult = { repository: 'created', committed: false, identitySet: false, warnings: [] };
 

@@ -1,8 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import { join } from 'node:path';
 import { packageRoot } from '../../infra/package-info.js';
-import { BoundedTail } from '../../core/bounded-tail.js';
-import { spawnGroup } from '../../infra/process-group.js';
+import { start } from '../../infra/process.js';
 
 /**
  * Runs the real `ralph` of this package (node bin/ralph.js, the same code a
@@ -47,53 +46,24 @@ export function ralphBinPath(): string {
 
 export async function runRalphProcess(options: RalphProcessOptions): Promise<RalphProcessResult> {
   const started = performance.now();
-  const tail = options.tailChars ?? DEFAULT_TAIL_CHARS;
-  const stdout = new BoundedTail(tail);
-  const stderr = new BoundedTail(tail);
-  const group = spawnGroup(process.execPath, [ralphBinPath(), ...options.args], { cwd: options.cwd, env: options.env });
-  let spawnError: string | undefined;
-  group.child.once('error', (error) => {
-    spawnError = error.message;
+  const outcome = await start(process.execPath, [ralphBinPath(), ...options.args], {
+    cwd: options.cwd,
+    env: options.env,
+    timeoutMs: options.timeoutMs,
+    ...(options.signal ? { signal: options.signal } : {}),
+    killGraceMs: options.killGraceMs ?? DEFAULT_KILL_GRACE_MS,
+    tailChars: options.tailChars ?? DEFAULT_TAIL_CHARS,
+    ...(options.onOutput ? { onStderr: options.onOutput } : {}),
   });
-  group.child.stdout?.setEncoding('utf8');
-  group.child.stderr?.setEncoding('utf8');
-  group.child.stdout?.on('data', (chunk: string) => stdout.write(chunk));
-  group.child.stderr?.on('data', (chunk: string) => {
-    stderr.write(chunk);
-    options.onOutput?.(chunk);
-  });
-
-  const closed = new Promise<void>((resolve) => group.child.once('close', () => resolve()));
-  let timedOut = false;
-  let cancelled = false;
-  const grace = options.killGraceMs ?? DEFAULT_KILL_GRACE_MS;
-  const timer = setTimeout(() => {
-    timedOut = true;
-    void group.terminate(grace);
-  }, Math.max(1, options.timeoutMs));
-  const onAbort = (): void => {
-    cancelled = true;
-    void group.terminate(grace);
-  };
-  if (options.signal?.aborted) onAbort();
-  else options.signal?.addEventListener('abort', onAbort, { once: true });
-
-  const exit = await group.exited;
-  clearTimeout(timer);
-  // 'exit' can come before the last output is read; 'close' comes after it.
-  await Promise.race([closed, new Promise((resolve) => setTimeout(resolve, 1000).unref())]);
-  options.signal?.removeEventListener('abort', onAbort);
-  // Ralph's own children are in its group; make sure none outlives the run.
-  await group.terminate(grace);
   const result: RalphProcessResult = {
-    exitCode: exit.exitCode ?? null,
-    signal: exit.signal ?? null,
-    timedOut,
-    cancelled: cancelled && !timedOut,
+    exitCode: outcome.exitCode ?? null,
+    signal: outcome.signal ?? null,
+    timedOut: outcome.end === 'timeout',
+    cancelled: outcome.end === 'interrupted',
     elapsedMs: performance.now() - started,
-    stdoutTail: stdout.value(),
-    stderrTail: stderr.value(),
+    stdoutTail: outcome.stdoutTail,
+    stderrTail: outcome.stderrTail,
   };
-  if (spawnError !== undefined) result.spawnError = spawnError;
+  if (outcome.failure !== undefined) result.spawnError = outcome.failure;
   return result;
 }

@@ -76,8 +76,8 @@ export function renderConfig(config: Record<string, ConfigValue>): Record<string
 
 async function git(dir: string, args: string[]): Promise<void> {
   // Loaded here: execa costs most of a `ralph test` call's start-up, and only setup needs it.
-  const { createExecaRunner } = await import('../../infra/execa-runner.js');
-  const r = await createExecaRunner().run('git', ['-c', 'user.name=Ralph Test Tools', '-c', 'user.email=ralph-test-tools@localhost', '-c', 'commit.gpgsign=false', ...args], { cwd: dir });
+  const { createProcessRunner } = await import('../../infra/process-runner.js');
+  const r = await createProcessRunner().run('git', ['-c', 'user.name=Ralph Test Tools', '-c', 'user.email=ralph-test-tools@localhost', '-c', 'commit.gpgsign=false', ...args], { cwd: dir });
   if (r.exitCode !== 0) throw new ToolError('run_failed', `git ${args.join(' ')} failed in ${dir}: ${(r.stderr || r.spawnError || '').trim()}`);
 }
 

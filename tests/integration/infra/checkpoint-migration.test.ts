@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createExecaRunner } from '../../../src/infra/execa-runner.js';
+import { createProcessRunner } from '../../../src/infra/process-runner.js';
 import { listCheckpoints, rollbackToCheckpoint } from '../../../src/infra/git-checkpoints.js';
 import { GitWorkspace } from '../../../src/infra/git-workspace.js';
 import { git, gitRepo } from '../../helpers/git-repo.js';
@@ -56,7 +56,7 @@ describe('checkpoints of older versions in the stash list', () => {
     const userEntries = git(dir, 'stash', 'list', '--format=%H %gs').split('\n').filter((l) => !l.includes('ralph checkpoint'));
 
     const messages: string[] = [];
-    const ws = new GitWorkspace(dir, createExecaRunner());
+    const ws = new GitWorkspace(dir, createProcessRunner());
     const listed = await listCheckpoints(ws, { warn: (m) => messages.push(m) });
     expect(listed.ok && listed.checkpoints.map((c) => c.id)).toEqual(['cp1-old', 'cp2-old']);
     expect(messages.join('\n')).toContain('Moved 2 Ralph checkpoints out of your git stash list');

@@ -1,7 +1,7 @@
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createExecaRunner } from '../../../src/infra/execa-runner.js';
+import { createProcessRunner } from '../../../src/infra/process-runner.js';
 import { createCheckpoint, dropCheckpoint, listCheckpoints, pruneCheckpoints, rollbackToCheckpoint, type Checkpoint } from '../../../src/infra/git-checkpoints.js';
 import { GitWorkspace } from '../../../src/infra/git-workspace.js';
 import { createProgressProbe } from '../../../src/infra/progress-probe.js';
@@ -19,7 +19,7 @@ let now = 1_700_000_000_000;
 const tick = (): number => (now += 1_000);
 
 function workspace(dir: string): GitWorkspace {
-  return new GitWorkspace(dir, createExecaRunner());
+  return new GitWorkspace(dir, createProcessRunner());
 }
 
 async function checkpoint(dir: string, loop = 1): Promise<Checkpoint> {
@@ -67,7 +67,7 @@ describe('checkpoints under refs/ralph/checkpoints', () => {
     const privateTmp = tempDir('ralph-tmp-');
     process.env['TMPDIR'] = privateTmp;
     writeFileSync(join(dir, 'a.txt'), 'before\n');
-    const probe = await createProgressProbe(dir, createExecaRunner());
+    const probe = await createProgressProbe(dir, createProcessRunner());
     await probe.begin();
     const cp = await checkpoint(dir);
     writeFileSync(join(dir, 'a.txt'), 'agent\n');

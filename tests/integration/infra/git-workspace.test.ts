@@ -1,7 +1,7 @@
 import { mkdirSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createExecaRunner } from '../../../src/infra/execa-runner.js';
+import { createProcessRunner } from '../../../src/infra/process-runner.js';
 import { createCheckpoint } from '../../../src/infra/git-checkpoints.js';
 import { createProgressProbe } from '../../../src/infra/progress-probe.js';
 import { GitWorkspace } from '../../../src/infra/git-workspace.js';
@@ -21,7 +21,7 @@ describe('private index copies', () => {
     utimesSync(join(dir, '.git', 'index'), past, past);
     writeFileSync(file, 'v2\n');
     utimesSync(file, past, past);
-    const made = await createCheckpoint(new GitWorkspace(dir, createExecaRunner()), { loop: 1, now: Date.now() });
+    const made = await createCheckpoint(new GitWorkspace(dir, createProcessRunner()), { loop: 1, now: Date.now() });
     expect(made.ok).toBe(true);
     if (made.ok) expect(git(dir, 'show', `${made.checkpoint.commit}:v.txt`)).toBe('v2\n');
     expect(git(dir, 'diff', '--cached', '--name-only')).toBe('');
@@ -31,7 +31,7 @@ describe('private index copies', () => {
 describe('git progress probe', () => {
   it('counts committed, staged, unstaged and untracked changes, never Ralph state or ignored files', async () => {
     const dir = gitRepo({ 'a.txt': 'a\n', 'b.txt': 'b\n', 'c.txt': 'c\n', '.gitignore': 'build/\n', '.ralph/PROMPT.md': 'p\n' });
-    const probe = await createProgressProbe(dir, createExecaRunner());
+    const probe = await createProgressProbe(dir, createProcessRunner());
     await probe.begin();
     writeFileSync(join(dir, 'a.txt'), 'changed\n');
     writeFileSync(join(dir, 'b.txt'), 'staged\n');
@@ -49,7 +49,7 @@ describe('git progress probe', () => {
   it('a file already dirty before the iteration counts only when it changes again', async () => {
     const dir = gitRepo({ 'a.txt': 'a\n' });
     writeFileSync(join(dir, 'a.txt'), 'dirty before\n');
-    const probe = await createProgressProbe(dir, createExecaRunner());
+    const probe = await createProgressProbe(dir, createProcessRunner());
     await probe.begin();
     expect((await probe.measure()).filesChanged).toBe(0);
     writeFileSync(join(dir, 'a.txt'), 'dirty before, and edited again\n');
@@ -58,7 +58,7 @@ describe('git progress probe', () => {
 
   it('paths of a project in a subdirectory are reported from the top level, its .ralph excluded', async () => {
     const repo = gitRepo({ 'pkg/.ralph/PROMPT.md': 'p\n', 'pkg/src.txt': '1\n' });
-    const probe = await createProgressProbe(join(repo, 'pkg'), createExecaRunner());
+    const probe = await createProgressProbe(join(repo, 'pkg'), createProcessRunner());
     await probe.begin();
     writeFileSync(join(repo, 'pkg', '.ralph', 'status.json'), '{}');
     writeFileSync(join(repo, 'pkg', 'src.txt'), '2\n');

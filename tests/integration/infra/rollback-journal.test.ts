@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createExecaRunner } from '../../../src/infra/execa-runner.js';
+import { createProcessRunner } from '../../../src/infra/process-runner.js';
 import { createCheckpoint, prepareProjectRepository, rollbackToCheckpoint, type Checkpoint } from '../../../src/infra/git-checkpoints.js';
 import { GitWorkspace } from '../../../src/infra/git-workspace.js';
 import { git, gitRepo } from '../../helpers/git-repo.js';
@@ -18,7 +18,7 @@ const JOURNAL = ['.git', 'ralph', 'rollback-journal.json'];
 const DIST = resolve(__dirname, '../../../dist/infra/git-checkpoints.js');
 
 function workspace(dir: string): GitWorkspace {
-  return new GitWorkspace(dir, createExecaRunner());
+  return new GitWorkspace(dir, createProcessRunner());
 }
 
 function manyFiles(count: number): Record<string, string> {
