@@ -6,7 +6,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createExecaRunner } from '../dist/infra/execa-runner.js';
+import { createProcessRunner } from '../dist/infra/process-runner.js';
 import { createCheckpoint, dropCheckpoint, rollbackToCheckpoint } from '../dist/infra/git-checkpoints.js';
 import { GitWorkspace } from '../dist/infra/git-workspace.js';
 
@@ -50,7 +50,7 @@ write('src/d001/f100.ts', 'staged\n');
 git('add', 'src/d001/f100.ts');
 for (let i = 0; i < 5; i += 1) write(`src/new/n${i}.ts`, `new ${i}\n`);
 
-const ws = new GitWorkspace(dir, createExecaRunner());
+const ws = new GitWorkspace(dir, createProcessRunner());
 await ws.repo();
 const create = [];
 const drop = [];

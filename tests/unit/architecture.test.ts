@@ -82,6 +82,25 @@ function reachablePackages(entry: string): Set<string> {
 describe('cold start (spec §13: read-only commands ≤ 150 ms)', () => {
   it.each(['src/cli/ralph.ts', 'src/cli/commands/state-commands.ts'])('%s loads no heavy library statically (they are imported lazily)', (entry) => {
     const packages = reachablePackages(join(ROOT, entry));
-    for (const heavy of ['execa', 'proper-lockfile', 'ora', 'zod', '@modelcontextprotocol/sdk']) expect(packages.has(heavy), `${entry} reaches ${heavy}`).toBe(false);
+    for (const heavy of ['proper-lockfile', 'ora', 'zod', '@modelcontextprotocol/sdk']) expect(packages.has(heavy), `${entry} reaches ${heavy}`).toBe(false);
+  });
+});
+
+/** The package a bare import specifier names ('@scope/name/sub' → '@scope/name'); undefined for a Node builtin. */
+function packageOf(spec: string): string | undefined {
+  if (spec.startsWith('node:')) return undefined;
+  const parts = spec.split('/');
+  return spec.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0];
+}
+
+describe('dependencies', () => {
+  // A test-only package (execa drives the built commands in tests) must never become part of what a user installs.
+  const runtime = new Set(Object.keys((JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { dependencies: Record<string, string> }).dependencies));
+
+  it.each(files(''))('%s imports only runtime dependencies', (_path, text) => {
+    for (const m of text.matchAll(/^(?:import|export)\s[^;]*?from\s+'([^'.][^']*)'|^import\s+'([^'.][^']*)'|\bimport\(\s*'([^'.][^']*)'\s*\)/gm)) {
+      const name = packageOf((m[1] ?? m[2] ?? m[3]) as string);
+      if (name !== undefined) expect(runtime, `imports ${name}`).toContain(name);
+    }
   });
 });

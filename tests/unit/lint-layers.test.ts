@@ -63,7 +63,7 @@ describe('layer rule', () => {
     ['src/engine/probe.ts', "import { MockBackend } from '../backends/mock-backend.js';", 'src/backends/mock-backend.ts'],
     ['src/engine/probe.ts', "import { readFileSync } from 'node:fs';", 'node:fs'],
     ['src/engine/probe.ts', "import { readFile } from 'fs/promises';", 'node:fs/promises'],
-    ['src/engine/probe.ts', "import { execa } from 'execa';", 'execa'],
+    ['src/engine/probe.ts', "import lockfile from 'proper-lockfile';", 'proper-lockfile'],
     ['src/engine/probe.ts', "import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';", '@modelcontextprotocol/sdk'],
     ['src/features/mcp/probe.ts', "import { buildStatusJson } from '../../cli/commands/status-snapshot.js';", 'src/cli/commands/status-snapshot.ts'],
     ['src/features/mcp/probe.ts', "import type { RalphArgs } from '../../cli/ralph-args.js';", 'src/cli/ralph-args.ts'],
