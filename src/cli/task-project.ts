@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { ExitCode, RalphError } from '../errors.js';
+import { runGitText } from '../infra/git.js';
 import type { ProcessRunner } from '../ports.js';
 import type { RalphPaths } from '../state/paths.js';
 
@@ -12,7 +13,7 @@ import type { RalphPaths } from '../state/paths.js';
  */
 export async function checkTaskFolder(paths: RalphPaths, runner: ProcessRunner, allowNoGit: boolean): Promise<string | undefined> {
   if (existsSync(paths.dir)) return undefined;
-  const inside = await runner.run('git', ['rev-parse', '--is-inside-work-tree'], { cwd: paths.project });
+  const inside = await runGitText(runner, ['rev-parse', '--is-inside-work-tree'], { cwd: paths.project });
   const isRepo = inside.spawnError === undefined && inside.exitCode === 0 && inside.stdout.trim() === 'true';
   if (!isRepo && !allowNoGit) {
     throw new RalphError(

@@ -1,24 +1,15 @@
-import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
+import { runGitBytes, type GitBytesCall } from './git.js';
 
 /**
- * Git as Ralph's checkpoints use it: bytes in, bytes out, and never the user's
- * hooks. Checkpoint plumbing writes refs and private index files; a user's
- * reference-transaction or post-index-change hook that reacted to those would
- * both surprise the user and change the very state a rollback must restore
- * exactly. An fsmonitor hook is a hook too.
+ * Git as Ralph's checkpoints use it: bytes in, bytes out, through the one
+ * sanitized git setup of git.ts (no hooks, no signing, no inherited index).
  *
  * File names are bytes (git does not require UTF-8), so every path list is
  * NUL-separated and every path is carried as a "binary string": one char per
  * byte (latin1), which round-trips any byte sequence exactly.
  */
-
-/** Ralph's own git calls never run the user's hooks (an fsmonitor hook is one too). */
-export const NO_HOOKS = ['-c', 'core.hooksPath=/dev/null', '-c', 'core.fsmonitor=false'];
-
-/** Variables that would point git at another repository or index than the one we mean. */
-const REPO_SELECTORS = ['GIT_DIR', 'GIT_WORK_TREE', 'GIT_INDEX_FILE', 'GIT_COMMON_DIR', 'GIT_PREFIX', 'GIT_OBJECT_DIRECTORY'];
 
 export interface GitRaw {
   code: number;
@@ -36,29 +27,13 @@ export class GitPlumbingError extends Error {
   }
 }
 
-export interface GitCallOptions {
-  cwd: string;
-  input?: Buffer | string;
-  env?: Record<string, string>;
+export async function runGit(args: readonly string[], options: GitBytesCall): Promise<GitRaw> {
+  const result = await runGitBytes(args, options);
+  if (result.failure !== undefined) return { code: -1, stdout: Buffer.alloc(0), stderr: result.failure };
+  return { code: result.exitCode ?? -1, stdout: result.stdout, stderr: result.stderr.toString('utf8') };
 }
 
-export function runGit(args: readonly string[], options: GitCallOptions): Promise<GitRaw> {
-  return new Promise((resolvePromise) => {
-    const env: NodeJS.ProcessEnv = { ...process.env, ...options.env };
-    for (const name of REPO_SELECTORS) if (!options.env?.[name]) delete env[name];
-    const child = spawn('git', [...NO_HOOKS, ...args], { cwd: options.cwd, env, stdio: ['pipe', 'pipe', 'pipe'] });
-    const out: Buffer[] = [];
-    const err: Buffer[] = [];
-    child.stdout.on('data', (chunk: Buffer) => out.push(chunk));
-    child.stderr.on('data', (chunk: Buffer) => err.push(chunk));
-    child.stdin.on('error', () => undefined);
-    child.on('error', (error) => resolvePromise({ code: -1, stdout: Buffer.alloc(0), stderr: error.message }));
-    child.on('close', (code) => resolvePromise({ code: code ?? -1, stdout: Buffer.concat(out), stderr: Buffer.concat(err).toString('utf8') }));
-    child.stdin.end(options.input ?? '');
-  });
-}
-
-export async function gitBytes(args: readonly string[], options: GitCallOptions): Promise<Buffer> {
+export async function gitBytes(args: readonly string[], options: GitBytesCall): Promise<Buffer> {
   const result = await runGit(args, options);
   if (result.code !== 0) {
     throw new GitPlumbingError(`git ${args[0] ?? ''} failed: ${result.stderr.trim() || `exit code ${result.code}`}`, result.stderr);
@@ -66,7 +41,7 @@ export async function gitBytes(args: readonly string[], options: GitCallOptions)
   return result.stdout;
 }
 
-export async function gitText(args: readonly string[], options: GitCallOptions): Promise<string> {
+export async function gitText(args: readonly string[], options: GitBytesCall): Promise<string> {
   return (await gitBytes(args, options)).toString('utf8');
 }
 

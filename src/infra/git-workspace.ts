@@ -1,6 +1,6 @@
 import { isAbsolute, join } from 'node:path';
 import type { ProcessRunner, RunResult } from '../ports.js';
-import { NO_HOOKS } from './git-plumbing.js';
+import { runGitText } from './git.js';
 
 /**
  * A git work tree as Ralph sees it: repository facts, HEAD, changed paths, and
@@ -17,7 +17,7 @@ export interface GitInfo {
 }
 
 export interface GitRunOptions {
-  /** Added to the parent environment (GIT_INDEX_FILE for a private index). */
+  /** Set on purpose (GIT_INDEX_FILE for a private index); the rest is git.ts's sanitized environment. */
   env?: Record<string, string>;
   input?: string;
   cwd?: string;
@@ -32,7 +32,7 @@ export class GitWorkspace {
   ) {}
 
   async git(args: readonly string[], env?: Record<string, string>): Promise<RunResult> {
-    return this.runner.run('git', [...NO_HOOKS, ...args], { cwd: this.projectDir, ...(env ? { env: { ...process.env, ...env } } : {}) });
+    return runGitText(this.runner, args, { cwd: this.projectDir, ...(env ? { env } : {}) });
   }
 
   /**
@@ -41,11 +41,7 @@ export class GitWorkspace {
    */
   async run(args: readonly string[], options: GitRunOptions = {}): Promise<RunResult> {
     const { env, input, cwd } = options;
-    return this.runner.run('git', [...NO_HOOKS, ...args], {
-      cwd: cwd ?? this.projectDir,
-      ...(env ? { env: { ...process.env, ...env } } : {}),
-      ...(input !== undefined ? { input } : {}),
-    });
+    return runGitText(this.runner, args, { cwd: cwd ?? this.projectDir, ...(env ? { env } : {}), ...(input !== undefined ? { input } : {}) });
   }
 
   private async gitOk(args: readonly string[], env?: Record<string, string>): Promise<string> {

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { binary, gitBytes, gitText, ralphGitDir, runGit, splitZ, type RepoContext } from './git-plumbing.js';
+import { RALPH_IDENTITY } from './git.js';
 import type { FileEntry, OpFile, RefEntry, RepoState, SubRepo } from './repo-state.js';
 import type { StatCache } from './stat-cache.js';
 
@@ -63,22 +64,9 @@ function unb64(text: string): string {
   return Buffer.from(text, 'base64').toString('latin1');
 }
 
-export function identityEnv(now: number): Record<string, string> {
-  const date = `@${Math.floor(now / 1000)} +0000`;
-  // A fixed identity: snapshot commits are Ralph's, and a repository without user.name must still work.
-  return {
-    GIT_AUTHOR_NAME: 'Ralph',
-    GIT_AUTHOR_EMAIL: 'ralph@localhost',
-    GIT_COMMITTER_NAME: 'Ralph',
-    GIT_COMMITTER_EMAIL: 'ralph@localhost',
-    GIT_AUTHOR_DATE: date,
-    GIT_COMMITTER_DATE: date,
-  };
-}
-
 async function commitTree(ctx: RepoContext, tree: string, parents: readonly string[], message: string, now: number): Promise<string> {
-  const args = ['commit-tree', '--no-gpg-sign', tree, ...parents.flatMap((p) => ['-p', p])];
-  return (await gitText(args, { cwd: ctx.root, input: message, env: identityEnv(now) })).trim();
+  const args = ['commit-tree', tree, ...parents.flatMap((p) => ['-p', p])];
+  return (await gitText(args, { cwd: ctx.root, input: message, identity: RALPH_IDENTITY, at: now })).trim();
 }
 
 function binaryPrefix(ctx: RepoContext): string {

@@ -4,7 +4,8 @@ import { indexLockedError } from './checkpoint-error.js';
 import { binary, gitBytes, ralphGitDir, runGit, splitZ, underRoot, type RepoContext } from './git-plumbing.js';
 import { OP_STATE_NAMES, captureFiles, readHeadFile, readOpState, readRefs, type FileCapture, type RepoState } from './repo-state.js';
 import { SafeTree } from './safe-fs.js';
-import { catBlobs, identityEnv, tempName } from './snapshot-commit.js';
+import { catBlobs, tempName } from './snapshot-commit.js';
+import { RALPH_IDENTITY } from './git.js';
 import type { StatCache } from './stat-cache.js';
 
 /**
@@ -109,7 +110,7 @@ async function keepInAttempt(ctx: RepoContext, attempt: AttemptPlace, present: F
     await gitBytes(['update-index', '-z', '--index-info'], { cwd: ctx.root, env, input: Buffer.from(input.join(''), 'latin1') });
     const tree = (await gitBytes(['write-tree'], { cwd: ctx.root, env })).toString('utf8').trim();
     const message = `ralph attempt: files found while rolling back\n\nFiles that were not visible when the attempt was saved (hidden by its .gitignore,\nor created after a rollback was interrupted), kept before Ralph removed them.\n`;
-    const commit = (await gitBytes(['commit-tree', '--no-gpg-sign', tree, '-p', current], { cwd: ctx.root, input: message, env: identityEnv(Date.now()) })).toString('utf8').trim();
+    const commit = (await gitBytes(['commit-tree', tree, '-p', current], { cwd: ctx.root, input: message, identity: RALPH_IDENTITY, at: Date.now() })).toString('utf8').trim();
     await gitBytes(['update-ref', '-m', 'ralph: files kept before a rollback removed them', attempt.ref, commit, current], { cwd: ctx.root });
   } finally {
     rmSync(index, { force: true });

@@ -16,15 +16,22 @@ export function writeFiles(root: string, files: Record<string, string>): void {
 }
 
 /**
- * A real git repository in a temp dir: branch main, a local identity, no
- * background maintenance (gc.auto 0), and one commit with `files`.
+ * `git init` for a test: branch main, a local identity, no signing (a
+ * developer's global commit.gpgsign must not make tests fail or prompt), no
+ * background maintenance (gc.auto 0).
  */
-export function gitRepo(files: Record<string, string> = { 'README.md': '# test\n' }, dir = tempDir('ralph-git-')): string {
+export function initTestRepo(dir: string): void {
   git(dir, 'init', '-q', '-b', 'main');
   git(dir, 'config', 'user.name', 'Ralph Test');
   git(dir, 'config', 'user.email', 'ralph-test@example.invalid');
   git(dir, 'config', 'gc.auto', '0');
   git(dir, 'config', 'commit.gpgsign', 'false');
+  git(dir, 'config', 'tag.gpgsign', 'false');
+}
+
+/** A real git repository in a temp dir (see initTestRepo) with one commit holding `files`. */
+export function gitRepo(files: Record<string, string> = { 'README.md': '# test\n' }, dir = tempDir('ralph-git-')): string {
+  initTestRepo(dir);
   writeFiles(dir, files);
   git(dir, 'add', '-A');
   git(dir, 'commit', '-q', '-m', 'initial');

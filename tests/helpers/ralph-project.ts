@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
-import { git, writeFiles } from './git-repo.js';
+import { git, initTestRepo, writeFiles } from './git-repo.js';
 import { tempDir } from './temp-dir.js';
 
 export interface ProjectOptions {
@@ -26,10 +26,7 @@ export function ralphProject(options: ProjectOptions = {}): string {
     ...(options.files ?? {}),
   });
   if (options.git !== false) {
-    git(dir, 'init', '-q', '-b', 'main');
-    git(dir, 'config', 'user.name', 'Ralph Test');
-    git(dir, 'config', 'user.email', 'ralph-test@example.invalid');
-    git(dir, 'config', 'gc.auto', '0');
+    initTestRepo(dir);
     git(dir, 'add', '-A');
     git(dir, 'commit', '-q', '-m', 'initial');
   }

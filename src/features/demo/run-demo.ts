@@ -1,8 +1,9 @@
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { formatDuration } from '../../core/time-format.js';
+import { ownRepositoryConfig, runGitText } from '../../infra/git.js';
+import { createProcessRunner } from '../../infra/process-runner.js';
 import { readDocument } from '../../state/document-store.js';
 import { STATUS } from '../../state/documents/status.js';
 import { ralphPaths } from '../../state/paths.js';
@@ -18,23 +19,24 @@ export interface DemoOptions {
   write(text: string): void;
 }
 
-function git(dir: string, ...args: string[]): void {
-  execFileSync('git', args, { cwd: dir, stdio: 'ignore' });
-}
+const DEMO_IDENTITY = { name: 'Ralph Demo', email: 'ralph-demo@localhost' };
 
 /** Creates the demo project in a temp dir: Ralph's layout, the calculator, a git repo. */
-export function createDemoProject(): string {
+export async function createDemoProject(): Promise<string> {
   const dir = mkdtempSync(join(tmpdir(), 'ralph-demo-'));
   createRalphLayout(dir, { projectName: 'ralph-demo', fixPlan: DEMO_PLAN, commands: { test: DEMO_VERIFY_COMMAND } });
   for (const [name, content] of Object.entries(DEMO_FILES)) writeFileSync(join(dir, name), content);
   writeFileSync(join(dir, PROJECT_FILES.mockScript), `${JSON.stringify({ responses: demoResponses() }, null, 2)}\n`);
-  git(dir, 'init', '-q');
-  // A local identity: the demo must work on a machine without a global git config.
-  git(dir, 'config', 'user.name', 'Ralph Demo');
-  git(dir, 'config', 'user.email', 'ralph-demo@localhost');
-  git(dir, 'config', 'commit.gpgsign', 'false');
-  git(dir, 'add', '-A');
-  git(dir, 'commit', '-q', '-m', 'Demo project');
+  const runner = createProcessRunner();
+  const git = async (...args: string[]): Promise<void> => {
+    const result = await runGitText(runner, args, { cwd: dir, identity: DEMO_IDENTITY });
+    if (result.exitCode !== 0) throw new Error(`git ${args[0] ?? ''} failed in ${dir}: ${(result.stderr || result.spawnError || '').trim()}`);
+  };
+  await git('init', '-q');
+  // The demo must work on a machine without a global git config, also for whoever commits in it later.
+  for (const [key, value] of ownRepositoryConfig(DEMO_IDENTITY)) await git('config', key, value);
+  await git('add', '-A');
+  await git('commit', '-q', '-m', 'Demo project');
   return dir;
 }
 
@@ -61,7 +63,7 @@ export function summarizeDemo(dir: string): string {
 }
 
 export async function runDemo(options: DemoOptions): Promise<number> {
-  const dir = createDemoProject();
+  const dir = await createDemoProject();
   const w = options.write;
   w(`🎬 Ralph demo — a scripted agent works on a small project in ${dir}\n`);
   w(`   Plan: 3 tasks in .ralph/fix_plan.md · verify gate: \`${DEMO_VERIFY_COMMAND}\` · no API key, no network\n\n`);

@@ -1,4 +1,5 @@
 import { realpathSync } from 'node:fs';
+import { runGitText } from '../../infra/git.js';
 import { createProcessRunner } from '../../infra/process-runner.js';
 import type { ProcessRunner, RunResult } from '../../ports.js';
 
@@ -53,7 +54,8 @@ export interface CommitOptions {
  */
 export async function commitInitialSetup(dir: string, files: readonly string[], options: CommitOptions): Promise<RepositoryResult> {
   const runner = options.runner ?? createProcessRunner();
-  const git = (...args: string[]): Promise<RunResult> => runner.run('git', args, { cwd: dir });
+  // The first commit is the user's, in the user's repository: their identity and their hooks.
+  const git = (...args: string[]): Promise<RunResult> => runGitText(runner, args, { cwd: dir, hooks: 'user' });
   const result: RepositoryResult = { repository: 'created', committed: false, identitySet: false, warnings: [] };
 
   const top = await git('rev-parse', '--show-toplevel');
@@ -93,7 +95,7 @@ export async function commitInitialSetup(dir: string, files: readonly string[], 
   }
   const staged = await git('diff', '--cached', '--quiet', '--', ...files);
   if (staged.exitCode === 0) return result;
-  const commit = await git('-c', 'commit.gpgsign=false', 'commit', '-q', '-m', INITIAL_COMMIT_MESSAGE, '--only', '--', ...files);
+  const commit = await git('commit', '-q', '-m', INITIAL_COMMIT_MESSAGE, '--only', '--', ...files);
   if (commit.exitCode !== 0) {
     result.warnings.push(`git commit failed, Ralph's files are not committed: ${takeFirstLine(commit)}`);
     return result;

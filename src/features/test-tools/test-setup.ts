@@ -3,6 +3,8 @@ import { dirname } from 'node:path';
 import { CONFIG_KEYS, FIELD_BY_NAME } from '../../config/keys.js';
 import type { ValueType } from '../../config/value-types.js';
 import { loadConfig } from '../../config/load-config.js';
+import { ownRepositoryConfig, runGitText } from '../../infra/git.js';
+import { createProcessRunner } from '../../infra/process-runner.js';
 import { ralphPaths } from '../../state/paths.js';
 import { createRalphLayout } from '../setup/ralph-layout.js';
 import { quoteRalphrcValue } from '../setup/ralphrc-values.js';
@@ -74,10 +76,10 @@ export function renderConfig(config: Record<string, ConfigValue>): Record<string
   return out;
 }
 
+const TOOLS_IDENTITY = { name: 'Ralph Test Tools', email: 'ralph-test-tools@localhost' };
+
 async function git(dir: string, args: string[]): Promise<void> {
-  // Loaded here: execa costs most of a `ralph test` call's start-up, and only setup needs it.
-  const { createProcessRunner } = await import('../../infra/process-runner.js');
-  const r = await createProcessRunner().run('git', ['-c', 'user.name=Ralph Test Tools', '-c', 'user.email=ralph-test-tools@localhost', '-c', 'commit.gpgsign=false', ...args], { cwd: dir });
+  const r = await runGitText(createProcessRunner(), args, { cwd: dir, identity: TOOLS_IDENTITY });
   if (r.exitCode !== 0) throw new ToolError('run_failed', `git ${args.join(' ')} failed in ${dir}: ${(r.stderr || r.spawnError || '').trim()}`);
 }
 
@@ -156,7 +158,9 @@ export async function testSetup(input: SetupInput, ctx: ToolContext): Promise<Se
   mkdirSync(dir, { recursive: true });
   try {
     await git(dir, ['init', '-q', '-b', 'main']);
-    for (const [key, value] of [['user.name', 'Ralph Test Tools'], ['user.email', 'ralph-test-tools@localhost'], ['commit.gpgsign', 'false'], ['gc.auto', '0']] as const) await git(dir, ['config', key, value]);
+    // The agent commits here too: it needs no global identity, and no background gc may disturb a run.
+    const gitConfig: Array<[string, string]> = [...ownRepositoryConfig(TOOLS_IDENTITY), ['gc.auto', '0']];
+    for (const [key, value] of gitConfig) await git(dir, ['config', key, value]);
     writeMarker(dir, id, ctx.now());
     const layout = createRalphLayout(dir, { projectName: `ralph-test-${id}`, ralphrcSettings: Object.entries(config).map(([key, value]) => ({ key, value })) });
     const created = [...layout.created];
