@@ -6,7 +6,7 @@ import { describe, expect, it, onTestFinished } from 'vitest';
 import { checkTmux, launchTmuxMonitor, LIVE_LOG_HEADER, shellCommand, WINDOW_TITLE } from '../../src/features/tmux-monitor.js';
 import { RalphError } from '../../src/errors.js';
 import { createProcessRunner } from '../../src/infra/process-runner.js';
-import type { ProcessRunner } from '../../src/ports.js';
+import { fakeRunner } from '../helpers/fake-runner.js';
 import { ROOT } from '../helpers/run-cli.js';
 import { tempDir } from '../helpers/temp-dir.js';
 import { waitFor } from '../helpers/wait-for.js';
@@ -177,7 +177,7 @@ describe.skipIf(!hasTmux)('ralph --monitor with real tmux', () => {
 });
 
 describe('checkTmux', () => {
-  const missing: ProcessRunner = { run: async () => ({ exitCode: undefined, stdout: '', stderr: '', timedOut: false, durationMs: 1, spawnError: 'spawn tmux ENOENT' }) };
+  const missing = fakeRunner([{ command: 'tmux', result: { exitCode: undefined, spawnError: 'command not found: tmux' } }]);
 
   it('explains how to install tmux and the two-terminal alternative when it is missing', async () => {
     const check = await checkTmux(missing, '/');
