@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { constants as osConstants } from 'node:os';
 import { describeExitCode } from '../../core/exit-code-meaning.js';
 import { UsageError } from '../../errors.js';
+import { run } from '../../infra/process.js';
 import { writeFileAtomic } from '../../state/json-file.js';
 
 /**
@@ -107,14 +108,10 @@ export function createLoopPaneDeps(socket: string | undefined): LoopPaneDeps {
         });
         child.on('exit', (code, signal) => done(exitCodeOf(code, signal)));
       }),
-    tmux: (args) =>
-      new Promise((resolve) => {
-        const child = spawn('tmux', [...server, ...args], { stdio: ['ignore', 'pipe', 'ignore'] });
-        let out = '';
-        child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString('utf8')));
-        child.on('error', () => resolve(''));
-        child.on('close', (code) => resolve(code === 0 ? out : ''));
-      }),
+    tmux: async (args) => {
+      const result = await run('tmux', [...server, ...args], { cwd: process.cwd() });
+      return result.exitCode === 0 ? result.stdout.toString('utf8') : '';
+    },
     writeExitCode: (path, code) => writeFileAtomic(path, `${code}\n`),
     write: (text) => void process.stdout.write(text),
     waitForEnter: () =>
