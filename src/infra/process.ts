@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
 import type { ProcessEntry } from '../core/process-selection.js';
 import { spawnGroup, type GroupProcess } from './process-group.js';
@@ -152,7 +152,7 @@ export async function run(file: string, args: readonly string[], options: RunOpt
   const empty = Buffer.alloc(0);
   const nothing = { exitCode: undefined, signal: undefined, stdout: empty, stderr: empty };
   if (options.signal?.aborted) return { ...nothing, end: 'interrupted', durationMs: 0 };
-  let child;
+  let child: ChildProcess;
   try {
     child = spawn(file, args, { cwd: options.cwd, env: options.env ?? process.env, stdio: [options.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'], detached: true });
   } catch (error) {
