@@ -11,7 +11,7 @@ import { readDocument, updateDocument } from '../../state/document-store.js';
 import { VERIFY_GATE } from '../../state/documents/verify-gate.js';
 import { projectDocumentLock } from '../../state/project-lock.js';
 import type { RalphPaths } from '../../state/paths.js';
-import { runningLoopPid } from './running-loop.js';
+import { runningLoopPid } from '../../state/running-loop.js';
 
 const out = (text: string): void => {
   process.stdout.write(text.endsWith('\n') ? text : `${text}\n`);

@@ -8,8 +8,8 @@ import { loadDocument, readDocument, saveDocument } from '../../state/document-s
 import { CIRCUIT_HISTORY, CIRCUIT_STATE } from '../../state/documents/circuit.js';
 import { STATUS } from '../../state/documents/status.js';
 import { ralphPaths, type RalphPaths } from '../../state/paths.js';
-import { runningLoopPid } from './running-loop.js';
-import { buildStatusJson } from './status-snapshot.js';
+import { runningLoopPid } from '../../state/running-loop.js';
+import { buildStatusJson } from '../../state/status-snapshot.js';
 import { resetSession } from '../../state/session-store.js';
 import { renderCircuitStatus } from '../../ui/screens.js';
 import { renderStatusText } from '../../ui/render-status.js';

@@ -1,7 +1,7 @@
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import * as z from 'zod';
-import { buildStatusJson } from '../../cli/commands/status-snapshot.js';
+import { buildStatusJson } from '../../state/status-snapshot.js';
 import { ralphPaths } from '../../state/paths.js';
 import { badInput } from '../test-tools/tool-error.js';
 import type { ToolContext } from '../test-tools/tool-home.js';

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { buildVerifyEnv } from '../../core/verify-env.js';
 import { ExitCode } from '../../errors.js';
 import { ralphPaths } from '../../state/paths.js';
-import { runningLoopPid } from '../../cli/commands/running-loop.js';
+import { runningLoopPid } from '../../state/running-loop.js';
 import type { SessionRecord } from '../session-inspect.js';
 import type { StoredRun } from './registry.js';
 import { runRalphProcess, type RalphProcessResult } from './run-process.js';

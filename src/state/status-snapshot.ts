@@ -1,6 +1,6 @@
-import { readDocument } from '../../state/document-store.js';
-import { STATUS } from '../../state/documents/status.js';
-import type { RalphPaths } from '../../state/paths.js';
+import { readDocument } from './document-store.js';
+import { STATUS } from './documents/status.js';
+import type { RalphPaths } from './paths.js';
 import { runningLoopPid } from './running-loop.js';
 
 /**

@@ -1,5 +1,5 @@
-import { isProcessAlive, readLockHolder } from '../../state/lock-holder.js';
-import type { RalphPaths } from '../../state/paths.js';
+import { isProcessAlive, readLockHolder } from './lock-holder.js';
+import type { RalphPaths } from './paths.js';
 
 /** PID of the loop running in this project, if any. */
 export function runningLoopPid(paths: RalphPaths): number | undefined {
