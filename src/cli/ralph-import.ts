@@ -4,6 +4,7 @@ import { importProject } from '../features/import/import-project.js';
 import { formatImportReport } from '../features/import/import-report.js';
 import { createCommand, parseCommand, parseFlagValue } from '../features/setup/command-line.js';
 import { deriveProjectName, resolveProjectDir } from '../features/setup/project-name.js';
+import { createDefaultDeps } from './deps.js';
 import { runMain } from './main.js';
 import { buildAgentEnv } from '../core/agent-env.js';
 import { helpFooter } from '../ui/help-footer.js';
@@ -79,7 +80,7 @@ async function importCommand(argv: string[]): Promise<number> {
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
   try {
-    const report = await importProject({ sourcePath: file, projectDir, cwd, command, timeoutMs: limitMs, env: buildAgentEnv(env).env, signal: controller.signal, say: (line) => process.stderr.write(`${line}\n`) });
+    const report = await importProject({ sourcePath: file, projectDir, cwd, command, timeoutMs: limitMs, env: buildAgentEnv(env).env, runner: createDefaultDeps().runner, signal: controller.signal, say: (line) => process.stderr.write(`${line}\n`) });
     process.stderr.write(formatImportReport(report, cwd));
     return 0;
   } catch (error) {

@@ -2,6 +2,7 @@ import { parseCommand, createCommand } from '../features/setup/command-line.js';
 import { resolveProjectDir } from '../features/setup/project-name.js';
 import { formatSetupReport, setupProject } from '../features/setup/setup-project.js';
 import { helpFooter } from '../ui/help-footer.js';
+import { createDefaultDeps } from './deps.js';
 import { runMain } from './main.js';
 
 /** ralph-setup <name>: create a new Ralph project. */
@@ -28,7 +29,7 @@ async function runSetup(argv: string[]): Promise<number> {
   const cwd = process.cwd();
   const projectDir = resolveProjectDir(name, cwd);
   process.stderr.write(`Setting up Ralph project: ${name}\n`);
-  const report = await setupProject(projectDir);
+  const report = await setupProject(projectDir, createDefaultDeps().runner);
   process.stderr.write(formatSetupReport(report, cwd));
   return 0;
 }

@@ -2,7 +2,6 @@ import { writeFileSync } from 'node:fs';
 import { applyGateAction, type GateAction, type GateState } from '../../core/verify-gate.js';
 import { describeRestoreMove, restoreRewindsBranch } from '../../core/restore-move.js';
 import { ExitCode, RalphError, UsageError } from '../../errors.js';
-import { createProcessRunner } from '../../infra/process-runner.js';
 import { findCheckpoint, listCheckpoints, pruneCheckpoints, restoreCheckpoint } from '../../infra/git-checkpoints.js';
 import { GitWorkspace } from '../../infra/git-workspace.js';
 import { readRestoreMove } from '../../infra/restore-preview.js';
@@ -12,6 +11,7 @@ import { VERIFY_GATE } from '../../state/documents/verify-gate.js';
 import { projectDocumentLock } from '../../state/project-lock.js';
 import type { RalphPaths } from '../../state/paths.js';
 import { runningLoopPid } from '../../state/running-loop.js';
+import { createDefaultDeps } from '../deps.js';
 
 const out = (text: string): void => {
   process.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
@@ -56,7 +56,7 @@ export async function gateActionCommand(paths: RalphPaths, action: GateAction): 
 }
 
 function workspace(paths: RalphPaths): GitWorkspace {
-  return new GitWorkspace(paths.project, createProcessRunner());
+  return new GitWorkspace(paths.project, createDefaultDeps().runner);
 }
 
 /** `ralph --checkpoints [--json]` (and `--rollback` without an id). */

@@ -1,5 +1,6 @@
 import { ExitCode } from '../../errors.js';
 import type { ToolContext } from '../../features/test-tools/tool-home.js';
+import { createDefaultDeps } from '../deps.js';
 
 /**
  * `ralph mcp`: the MCP server on stdio. Standard output carries protocol
@@ -24,7 +25,8 @@ export async function runMcpCommand(cwd: string, env: NodeJS.ProcessEnv): Promis
     import('../../features/test-tools/stale-cleanup.js'),
     import('../../features/mcp/tool-catalog.js'),
   ]);
-  const context: Omit<ToolContext, 'signal' | 'progress'> = { env, cwd, now: () => Date.now(), warn: (m) => log(`warning: ${m}`) };
+  const { runner, clock } = createDefaultDeps();
+  const context: Omit<ToolContext, 'signal' | 'progress'> = { env, cwd, now: () => clock.now(), runner, warn: (m) => log(`warning: ${m}`) };
   await cleanStaleWorkspaces(context).catch((error: unknown) => log(`warning: stale workspace cleanup failed: ${(error as Error).message}`));
 
   const shutdown = new AbortController();

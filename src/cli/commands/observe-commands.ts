@@ -2,9 +2,9 @@ import { join, resolve } from 'node:path';
 import { ExitCode, RalphError, UsageError } from '../../errors.js';
 import { inspectSession, readSessionRecords, type InspectJson, type InspectSummary, type InspectTimeline } from '../../features/session-inspect.js';
 import { launchTmuxMonitor } from '../../features/tmux-monitor.js';
-import { createProcessRunner } from '../../infra/process-runner.js';
 import { packageRoot } from '../../infra/package-info.js';
 import { ralphPaths } from '../../state/paths.js';
+import { createDefaultDeps } from '../deps.js';
 import { loadProjectConfig } from '../load-project-config.js';
 import { assertRalphProject } from '../project-check.js';
 import type { RalphArgs } from '../ralph-args.js';
@@ -72,6 +72,7 @@ export async function monitorCommand(args: RalphArgs, argv: readonly string[], c
   const { config } = loadProjectConfig(paths, process.env, args.flags);
   assertRalphProject(paths, resolve(paths.project, config.promptFile));
   const root = packageRoot();
+  const deps = createDefaultDeps();
   const node = process.execPath;
   const result = await launchTmuxMonitor(
     {
@@ -82,8 +83,8 @@ export async function monitorCommand(args: RalphArgs, argv: readonly string[], c
       ...(process.env['RALPH_TMUX_SOCKET'] ? { socketName: process.env['RALPH_TMUX_SOCKET'] } : {}),
     },
     {
-      runner: createProcessRunner(),
-      now: () => Date.now(),
+      runner: deps.runner,
+      now: () => deps.clock.now(),
       isTTY: process.stdin.isTTY === true && process.stdout.isTTY === true,
       env: process.env,
       write: (text) => process.stderr.write(text),

@@ -5,6 +5,7 @@ import { cleanStaleWorkspaces } from '../../features/test-tools/stale-cleanup.js
 import { badInput, isToolError, ToolError } from '../../features/test-tools/tool-error.js';
 import type { ToolContext } from '../../features/test-tools/tool-home.js';
 import type { TestCommandArgs } from '../agent-tool-args.js';
+import { createDefaultDeps } from '../deps.js';
 
 /**
  * `ralph test <tool> [--input FILE|-] [flags]`: one tool call from a shell.
@@ -52,10 +53,12 @@ function reportError(error: ToolError): number {
 }
 
 export async function runTestCommand(args: TestCommandArgs, cwd: string, env: NodeJS.ProcessEnv): Promise<number> {
+  const { runner, clock } = createDefaultDeps();
   const ctx: ToolContext = {
     env,
     cwd,
-    now: () => Date.now(),
+    now: () => clock.now(),
+    runner,
     warn: (message) => process.stderr.write(`Warning: ${message}\n`),
   };
   try {

@@ -3,6 +3,7 @@ import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameS
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { ExitCode, RalphError } from '../../errors.js';
+import type { ProcessRunner } from '../../ports.js';
 import { fileTimestamp, formatDuration } from '../../core/time-format.js';
 import { writeFileAtomic } from '../../state/json-file.js';
 import { commitInitialSetup, type RepositoryResult } from '../setup/project-repository.js';
@@ -26,6 +27,8 @@ export interface ImportOptions {
   command: readonly string[];
   timeoutMs: number;
   env: NodeJS.ProcessEnv;
+  /** Runs git for the first commit. */
+  runner: ProcessRunner;
   signal?: AbortSignal;
   /** Progress lines for the user. */
   say?: (line: string) => void;
@@ -142,7 +145,7 @@ export async function importProject(options: ImportOptions): Promise<ImportRepor
     const repaired = addStatusSection(readFileSync(promptPath, 'utf8'), readTemplate('PROMPT.md'));
     if (repaired !== undefined) writeFileAtomic(promptPath, repaired);
     const files = [...new Set([...layout.created, ...CONVERSION_OUTPUTS, source.name])];
-    const repository = await commitInitialSetup(staging, files, { newFolder: true });
+    const repository = await commitInitialSetup(staging, files, { newFolder: true, runner: options.runner });
     moveIntoPlace(staging, target);
     const report: ImportReport = {
       projectDir: target,

@@ -1,6 +1,5 @@
 import { createCheckpoint, dropCheckpoint, rollbackToCheckpoint, type Checkpoint } from '../../infra/git-checkpoints.js';
 import { GitWorkspace } from '../../infra/git-workspace.js';
-import { createProcessRunner } from '../../infra/process-runner.js';
 import type { ToolContext } from '../test-tools/tool-home.js';
 
 /**
@@ -17,23 +16,24 @@ export interface GateCheckpoints {
 }
 
 export function gitCheckpoints(dir: string, ctx: ToolContext, warnings: string[]): GateCheckpoints {
-  const workspace = new GitWorkspace(dir, createProcessRunner());
+  let cached: GitWorkspace | undefined;
+  const workspace = (): GitWorkspace => (cached ??= new GitWorkspace(dir, ctx.runner));
   const warn = (m: string): void => {
     warnings.push(m);
   };
   return {
     async create(gateId, attempt) {
-      const r = await createCheckpoint(workspace, { loop: attempt, now: ctx.now(), label: `verify gate ${gateId}`, warn });
+      const r = await createCheckpoint(workspace(), { loop: attempt, now: ctx.now(), label: `verify gate ${gateId}`, warn });
       if (r.ok) return r.checkpoint;
       warn(`no checkpoint was made: ${r.reason}`);
       return null;
     },
     async drop(checkpoint) {
-      const r = await dropCheckpoint(workspace, checkpoint, { warn });
+      const r = await dropCheckpoint(workspace(), checkpoint, { warn });
       if (!r.ok) warn(`could not drop checkpoint ${checkpoint.id}: ${r.reason}`);
     },
     async rollback(checkpoint, label) {
-      const r = await rollbackToCheckpoint(workspace, checkpoint, { attemptLabel: label, now: ctx.now() });
+      const r = await rollbackToCheckpoint(workspace(), checkpoint, { attemptLabel: label, now: ctx.now() });
       if (r.ok) return { attemptRef: r.attemptRef };
       warn(`rollback to checkpoint ${checkpoint.id} failed: ${r.reason}`);
       return null;

@@ -1,6 +1,5 @@
 import { realpathSync } from 'node:fs';
 import { runGitText } from '../../infra/git.js';
-import { createProcessRunner } from '../../infra/process-runner.js';
 import type { ProcessRunner, RunResult } from '../../ports.js';
 
 export const INITIAL_COMMIT_MESSAGE = 'Initial Ralph project setup';
@@ -41,7 +40,7 @@ export interface CommitOptions {
    * left to that repository and nothing is committed.
    */
   newFolder: boolean;
-  runner?: ProcessRunner;
+  runner: ProcessRunner;
 }
 
 /**
@@ -53,7 +52,7 @@ export interface CommitOptions {
  * is configured. Failures are warnings: the project's files exist either way.
  */
 export async function commitInitialSetup(dir: string, files: readonly string[], options: CommitOptions): Promise<RepositoryResult> {
-  const runner = options.runner ?? createProcessRunner();
+  const runner = options.runner;
   // The first commit is the user's, in the user's repository: their identity and their hooks.
   const git = (...args: string[]): Promise<RunResult> => runGitText(runner, args, { cwd: dir, hooks: 'user' });
   const result: RepositoryResult = { repository: 'created', committed: false, identitySet: false, warnings: [] };

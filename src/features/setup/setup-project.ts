@@ -28,11 +28,11 @@ function folderExists(dir: string): boolean {
  * ralph-setup: the Ralph layout plus `src/` and a README in a new or
  * existing folder, then an initial commit of exactly the files it created.
  */
-export async function setupProject(projectDir: string, runner?: ProcessRunner): Promise<SetupReport> {
+export async function setupProject(projectDir: string, runner: ProcessRunner): Promise<SetupReport> {
   const existed = folderExists(projectDir);
   const projectName = deriveDisplayName(projectDir);
   const layout = createRalphLayout(projectDir, { projectName, includeSrc: true, createReadme: true, gitignore: 'create-only' });
-  const repository = await commitInitialSetup(projectDir, layout.created, { newFolder: !existed, ...(runner ? { runner } : {}) });
+  const repository = await commitInitialSetup(projectDir, layout.created, { newFolder: !existed, runner });
   return { projectDir, projectName, layout, repository };
 }
 

@@ -1,10 +1,10 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import type { ProcessRunner } from '../../ports.js';
 import { dirname } from 'node:path';
 import { CONFIG_KEYS, FIELD_BY_NAME } from '../../config/keys.js';
 import type { ValueType } from '../../config/value-types.js';
 import { loadConfig } from '../../config/load-config.js';
 import { ownRepositoryConfig, runGitText } from '../../infra/git.js';
-import { createProcessRunner } from '../../infra/process-runner.js';
 import { ralphPaths } from '../../state/paths.js';
 import { createRalphLayout } from '../setup/ralph-layout.js';
 import { quoteRalphrcValue } from '../setup/ralphrc-values.js';
@@ -78,8 +78,8 @@ export function renderConfig(config: Record<string, ConfigValue>): Record<string
 
 const TOOLS_IDENTITY = { name: 'Ralph Test Tools', email: 'ralph-test-tools@localhost' };
 
-async function git(dir: string, args: string[]): Promise<void> {
-  const r = await runGitText(createProcessRunner(), args, { cwd: dir, identity: TOOLS_IDENTITY });
+async function git(runner: ProcessRunner, dir: string, args: string[]): Promise<void> {
+  const r = await runGitText(runner, args, { cwd: dir, identity: TOOLS_IDENTITY });
   if (r.exitCode !== 0) throw new ToolError('run_failed', `git ${args.join(' ')} failed in ${dir}: ${(r.stderr || r.spawnError || '').trim()}`);
 }
 
@@ -157,10 +157,10 @@ export async function testSetup(input: SetupInput, ctx: ToolContext): Promise<Se
   clearTheWay(ctx, id, dir, warnings);
   mkdirSync(dir, { recursive: true });
   try {
-    await git(dir, ['init', '-q', '-b', 'main']);
+    await git(ctx.runner, dir, ['init', '-q', '-b', 'main']);
     // The agent commits here too: it needs no global identity, and no background gc may disturb a run.
     const gitConfig: Array<[string, string]> = [...ownRepositoryConfig(TOOLS_IDENTITY), ['gc.auto', '0']];
-    for (const [key, value] of gitConfig) await git(dir, ['config', key, value]);
+    for (const [key, value] of gitConfig) await git(ctx.runner, dir, ['config', key, value]);
     writeMarker(dir, id, ctx.now());
     const layout = createRalphLayout(dir, { projectName: `ralph-test-${id}`, ralphrcSettings: Object.entries(config).map(([key, value]) => ({ key, value })) });
     const created = [...layout.created];
@@ -171,8 +171,8 @@ export async function testSetup(input: SetupInput, ctx: ToolContext): Promise<Se
       created.push(SCRATCHPAD);
     }
     checkRalphrc(dir, warnings);
-    await git(dir, ['add', '-A']);
-    await git(dir, ['commit', '-q', '--no-verify', '--allow-empty', '-m', 'test_setup: initial state']);
+    await git(ctx.runner, dir, ['add', '-A']);
+    await git(ctx.runner, dir, ['commit', '-q', '--no-verify', '--allow-empty', '-m', 'test_setup: initial state']);
     const now = ctx.now();
     saveSnapshot(paths, id, { id: INITIAL_SNAPSHOT, taken_at: now, include: [], exclude: [], files: captureFiles(dir, [], []) });
     const entry: WorkspaceEntry = { id, path: dir, created_at: now, used_at: now, config, last_run: null, snapshot_count: 0 };

@@ -1,4 +1,5 @@
 import { tmpdir, userInfo } from 'node:os';
+import type { ProcessRunner } from '../../ports.js';
 import { join, resolve } from 'node:path';
 import { ensurePrivateHome } from './private-home.js';
 import { badInput } from './tool-error.js';
@@ -68,6 +69,8 @@ export interface ToolContext {
   /** The directory relative paths are resolved against (verify, ralph_status). */
   cwd: string;
   now(): number;
+  /** Runs git for the workspaces and the verify tool's checkpoints. */
+  runner: ProcessRunner;
   /** Non-fatal problems (a corrupt registry reset, a stale workspace removed). */
   warn(message: string): void;
   /** Ends a long call early (MCP cancellation, server shutdown). */

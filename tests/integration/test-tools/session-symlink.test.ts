@@ -4,6 +4,7 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { createDefaultDeps } from '../../../src/cli/deps.js';
 import { resetLoopState } from '../../../src/features/test-tools/run-state.js';
 import { testAssert } from '../../../src/features/test-tools/test-assert.js';
 import { testCleanup } from '../../../src/features/test-tools/test-cleanup.js';
@@ -16,7 +17,7 @@ import { toolsHome, writeSession } from '../../helpers/test-tools.js';
 const SECRET = 'SECRET-LINE-outside-the-workspace password=hunter2';
 
 function context(home: string): ToolContext {
-  return { env: { RALPH_TEST_TOOLS_HOME: home }, cwd: home, now: () => Date.now(), warn: () => undefined };
+  return { env: { RALPH_TEST_TOOLS_HOME: home }, cwd: home, now: () => Date.now(), runner: createDefaultDeps().runner, warn: () => undefined };
 }
 
 /** An outside folder holding a session.jsonl: one valid record, then a line of someone's file. */

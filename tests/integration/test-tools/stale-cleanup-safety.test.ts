@@ -5,6 +5,7 @@
 import { chmodSync, existsSync, mkdirSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { createDefaultDeps } from '../../../src/cli/deps.js';
 import { cleanStaleWorkspaces } from '../../../src/features/test-tools/stale-cleanup.js';
 import { toolPaths, type ToolContext } from '../../../src/features/test-tools/tool-home.js';
 import { tempDir } from '../../helpers/temp-dir.js';
@@ -13,7 +14,7 @@ import { ralphTest } from '../../helpers/test-tools.js';
 const TWO_DAYS = 2 * 24 * 60 * 60 * 1000;
 
 function context(home: string, warnings: string[] = []): ToolContext {
-  return { env: { RALPH_TEST_TOOLS_HOME: home }, cwd: home, now: () => Date.now() + TWO_DAYS, warn: (m) => warnings.push(m) };
+  return { env: { RALPH_TEST_TOOLS_HOME: home }, cwd: home, now: () => Date.now() + TWO_DAYS, runner: createDefaultDeps().runner, warn: (m) => warnings.push(m) };
 }
 
 function victim(root: string, name: string): string {

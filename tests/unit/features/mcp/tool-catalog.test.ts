@@ -3,7 +3,7 @@ import { callTool, findTool, TOOLS } from '../../../../src/features/mcp/tool-cat
 import { ToolError } from '../../../../src/features/test-tools/tool-error.js';
 import type { ToolContext } from '../../../../src/features/test-tools/tool-home.js';
 
-const ctx: ToolContext = { env: { RALPH_TEST_TOOLS_HOME: '/nonexistent/never-used' }, cwd: '/', now: () => 0, warn: () => undefined };
+const ctx: ToolContext = { env: { RALPH_TEST_TOOLS_HOME: '/nonexistent/never-used' }, cwd: '/', now: () => 0, runner: { run: () => Promise.reject(new Error('no process may run in this test')) }, warn: () => undefined };
 
 async function problems(name: string, input: unknown): Promise<string[]> {
   const tool = findTool(name);
