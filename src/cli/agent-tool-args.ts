@@ -1,6 +1,6 @@
-import { Command, Option } from 'commander';
-import { helpFooter } from '../ui/help-footer.js';
+import { type Command, Option } from 'commander';
 import { UsageError } from '../errors.js';
+import { createCommand, type CommandIo } from './program.js';
 
 /**
  * Argument parsing for the agent-facing commands: `ralph test <tool>` (the
@@ -50,7 +50,7 @@ const PARAM_FLAGS: readonly ParamFlag[] = [
   { flags: '--project-dir <dir>', param: 'project_dir', kind: 'string', description: 'ralph_status: project directory' },
 ];
 
-const TOOL_HELP = `
+const TOOL_NOTES = `
 Tools: test_setup, test_mock_backend, test_run, test_assert, test_inspect,
 test_snapshot, test_diff, test_cleanup, verify, ralph_status.
 The test_ prefix may be left out: ralph test setup --workspace-id demo
@@ -59,19 +59,7 @@ Input is one JSON object (--input FILE, or --input - for stdin); flags set
 single parameters on top of it. Output is exactly one JSON document on
 stdout. Workspaces live under the system temp dir; RALPH_TEST_TOOLS_HOME
 moves them and the registry elsewhere.
-${helpFooter(
-  [
-    ['ralph test setup --workspace-id demo', 'a throw-away Ralph project to run the loop in'],
-    ['ralph test run --workspace-id demo --task "add a README" --max-iterations 3', 'run the loop there on the mock backend'],
-    ['ralph test assert --input checks.json --strict', 'check the outcome; exit 1 if any assertion failed'],
-    ['ralph test verify --command "npm test"', 'run a verify command the way the loop does'],
-  ],
-  [
-    ['0', 'the tool did its job (a failing assertion is a result, not an error)'],
-    ['1', 'the tool could not do its job ({"error": {...}} on stdout); with --strict, a failed assertion'],
-    ['2', 'bad input'],
-  ],
-)}`;
+`;
 
 function attribute(flags: string): string {
   const long = /--([a-z0-9-]+)/.exec(flags)?.[1] ?? '';
@@ -85,18 +73,26 @@ function toParam(flag: ParamFlag, value: unknown): unknown {
   return Number(text);
 }
 
-type Write = { out(s: string): void; err(s: string): void };
-
-export function createTestSubcommand(write: Write, onParsed: (args: TestCommandArgs) => void): Command {
-  const cmd = new Command('test')
-    .description('run one agent-facing tool (test tools, verify, ralph_status) with JSON in and out')
+export function createTestSubcommand(io: CommandIo, onParsed: (args: TestCommandArgs) => void): Command {
+  const cmd = createCommand('test', io, {
+    description: 'run one agent-facing tool (test tools, verify, ralph_status) with JSON in and out',
+    notes: TOOL_NOTES,
+    examples: [
+      ['ralph test setup --workspace-id demo', 'a throw-away Ralph project to run the loop in'],
+      ['ralph test run --workspace-id demo --task "add a README" --max-iterations 3', 'run the loop there on the mock backend'],
+      ['ralph test assert --input checks.json --strict', 'check the outcome; exit 1 if any assertion failed'],
+      ['ralph test verify --command "npm test"', 'run a verify command the way the loop does'],
+    ],
+    exitCodes: [
+      ['0', 'the tool did its job (a failing assertion is a result, not an error)'],
+      ['1', 'the tool could not do its job ({"error": {...}} on stdout); with --strict, a failed assertion'],
+      ['2', 'bad input'],
+    ],
+  })
     .argument('<tool>', 'tool name, e.g. test_setup or setup')
     .option('--input <file>', 'JSON object with the tool parameters ("-" reads stdin)')
     .option('--json', 'print JSON (always the case; accepted for symmetry with other commands)')
-    .option('--strict', 'test_assert: exit 1 when any assertion failed')
-    .exitOverride()
-    .configureOutput({ writeOut: write.out, writeErr: write.err, outputError: () => undefined })
-    .addHelpText('after', TOOL_HELP);
+    .option('--strict', 'test_assert: exit 1 when any assertion failed');
   for (const f of PARAM_FLAGS) {
     const option = new Option(f.flags, f.description);
     cmd.addOption(f.hidden ? option.hideHelp() : option);
@@ -115,24 +111,17 @@ export function createTestSubcommand(write: Write, onParsed: (args: TestCommandA
   return cmd;
 }
 
-export function createMcpSubcommand(write: Write, onParsed: () => void): Command {
-  return new Command('mcp')
-    .description('serve the test tools, verify and ralph_status over MCP on stdio (claude mcp add ralph -- ralph mcp)')
-    .addHelpText(
-      'after',
-      helpFooter(
-        [
-          ['claude mcp add ralph -- ralph mcp', 'give Claude Code the tools'],
-          [`echo '{"jsonrpc":"2.0","id":1,"method":"tools/list"}' | ralph mcp`, 'list the tools a client is offered'],
-        ],
-        [
-          ['0', 'the client closed the connection'],
-          ['1', 'the server could not run'],
-          ['2', 'usage error'],
-        ],
-      ),
-    )
-    .exitOverride()
-    .configureOutput({ writeOut: write.out, writeErr: write.err, outputError: () => undefined })
-    .action(() => onParsed());
+export function createMcpSubcommand(io: CommandIo, onParsed: () => void): Command {
+  return createCommand('mcp', io, {
+    description: 'serve the test tools, verify and ralph_status over MCP on stdio (claude mcp add ralph -- ralph mcp)',
+    examples: [
+      ['claude mcp add ralph -- ralph mcp', 'give Claude Code the tools'],
+      [`echo '{"jsonrpc":"2.0","id":1,"method":"tools/list"}' | ralph mcp`, 'list the tools a client is offered'],
+    ],
+    exitCodes: [
+      ['0', 'the client closed the connection'],
+      ['1', 'the server could not run'],
+      ['2', 'usage error'],
+    ],
+  }).action(() => onParsed());
 }

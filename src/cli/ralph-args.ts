@@ -1,55 +1,10 @@
-import { Command, CommanderError, Option } from 'commander';
-import type { ConfigField } from '../config/keys.js';
+import { type Command, Option } from 'commander';
 import type { FlagValues } from '../config/load-config.js';
 import { UsageError } from '../errors.js';
+import { LOOP_EXIT_CODES, type HelpRow } from '../ui/help-footer.js';
 import { createMcpSubcommand, createTestSubcommand, type TestCommandArgs } from './agent-tool-args.js';
-import { helpFooter, LOOP_EXIT_CODES } from '../ui/help-footer.js';
-
-/** Flags that set a configuration value (flag > env > .ralphrc > default). */
-interface ConfigFlag {
-  flags: string;
-  field: ConfigField;
-  description: string;
-  /** Commander's attribute name when it differs from the flag's camelCase. */
-  attribute?: string;
-  repeatable?: boolean;
-}
-
-export const CONFIG_FLAGS: readonly ConfigFlag[] = [
-  { flags: '-c, --calls <num>', field: 'maxCallsPerHour', description: 'agent calls allowed per hour (default 100)' },
-  { flags: '-p, --prompt <file>', field: 'promptFile', description: 'prompt file (default .ralph/PROMPT.md)' },
-  { flags: '-v, --verbose', field: 'verbose', description: 'detailed progress and debug logs' },
-  { flags: '-l, --live', field: 'live', description: 'stream Claude output as it arrives' },
-  { flags: '-t, --timeout <minutes>', field: 'timeoutMinutes', description: 'time limit of one agent call, 1-120 (default 15)' },
-  { flags: '--output-format <format>', field: 'outputFormat', description: 'json or text (default json)' },
-  { flags: '--allowed-tools <tools>', field: 'allowedTools', description: 'comma-separated tools Claude may use (any tool name Claude accepts)' },
-  { flags: '--no-continue', field: 'sessionContinuity', attribute: 'continue', description: 'start a fresh Claude session every iteration' },
-  { flags: '--session-expiry <hours>', field: 'sessionExpiryHours', description: 'start a new session once it is this old (default 24)' },
-  { flags: '--model <model>', field: 'model', description: 'Claude model (--model)' },
-  { flags: '--effort <level>', field: 'effort', description: 'Claude effort (--effort)' },
-  { flags: '--auto-reset-circuit', field: 'cbAutoReset', description: 'close an open circuit at startup' },
-  { flags: '-n, --notify', field: 'notify', description: 'desktop notifications for important events' },
-  { flags: '-b, --backup', field: 'backup', description: 'keep a git checkpoint of every iteration' },
-  { flags: '--show-tool-args', field: 'showToolArgs', description: 'show tool arguments in live output' },
-  { flags: '--max-loops <n>', field: 'maxLoops', description: 'stop after N iterations (exit 7)' },
-  { flags: '--max-cost <usd>', field: 'maxCostUsd', description: 'stop once the run cost this much (exit 7)' },
-  { flags: '--max-runtime <minutes>', field: 'maxRuntimeMinutes', description: 'stop after this much time (exit 7)' },
-  { flags: '--max-tokens <n>', field: 'maxTokensPerHour', description: 'input+output tokens allowed per hour' },
-  { flags: '--pause <seconds>', field: 'pauseSeconds', description: 'pause between iterations (default 2, 0 allowed)' },
-  { flags: '--backend <name>', field: 'backend', description: 'claude or mock (default claude)' },
-  { flags: '--mock-script <file>', field: 'mockScript', description: 'scripted responses for the mock backend' },
-  { flags: '--verify <command>', field: 'verifyCommand', description: 'shell command that must pass (e.g. "npm test")' },
-  { flags: '--verify-timeout <seconds>', field: 'verifyTimeoutSeconds', description: 'time limit of one verify run (default 300)' },
-  { flags: '--verify-max <n>', field: 'verifyMaxAttempts', description: 'failed verify attempts before escalation (default 5)' },
-  { flags: '--verify-preset <name>', field: 'verifyPreset', description: 'fast (1, 30 s), full (5, 300 s), extended (10, 600 s)' },
-  { flags: '--verify-cwd <dir>', field: 'verifyCwd', description: 'directory the verify command runs in' },
-  { flags: '--verify-env <KEY=VALUE>', field: 'verifyEnv', repeatable: true, description: 'extra environment for the verify command (repeatable)' },
-  { flags: '--agent-env <NAME>', field: 'agentEnv', repeatable: true, description: 'let the agent see this secret-looking variable (repeatable)' },
-  { flags: '--checkpoint', field: 'checkpoint', description: 'git checkpoint before each iteration (default: on with --verify); an iteration that needs one does not start without it' },
-  { flags: '--no-checkpoint', field: 'checkpoint', description: 'no git checkpoints (accepts running iterations that cannot be undone)' },
-  { flags: '--rollback-on-fail', field: 'rollbackOnFail', description: 'restore the checkpoint when verification fails or the agent call fails after changing files' },
-  { flags: '--on-verify-exhausted <action>', field: 'onVerifyExhausted', description: 'ask, retry, skip or abort (default ask on a terminal, else abort)' },
-];
+import { addConfigOptions, readConfigFlags } from './config-options.js';
+import { createCommand, parseArgv, type CommandIo } from './program.js';
 
 export type RalphAction =
   | 'loop'
@@ -92,15 +47,12 @@ export interface RalphArgs {
   test?: TestCommandArgs;
 }
 
-export const RALPH_HELP_FOOTER = helpFooter(
-  [
-    ['ralph --verify "npm test"', 'loop until the plan is done and the tests pass'],
-    ['ralph --live --max-loops 10', "stream Claude's output; stop after 10 iterations"],
-    ['ralph --monitor', 'the loop, its output and a dashboard side by side in tmux'],
-    ['ralph --status --json', 'the state of the loop, for scripts'],
-  ],
-  LOOP_EXIT_CODES,
-);
+const RALPH_EXAMPLES: readonly HelpRow[] = [
+  ['ralph --verify "npm test"', 'loop until the plan is done and the tests pass'],
+  ['ralph --live --max-loops 10', "stream Claude's output; stop after 10 iterations"],
+  ['ralph --monitor', 'the loop, its output and a dashboard side by side in tmux'],
+  ['ralph --status --json', 'the state of the loop, for scripts'],
+];
 
 /** The one-line task syntax of `ralph run`, key by key. */
 export const TASK_SYNTAX_HELP = `
@@ -120,52 +72,17 @@ Task syntax (one quoted argument; parts separated by ::):
 Without verify:, the task runs like a plan: until the agent reports it done or a limit stops it.
 `;
 
-const RUN_HELP_FOOTER = helpFooter(
-  [
-    [`ralph run '>>fix-auth :: verify:"npm test" max:5 loop:true'`, 'iterate until npm test passes, at most 5 failed attempts'],
-    [`ralph run 'add a --version flag :: verify:"npm test" :fast'`, 'one attempt with a 30 s test run'],
-    [`ralph run '>>write-api :: verify:"npm test" loop:true :: "follows REST conventions"'`, 'with a requirement for the agent'],
-    [`ralph run 'tidy the README' --max-loops 3`, 'no verify command: at most 3 iterations'],
-  ],
-  LOOP_EXIT_CODES,
-);
+const RUN_EXAMPLES: readonly HelpRow[] = [
+  [`ralph run '>>fix-auth :: verify:"npm test" max:5 loop:true'`, 'iterate until npm test passes, at most 5 failed attempts'],
+  [`ralph run 'add a --version flag :: verify:"npm test" :fast'`, 'one attempt with a 30 s test run'],
+  [`ralph run '>>write-api :: verify:"npm test" loop:true :: "follows REST conventions"'`, 'with a requirement for the agent'],
+  [`ralph run 'tidy the README' --max-loops 3`, 'no verify command: at most 3 iterations'],
+];
 
-const DEMO_HELP_FOOTER = helpFooter(
-  [
-    ['ralph demo', 'watch a scripted run in a temporary project'],
-    ['ralph demo --keep', 'keep the project afterwards to look at .ralph/ and the git history'],
-  ],
-  // The demo runs a real loop and exits with its code.
-  LOOP_EXIT_CODES,
-);
-
-function addConfigFlags(cmd: Command): void {
-  for (const f of CONFIG_FLAGS) {
-    const option = new Option(f.flags, f.description);
-    if (f.repeatable) option.argParser((value: string, previous: string[] | undefined) => [...(previous ?? []), value]);
-    cmd.addOption(option);
-  }
-}
-
-function attributeName(flag: ConfigFlag): string {
-  if (flag.attribute) return flag.attribute;
-  const long = /--(?:no-)?([a-z0-9-]+)/.exec(flag.flags)?.[1] ?? '';
-  return long.replace(/-([a-z])/g, (_m, c: string) => c.toUpperCase());
-}
-
-/** Values of config flags the user actually typed (not commander defaults). */
-function collectFlags(cmd: Command): FlagValues {
-  const opts = cmd.opts<Record<string, unknown>>();
-  const out: FlagValues = {};
-  for (const f of CONFIG_FLAGS) {
-    const name = attributeName(f);
-    if (cmd.getOptionValueSource(name) !== 'cli') continue;
-    const value = opts[name];
-    if (typeof value === 'string' || typeof value === 'boolean') out[f.field] = value;
-    else if (Array.isArray(value)) out[f.field] = value.map(String);
-  }
-  return out;
-}
+const DEMO_EXAMPLES: readonly HelpRow[] = [
+  ['ralph demo', 'watch a scripted run in a temporary project'],
+  ['ralph demo --keep', 'keep the project afterwards to look at .ralph/ and the git history'],
+];
 
 function integerFlag(name: string) {
   return (value: string): number => {
@@ -178,20 +95,16 @@ function integerFlag(name: string) {
  * Builds the commander program for `ralph`; `parseRalphArgs` is what the
  * entry point and the tests call.
  */
-export function createRalphProgram(version: string, onParsed: (args: RalphArgs) => void, write: { out(s: string): void; err(s: string): void }): Command {
-  const program = new Command('ralph');
-  program
-    .description('Runs Claude Code headless in a loop on this project until the work is really done.')
-    .version(version, '-V, --version', 'print the version')
-    .helpOption('-h, --help', 'show this help')
-    .exitOverride()
-    // Errors are reported once, by runMain, with a hint; commander only prints help/version.
-    .configureOutput({ writeOut: write.out, writeErr: write.err, outputError: () => undefined })
-    .addHelpText('after', RALPH_HELP_FOOTER)
-    .allowExcessArguments(false)
+export function createRalphProgram(version: string, onParsed: (args: RalphArgs) => void, io: CommandIo): Command {
+  const program = createCommand('ralph', io, {
+    description: 'Runs Claude Code headless in a loop on this project until the work is really done.',
+    version,
+    examples: RALPH_EXAMPLES,
+    exitCodes: LOOP_EXIT_CODES,
+  })
     // Options after `run <task>` belong to `run` (it has the same loop options).
     .enablePositionalOptions();
-  addConfigFlags(program);
+  addConfigOptions(program);
   program
     .option('-s, --status', 'print the loop status (status.json) and exit')
     .option('--circuit-status', 'print the circuit breaker state and exit')
@@ -218,32 +131,34 @@ export function createRalphProgram(version: string, onParsed: (args: RalphArgs) 
     .option('--json', 'print one JSON document (read-only commands)')
     .action(() => onParsed(toArgs(program, undefined)));
 
-  const run = new Command('run')
-    .description(`run the loop on an ad-hoc task: ralph run '>>fix-auth :: verify:"npm test" max:5 timeout:120'`)
+  const run = createCommand('run', io, {
+    description: `run the loop on an ad-hoc task: ralph run '>>fix-auth :: verify:"npm test" max:5 timeout:120'`,
+    notes: TASK_SYNTAX_HELP,
+    examples: RUN_EXAMPLES,
+    exitCodes: LOOP_EXIT_CODES,
+  })
     .argument('<task>', 'task specification')
-    .exitOverride()
-    .configureOutput({ writeOut: write.out, writeErr: write.err, outputError: () => undefined })
     .option('--dry-run', 'show what would run without calling Claude')
-    .option('--allow-no-git', 'run in a folder that is not a git repository (no checkpoints, no rollback)')
-    .addHelpText('after', `${TASK_SYNTAX_HELP}${RUN_HELP_FOOTER}`);
-  addConfigFlags(run);
+    .option('--allow-no-git', 'run in a folder that is not a git repository (no checkpoints, no rollback)');
+  addConfigOptions(run);
   run.action((task: string) => {
     const args = toArgs(run, task);
     const allowNoGit = run.opts()['allowNoGit'] === true;
-    onParsed({ ...args, flags: { ...collectFlags(program), ...args.flags }, dryRun: args.dryRun || program.opts()['dryRun'] === true, ...(allowNoGit ? { allowNoGit } : {}) });
+    onParsed({ ...args, flags: { ...readConfigFlags(program), ...args.flags }, dryRun: args.dryRun || program.opts()['dryRun'] === true, ...(allowNoGit ? { allowNoGit } : {}) });
   });
   program.addCommand(run);
 
-  const demo = new Command('demo')
-    .description('watch a complete loop on a scripted agent in a temporary project (no API key needed)')
+  const demo = createCommand('demo', io, {
+    description: 'watch a complete loop on a scripted agent in a temporary project (no API key needed)',
+    examples: DEMO_EXAMPLES,
+    // The demo runs a real loop and exits with its code.
+    exitCodes: LOOP_EXIT_CODES,
+  })
     .option('--keep', 'keep the demo project afterwards')
-    .addHelpText('after', DEMO_HELP_FOOTER)
-    .exitOverride()
-    .configureOutput({ writeOut: write.out, writeErr: write.err, outputError: () => undefined })
     .action(() => onParsed({ ...toArgs(demo, undefined), action: 'demo', keep: demo.opts()['keep'] === true }));
   program.addCommand(demo);
-  program.addCommand(createTestSubcommand(write, (test) => onParsed({ ...toArgs(program, undefined), action: 'test', test })));
-  program.addCommand(createMcpSubcommand(write, () => onParsed({ ...toArgs(program, undefined), action: 'mcp' })));
+  program.addCommand(createTestSubcommand(io, (test) => onParsed({ ...toArgs(program, undefined), action: 'test', test })));
+  program.addCommand(createMcpSubcommand(io, () => onParsed({ ...toArgs(program, undefined), action: 'mcp' })));
   return program;
 }
 
@@ -267,7 +182,7 @@ function toArgs(cmd: Command, task: string | undefined): RalphArgs {
   if (chosen.length > 1) throw new UsageError(`choose one of ${chosen.map((a) => `--${a}`).join(', ')}`);
   const args: RalphArgs = {
     action: chosen[0] ?? 'loop',
-    flags: collectFlags(cmd),
+    flags: readConfigFlags(cmd),
     json: o['json'] === true,
     dryRun: o['dryRun'] === true,
     inspect: {
@@ -296,17 +211,9 @@ function toArgs(cmd: Command, task: string | undefined): RalphArgs {
  * Parses argv. Returns undefined when commander already printed help or the
  * version; throws UsageError (exit 2) for bad flags.
  */
-export async function parseRalphArgs(argv: readonly string[], version: string, write: { out(s: string): void; err(s: string): void }): Promise<RalphArgs | undefined> {
+export async function parseRalphArgs(argv: readonly string[], version: string, io: CommandIo): Promise<RalphArgs | undefined> {
   let parsed: RalphArgs | undefined;
-  const program = createRalphProgram(version, (a) => (parsed = a), write);
-  try {
-    await program.parseAsync([...argv], { from: 'user' });
-  } catch (error) {
-    if (error instanceof CommanderError) {
-      if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.code === 'commander.help') return undefined;
-      throw new UsageError(error.message.replace(/^error: /, ''), 'Run ralph --help to see every option.');
-    }
-    throw error;
-  }
+  const program = createRalphProgram(version, (a) => (parsed = a), io);
+  if (!(await parseArgv(program, argv))) return undefined;
   return parsed;
 }

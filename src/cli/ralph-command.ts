@@ -1,9 +1,10 @@
 import { parseRalphArgs } from './ralph-args.js';
 import { packageVersion } from '../infra/package-info.js';
+import { processIo } from './program.js';
 
 /** Dispatches `ralph` to the command the flags ask for. Heavy modules load lazily. */
 export async function runRalph(argv: readonly string[]): Promise<number> {
-  const args = await parseRalphArgs(argv, packageVersion(), { out: (s) => process.stdout.write(s), err: (s) => process.stderr.write(s) });
+  const args = await parseRalphArgs(argv, packageVersion(), processIo);
   if (!args) return 0;
   const cwd = process.cwd();
   switch (args.action) {

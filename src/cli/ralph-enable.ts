@@ -3,9 +3,9 @@ import { oneOf } from '../config/value-types.js';
 import { PROJECT_TYPES } from '../features/enable/detect-project.js';
 import { formatEnableJson, formatEnableReport, runEnable, type EnableOptions } from '../features/enable/enable-command.js';
 import { createPrompter } from '../features/enable/prompts.js';
-import { createCommand, parseCommand, parseFlagValue } from '../features/setup/command-line.js';
+import { packageVersion } from '../infra/package-info.js';
+import { createCommand, parseArgv, parseFlagValue, processIo } from './program.js';
 import { runMain } from './main.js';
-import { helpFooter } from '../ui/help-footer.js';
 
 interface EnableFlags {
   from?: string[];
@@ -40,7 +40,28 @@ function requireNonEmpty(flag: string, value: string | undefined): string | unde
 }
 
 async function enableCommand(argv: string[]): Promise<number> {
-  const program = createCommand('ralph-enable', 'Enable Ralph in an existing project: detect the project, then write .ralph/ (PROMPT.md, fix_plan.md, AGENT.md), .ralphrc and .gitignore entries. Asks on a terminal; --non-interactive (or no terminal) uses the detected values.')
+  const program = createCommand('ralph-enable', processIo, {
+    description: 'Enable Ralph in an existing project: detect the project, then write .ralph/ (PROMPT.md, fix_plan.md, AGENT.md), .ralphrc and .gitignore entries. Asks on a terminal; --non-interactive (or no terminal) uses the detected values.',
+    version: packageVersion(),
+    notes: [
+      '',
+      'An existing .gitignore gets the Ralph state entries it lacks appended; an existing .ralphrc is kept',
+      'and only the values chosen in this run (verify command, calls per hour) are set in it.',
+      '',
+    ].join('\n'),
+    examples: [
+      ['ralph-enable', 'answer a few questions on a terminal'],
+      ['ralph-enable --non-interactive --verify-command "npm test"', 'no questions; set the verify command'],
+      ['ralph-enable --prd docs/requirements.md', "start fix_plan.md from a document's tasks"],
+      ['ralph-enable --json', 'for CI: one JSON document with the result'],
+    ],
+    exitCodes: [
+      ['0', 'Ralph is enabled'],
+      ['1', 'error'],
+      ['2', 'already enabled (without --force) or usage error'],
+      ['4', 'PRD file not found'],
+    ],
+  })
     .option('--from <source...>', 'import tasks: --from prd FILE (no Claude call)')
     .option('--prd <file>', 'PRD or spec document whose tasks go into fix_plan.md (same as --from prd FILE)')
     .option('--force', "replace Ralph's files in .ralph/ even when Ralph is already enabled (.ralphrc and .gitignore are never replaced)")
@@ -49,33 +70,10 @@ async function enableCommand(argv: string[]): Promise<number> {
     .option('--quiet', 'print nothing but errors')
     .option('--project-name <name>', 'project name (default: detected)')
     .option('--project-type <type>', `project type: ${PROJECT_TYPES.join(', ')} (default: detected)`)
-    .option('--verify-command <cmd>', 'set VERIFY_COMMAND in .ralphrc (without it the detected command is only proposed, commented out)')
-    .addHelpText(
-      'after',
-      [
-        '',
-        'An existing .gitignore gets the Ralph state entries it lacks appended; an existing .ralphrc is kept',
-        'and only the values chosen in this run (verify command, calls per hour) are set in it.',
-        '',
-      ].join('\n') +
-        helpFooter(
-          [
-            ['ralph-enable', 'answer a few questions on a terminal'],
-            ['ralph-enable --non-interactive --verify-command "npm test"', 'no questions; set the verify command'],
-            ['ralph-enable --prd docs/requirements.md', "start fix_plan.md from a document's tasks"],
-            ['ralph-enable --json', 'for CI: one JSON document with the result'],
-          ],
-          [
-            ['0', 'Ralph is enabled'],
-            ['1', 'error'],
-            ['2', 'already enabled (without --force) or usage error'],
-            ['4', 'PRD file not found'],
-          ],
-        ),
-    );
+    .option('--verify-command <cmd>', 'set VERIFY_COMMAND in .ralphrc (without it the detected command is only proposed, commented out)');
   const json = argv.includes('--json');
   try {
-    if (!parseCommand(program, argv)) return 0;
+    if (!(await parseArgv(program, argv))) return 0;
     const flags = program.opts<EnableFlags>();
     const interactive = !flags.nonInteractive && !flags.json && process.stdin.isTTY === true;
     const prdPath = readPrdPath(flags);

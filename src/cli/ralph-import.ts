@@ -2,12 +2,12 @@ import { commandLine, integer } from '../config/value-types.js';
 import { ExitCode, RalphError, UsageError } from '../errors.js';
 import { importProject } from '../features/import/import-project.js';
 import { formatImportReport } from '../features/import/import-report.js';
-import { createCommand, parseCommand, parseFlagValue } from '../features/setup/command-line.js';
 import { deriveProjectName, resolveProjectDir } from '../features/setup/project-name.js';
 import { createDefaultDeps } from './deps.js';
 import { runMain } from './main.js';
 import { buildAgentEnv } from '../core/agent-env.js';
-import { helpFooter } from '../ui/help-footer.js';
+import { packageVersion } from '../infra/package-info.js';
+import { createCommand, parseArgv, parseFlagValue, processIo } from './program.js';
 
 /**
  * A millisecond timeout that wins over --timeout, for tests (the smallest
@@ -34,35 +34,33 @@ function readTimeoutMs(flag: string | undefined, env: NodeJS.ProcessEnv): number
 }
 
 async function importCommand(argv: string[]): Promise<number> {
-  const program = createCommand('ralph-import', 'Turn a requirements document (PRD, spec; .md, .txt, .json or any text file) into a new Ralph project, using Claude Code to write .ralph/PROMPT.md, .ralph/fix_plan.md and .ralph/specs/requirements.md.')
+  const program = createCommand('ralph-import', processIo, {
+    description: 'Turn a requirements document (PRD, spec; .md, .txt, .json or any text file) into a new Ralph project, using Claude Code to write .ralph/PROMPT.md, .ralph/fix_plan.md and .ralph/specs/requirements.md.',
+    version: packageVersion(),
+    notes: [
+      '',
+      'Claude is run as $CLAUDE_CODE_CMD (default: claude). The project is built in a hidden folder and moved',
+      'into place only when the conversion produced all three files; on failure nothing is left behind except',
+      "Claude's output log (ralph-import-<name>-failed.log in the current folder).",
+      '',
+    ].join('\n'),
+    examples: [
+      ['ralph-import requirements.md', 'a new project ./requirements from the document'],
+      ['ralph-import docs/prd.txt todo-app', 'choose the project folder'],
+      ['ralph-import spec.md --timeout 30', 'give Claude up to 30 minutes for a long document'],
+    ],
+    exitCodes: [
+      ['0', 'the project was created'],
+      ['1', 'the conversion failed, or another error'],
+      ['2', 'usage error, or Claude Code not found'],
+      ['4', 'document not found'],
+      ['130/143', 'interrupted'],
+    ],
+  })
     .argument('<file>', 'the requirements document (it is read, never changed)')
     .argument('[name]', "project folder to create (default: the document's name without extension)")
-    .option('--timeout <minutes>', 'time limit of the conversion, 1-120 minutes', '15')
-    .addHelpText(
-      'after',
-      [
-        '',
-        'Claude is run as $CLAUDE_CODE_CMD (default: claude). The project is built in a hidden folder and moved',
-        'into place only when the conversion produced all three files; on failure nothing is left behind except',
-        "Claude's output log (ralph-import-<name>-failed.log in the current folder).",
-        '',
-      ].join('\n') +
-        helpFooter(
-          [
-            ['ralph-import requirements.md', 'a new project ./requirements from the document'],
-            ['ralph-import docs/prd.txt todo-app', 'choose the project folder'],
-            ['ralph-import spec.md --timeout 30', 'give Claude up to 30 minutes for a long document'],
-          ],
-          [
-            ['0', 'the project was created'],
-            ['1', 'the conversion failed, or another error'],
-            ['2', 'usage error, or Claude Code not found'],
-            ['4', 'document not found'],
-            ['130/143', 'interrupted'],
-          ],
-        ),
-    );
-  if (!parseCommand(program, argv)) return 0;
+    .option('--timeout <minutes>', 'time limit of the conversion, 1-120 minutes', '15');
+  if (!(await parseArgv(program, argv))) return 0;
   const [file, name] = program.processedArgs as [string, string | undefined];
   const { timeout } = program.opts<{ timeout?: string }>();
   const env = process.env;

@@ -1,30 +1,27 @@
-import { parseCommand, createCommand } from '../features/setup/command-line.js';
 import { resolveProjectDir } from '../features/setup/project-name.js';
 import { formatSetupReport, setupProject } from '../features/setup/setup-project.js';
-import { helpFooter } from '../ui/help-footer.js';
+import { packageVersion } from '../infra/package-info.js';
 import { createDefaultDeps } from './deps.js';
 import { runMain } from './main.js';
+import { createCommand, parseArgv, processIo } from './program.js';
 
 /** ralph-setup <name>: create a new Ralph project. */
 async function runSetup(argv: string[]): Promise<number> {
-  const program = createCommand('ralph-setup', 'Create a new Ralph project: .ralph/ with PROMPT.md, fix_plan.md and AGENT.md, .ralphrc, .gitignore, src/, a README and a first git commit. Existing files are never overwritten.')
-    .argument('[name]', 'project folder to create or use (spaces and nested paths such as a/b/c are fine)', 'my-project')
-    .addHelpText(
-      'after',
-      helpFooter(
-        [
-          ['ralph-setup my-app', 'a new project in ./my-app'],
-          ['ralph-setup "clients/acme web"', 'nested folders and spaces are fine'],
-          ['ralph-setup ~/code/todo-app', 'an absolute path; existing files there are never overwritten'],
-        ],
-        [
-          ['0', 'the project is ready'],
-          ['1', 'it could not be created (permissions, git)'],
-          ['2', 'usage error'],
-        ],
-      ),
-    );
-  if (!parseCommand(program, argv)) return 0;
+  const program = createCommand('ralph-setup', processIo, {
+    description: 'Create a new Ralph project: .ralph/ with PROMPT.md, fix_plan.md and AGENT.md, .ralphrc, .gitignore, src/, a README and a first git commit. Existing files are never overwritten.',
+    version: packageVersion(),
+    examples: [
+      ['ralph-setup my-app', 'a new project in ./my-app'],
+      ['ralph-setup "clients/acme web"', 'nested folders and spaces are fine'],
+      ['ralph-setup ~/code/todo-app', 'an absolute path; existing files there are never overwritten'],
+    ],
+    exitCodes: [
+      ['0', 'the project is ready'],
+      ['1', 'it could not be created (permissions, git)'],
+      ['2', 'usage error'],
+    ],
+  }).argument('[name]', 'project folder to create or use (spaces and nested paths such as a/b/c are fine)', 'my-project');
+  if (!(await parseArgv(program, argv))) return 0;
   const [name] = program.processedArgs as [string];
   const cwd = process.cwd();
   const projectDir = resolveProjectDir(name, cwd);

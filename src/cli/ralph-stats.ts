@@ -1,45 +1,30 @@
 import { resolve } from 'node:path';
-import { Command, CommanderError } from 'commander';
 import { packageVersion } from '../infra/package-info.js';
 import { computeStats, formatStatsText, readMetricsFile } from '../features/stats.js';
 import { ralphPaths } from '../state/paths.js';
-import { helpFooter } from '../ui/help-footer.js';
 import { runMain } from './main.js';
+import { createCommand, parseArgv, processIo } from './program.js';
 
 const NO_METRICS = 'No metrics file found. Run ralph first to generate metrics.';
 
 async function runStats(argv: string[]): Promise<number> {
-  const program = new Command('ralph-stats')
-    .description('Summary of .ralph/logs/metrics.jsonl: iterations, success rate, durations, tokens, cost, verify runs, exit reasons.')
+  const program = createCommand('ralph-stats', processIo, {
+    description: 'Summary of .ralph/logs/metrics.jsonl: iterations, success rate, durations, tokens, cost, verify runs, exit reasons.',
+    version: packageVersion(),
+    examples: [
+      ['ralph-stats', 'the summary for the project in this folder'],
+      ['ralph-stats --project ~/code/my-app', 'another project'],
+      ['ralph-stats --json | jq .success_rate', 'one JSON document, for scripts'],
+    ],
+    exitCodes: [
+      ['0', 'the summary was printed'],
+      ['1', 'no metrics file yet (run ralph first)'],
+      ['2', 'usage error'],
+    ],
+  })
     .option('--json', 'print one JSON document (keeps the original keys total_loops, successful, avg_duration, total_calls)')
-    .option('-p, --project <dir>', 'project directory (default: the current directory)')
-    .version(packageVersion(), '-V, --version')
-    .addHelpText(
-      'after',
-      helpFooter(
-        [
-          ['ralph-stats', 'the summary for the project in this folder'],
-          ['ralph-stats --project ~/code/my-app', 'another project'],
-          ['ralph-stats --json | jq .success_rate', 'one JSON document, for scripts'],
-        ],
-        [
-          ['0', 'the summary was printed'],
-          ['1', 'no metrics file yet (run ralph first)'],
-          ['2', 'usage error'],
-        ],
-      ),
-    )
-    .exitOverride();
-  try {
-    program.parse(argv, { from: 'user' });
-  } catch (error) {
-    if (error instanceof CommanderError) {
-      if (error.exitCode === 0) return 0;
-      process.stderr.write('Run ralph-stats --help for the accepted flags.\n');
-      return 2;
-    }
-    throw error;
-  }
+    .option('-p, --project <dir>', 'project directory (default: the current directory)');
+  if (!(await parseArgv(program, argv))) return 0;
   const flags = program.opts<{ json?: boolean; project?: string }>();
   const path = ralphPaths(resolve(flags.project ?? '.')).metrics;
   const parsed = readMetricsFile(path);

@@ -63,13 +63,32 @@ export interface RalphConfig {
 
 export type ConfigField = keyof RalphConfig;
 
+/**
+ * A config key's flag, as `ralph --help` lists it. The help line says what the
+ * flag does; the default is added from the key's own default when there is one
+ * worth saying, so the two never disagree.
+ */
+export interface ConfigFlag {
+  /** The long flag, as messages name it (`--calls`, or `--no-continue` for a switch that turns a default off). */
+  name: string;
+  /** One-letter alias, e.g. `-c`. */
+  short?: string;
+  /** The value's name in help, e.g. `<num>`; a flag without one is a switch. */
+  value?: string;
+  help: string;
+  /** May be given more than once; the values add up. */
+  repeatable?: boolean;
+  /** A second switch that turns the setting off (`--no-checkpoint`). */
+  off?: { name: string; help: string };
+}
+
 export interface KeySpec<F extends ConfigField> {
   /** The .ralphrc key (and main environment variable). */
   key: string;
   /** Other names accepted in .ralphrc and the environment (the original's internal names). */
   aliases?: readonly string[];
-  /** The command-line flag, if there is one. */
-  flag?: string;
+  /** The command-line flag of `ralph` and `ralph run`, if there is one. */
+  flag?: ConfigFlag;
   type: ValueType<RalphConfig[F]>;
   default: RalphConfig[F];
   doc: string;
@@ -126,21 +145,21 @@ const semver: ValueType<string> = {
 
 export const CONFIG_KEYS: { [F in ConfigField]: KeySpec<F> } = {
   claudeCommand: { key: 'CLAUDE_CODE_CMD', type: commandLine, default: ['claude'], doc: 'Command that runs Claude Code' },
-  maxCallsPerHour: { key: 'MAX_CALLS_PER_HOUR', flag: '--calls', type: integer(1, 100_000), default: 100, doc: 'Agent calls allowed per hour' },
-  maxTokensPerHour: { key: 'MAX_TOKENS_PER_HOUR', flag: '--max-tokens', type: integer(0), default: 0, doc: 'Input+output tokens allowed per hour (0 = no limit)' },
-  timeoutMinutes: { key: 'CLAUDE_TIMEOUT_MINUTES', flag: '--timeout', type: integer(1, 120, 'minutes'), default: 15, doc: 'Wall-clock limit of one agent call' },
-  outputFormat: { key: 'CLAUDE_OUTPUT_FORMAT', flag: '--output-format', type: oneOf(['json', 'text'] as const), default: 'json', doc: 'Output format requested from Claude' },
-  allowedTools: { key: 'ALLOWED_TOOLS', aliases: ['CLAUDE_ALLOWED_TOOLS'], flag: '--allowed-tools', type: toolList, default: DEFAULT_ALLOWED_TOOLS, doc: 'Tools Claude may use without asking (--allowedTools)' },
-  sessionContinuity: { key: 'SESSION_CONTINUITY', aliases: ['CLAUDE_USE_CONTINUE'], flag: '--no-continue', type: boolean, default: true, doc: 'Resume the same Claude session across iterations' },
-  sessionExpiryHours: { key: 'SESSION_EXPIRY_HOURS', aliases: ['CLAUDE_SESSION_EXPIRY_HOURS'], flag: '--session-expiry', type: integer(1, 24 * 365, 'hours'), default: 24, doc: 'Start a new Claude session once the stored one is this old' },
-  model: { key: 'CLAUDE_MODEL', flag: '--model', type: text, default: '', doc: 'Model passed as --model (empty = Claude default)' },
-  effort: { key: 'CLAUDE_EFFORT', flag: '--effort', type: text, default: '', doc: 'Effort passed as --effort (empty = Claude default)' },
-  verbose: { key: 'RALPH_VERBOSE', aliases: ['VERBOSE_PROGRESS'], flag: '--verbose', type: boolean, default: false, doc: 'Detailed progress and debug log lines' },
-  live: { key: 'RALPH_LIVE', flag: '--live', type: boolean, default: false, doc: 'Stream Claude output as it arrives (stream-json)' },
-  showToolArgs: { key: 'LIVE_SHOW_TOOL_ARGS', flag: '--show-tool-args', type: boolean, default: false, doc: 'Show tool arguments in live output' },
-  notify: { key: 'ENABLE_NOTIFICATIONS', flag: '--notify', type: boolean, default: false, doc: 'Desktop notifications for events that matter' },
-  backup: { key: 'ENABLE_BACKUP', flag: '--backup', type: boolean, default: false, doc: 'Keep a git checkpoint of every iteration' },
-  promptFile: { key: 'RALPH_PROMPT_FILE', flag: '--prompt', type: text, default: PROJECT_FILES.prompt, doc: 'Prompt file sent to Claude each iteration' },
+  maxCallsPerHour: { key: 'MAX_CALLS_PER_HOUR', flag: { name: '--calls', short: '-c', value: '<num>', help: 'agent calls allowed per hour' }, type: integer(1, 100_000), default: 100, doc: 'Agent calls allowed per hour' },
+  maxTokensPerHour: { key: 'MAX_TOKENS_PER_HOUR', flag: { name: '--max-tokens', value: '<n>', help: 'input+output tokens allowed per hour' }, type: integer(0), default: 0, doc: 'Input+output tokens allowed per hour (0 = no limit)' },
+  timeoutMinutes: { key: 'CLAUDE_TIMEOUT_MINUTES', flag: { name: '--timeout', short: '-t', value: '<minutes>', help: 'time limit of one agent call, 1-120' }, type: integer(1, 120, 'minutes'), default: 15, doc: 'Wall-clock limit of one agent call' },
+  outputFormat: { key: 'CLAUDE_OUTPUT_FORMAT', flag: { name: '--output-format', value: '<format>', help: 'json or text' }, type: oneOf(['json', 'text'] as const), default: 'json', doc: 'Output format requested from Claude' },
+  allowedTools: { key: 'ALLOWED_TOOLS', aliases: ['CLAUDE_ALLOWED_TOOLS'], flag: { name: '--allowed-tools', value: '<tools>', help: 'comma-separated tools Claude may use (any tool name Claude accepts)' }, type: toolList, default: DEFAULT_ALLOWED_TOOLS, doc: 'Tools Claude may use without asking (--allowedTools)' },
+  sessionContinuity: { key: 'SESSION_CONTINUITY', aliases: ['CLAUDE_USE_CONTINUE'], flag: { name: '--no-continue', help: 'start a fresh Claude session every iteration' }, type: boolean, default: true, doc: 'Resume the same Claude session across iterations' },
+  sessionExpiryHours: { key: 'SESSION_EXPIRY_HOURS', aliases: ['CLAUDE_SESSION_EXPIRY_HOURS'], flag: { name: '--session-expiry', value: '<hours>', help: 'start a new session once it is this old' }, type: integer(1, 24 * 365, 'hours'), default: 24, doc: 'Start a new Claude session once the stored one is this old' },
+  model: { key: 'CLAUDE_MODEL', flag: { name: '--model', value: '<model>', help: 'Claude model (--model)' }, type: text, default: '', doc: 'Model passed as --model (empty = Claude default)' },
+  effort: { key: 'CLAUDE_EFFORT', flag: { name: '--effort', value: '<level>', help: 'Claude effort (--effort)' }, type: text, default: '', doc: 'Effort passed as --effort (empty = Claude default)' },
+  verbose: { key: 'RALPH_VERBOSE', aliases: ['VERBOSE_PROGRESS'], flag: { name: '--verbose', short: '-v', help: 'detailed progress and debug logs' }, type: boolean, default: false, doc: 'Detailed progress and debug log lines' },
+  live: { key: 'RALPH_LIVE', flag: { name: '--live', short: '-l', help: 'stream Claude output as it arrives' }, type: boolean, default: false, doc: 'Stream Claude output as it arrives (stream-json)' },
+  showToolArgs: { key: 'LIVE_SHOW_TOOL_ARGS', flag: { name: '--show-tool-args', help: 'show tool arguments in live output' }, type: boolean, default: false, doc: 'Show tool arguments in live output' },
+  notify: { key: 'ENABLE_NOTIFICATIONS', flag: { name: '--notify', short: '-n', help: 'desktop notifications for important events' }, type: boolean, default: false, doc: 'Desktop notifications for events that matter' },
+  backup: { key: 'ENABLE_BACKUP', flag: { name: '--backup', short: '-b', help: 'keep a git checkpoint of every iteration' }, type: boolean, default: false, doc: 'Keep a git checkpoint of every iteration' },
+  promptFile: { key: 'RALPH_PROMPT_FILE', flag: { name: '--prompt', short: '-p', value: '<file>', help: 'prompt file' }, type: text, default: PROJECT_FILES.prompt, doc: 'Prompt file sent to Claude each iteration' },
   optionalSections: { key: 'OPTIONAL_SECTIONS', type: commaList(), default: ['Optional', 'Future', 'Future Enhancements', 'Nice to Have'], doc: 'fix_plan.md sections whose tasks do not block completion' },
   claudeMinVersion: { key: 'CLAUDE_MIN_VERSION', type: semver, default: '2.0.76', doc: 'Oldest Claude Code version Ralph runs with' },
   cbNoProgressThreshold: { key: 'CB_NO_PROGRESS_THRESHOLD', type: integer(1, 1000), default: 3, doc: 'Iterations without progress that open the circuit' },
@@ -148,24 +167,34 @@ export const CONFIG_KEYS: { [F in ConfigField]: KeySpec<F> } = {
   cbPermissionDenialThreshold: { key: 'CB_PERMISSION_DENIAL_THRESHOLD', type: integer(1, 1000), default: 2, doc: 'Iterations with permission denials that open the circuit' },
   cbFailureThreshold: { key: 'CB_FAILURE_THRESHOLD', type: integer(1, 1000), default: 5, doc: 'Consecutive failed agent calls that open the circuit' },
   cbCooldownMinutes: { key: 'CB_COOLDOWN_MINUTES', type: integer(0, 100_000, 'minutes'), default: 30, doc: 'Minutes before an open circuit may be retried (half-open)' },
-  cbAutoReset: { key: 'CB_AUTO_RESET', flag: '--auto-reset-circuit', type: boolean, default: false, doc: 'Close an open circuit at startup without waiting for the cooldown' },
-  maxLoops: { key: 'MAX_LOOPS', flag: '--max-loops', type: integer(0), default: 0, doc: 'Stop after this many iterations (0 = no limit)' },
-  maxCostUsd: { key: 'MAX_COST_USD', flag: '--max-cost', type: decimal(0, 'USD'), default: 0, doc: 'Stop once the run has cost this much (0 = no limit)' },
-  maxRuntimeMinutes: { key: 'MAX_RUNTIME_MINUTES', flag: '--max-runtime', type: integer(0, Number.MAX_SAFE_INTEGER, 'minutes'), default: 0, doc: 'Stop after this much wall-clock time (0 = no limit)' },
-  pauseSeconds: { key: 'LOOP_PAUSE_SECONDS', flag: '--pause', type: decimal(0, 'seconds'), default: 2, doc: 'Pause between iterations' },
-  backend: { key: 'RALPH_BACKEND', flag: '--backend', type: oneOf(['claude', 'mock'] as const), default: 'claude', doc: 'Agent backend' },
-  mockScript: { key: 'RALPH_MOCK_SCRIPT', flag: '--mock-script', type: text, default: PROJECT_FILES.mockScript, doc: 'Scripted responses for the mock backend' },
-  verifyCommand: { key: 'VERIFY_COMMAND', flag: '--verify', type: text, default: '', doc: 'Shell command that must pass before work counts as done' },
-  verifyPreset: { key: 'VERIFY_PRESET', flag: '--verify-preset', type: oneOf(['', 'fast', 'full', 'extended'] as const), default: '', doc: 'fast (1 attempt, 30 s), full (5, 300 s), extended (10, 600 s)' },
-  verifyTimeoutSeconds: { key: 'VERIFY_TIMEOUT', flag: '--verify-timeout', type: integer(1, 3600, 'seconds'), default: 300, doc: 'Time limit of one verify run' },
-  verifyMaxAttempts: { key: 'VERIFY_MAX_ATTEMPTS', flag: '--verify-max', type: integer(1, 100), default: 5, doc: 'Failed verify attempts before escalation' },
-  verifyCwd: { key: 'VERIFY_CWD', flag: '--verify-cwd', type: text, default: '', doc: 'Directory the verify command runs in (relative to the project)' },
-  verifyEnv: { key: 'VERIFY_ENV', flag: '--verify-env', type: envPairs, default: {}, doc: 'Extra KEY=VALUE variables for the verify command' },
-  agentEnv: { key: 'AGENT_ENV', flag: '--agent-env', type: envNames, default: [], doc: 'Secret-looking variables the agent may still see (names; withheld by default)' },
-  checkpoint: { key: 'CHECKPOINT', flag: '--checkpoint', type: checkpointMode, default: 'auto', doc: 'Git checkpoint before each iteration (auto = when a verify command or rollback is set)' },
+  cbAutoReset: { key: 'CB_AUTO_RESET', flag: { name: '--auto-reset-circuit', help: 'close an open circuit at startup' }, type: boolean, default: false, doc: 'Close an open circuit at startup without waiting for the cooldown' },
+  maxLoops: { key: 'MAX_LOOPS', flag: { name: '--max-loops', value: '<n>', help: 'stop after N iterations (exit 7)' }, type: integer(0), default: 0, doc: 'Stop after this many iterations (0 = no limit)' },
+  maxCostUsd: { key: 'MAX_COST_USD', flag: { name: '--max-cost', value: '<usd>', help: 'stop once the run cost this much (exit 7)' }, type: decimal(0, 'USD'), default: 0, doc: 'Stop once the run has cost this much (0 = no limit)' },
+  maxRuntimeMinutes: { key: 'MAX_RUNTIME_MINUTES', flag: { name: '--max-runtime', value: '<minutes>', help: 'stop after this much time (exit 7)' }, type: integer(0, Number.MAX_SAFE_INTEGER, 'minutes'), default: 0, doc: 'Stop after this much wall-clock time (0 = no limit)' },
+  pauseSeconds: { key: 'LOOP_PAUSE_SECONDS', flag: { name: '--pause', value: '<seconds>', help: 'pause between iterations, 0 allowed' }, type: decimal(0, 'seconds'), default: 2, doc: 'Pause between iterations' },
+  backend: { key: 'RALPH_BACKEND', flag: { name: '--backend', value: '<name>', help: 'claude or mock' }, type: oneOf(['claude', 'mock'] as const), default: 'claude', doc: 'Agent backend' },
+  mockScript: { key: 'RALPH_MOCK_SCRIPT', flag: { name: '--mock-script', value: '<file>', help: 'scripted responses for the mock backend' }, type: text, default: PROJECT_FILES.mockScript, doc: 'Scripted responses for the mock backend' },
+  verifyCommand: { key: 'VERIFY_COMMAND', flag: { name: '--verify', value: '<command>', help: 'shell command that must pass (e.g. "npm test")' }, type: text, default: '', doc: 'Shell command that must pass before work counts as done' },
+  verifyPreset: { key: 'VERIFY_PRESET', flag: { name: '--verify-preset', value: '<name>', help: 'fast (1, 30 s), full (5, 300 s), extended (10, 600 s)' }, type: oneOf(['', 'fast', 'full', 'extended'] as const), default: '', doc: 'fast (1 attempt, 30 s), full (5, 300 s), extended (10, 600 s)' },
+  verifyTimeoutSeconds: { key: 'VERIFY_TIMEOUT', flag: { name: '--verify-timeout', value: '<seconds>', help: 'time limit of one verify run' }, type: integer(1, 3600, 'seconds'), default: 300, doc: 'Time limit of one verify run' },
+  verifyMaxAttempts: { key: 'VERIFY_MAX_ATTEMPTS', flag: { name: '--verify-max', value: '<n>', help: 'failed verify attempts before escalation' }, type: integer(1, 100), default: 5, doc: 'Failed verify attempts before escalation' },
+  verifyCwd: { key: 'VERIFY_CWD', flag: { name: '--verify-cwd', value: '<dir>', help: 'directory the verify command runs in' }, type: text, default: '', doc: 'Directory the verify command runs in (relative to the project)' },
+  verifyEnv: { key: 'VERIFY_ENV', flag: { name: '--verify-env', value: '<KEY=VALUE>', repeatable: true, help: 'extra environment for the verify command (repeatable)' }, type: envPairs, default: {}, doc: 'Extra KEY=VALUE variables for the verify command' },
+  agentEnv: { key: 'AGENT_ENV', flag: { name: '--agent-env', value: '<NAME>', repeatable: true, help: 'let the agent see this secret-looking variable (repeatable)' }, type: envNames, default: [], doc: 'Secret-looking variables the agent may still see (names; withheld by default)' },
+  checkpoint: {
+    key: 'CHECKPOINT',
+    flag: {
+      name: '--checkpoint',
+      help: 'git checkpoint before each iteration (default: on with --verify); an iteration that needs one does not start without it',
+      off: { name: '--no-checkpoint', help: 'no git checkpoints (accepts running iterations that cannot be undone)' },
+    },
+    type: checkpointMode,
+    default: 'auto',
+    doc: 'Git checkpoint before each iteration (auto = when a verify command or rollback is set)',
+  },
   checkpointKeep: { key: 'CHECKPOINT_KEEP', type: integer(0, 1000), default: 10, doc: 'Checkpoints kept for ralph --restore (failed attempts; with --backup, every iteration)' },
-  rollbackOnFail: { key: 'ROLLBACK_ON_FAIL', flag: '--rollback-on-fail', type: boolean, default: false, doc: 'Restore the checkpoint when verification fails or the agent call fails after changing files' },
-  onVerifyExhausted: { key: 'ON_VERIFY_EXHAUSTED', flag: '--on-verify-exhausted', type: oneOf(['ask', 'retry', 'skip', 'abort'] as const), default: 'ask', doc: 'What to do when verify attempts run out (ask only on a terminal; otherwise abort)' },
+  rollbackOnFail: { key: 'ROLLBACK_ON_FAIL', flag: { name: '--rollback-on-fail', help: 'restore the checkpoint when verification fails or the agent call fails after changing files' }, type: boolean, default: false, doc: 'Restore the checkpoint when verification fails or the agent call fails after changing files' },
+  onVerifyExhausted: { key: 'ON_VERIFY_EXHAUSTED', flag: { name: '--on-verify-exhausted', value: '<action>', help: 'ask, retry, skip or abort; ask needs a terminal, elsewhere it aborts' }, type: oneOf(['ask', 'retry', 'skip', 'abort'] as const), default: 'ask', doc: 'What to do when verify attempts run out (ask only on a terminal; otherwise abort)' },
   usageLimitWaitMinutes: { key: 'USAGE_LIMIT_WAIT_MINUTES', aliases: ['RESET_WAIT_MINUTES'], type: integer(1, 24 * 60, 'minutes'), default: 60, doc: 'Wait after a usage limit when no reset time is given' },
   apiRetryMax: { key: 'API_RETRY_MAX', type: integer(0, 20), default: 3, doc: 'Retries of an API rate-limit/overload error' },
   apiRetryWaitSeconds: { key: 'API_RETRY_WAIT_SECONDS', type: integer(0, 86_400, 'seconds'), default: 300, doc: 'First wait before retrying an API error; each retry waits one step longer' },

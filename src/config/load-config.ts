@@ -91,7 +91,7 @@ export function loadConfig(inputs: ConfigInputs): LoadedConfig {
     const raw = inputs.flags[field];
     if (raw === undefined) continue;
     const spec = CONFIG_KEYS[field];
-    const flag = spec.flag ?? field;
+    const flag = spec.flag?.name ?? field;
     if (typeof raw === 'boolean') {
       (config as unknown as Record<string, unknown>)[field] = field === 'checkpoint' ? (raw ? 'on' : 'off') : raw;
       origins[field] = { source: 'flag', where: flag };

@@ -88,7 +88,7 @@ describe('ralph-monitor (built CLI)', () => {
   it.each([[['--bogus']], [['--interval', 'abc']], [['--interval', '0']], [['extra-arg']]])('usage error %j exits 2 naming the problem', (args) => {
     const r = run(args, project());
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/error:/);
+    expect(r.stderr).toMatch(/^Error: /);
     expect(r.stderr).toContain('ralph-monitor --help');
     expect(r.stdout).toBe('');
   });

@@ -75,7 +75,10 @@ describe('CONFIG_KEYS', () => {
   });
 
   it('every command-line flag belongs to exactly one field', () => {
-    const flags = CONFIG_FIELDS.map((f) => CONFIG_KEYS[f].flag).filter((f): f is string => f !== undefined);
+    const flags = CONFIG_FIELDS.flatMap((f) => {
+      const flag = CONFIG_KEYS[f].flag;
+      return flag ? [flag.name, ...(flag.short ? [flag.short] : []), ...(flag.off ? [flag.off.name] : [])] : [];
+    });
     expect(new Set(flags).size).toBe(flags.length);
   });
 
