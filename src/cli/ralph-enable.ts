@@ -1,4 +1,4 @@
-import { errorMessage, isRalphError, UsageError } from '../errors.js';
+import { UsageError } from '../errors.js';
 import { oneOf } from '../config/value-types.js';
 import { PROJECT_TYPES } from '../features/enable/detect-project.js';
 import { formatEnableJson, formatEnableReport, runEnable, type EnableOptions } from '../features/enable/enable-command.js';
@@ -71,39 +71,31 @@ async function enableCommand(argv: string[]): Promise<number> {
     .option('--project-name <name>', 'project name (default: detected)')
     .option('--project-type <type>', `project type: ${PROJECT_TYPES.join(', ')} (default: detected)`)
     .option('--verify-command <cmd>', 'set VERIFY_COMMAND in .ralphrc (without it the detected command is only proposed, commented out)');
-  const json = argv.includes('--json');
+  if (!(await parseArgv(program, argv))) return 0;
+  const flags = program.opts<EnableFlags>();
+  const interactive = !flags.nonInteractive && !flags.json && process.stdin.isTTY === true;
+  const prdPath = readPrdPath(flags);
+  const projectName = requireNonEmpty('--project-name', flags.projectName);
+  const verifyCommand = requireNonEmpty('--verify-command', flags.verifyCommand);
+  const options: EnableOptions = {
+    cwd: process.cwd(),
+    force: flags.force === true,
+    ...(prdPath !== undefined ? { prdPath } : {}),
+    ...(projectName !== undefined ? { projectName } : {}),
+    ...(flags.projectType !== undefined ? { projectType: parseFlagValue('--project-type', flags.projectType, oneOf(PROJECT_TYPES)) } : {}),
+    ...(verifyCommand !== undefined ? { verifyCommand } : {}),
+  };
+  const prompter = interactive ? createPrompter({ input: process.stdin, output: process.stderr }) : undefined;
+  if (prompter) options.prompter = prompter;
   try {
-    if (!(await parseArgv(program, argv))) return 0;
-    const flags = program.opts<EnableFlags>();
-    const interactive = !flags.nonInteractive && !flags.json && process.stdin.isTTY === true;
-    const prdPath = readPrdPath(flags);
-    const projectName = requireNonEmpty('--project-name', flags.projectName);
-    const verifyCommand = requireNonEmpty('--verify-command', flags.verifyCommand);
-    const options: EnableOptions = {
-      cwd: process.cwd(),
-      force: flags.force === true,
-      ...(prdPath !== undefined ? { prdPath } : {}),
-      ...(projectName !== undefined ? { projectName } : {}),
-      ...(flags.projectType !== undefined ? { projectType: parseFlagValue('--project-type', flags.projectType, oneOf(PROJECT_TYPES)) } : {}),
-      ...(verifyCommand !== undefined ? { verifyCommand } : {}),
-    };
-    const prompter = interactive ? createPrompter({ input: process.stdin, output: process.stderr }) : undefined;
-    if (prompter) options.prompter = prompter;
-    try {
-      const outcome = await runEnable(options);
-      if (flags.json) process.stdout.write(`${JSON.stringify(formatEnableJson(outcome), null, 2)}\n`);
-      else if (!flags.quiet) process.stderr.write(formatEnableReport(outcome));
-      return 0;
-    } finally {
-      prompter?.close();
-    }
-  } catch (error) {
-    if (json) {
-      const code = isRalphError(error) ? error.exitCode : 1;
-      process.stdout.write(`${JSON.stringify({ success: false, code, message: errorMessage(error) })}\n`);
-    }
-    throw error;
+    const outcome = await runEnable(options);
+    if (flags.json) process.stdout.write(`${JSON.stringify(formatEnableJson(outcome), null, 2)}\n`);
+    else if (!flags.quiet) process.stderr.write(formatEnableReport(outcome));
+    return 0;
+  } finally {
+    prompter?.close();
   }
 }
 
-await runMain(enableCommand);
+// Its JSON error said {success, code, message} before every command shared one envelope; scripts still read those.
+await runMain(enableCommand, { json: true, jsonErrorFields: (error) => ({ success: false, code: error.code, message: error.message }) });

@@ -54,5 +54,5 @@ await runMain(async (argv) => {
   const options = await parseMonitorArgs(argv);
   if (!options) return 0;
   return runMonitorCommand(options, { stdout: process.stdout, stderr: process.stderr, clock: createDefaultDeps().clock, signal: stop.signal, cwd: process.cwd(), env: process.env });
-});
+}, { json: true });
 for (const name of signals) process.off(name, onSignal);

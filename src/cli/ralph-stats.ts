@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import { packageVersion } from '../infra/package-info.js';
 import { computeStats, formatStatsText, readMetricsFile } from '../features/stats.js';
 import { ralphPaths } from '../state/paths.js';
+import { ExitCode, RalphError } from '../errors.js';
 import { runMain } from './main.js';
 import { createCommand, parseArgv, processIo } from './program.js';
 
@@ -28,11 +29,7 @@ async function runStats(argv: string[]): Promise<number> {
   const flags = program.opts<{ json?: boolean; project?: string }>();
   const path = ralphPaths(resolve(flags.project ?? '.')).metrics;
   const parsed = readMetricsFile(path);
-  if (parsed === undefined) {
-    if (flags.json) process.stdout.write(`${JSON.stringify({ error: NO_METRICS })}\n`);
-    else process.stderr.write(`${NO_METRICS}\n(looked for ${path})\n`);
-    return 1;
-  }
+  if (parsed === undefined) throw new RalphError(NO_METRICS, ExitCode.RuntimeError, `(looked for ${path})`);
   const stats = computeStats(parsed.entries, parsed.skippedLines.length);
   if (flags.json) {
     process.stdout.write(`${JSON.stringify(stats, null, 2)}\n`);
@@ -47,4 +44,4 @@ async function runStats(argv: string[]): Promise<number> {
   return 0;
 }
 
-await runMain(runStats);
+await runMain(runStats, { json: true });

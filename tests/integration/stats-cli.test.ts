@@ -47,8 +47,10 @@ describe('ralph-stats (built CLI)', () => {
     const dir = tempDir('ralph-stats-');
     const json = run(['--json'], dir);
     expect(json.code).toBe(1);
-    expect(JSON.parse(json.stdout)).toEqual({ error: 'No metrics file found. Run ralph first to generate metrics.' });
-    expect(json.stderr).toBe('');
+    expect(JSON.parse(json.stdout)).toEqual({
+      error: { code: 1, kind: 'runtime', message: 'No metrics file found. Run ralph first to generate metrics.', hint: `(looked for ${join(dir, '.ralph', 'logs', 'metrics.jsonl')})` },
+    });
+    expect(json.stderr).toContain('No metrics file found.');
     const text = run([], dir);
     expect(text.code).toBe(1);
     expect(text.stdout).toBe('');

@@ -3,7 +3,7 @@ import { CONFIG_FIELDS, CONFIG_KEYS } from '../../config/keys.js';
 import { formatConfigValue } from '../../config/load-config.js';
 import { cooldownRemainingMinutes, initialCircuit, resetCircuit, appendHistory } from '../../core/circuit-breaker.js';
 import { isoTimestamp } from '../../core/time-format.js';
-import { ExitCode, RalphError } from '../../errors.js';
+import { ExitCode, NotAProjectError, RalphError } from '../../errors.js';
 import { loadDocument, readDocument, saveDocument } from '../../state/document-store.js';
 import { CIRCUIT_HISTORY, CIRCUIT_STATE } from '../../state/documents/circuit.js';
 import { STATUS } from '../../state/documents/status.js';
@@ -174,5 +174,5 @@ export async function runStateCommand(args: RalphArgs, cwd: string, _env: NodeJS
 }
 
 function requireRalphDir(paths: RalphPaths): void {
-  if (!existsSync(paths.dir)) throw new RalphError(`${paths.project} is not a Ralph project (no .ralph/ directory).`, ExitCode.RuntimeError, 'Run ralph-enable here first.');
+  if (!existsSync(paths.dir)) throw new NotAProjectError(`${paths.project} is not a Ralph project (no .ralph/ directory).`, 'Run ralph-enable here first.');
 }

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { ExitCode } from '../../errors.js';
+import { errorMessage, ExitCode } from '../../errors.js';
 import { callTool, findTool, TOOLS } from '../../features/mcp/tool-catalog.js';
 import { cleanStaleWorkspaces } from '../../features/test-tools/stale-cleanup.js';
 import { badInput, isToolError, ToolError } from '../../features/test-tools/tool-error.js';
@@ -9,10 +9,10 @@ import { createDefaultDeps } from '../deps.js';
 
 /**
  * `ralph test <tool> [--input FILE|-] [flags]`: one tool call from a shell.
- * Prints exactly one JSON document on stdout — the tool's result, or
- * `{"error": {...}}` — and messages on stderr. Exit 0 when the tool worked
- * (a failed assertion included, unless --strict), 1 when it could not do its
- * job, 2 when the input was wrong.
+ * Prints exactly one JSON document on stdout: the tool's result, or (thrown
+ * as a ToolError, which runMain prints) `{"error": {...}}`, with messages on
+ * stderr. Exit 0 when the tool worked (a failed assertion included, unless
+ * --strict), 1 when it could not do its job, 2 when the input was wrong.
  */
 
 const printJson = (value: unknown): void => {
@@ -45,13 +45,6 @@ export function readInput(args: TestCommandArgs, read: (path: string) => string 
   return { ...base, ...args.params };
 }
 
-function reportError(error: ToolError): number {
-  printJson(error.toJson());
-  process.stderr.write(`Error: ${error.message}\n`);
-  if (error.hint) process.stderr.write(`${error.hint}\n`);
-  return error.isInputError ? ExitCode.Usage : ExitCode.RuntimeError;
-}
-
 export async function runTestCommand(args: TestCommandArgs, cwd: string, env: NodeJS.ProcessEnv): Promise<number> {
   const { runner, clock } = createDefaultDeps();
   const ctx: ToolContext = {
@@ -74,9 +67,9 @@ export async function runTestCommand(args: TestCommandArgs, cwd: string, env: No
     }
     return ExitCode.Completed;
   } catch (error) {
-    if (isToolError(error)) return reportError(error);
-    // Anything else is a bug; still one JSON document on stdout.
+    if (isToolError(error)) throw error;
+    // Anything else is a bug; the answer is still one tool error document on stdout.
     if (error instanceof Error && error.stack && env['RALPH_DEBUG']) process.stderr.write(`${error.stack}\n`);
-    return reportError(new ToolError('run_failed', `unexpected error: ${error instanceof Error ? error.message : String(error)}`, {}, 'This is a bug in Ralph; RALPH_DEBUG=1 shows where it happened.'));
+    throw new ToolError('run_failed', `unexpected error: ${errorMessage(error)}`, {}, 'This is a bug in Ralph; RALPH_DEBUG=1 shows where it happened.');
   }
 }

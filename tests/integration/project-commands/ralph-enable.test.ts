@@ -83,7 +83,14 @@ describe('ralph-enable', () => {
     writeFileSync(join(p.cwd, '.ralph/PROMPT.md'), 'my edits');
     const result = await enable(p, '--json');
     expect(result.code).toBe(2);
-    expect(result.stdout).toBe('{"success":false,"code":2,"message":"Ralph already enabled. Use --force to override."}\n');
+    // The keys scripts read before every command shared one error envelope, and the envelope.
+    expect(JSON.parse(result.stdout)).toEqual({
+      success: false,
+      code: 2,
+      message: 'Ralph already enabled. Use --force to override.',
+      error: { code: 2, kind: 'usage', message: 'Ralph already enabled. Use --force to override.' },
+    });
+    expect(result.stdout.trimEnd()).not.toContain('\n');
     expect(read(p.cwd, '.ralph/PROMPT.md')).toBe('my edits');
     const plain = await enable(p);
     expect(plain.code).toBe(2);
@@ -159,7 +166,7 @@ describe('ralph-enable', () => {
     const p = project();
     const result = await enable(p, '--json', '--from', 'prd', 'nope.md');
     expect(result.code).toBe(4);
-    expect(json(result)).toEqual({ success: false, code: 4, message: 'document not found: nope.md' });
+    expect(json(result)).toMatchObject({ success: false, code: 4, message: 'document not found: nope.md', error: { code: 4, kind: 'runtime', message: 'document not found: nope.md' } });
     expect(existsSync(join(p.cwd, '.ralph'))).toBe(false);
     expect(existsSync(join(p.cwd, '.ralphrc'))).toBe(false);
   });
