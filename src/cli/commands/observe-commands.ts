@@ -1,6 +1,6 @@
 import { join, resolve } from 'node:path';
 import { ExitCode, RalphError, UsageError } from '../../errors.js';
-import { inspectSession, readSessionRecords, type InspectJson, type InspectSummary, type InspectTimeline } from '../../features/session-inspect.js';
+import { inspectEventLog, readEventLog, type InspectJson, type InspectSummary, type InspectTimeline } from '../../features/event-log-inspect.js';
 import { launchTmuxMonitor } from '../../features/tmux-monitor.js';
 import { packageRoot } from '../../infra/package-info.js';
 import { ralphPaths } from '../../state/paths.js';
@@ -17,7 +17,7 @@ import type { RalphArgs } from '../ralph-args.js';
  */
 export function inspectCommand(args: RalphArgs, cwd: string): number {
   const paths = ralphPaths(cwd);
-  const read = readSessionRecords(paths.sessionRecording);
+  const read = readEventLog(paths.sessionRecording);
   if (read.error?.line === 0) throw new RalphError(read.error.message, ExitCode.RuntimeError, 'Run ralph in this project first; it records every run there.');
   const skipped = read.badLines ?? 0;
   if (read.error && skipped > 0) {
@@ -25,7 +25,7 @@ export function inspectCommand(args: RalphArgs, cwd: string): number {
     process.stderr.write(`ralph: warning: skipped ${skipped} damaged ${lines} of ${paths.sessionRecording} (first: ${read.error.message}); showing the ${read.records.length} intact records\n`);
   }
   const i = args.inspect;
-  const result = inspectSession(read.records, {
+  const result = inspectEventLog(read.records, {
     filter: {
       ...(i.events.length > 0 ? { event_types: i.events } : {}),
       ...(i.topics.length > 0 ? { topics: i.topics } : {}),

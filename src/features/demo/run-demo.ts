@@ -7,7 +7,7 @@ import { createProcessRunner } from '../../infra/process-runner.js';
 import { readDocument } from '../../state/document-store.js';
 import { STATUS } from '../../state/documents/status.js';
 import { ralphPaths } from '../../state/paths.js';
-import { readSessionRecords } from '../session-inspect.js';
+import { readEventLog } from '../event-log-inspect.js';
 import { createRalphLayout } from '../setup/ralph-layout.js';
 import { DEMO_FILES, DEMO_PLAN, DEMO_VERIFY_COMMAND, demoResponses } from './demo-project.js';
 import { PROJECT_FILES } from '../../state/project-layout.js';
@@ -44,7 +44,7 @@ export async function createDemoProject(): Promise<string> {
 export function summarizeDemo(dir: string): string {
   const paths = ralphPaths(dir);
   const status = readDocument(paths, STATUS);
-  const records = readSessionRecords(paths.sessionRecording).records;
+  const records = readEventLog(paths.sessionRecording).records;
   const verifies = records.filter((r) => r.event === 'verify.result').map((r) => r.data as Record<string, unknown>);
   const lines = ['', '━━━ Demo summary ━━━'];
   if (status.kind === 'ok') {

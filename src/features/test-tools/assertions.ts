@@ -1,4 +1,4 @@
-import { globToRegExp, MAX_PATTERN_CHARS, type SessionRecord } from '../session-inspect.js';
+import { globToRegExp, MAX_PATTERN_CHARS, type EventRecord } from '../event-log-inspect.js';
 
 /**
  * test_assert's evaluation, pure: the caller
@@ -56,7 +56,7 @@ export interface AssertionFacts {
   /** Undefined when no test_run was recorded for the workspace. */
   run: RunFacts | undefined;
   /** Records of session.jsonl, or why there are none. */
-  session: { records: readonly SessionRecord[] } | { unavailable: string };
+  session: { records: readonly EventRecord[] } | { unavailable: string };
   /** Reads a workspace file by its (already checked) relative path. */
   readFile(path: string): FileRead;
   /** Relative path of the scratchpad (Ralph's fix plan). */

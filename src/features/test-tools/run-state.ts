@@ -6,9 +6,9 @@ import { LOOP_DOCUMENTS } from '../../state/documents.js';
 import { STATUS } from '../../state/documents/status.js';
 import { writeFileAtomic } from '../../state/json-file.js';
 import { loopScratchFiles, ralphPaths } from '../../state/paths.js';
-import { parseSessionRecords, type SessionRecord } from '../session-inspect.js';
+import { parseEventRecords, type EventRecord } from '../event-log-inspect.js';
 import { removeInside } from './safe-remove.js';
-import { isRealFileInside } from './session-records.js';
+import { isRealFileInside } from './event-log-records.js';
 
 /**
  * The workspace files a test_run prepares and reads back: the task in
@@ -70,14 +70,14 @@ export function resetLoopState(workspace: string): string | undefined {
   return `the workspace held the state of an earlier run (${earlier.records.length} session events${reason}); Ralph's loop state and logs were reset so this run starts fresh, and files the earlier run changed were kept`;
 }
 
-export function readSession(path: string): { records: SessionRecord[]; error?: string } {
+export function readSession(path: string): { records: EventRecord[]; error?: string } {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
   } catch {
     return { records: [] };
   }
-  const parsed = parseSessionRecords(text);
+  const parsed = parseEventRecords(text);
   return parsed.error ? { records: parsed.records, error: parsed.error.message } : { records: parsed.records };
 }
 

@@ -3,7 +3,7 @@ import { evaluateAssertions, type Assertion, type AssertionFacts, type Assertion
 import { resolveInside } from './path-safety.js';
 import { ToolError } from './tool-error.js';
 import type { ToolContext } from './tool-home.js';
-import { loadSessionRecords } from './session-records.js';
+import { loadEventRecords } from './event-log-records.js';
 import { requireWorkspace, sessionFile, touchWorkspace } from './workspace.js';
 import { PROJECT_FILES } from '../../state/project-layout.js';
 
@@ -43,7 +43,7 @@ function fileReader(root: string): (path: string) => FileRead {
 function sessionFacts(input: AssertInput, workspace: string): AssertionFacts['session'] {
   if (!input.assertions.some((a) => EVENT_TYPES.has(a.type))) return { records: [] };
   try {
-    return { records: loadSessionRecords(input.workspace_id, workspace, sessionFile(workspace)) };
+    return { records: loadEventRecords(input.workspace_id, workspace, sessionFile(workspace)) };
   } catch (error) {
     // No recording yet fails the event assertions; a damaged one fails the call (with its line).
     if (error instanceof ToolError && error.code === 'no_session') return { unavailable: 'no session recording yet; call test_run first' };

@@ -2,7 +2,7 @@ import { lstatSync, readdirSync, rmSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { updateRegistry } from './registry.js';
 import { removeInside } from './safe-remove.js';
-import { isRealFileInside } from './session-records.js';
+import { isRealFileInside } from './event-log-records.js';
 import { toolPaths, type ToolContext } from './tool-home.js';
 import { removeWorkspaceFiles, requireWorkspace, sessionFile } from './workspace.js';
 

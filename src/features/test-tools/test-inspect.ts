@@ -1,6 +1,6 @@
-import { inspectSession, type InspectFormat, type InspectJson, type InspectSummary, type InspectTimeline, type SessionFilter } from '../session-inspect.js';
+import { inspectEventLog, type InspectFormat, type InspectJson, type InspectSummary, type InspectTimeline, type EventFilter } from '../event-log-inspect.js';
 import { readRegistry } from './registry.js';
-import { loadSessionRecords } from './session-records.js';
+import { loadEventRecords } from './event-log-records.js';
 import { badInput, ToolError } from './tool-error.js';
 import { toolPaths, type ToolContext } from './tool-home.js';
 import { requireWorkspace, sessionFile } from './workspace.js';
@@ -14,7 +14,7 @@ import { requireWorkspace, sessionFile } from './workspace.js';
 
 export interface InspectInput {
   workspace_id: string;
-  filter?: SessionFilter | undefined;
+  filter?: EventFilter | undefined;
   limit?: number | undefined;
   format?: InspectFormat | undefined;
 }
@@ -32,9 +32,9 @@ function workspaceFor(input: InspectInput, ctx: ToolContext): string {
 
 export function testInspect(input: InspectInput, ctx: ToolContext): InspectJson | InspectSummary | InspectTimeline {
   const workspace = workspaceFor(input, ctx);
-  const records = loadSessionRecords(input.workspace_id, workspace, sessionFile(workspace));
+  const records = loadEventRecords(input.workspace_id, workspace, sessionFile(workspace));
   const options = { ...(input.filter ? { filter: input.filter } : {}), ...(input.limit !== undefined ? { limit: input.limit } : {}), ...(input.format ? { format: input.format } : {}) };
-  const result = inspectSession(records, options);
+  const result = inspectEventLog(records, options);
   if (!result.ok) throw badInput(result.error);
   return result.value;
 }

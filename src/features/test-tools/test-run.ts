@@ -4,7 +4,7 @@ import { buildVerifyEnv } from '../../core/verify-env.js';
 import { ExitCode } from '../../errors.js';
 import { ralphPaths } from '../../state/paths.js';
 import { runningLoopPid } from '../../state/running-loop.js';
-import type { SessionRecord } from '../session-inspect.js';
+import type { EventRecord } from '../event-log-inspect.js';
 import type { StoredRun } from './registry.js';
 import { runRalphProcess, type RalphProcessResult } from './run-process.js';
 import { readSession, readStatus, resetLoopState, writeTask } from './run-state.js';
@@ -59,25 +59,25 @@ export interface RunResult {
 export const DEFAULT_MAX_ITERATIONS = 5;
 export const DEFAULT_MAX_RUNTIME_SECS = 300;
 
-function lastData(records: readonly SessionRecord[], event: string): Record<string, unknown> | undefined {
+function lastData(records: readonly EventRecord[], event: string): Record<string, unknown> | undefined {
   return records.findLast((r) => r.event === event)?.data;
 }
 
-function mockCounts(records: readonly SessionRecord[]): { consumed: number; total: number; exhausted: boolean } | undefined {
+function mockCounts(records: readonly EventRecord[]): { consumed: number; total: number; exhausted: boolean } | undefined {
   const data = records.filter((r) => r.event === 'agent.result' && typeof r.data['mock_total'] === 'number').at(-1)?.data;
   if (!data) return undefined;
   const consumed = typeof data['mock_consumed'] === 'number' ? data['mock_consumed'] : 0;
   return { consumed, total: data['mock_total'] as number, exhausted: data['mock_exhausted'] === true };
 }
 
-function countIterations(records: readonly SessionRecord[], statusLoops: number | undefined): number {
+function countIterations(records: readonly EventRecord[], statusLoops: number | undefined): number {
   const exit = lastData(records, 'loop.exit');
   if (typeof exit?.['iterations'] === 'number') return exit['iterations'];
   if (statusLoops !== undefined) return statusLoops;
   return records.filter((r) => r.event === 'iteration.start').length;
 }
 
-function terminationReason(proc: RalphProcessResult, records: readonly SessionRecord[], statusReason: string | undefined): string {
+function terminationReason(proc: RalphProcessResult, records: readonly EventRecord[], statusReason: string | undefined): string {
   if (proc.timedOut) return 'max_runtime';
   const exit = lastData(records, 'loop.exit');
   if (typeof exit?.['reason'] === 'string' && exit['reason'] !== '') return exit['reason'];

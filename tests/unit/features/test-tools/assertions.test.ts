@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { evaluateAssertion, evaluateAssertions, reasonMatches, type Assertion, type AssertionFacts, type FileRead } from '../../../../src/features/test-tools/assertions.js';
-import type { SessionRecord } from '../../../../src/features/session-inspect.js';
+import type { EventRecord } from '../../../../src/features/event-log-inspect.js';
 
-const rec = (event: string, data: Record<string, unknown> = {}): SessionRecord => ({ ts: 0, event, data });
+const rec = (event: string, data: Record<string, unknown> = {}): EventRecord => ({ ts: 0, event, data });
 const RECORDS = [rec('task.start'), rec('build.task', { payload: 'Implement X' }), rec('verify.result', { passed: false }), rec('build.done'), rec('verify.result', { passed: true })];
 const FILES: Record<string, FileRead> = {
   'src/main.rs': { kind: 'file', text: 'fn main() {\n    println!("hi");\n}\n' },

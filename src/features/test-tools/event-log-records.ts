@@ -1,10 +1,10 @@
 import { closeSync, constants, fstatSync, lstatSync, openSync, readFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
-import { parseSessionRecords, type SessionRecord } from '../session-inspect.js';
+import { parseEventRecords, type EventRecord } from '../event-log-inspect.js';
 import { ToolError } from './tool-error.js';
 
 /**
- * The records of a workspace's session.jsonl for test_inspect and the event
+ * The event log of a workspace (its session.jsonl) for test_inspect and the event
  * assertions. A damaged file is an error naming the first bad line, not a
  * silently shorter list.
  *
@@ -46,12 +46,12 @@ function readInside(workspace: string, path: string): SessionText {
   }
 }
 
-export function loadSessionRecords(workspaceId: string, workspace: string, path: string): SessionRecord[] {
+export function loadEventRecords(workspaceId: string, workspace: string, path: string): EventRecord[] {
   const read = readInside(workspace, path);
   if (read.kind === 'missing') {
     throw new ToolError('no_session', `workspace ${workspaceId} has no session recording yet (${read.why})`, { session_file: path }, 'Call test_run first.');
   }
-  const parsed = parseSessionRecords(read.text);
+  const parsed = parseEventRecords(read.text);
   if (!parsed.error) return parsed.records;
   throw new ToolError(
     'session_corrupt',

@@ -3,7 +3,7 @@ import * as v from 'valibot';
 import { sessionEventSchema, type SessionEvent } from '../state/documents/session-event.js';
 
 /**
- * Reading and filtering the session recording (.ralph/logs/session.jsonl) in
+ * Reading and filtering the event log (.ralph/logs/session.jsonl) in
  * the shapes the `test_inspect` tool returns.
  *
  * Mapping from test_inspect's vocabulary to ours: its records carry an
@@ -19,17 +19,17 @@ import { sessionEventSchema, type SessionEvent } from '../state/documents/sessio
  * iteration windows exclude them and the timeline does not group them.
  */
 
-export type SessionRecord = SessionEvent;
+export type EventRecord = SessionEvent;
 
-export interface SessionRead {
-  records: SessionRecord[];
+export interface EventLogRead {
+  records: EventRecord[];
   /** The first line that is not a record (line 0: the file itself). */
   error?: { line: number; message: string };
   /** How many lines were not records (set with `error`, for a damaged file). */
   badLines?: number;
 }
 
-export interface SessionFilter {
+export interface EventFilter {
   event_types?: string[];
   topics?: string[];
   after_iteration?: number;
@@ -40,13 +40,13 @@ export interface SessionFilter {
 export type InspectFormat = 'json' | 'summary' | 'timeline';
 
 export interface InspectOptions {
-  filter?: SessionFilter;
+  filter?: EventFilter;
   limit?: number;
   format?: InspectFormat;
 }
 
 export interface InspectJson {
-  records: SessionRecord[];
+  records: EventRecord[];
   total_matched: number;
   truncated: boolean;
 }
@@ -91,9 +91,9 @@ function jsonProblem(error: unknown): string {
 }
 
 /** Parses session.jsonl text; bad lines are skipped and the first is reported with its line number. */
-export function parseSessionRecords(text: string): SessionRead {
-  const records: SessionRecord[] = [];
-  let error: SessionRead['error'];
+export function parseEventRecords(text: string): EventLogRead {
+  const records: EventRecord[] = [];
+  let error: EventLogRead['error'];
   let badLines = 0;
   text.split('\n').forEach((raw, index) => {
     const line = raw.trim();
@@ -117,8 +117,8 @@ export function parseSessionRecords(text: string): SessionRead {
   return error === undefined ? { records } : { records, error, badLines };
 }
 
-/** Reads a session recording; a missing or unreadable file is an error value (line 0). */
-export function readSessionRecords(path: string): SessionRead {
+/** Reads an event log; a missing or unreadable file is an error value (line 0). */
+export function readEventLog(path: string): EventLogRead {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
@@ -127,10 +127,10 @@ export function readSessionRecords(path: string): SessionRead {
     const message = code === 'ENOENT' ? `session recording not found: ${path}` : `cannot read ${path} (${code ?? String(e)})`;
     return { records: [], error: { line: 0, message } };
   }
-  return parseSessionRecords(text);
+  return parseEventRecords(text);
 }
 
-export function iterationOf(record: SessionRecord): number | undefined {
+export function iterationOf(record: EventRecord): number | undefined {
   const n = record.data['iteration'];
   return typeof n === 'number' && Number.isInteger(n) ? n : undefined;
 }
@@ -153,7 +153,7 @@ function compilePattern(pattern: string): RegExp | string {
 const FORMATS: readonly string[] = ['json', 'summary', 'timeline'];
 
 /** Tool input arrives as untrusted JSON; say what is wrong instead of misbehaving. */
-function checkFilter(filter: SessionFilter): string | undefined {
+function checkFilter(filter: EventFilter): string | undefined {
   const stringList = (v: unknown): boolean => v === undefined || (Array.isArray(v) && v.every((x) => typeof x === 'string'));
   const number = (v: unknown): boolean => v === undefined || (typeof v === 'number' && Number.isFinite(v));
   if (!stringList(filter.event_types)) return 'filter.event_types must be an array of strings';
@@ -164,7 +164,7 @@ function checkFilter(filter: SessionFilter): string | undefined {
   return undefined;
 }
 
-function buildMatcher(filter: SessionFilter): ((r: SessionRecord) => boolean) | string {
+function buildMatcher(filter: EventFilter): ((r: EventRecord) => boolean) | string {
   const problem = checkFilter(filter);
   if (problem !== undefined) return problem;
   const payload = filter.payload_pattern === undefined ? undefined : compilePattern(filter.payload_pattern);
@@ -186,13 +186,13 @@ function buildMatcher(filter: SessionFilter): ((r: SessionRecord) => boolean) | 
   };
 }
 
-function countBy(records: readonly SessionRecord[]): Record<string, number> {
+function countBy(records: readonly EventRecord[]): Record<string, number> {
   const counts: Record<string, number> = {};
   for (const r of records) counts[r.event] = (counts[r.event] ?? 0) + 1;
   return counts;
 }
 
-function summarize(records: readonly SessionRecord[]): InspectSummary {
+function summarize(records: readonly EventRecord[]): InspectSummary {
   const iterations = new Set(records.map(iterationOf).filter((n): n is number => n !== undefined));
   const first = records[0];
   const last = records[records.length - 1];
@@ -207,8 +207,8 @@ function summarize(records: readonly SessionRecord[]): InspectSummary {
   };
 }
 
-function buildTimeline(records: readonly SessionRecord[]): InspectTimeline {
-  const groups = new Map<number, SessionRecord[]>();
+function buildTimeline(records: readonly EventRecord[]): InspectTimeline {
+  const groups = new Map<number, EventRecord[]>();
   for (const r of records) {
     const it = iterationOf(r);
     if (it === undefined) continue;
@@ -236,7 +236,7 @@ function buildTimeline(records: readonly SessionRecord[]): InspectTimeline {
  * `limit` applies to the json format's records; summary and timeline cover
  * every match.
  */
-export function inspectSession(records: readonly SessionRecord[], options: InspectOptions = {}): InspectResult {
+export function inspectEventLog(records: readonly EventRecord[], options: InspectOptions = {}): InspectResult {
   const limit = options.limit ?? DEFAULT_INSPECT_LIMIT;
   if (!Number.isInteger(limit) || limit < 0) return { ok: false, error: `limit must be a whole number ≥ 0 (got ${String(limit)})` };
   const format = options.format ?? 'json';
