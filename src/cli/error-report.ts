@@ -1,4 +1,3 @@
-import { CommanderError } from 'commander';
 import { errorMessage, ExitCode, isRalphError, NotAProjectError, UsageError } from '../errors.js';
 import { isToolError } from '../features/test-tools/tool-error.js';
 
@@ -37,9 +36,20 @@ export interface ReportOptions {
 
 const HELP_OR_VERSION = new Set(['commander.helpDisplayed', 'commander.help', 'commander.version']);
 
+/**
+ * Commander's errors, told by their code rather than their class: every
+ * binary reports errors through here, and one that never parses a command
+ * line should not load commander to do so.
+ */
+function isCommanderError(error: unknown): error is Error & { code: string } {
+  if (!(error instanceof Error)) return false;
+  const code: unknown = (error as { code?: unknown }).code;
+  return typeof code === 'string' && code.startsWith('commander.');
+}
+
 /** A word for the kind of failure, for scripts that branch on more than the exit code. */
 function kindOf(error: unknown, exitCode: number): string {
-  if (error instanceof UsageError || error instanceof CommanderError) return 'usage';
+  if (error instanceof UsageError || isCommanderError(error)) return 'usage';
   if (error instanceof NotAProjectError) return 'not_a_project';
   if (!isRalphError(error)) return 'internal';
   if (exitCode === ExitCode.Sigint || exitCode === ExitCode.Sigterm) return 'interrupted';
@@ -62,8 +72,8 @@ export function reportError(error: unknown, options: ReportOptions): ErrorReport
     const exitCode = error.isInputError ? ExitCode.Usage : ExitCode.RuntimeError;
     return { exitCode, stdout: `${JSON.stringify(error.toJson(), null, 2)}\n`, stderr: textOf({ code: exitCode, kind: error.code, message: error.message, ...(error.hint ? { hint: error.hint } : {}) }) };
   }
-  if (error instanceof CommanderError && HELP_OR_VERSION.has(error.code)) return { exitCode: ExitCode.Completed, stderr: '' };
-  if (isRalphError(error) || error instanceof CommanderError) {
+  if (isCommanderError(error) && HELP_OR_VERSION.has(error.code)) return { exitCode: ExitCode.Completed, stderr: '' };
+  if (isRalphError(error) || isCommanderError(error)) {
     const exitCode = isRalphError(error) ? error.exitCode : ExitCode.Usage;
     const hint = isRalphError(error) ? error.hint : undefined;
     const body: JsonErrorBody = { code: exitCode, kind: kindOf(error, exitCode), message: error.message.replace(/^error:\s*/i, ''), ...(hint ? { hint } : {}) };

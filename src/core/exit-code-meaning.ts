@@ -3,20 +3,26 @@ import { ExitCode } from '../errors.js';
 /**
  * What each of Ralph's exit codes means, in the words help texts and the
  * monitor's closing line use. Scripts and CI rely on these numbers, so the
- * wording lives in one place.
+ * wording lives in one place, and a code added to ExitCode does not compile
+ * until it has its words here.
  */
-export const EXIT_CODE_MEANINGS: ReadonlyArray<readonly [number, string]> = [
-  [ExitCode.Completed, 'completed'],
-  [ExitCode.RuntimeError, 'runtime error'],
-  [ExitCode.Usage, 'usage or configuration error'],
-  [ExitCode.CircuitOpen, 'circuit breaker open'],
-  [ExitCode.PermissionDenied, 'permission denied'],
-  [ExitCode.UsageLimit, 'usage or rate limit, stopped'],
-  [ExitCode.VerifyAborted, 'verify gate aborted or exhausted'],
-  [ExitCode.LimitReached, 'a limit reached (loops, cost, runtime)'],
-  [ExitCode.Sigint, 'interrupted (Ctrl+C)'],
-  [ExitCode.Sigterm, 'terminated (SIGTERM)'],
-];
+const MEANING_OF: { readonly [Name in keyof typeof ExitCode]: string } = {
+  Completed: 'completed',
+  RuntimeError: 'runtime error',
+  Usage: 'usage or configuration error',
+  CircuitOpen: 'circuit breaker open',
+  PermissionDenied: 'permission denied',
+  UsageLimit: 'usage or rate limit, stopped',
+  VerifyAborted: 'verify gate aborted or exhausted',
+  LimitReached: 'a limit reached (loops, cost, runtime)',
+  Sigint: 'interrupted (Ctrl+C)',
+  Sigterm: 'terminated (SIGTERM)',
+};
+
+/** Every exit code with its meaning, lowest first. */
+export const EXIT_CODE_MEANINGS: ReadonlyArray<readonly [number, string]> = (Object.keys(ExitCode) as Array<keyof typeof ExitCode>)
+  .map((name) => [ExitCode[name], MEANING_OF[name]] as const)
+  .sort(([a], [b]) => a - b);
 
 /** One exit code in words; codes Ralph never sets itself are named as such. */
 export function describeExitCode(code: number): string {

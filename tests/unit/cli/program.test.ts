@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { UsageError } from '../../../src/errors.js';
+import { EXIT_REASONS } from '../../../src/core/exit-reasons.js';
+import { ExitCode, UsageError } from '../../../src/errors.js';
+import { LOOP_EXIT_CODES } from '../../../src/ui/help-footer.js';
 import { createCommand, parseArgv, parseFlagValue } from '../../../src/cli/program.js';
 import { integer } from '../../../src/config/value-types.js';
 
@@ -59,5 +61,14 @@ describe('parseFlagValue', () => {
   it('reads a value with its config type and names the flag when it is wrong', () => {
     expect(parseFlagValue('--timeout', '30', integer(1, 120))).toBe(30);
     expect(() => parseFlagValue('--timeout', 'soon', integer(1, 120))).toThrow(/invalid value for --timeout: "soon"; expected/);
+  });
+});
+
+describe('the exit codes of a loop run in --help', () => {
+  it('list every exit code, and every code a loop can stop with, once and in order', () => {
+    const codes = LOOP_EXIT_CODES.map(([code]) => Number(code));
+    expect(codes).toEqual([...new Set(Object.values(ExitCode))].sort((a, b) => a - b));
+    for (const reason of Object.values(EXIT_REASONS)) expect(codes).toContain(reason.exitCode);
+    for (const [, meaning] of LOOP_EXIT_CODES) expect(meaning.length).toBeGreaterThan(5);
   });
 });
