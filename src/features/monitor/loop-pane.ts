@@ -1,7 +1,6 @@
 import { spawn } from 'node:child_process';
 import { constants as osConstants } from 'node:os';
 import { describeExitCode } from '../../core/exit-code-meaning.js';
-import { UsageError } from '../../errors.js';
 import { run } from '../../infra/process.js';
 import { writeFileAtomic } from '../../state/json-file.js';
 
@@ -20,24 +19,6 @@ export interface LoopPaneOptions {
   socket?: string;
   /** The loop: executable and arguments. */
   command: string[];
-}
-
-/** Reads `--exit-file F --session S [--socket K] -- command...`. */
-export function parseLoopPaneArgs(argv: readonly string[]): LoopPaneOptions {
-  const split = argv.indexOf('--');
-  const head = split < 0 ? argv : argv.slice(0, split);
-  const command = split < 0 ? [] : argv.slice(split + 1);
-  const value = (name: string): string | undefined => {
-    const i = head.indexOf(name);
-    return i >= 0 ? head[i + 1] : undefined;
-  };
-  const exitFile = value('--exit-file');
-  const session = value('--session');
-  const socket = value('--socket');
-  if (!exitFile || !session || command.length === 0) {
-    throw new UsageError('the monitor loop pane needs --exit-file FILE --session NAME -- COMMAND...', 'It is started by ralph --monitor; run that instead.');
-  }
-  return { exitFile, session, command, ...(socket ? { socket } : {}) };
 }
 
 /** Exit code of a process that ended, the way a shell reports it (128 + signal). */

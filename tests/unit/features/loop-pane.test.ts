@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { closingMessage, exitCodeOf, parseLoopPaneArgs, runLoopPane, type LoopPaneDeps } from '../../../src/features/monitor/loop-pane.js';
+import { closingMessage, exitCodeOf, runLoopPane, type LoopPaneDeps } from '../../../src/features/monitor/loop-pane.js';
 import { describeExitCode } from '../../../src/core/exit-code-meaning.js';
 
 function fakeDeps(loopCode: number, clients: string): { deps: LoopPaneDeps; events: string[] } {
@@ -37,21 +37,6 @@ describe('runLoopPane', () => {
     await runLoopPane(options, deps);
     expect(events).not.toContain('wait-enter');
     expect(events.at(-1)).toBe('tmux kill-session');
-  });
-});
-
-describe('parseLoopPaneArgs', () => {
-  it('reads the exit file, session, socket and the loop command after --', () => {
-    expect(parseLoopPaneArgs(['--exit-file', '/x', '--session', 's', '--socket', 'k', '--', 'node', 'ralph.js', '--session', 'y'])).toEqual({
-      exitFile: '/x',
-      session: 's',
-      socket: 'k',
-      command: ['node', 'ralph.js', '--session', 'y'],
-    });
-  });
-
-  it.each([[[]], [['--exit-file', '/x', '--session', 's']], [['--session', 's', '--', 'ralph']]])('refuses %j with a usage error', (argv) => {
-    expect(() => parseLoopPaneArgs(argv)).toThrow(/needs --exit-file FILE --session NAME/);
   });
 });
 
