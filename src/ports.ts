@@ -3,7 +3,7 @@
  * src/infra and src/state; tests pass fakes. Nothing in src/core or src/engine
  * touches the clock, the file system or child processes except through these.
  */
-import type { AgentOutput } from './core/agent-output.js';
+import type { AgentProgress, AgentResult } from './agent-result.js';
 
 export interface Clock {
   /** Milliseconds since the epoch. */
@@ -49,52 +49,38 @@ export interface Logger {
   print(text: string): void;
 }
 
-/** What the loop asks a backend to do once per iteration. */
+/** What the loop (or a one-off command like ralph-import) asks a backend to do for one call. */
 export interface AgentRequest {
   loop: number;
   cwd: string;
   /** Contents of PROMPT.md (or the task text in task mode). */
   prompt: string;
-  /** Text for --append-system-prompt. */
+  /** Ralph's loop context, added to the agent's system prompt ('' for none). */
   loopContext: string;
-  /** Claude session to resume, if any. */
+  /** Agent session to resume, if any. */
   resumeSessionId?: string;
+  /** Tools the agent may use for this call instead of the configured ones. */
+  allowedTools?: readonly string[];
   timeoutMs: number;
   /** Where the raw output of this call is written as it arrives. */
   outputLogPath: string;
-  /** Stream the output (stream-json) and report events as they arrive. */
+  /** Stream the output and report progress as it arrives. */
   live: boolean;
-  /** Called with each complete top-level JSON value as it is parsed (live mode, progress). */
-  onEvent?: (event: unknown) => void;
-  /** Called with raw output text as it arrives (for live.log and progress). */
+  /** Called with what the agent is doing while it runs. */
+  onProgress?: (event: AgentProgress) => void;
+  /** Called with raw output text as it arrives. */
   onOutput?: (text: string) => void;
-}
-
-export type AgentEnd = 'exited' | 'timeout' | 'interrupted' | 'spawn_failed';
-
-export interface AgentRun {
-  end: AgentEnd;
-  exitCode: number | undefined;
-  /** The signal that ended the process, if one did. */
-  signal?: string;
-  durationMs: number;
-  /** Parsed digest of the agent's stdout. */
-  output: AgentOutput;
-  /** Last part of stderr (bounded). */
-  stderrTail: string;
-  /** Set when the agent could not be started or its script is broken. */
-  failure?: string;
-  /** Retrying cannot help (the command is missing, mock responses ran out): stop the loop. */
-  fatal?: boolean;
-  /** Backend-specific facts worth recording (mock response index, argv, …). */
-  details?: Record<string, unknown>;
 }
 
 export interface AgentBackend {
   readonly name: string;
-  run(request: AgentRequest, signal: AbortSignal): Promise<AgentRun>;
+  /** How messages name the agent ("Claude Code"). */
+  readonly displayName: string;
+  run(request: AgentRequest, signal: AbortSignal): Promise<AgentResult>;
   /** What run() would do, in one line (for --dry-run and logs). */
   describe(request: AgentRequest): string;
+  /** The output format run() would ask the agent for (for --dry-run). */
+  describeOutput(request: AgentRequest): string;
 }
 
 export type NotifyEvent = 'completed' | 'circuit_open' | 'usage_limit' | 'verify_escalation' | 'error';

@@ -1,13 +1,15 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { writeFileAtomic } from '../state/json-file.js';
-import { isAbsolute, join, relative } from 'node:path';
+import { isAbsolute, join, relative, resolve } from 'node:path';
+import { emptyAgentResult, type AgentResult } from '../agent-result.js';
 import { checkFirstTasks } from '../core/fix-plan.js';
-import { OutputScanner } from '../core/output-scanner.js';
-import { emptyAgentOutput } from '../core/agent-output.js';
 import { RalphError, ExitCode } from '../errors.js';
 import { containedPathRefusal, removeContainedPath, writeContainedFile } from '../infra/contained-files.js';
-import type { AgentBackend, AgentRequest, AgentRun, Clock, ProcessRunner } from '../ports.js';
-import { parseMockScript, pickResponse, renderMockOutput, type MockResponse } from './mock-script.js';
+import type { AgentBackend, AgentRequest, Clock, ProcessRunner } from '../ports.js';
+import type { BackendContext } from './registry.js';
+import { writeFileAtomic } from '../state/json-file.js';
+import { readClaudeStdout } from './claude/claude-result.js';
+import { mockResult, wantsClaudeReading } from './mock-result.js';
+import { parseMockScript, pickResponse, type MockResponse } from './mock-script.js';
 
 export interface MockBackendOptions {
   scriptPath: string;
@@ -16,6 +18,23 @@ export interface MockBackendOptions {
   optionalSections: readonly string[];
   runner: ProcessRunner;
   clock: Clock;
+  /** The zone of a reset time a raw scripted reply gives without one (default: this machine's). */
+  timeZone?: string;
+  /** The output format --dry-run names (the mock reads every format). */
+  outputFormat?: string;
+}
+
+/** The mock backend of a loop: the configured script, acting on the project. */
+export function createMockBackend(ctx: BackendContext): MockBackend {
+  return new MockBackend({
+    scriptPath: resolve(ctx.paths.project, ctx.config.mockScript),
+    projectDir: ctx.paths.project,
+    fixPlanPath: ctx.paths.fixPlan,
+    optionalSections: ctx.config.optionalSections,
+    runner: ctx.runner,
+    clock: ctx.clock,
+    outputFormat: ctx.config.outputFormat,
+  });
 }
 
 export function loadMockScript(path: string): MockResponse[] {
@@ -41,11 +60,13 @@ export function loadMockScript(path: string): MockResponse[] {
 }
 
 /**
- * Replays scripted responses in-process, as if Claude Code had printed them,
- * and applies their file effects. No network, no API key.
+ * Replays scripted responses in-process as agent results, and applies their file effects.
+ * No network, no API key. A reply scripted as raw agent output (JSON, or `raw`) is read the
+ * way the Claude CLI's own output is, so a script can replay what the real CLI printed.
  */
 export class MockBackend implements AgentBackend {
   readonly name = 'mock';
+  readonly displayName = 'mock agent';
   private readonly responses: MockResponse[];
   private readonly consumed = new Set<number>();
   private readonly sessionId: string;
@@ -67,16 +88,21 @@ export class MockBackend implements AgentBackend {
     return `replay the next of ${this.responses.length - this.consumed.size} scripted responses left in ${this.options.scriptPath}`;
   }
 
-  async run(request: AgentRequest, signal: AbortSignal): Promise<AgentRun> {
-    const started = this.options.clock.now();
+  describeOutput(request: AgentRequest): string {
+    return request.live ? 'stream-json' : (this.options.outputFormat ?? 'json');
+  }
+
+  async run(request: AgentRequest, signal: AbortSignal): Promise<AgentResult> {
+    const clock = this.options.clock;
+    const started = clock.now();
     const index = pickResponse(this.responses, this.consumed, `${request.prompt}\n${request.loopContext}`);
     if (index === undefined) {
       const left = this.responses.length - this.consumed.size;
-      const failure =
+      const message =
         left === 0
           ? `mock responses exhausted: all ${this.responses.length} scripted responses were consumed (call ${this.consumed.size + 1} has none)`
           : `no remaining mock response matches the prompt (${this.consumed.size} of ${this.responses.length} consumed; ${left} left, all with trigger patterns that do not match)`;
-      return { end: 'spawn_failed', exitCode: undefined, durationMs: 0, output: emptyAgentOutput(), stderrTail: '', failure, fatal: true, details: { mock_consumed: this.consumed.size, mock_total: this.responses.length, mock_exhausted: true } };
+      return { ...emptyAgentResult({ kind: 'fatal', message }, 'spawn_failed'), details: { mock_consumed: this.consumed.size, mock_total: this.responses.length, mock_exhausted: true } };
     }
     this.consumed.add(index);
     const response = this.responses[index] as MockResponse;
@@ -85,27 +111,25 @@ export class MockBackend implements AgentBackend {
     if (response.delayMs > 0) {
       const limit = Math.min(response.delayMs, request.timeoutMs);
       try {
-        await this.options.clock.sleep(limit, signal);
+        await clock.sleep(limit, signal);
       } catch {
-        return { end: 'interrupted', exitCode: undefined, durationMs: this.options.clock.now() - started, output: emptyAgentOutput(), stderrTail: '', details };
+        return { ...emptyAgentResult({ kind: 'interrupted' }, 'interrupted', clock.now() - started), details };
       }
-      if (response.delayMs > request.timeoutMs) {
-        return { end: 'timeout', exitCode: undefined, durationMs: this.options.clock.now() - started, output: emptyAgentOutput(), stderrTail: '', details };
-      }
+      if (response.delayMs > request.timeoutMs) return { ...emptyAgentResult({ kind: 'timeout' }, 'timeout', clock.now() - started), details };
     }
-    if (signal.aborted) return { end: 'interrupted', exitCode: undefined, durationMs: 0, output: emptyAgentOutput(), stderrTail: '', details };
+    if (signal.aborted) return { ...emptyAgentResult({ kind: 'interrupted' }, 'interrupted'), details };
 
     const refused = this.refusedEffect(index, response);
-    if (refused !== undefined) {
-      return { end: 'spawn_failed', exitCode: undefined, durationMs: this.options.clock.now() - started, output: emptyAgentOutput(), stderrTail: '', failure: refused, fatal: true, details };
-    }
+    if (refused !== undefined) return { ...emptyAgentResult({ kind: 'fatal', message: refused }, 'spawn_failed', clock.now() - started), details };
     await this.applyEffects(index, response);
-    const stdout = renderMockOutput(response, this.sessionId, this.options.clock.now() - started);
-    writeFileAtomic(request.outputLogPath, stdout);
-    const scanner = new OutputScanner(request.onEvent);
-    scanner.write(stdout);
-    request.onOutput?.(stdout);
-    return { end: 'exited', exitCode: response.exitCode, durationMs: this.options.clock.now() - started, output: scanner.end(), stderrTail: '', details };
+    writeFileAtomic(request.outputLogPath, response.output);
+    request.onOutput?.(response.output);
+    const facts = { end: 'exited' as const, exitCode: response.exitCode, durationMs: clock.now() - started, stderrTail: '', details };
+    const zone = this.options.timeZone ?? Intl.DateTimeFormat().resolvedOptions().timeZone;
+    if (wantsClaudeReading(response)) return readClaudeStdout(response.output, facts, clock.now(), zone, request.onProgress);
+    const result = mockResult(response, response.sessionId ?? this.sessionId, facts, clock.now(), zone);
+    request.onProgress?.({ kind: 'finished', isError: response.exitCode !== 0, answer: response.output, errorLabel: 'Error', reason: response.output.trim(), turns: 1, costUsd: response.costUsd, durationMs: facts.durationMs });
+    return result;
   }
 
   private describeRefusal(index: number, relative: string, reason: string): string {

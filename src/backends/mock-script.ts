@@ -15,7 +15,7 @@ export interface MockResponse {
   triggerSource?: string;
   /** Accepted so scripts that name an agent role ("hat") still load; Ralph has one agent role. */
   hat?: string;
-  /** Emit `output` verbatim instead of wrapping it in a Claude result object. */
+  /** `output` is what the Claude CLI printed, to be read as such (JSON output always is). */
   raw: boolean;
   /** Files to write (string) or delete (null), relative to the project. */
   files: Record<string, string | null>;
@@ -134,22 +134,4 @@ export function pickResponse(responses: readonly MockResponse[], consumed: Reado
     if (pattern === undefined || pattern.test(prompt)) return i;
   }
   return undefined;
-}
-
-/** The stdout the mock agent prints: a Claude CLI result object unless `raw`. */
-export function renderMockOutput(response: MockResponse, sessionId: string, durationMs: number): string {
-  const trimmed = response.output.trimStart();
-  if (response.raw || trimmed.startsWith('{') || trimmed.startsWith('[')) return response.output;
-  return JSON.stringify({
-    type: 'result',
-    subtype: 'success',
-    is_error: response.exitCode !== 0,
-    duration_ms: durationMs,
-    num_turns: 1,
-    result: response.output,
-    session_id: response.sessionId ?? sessionId,
-    total_cost_usd: response.costUsd,
-    usage: { input_tokens: response.inputTokens, output_tokens: response.outputTokens, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 },
-    permission_denials: [],
-  });
 }

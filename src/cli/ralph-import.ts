@@ -8,6 +8,9 @@ import { runMain } from './main.js';
 import { buildAgentEnv } from '../core/agent-env.js';
 import { packageVersion } from '../infra/package-info.js';
 import { createCommand, parseArgv, parseFlagValue, processIo } from './program.js';
+import { createLogger } from '../ui/logger.js';
+import { systemClock } from '../infra/system-clock.js';
+import { createConversionBackend } from '../backends/claude/create-claude-backend.js';
 
 /**
  * A millisecond timeout that wins over --timeout, for tests (the smallest
@@ -78,7 +81,8 @@ async function importCommand(argv: string[]): Promise<number> {
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
   try {
-    const report = await importProject({ sourcePath: file, projectDir, cwd, command, timeoutMs: limitMs, env: buildAgentEnv(env).env, runner: createDefaultDeps().runner, signal: controller.signal, say: (line) => process.stderr.write(`${line}\n`) });
+    const backend = createConversionBackend(command, buildAgentEnv(env).env, createLogger({ clock: systemClock, verbose: false }));
+    const report = await importProject({ sourcePath: file, projectDir, cwd, backend, timeoutMs: limitMs, runner: createDefaultDeps().runner, signal: controller.signal, say: (line) => process.stderr.write(`${line}\n`) });
     process.stderr.write(formatImportReport(report, cwd));
     return 0;
   } catch (error) {

@@ -1,4 +1,5 @@
 import { PROJECT_FILES } from '../state/project-layout.js';
+import { BACKEND_NAMES, type BackendName } from '../backends/registry.js';
 import {
   boolean,
   commandLine,
@@ -43,7 +44,7 @@ export interface RalphConfig {
   maxCostUsd: number;
   maxRuntimeMinutes: number;
   pauseSeconds: number;
-  backend: 'claude' | 'mock';
+  backend: BackendName;
   mockScript: string;
   verifyCommand: string;
   verifyPreset: '' | 'fast' | 'full' | 'extended';
@@ -172,7 +173,7 @@ export const CONFIG_KEYS: { [F in ConfigField]: KeySpec<F> } = {
   maxCostUsd: { key: 'MAX_COST_USD', flag: { name: '--max-cost', value: '<usd>', help: 'stop once the run cost this much (exit 7)' }, type: decimal(0, 'USD'), default: 0, doc: 'Stop once the run has cost this much (0 = no limit)' },
   maxRuntimeMinutes: { key: 'MAX_RUNTIME_MINUTES', flag: { name: '--max-runtime', value: '<minutes>', help: 'stop after this much time (exit 7)' }, type: integer(0, Number.MAX_SAFE_INTEGER, 'minutes'), default: 0, doc: 'Stop after this much wall-clock time (0 = no limit)' },
   pauseSeconds: { key: 'LOOP_PAUSE_SECONDS', flag: { name: '--pause', value: '<seconds>', help: 'pause between iterations, 0 allowed' }, type: decimal(0, 'seconds'), default: 2, doc: 'Pause between iterations' },
-  backend: { key: 'RALPH_BACKEND', flag: { name: '--backend', value: '<name>', help: 'claude or mock' }, type: oneOf(['claude', 'mock'] as const), default: 'claude', doc: 'Agent backend' },
+  backend: { key: 'RALPH_BACKEND', flag: { name: '--backend', value: '<name>', help: BACKEND_NAMES.join(' or ') }, type: oneOf(BACKEND_NAMES), default: 'claude', doc: 'Agent backend' },
   mockScript: { key: 'RALPH_MOCK_SCRIPT', flag: { name: '--mock-script', value: '<file>', help: 'scripted responses for the mock backend' }, type: text, default: PROJECT_FILES.mockScript, doc: 'Scripted responses for the mock backend' },
   verifyCommand: { key: 'VERIFY_COMMAND', flag: { name: '--verify', value: '<command>', help: 'shell command that must pass (e.g. "npm test")' }, type: text, default: '', doc: 'Shell command that must pass before work counts as done' },
   verifyPreset: { key: 'VERIFY_PRESET', flag: { name: '--verify-preset', value: '<name>', help: 'fast (1, 30 s), full (5, 300 s), extended (10, 600 s)' }, type: oneOf(['', 'fast', 'full', 'extended'] as const), default: '', doc: 'fast (1 attempt, 30 s), full (5, 300 s), extended (10, 600 s)' },

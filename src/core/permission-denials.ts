@@ -1,4 +1,4 @@
-import type { PermissionDenial } from './agent-output.js';
+import type { PermissionDenial } from '../agent-result.js';
 
 /**
  * Permission denials. Claude Code's `Bash(cmd *)` rules do not match
@@ -43,17 +43,17 @@ export interface DenialAssessment {
 }
 
 export function describeDenial(denial: PermissionDenial): string {
-  if (denial.toolName === 'Bash' && denial.command !== undefined) {
-    const cmd = denial.command.length > 60 ? `${denial.command.slice(0, 60)}…` : denial.command;
+  if (denial.tool === 'Bash' && denial.detail !== undefined) {
+    const cmd = denial.detail.length > 60 ? `${denial.detail.slice(0, 60)}…` : denial.detail;
     return `Bash(${cmd})`;
   }
-  return denial.toolName;
+  return denial.tool;
 }
 
 export function assessDenials(denials: readonly PermissionDenial[], allowedTools: readonly string[]): DenialAssessment {
   const deniedCommands = denials.map(describeDenial);
   if (denials.length === 0) return { real: [], compound: [], deniedCommands };
-  const allCovered = denials.every((d) => d.toolName === 'Bash' && d.command !== undefined && baseCommandAllowed(extractBaseCommand(d.command), allowedTools));
+  const allCovered = denials.every((d) => d.tool === 'Bash' && d.detail !== undefined && baseCommandAllowed(extractBaseCommand(d.detail), allowedTools));
   return allCovered ? { real: [], compound: [...denials], deniedCommands } : { real: [...denials], compound: [], deniedCommands };
 }
 
@@ -62,12 +62,12 @@ export function suggestAllowedTools(denials: readonly PermissionDenial[], allowe
   const suggestions: string[] = [];
   for (const denial of denials) {
     let rule: string;
-    if (denial.toolName === 'Bash' && denial.command) {
-      const base = extractBaseCommand(denial.command);
+    if (denial.tool === 'Bash' && denial.detail) {
+      const base = extractBaseCommand(denial.detail);
       if (base === '' || baseCommandAllowed(base, allowedTools)) continue;
       rule = `Bash(${base} *)`;
     } else {
-      rule = denial.toolName;
+      rule = denial.tool;
     }
     if (!allowedTools.includes(rule) && !suggestions.includes(rule)) suggestions.push(rule);
   }

@@ -1,4 +1,4 @@
-import type { AgentOutput } from './agent-output.js';
+import type { AgentResult } from '../agent-result.js';
 import { assessDenials } from './permission-denials.js';
 import { parseStatusBlock, withoutStatusBlock, type StatusBlock } from './ralph-status-block.js';
 import { digestText } from './text-digest.js';
@@ -72,9 +72,12 @@ export function isStuckLoop(current: readonly string[], previous: ReadonlyArray<
   });
 }
 
-function errorLinesOf(output: AgentOutput): string[] {
+/** The parts of an agent result the analysis reads. */
+export type AgentReply = Pick<AgentResult, 'text' | 'structured' | 'complete' | 'reportedError' | 'errors' | 'selfReport' | 'permissionDenials' | 'warnings'>;
+
+function errorLinesOf(output: AgentReply): string[] {
   const lines = [...output.text.errorLines];
-  if (output.isError === true) {
+  if (output.reportedError === true) {
     const message = output.errors[0] ?? output.text.head.split('\n', 1)[0] ?? '';
     if (message.trim()) lines.push(`agent error: ${message.trim().slice(0, 300)}`);
   }
@@ -85,10 +88,10 @@ function errorLinesOf(output: AgentOutput): string[] {
  * Reads one iteration's output into an Analysis. Pure: the loop supplies the
  * progress it measured and the error history.
  */
-export function analyzeResponse(output: AgentOutput, ctx: AnalysisContext): Analysis {
+export function analyzeResponse(output: AgentReply, ctx: AnalysisContext): Analysis {
   const text = digestText(output.text);
   // JSON output never gets prose heuristics, even when it was cut before its result.
-  const mode: 'json' | 'text' = output.format === 'json' || output.format === 'json-array' || output.format === 'stream-json' ? 'json' : 'text';
+  const mode: 'json' | 'text' = output.structured ? 'json' : 'text';
   const block: StatusBlock | undefined = parseStatusBlock(text);
   const report = output.selfReport;
   const warnings = [...output.warnings, ...(block?.warnings ?? [])];
@@ -124,7 +127,7 @@ export function analyzeResponse(output: AgentOutput, ctx: AnalysisContext): Anal
   let confidence = 0;
   if (explicit === true) confidence = 100;
   else {
-    if (output.hasResult) confidence += 20;
+    if (output.complete) confidence += 20;
     confidence += 5 * (report?.progressIndicators ?? 0);
     if (report?.confidence !== undefined) confidence += report.confidence;
     if (hasCompletionSignal) confidence += mode === 'text' ? 10 : 50;
@@ -146,7 +149,7 @@ export function analyzeResponse(output: AgentOutput, ctx: AnalysisContext): Anal
     outputLength: output.text.length,
     confidenceScore: Math.min(100, confidence),
     errorLines,
-    errorCount: output.text.errorLineCount + (output.isError === true ? 1 : 0),
+    errorCount: output.text.errorLineCount + (output.reportedError === true ? 1 : 0),
     hasPermissionDenials: denials.real.length > 0,
     permissionDenialCount: denials.real.length,
     deniedCommands: denials.deniedCommands,

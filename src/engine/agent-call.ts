@@ -1,41 +1,25 @@
-import { isRecord } from '../core/guards.js';
+import type { AgentProgress, AgentResult } from '../agent-result.js';
 import { buildLoopContext } from '../core/loop-context.js';
 import { formatRollbackNotice } from '../core/rollback-notice.js';
-import { plainEvent } from '../core/text-digest.js';
-import type { AgentRun } from '../ports.js';
+import { chooseAgentSession } from './agent-session-choice.js';
 import type { LoopRun } from './loop-run.js';
-import { selectSession } from './session-selection.js';
 
 // A beat a second: the terminal's sign of life redraws on each, progress.json follows.
 const HEARTBEAT_MS = 1000;
 
 export interface AgentCall {
-  run: AgentRun;
+  run: AgentResult;
   outputLogPath: string;
   resumed: boolean;
 }
 
-/** Display name of a tool call from a stream event, for progress.json. */
-function toolFromEvent(event: unknown): string | undefined {
-  if (!isRecord(event) || event['type'] !== 'assistant' || !isRecord(event['message'])) return undefined;
-  const content = event['message']['content'];
-  if (!Array.isArray(content)) return undefined;
-  for (const block of content) {
-    if (isRecord(block) && block['type'] === 'tool_use' && typeof block['name'] === 'string') {
-      const input = isRecord(block['input']) ? block['input'] : {};
-      const arg = ['command', 'file_path', 'pattern', 'description'].map((k) => input[k]).find((v) => typeof v === 'string');
-      return typeof arg === 'string' ? `${block['name']}: ${arg.split('\n', 1)[0]?.slice(0, 60)}` : block['name'];
-    }
-  }
-  return undefined;
+/** Display name of a tool call, for progress.json. */
+function describeToolUse(event: Extract<AgentProgress, { kind: 'tool_use' }>): string {
+  return event.argument === undefined ? event.tool : `${event.tool}: ${event.argument.split('\n', 1)[0]?.slice(0, 60)}`;
 }
 
-/** The session id an init event announces at the start of a stream. */
-function sessionFromEvent(event: unknown): string | undefined {
-  if (!isRecord(event) || event['type'] !== 'system' || event['subtype'] !== 'init') return undefined;
-  const id = event['session_id'];
-  return typeof id === 'string' && /^[A-Za-z0-9_-]{1,128}$/.test(id) ? id : undefined;
-}
+/** A session id safe to publish in status files. */
+const SESSION_ID = /^[A-Za-z0-9_-]{1,128}$/;
 
 /**
  * One agent call: builds the prompt and loop context, picks the session to
@@ -58,7 +42,7 @@ export async function callAgent(loopSession: LoopRun, outputLogPath: string): Pr
     ...(deps.gate?.feedback() ? { verifyFeedback: deps.gate.feedback() as string } : {}),
     ...(rolledBack ? { rollbackNotice: formatRollbackNotice(rolledBack) } : {}),
   });
-  const session = selectSession(loopSession, config, clock.now());
+  const session = chooseAgentSession(loopSession, config, clock.now());
 
   const started = clock.now();
   const live = deps.createLiveView();
@@ -70,7 +54,7 @@ export async function callAgent(loopSession: LoopRun, outputLogPath: string): Pr
   const heartbeat = setInterval(beat, HEARTBEAT_MS);
   heartbeat.unref();
 
-  let ended: AgentRun | undefined;
+  let ended: AgentResult | undefined;
   try {
     const agentRun = await deps.backend.run(
       {
@@ -82,20 +66,19 @@ export async function callAgent(loopSession: LoopRun, outputLogPath: string): Pr
         timeoutMs: config.timeoutMinutes * 60_000,
         outputLogPath,
         live: config.live,
-        onEvent: (event) => {
+        onProgress: (event) => {
           // Watchers see the session while the first call still runs, not only after it.
-          const announced = sessionFromEvent(event);
-          if (announced !== undefined && announced !== run.sessionId) {
-            run.sessionId = announced;
+          if (event.kind === 'session_started' && SESSION_ID.test(event.sessionId) && event.sessionId !== run.sessionId) {
+            run.sessionId = event.sessionId;
             loopSession.publish();
           }
-          const tool = toolFromEvent(event);
-          if (tool) {
+          if (event.kind === 'tool_use') {
+            const tool = describeToolUse(event);
             currentTool = tool;
             toolUses += 1;
             loopSession.emit({ type: 'call.activity', tool });
           }
-          const text = live.push(plainEvent(event));
+          const text = live.push(event);
           if (text) {
             loopSession.emit({ type: 'call.output', text });
             const lines = text.split('\n').filter((l) => l.trim());

@@ -1,19 +1,18 @@
-import type { CallOutcome } from '../core/call-outcome.js';
+import type { AgentOutcome, AgentResult } from '../agent-result.js';
 import { analyzeResponse, type Analysis, type ProgressFacts } from '../core/response-analyzer.js';
-import type { AgentRun } from '../ports.js';
 import type { LoopRun } from './loop-run.js';
 
 /**
  * Reads a usable call (success or productive timeout): keeps its session for
  * --resume, analyzes it, saves .response_analysis and emits the analysis.
  */
-export function analyzeIteration(s: LoopRun, loop: number, agentRun: AgentRun, progress: ProgressFacts, outputLogPath: string): Analysis {
+export function analyzeIteration(s: LoopRun, loop: number, agentRun: AgentResult, progress: ProgressFacts, outputLogPath: string): Analysis {
   const { store } = s.deps;
-  if (agentRun.output.sessionId && s.config.sessionContinuity) {
-    store.rememberClaudeSession(agentRun.output.sessionId, s.now);
-    s.state.sessionId = agentRun.output.sessionId;
+  if (agentRun.sessionId && s.config.sessionContinuity) {
+    store.rememberClaudeSession(agentRun.sessionId, s.now);
+    s.state.sessionId = agentRun.sessionId;
   }
-  const analysis = analyzeResponse(agentRun.output, { loop, allowedTools: s.config.allowedTools, progress, previousErrorLines: s.state.errorHistory });
+  const analysis = analyzeResponse(agentRun, { loop, allowedTools: s.config.allowedTools, progress, previousErrorLines: s.state.errorHistory });
   store.saveAnalysis(analysis, outputLogPath, s.now);
   s.state.lastAnalysis = analysis;
   s.emit({ type: 'analysis', iteration: loop, analysis, progress });
@@ -21,9 +20,9 @@ export function analyzeIteration(s: LoopRun, loop: number, agentRun: AgentRun, p
 }
 
 /** The error lines that stand for an iteration in the same-error history. */
-export function errorLinesOf(agentRun: AgentRun, outcome: CallOutcome, analysis: Analysis | undefined): string[] {
+export function errorLinesOf(agentRun: AgentResult, outcome: AgentOutcome, analysis: Analysis | undefined): string[] {
   if (analysis) return analysis.errorLines;
   if (outcome.kind === 'failed') return [`agent failure: ${outcome.message.split('\n', 1)[0]?.slice(0, 200) ?? ''}`];
   if (outcome.kind === 'timeout') return ['agent timeout'];
-  return agentRun.output.text.errorLines;
+  return agentRun.text.errorLines;
 }

@@ -1,16 +1,15 @@
-import type { CallOutcome } from '../core/call-outcome.js';
+import type { AgentOutcome, AgentResult } from '../agent-result.js';
 import { claimsCompletion } from '../core/exit-signals.js';
 import { decideIterationVerdict, type CallResult } from '../core/iteration-verdict.js';
 import { recordCallTokens } from '../core/rate-limiter.js';
 import type { Analysis, ProgressFacts } from '../core/response-analyzer.js';
 import { isoTimestamp } from '../core/time-format.js';
-import type { AgentRun } from '../ports.js';
 import type { LoopRun } from './loop-run.js';
 import type { GateRun } from './verify-gate.js';
 
 /** Adds the call's tokens, cost and turns to the run and the hourly window, and emits the result. */
-export function accountUsage(s: LoopRun, agentRun: AgentRun, outcome: CallOutcome): void {
-  const o = agentRun.output;
+export function accountUsage(s: LoopRun, agentRun: AgentResult, outcome: AgentOutcome): void {
+  const o = agentRun;
   const t = s.state.totals;
   if (o.usage) {
     t.input_tokens += o.usage.inputTokens;
@@ -22,8 +21,8 @@ export function accountUsage(s: LoopRun, agentRun: AgentRun, outcome: CallOutcom
     s.deps.store.saveRate(s.state.rate);
     if (s.config.maxTokensPerHour > 0) s.notice({ code: 'tokens.used', tokens });
   }
-  if (o.costUsd !== undefined) t.cost_usd += o.costUsd;
-  if (o.numTurns !== undefined) t.num_turns += o.numTurns;
+  if (o.cost !== undefined) t.cost_usd += o.cost.usd;
+  if (o.turns !== undefined) t.num_turns += o.turns;
   s.emit({ type: 'agent.result', iteration: s.state.loop, outcome: outcome.kind, run: agentRun });
 }
 
@@ -33,7 +32,7 @@ export interface IterationFacts {
   loop: number;
   started: number;
   outcome: IterationOutcome;
-  agentRun: AgentRun;
+  agentRun: AgentResult;
   analysis?: Analysis;
   progress?: ProgressFacts;
   gate?: GateRun;
@@ -41,7 +40,7 @@ export interface IterationFacts {
 
 /** The end of an iteration: its verdict, the run state's last iteration, the iteration.end event and status. */
 export function recordIterationEnd(s: LoopRun, f: IterationFacts): void {
-  const o = f.agentRun.output;
+  const o = f.agentRun;
   const now = s.now;
   const gateRan = f.gate && f.gate.decision !== 'not_run' ? f.gate : undefined;
   const verdict = decideIterationVerdict({
@@ -55,7 +54,7 @@ export function recordIterationEnd(s: LoopRun, f: IterationFacts): void {
     loop: f.loop,
     outcome: f.outcome,
     duration_ms: now - f.started,
-    cost_usd: o.costUsd ?? 0,
+    cost_usd: o.cost?.usd ?? 0,
     files_changed: f.progress?.filesChanged ?? 0,
     exit_signal: f.analysis ? f.analysis.exitSignal : null,
     summary: f.analysis?.workSummary ?? '',

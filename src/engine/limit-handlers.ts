@@ -1,4 +1,4 @@
-import type { CallOutcome } from '../core/call-outcome.js';
+import type { AgentOutcome } from '../agent-result.js';
 import { apiRetryDelayMs, type CallPermit } from '../core/rate-limiter.js';
 import type { LoopRun, Step } from './loop-run.js';
 import { sitOut, waitEnded } from './waits.js';
@@ -26,7 +26,7 @@ export async function resumeSavedWait(s: LoopRun): Promise<Step> {
  * Claude gave (plus jitter) or the default; on a terminal the user may stop
  * instead (exit 5). A reset after --max-runtime ends the run at once.
  */
-export async function handleUsageLimit(s: LoopRun, outcome: Extract<CallOutcome, { kind: 'usage_limit' }>): Promise<Step> {
+export async function handleUsageLimit(s: LoopRun, outcome: Extract<AgentOutcome, { kind: 'usage_limit' }>): Promise<Step> {
   const { config } = s;
   const { questions } = s.deps;
   const jitter = JITTER_MIN_MS + Math.floor(s.deps.random.next() * JITTER_SPAN_MS);
@@ -58,7 +58,7 @@ export async function handleUsageLimit(s: LoopRun, outcome: Extract<CallOutcome,
  * A transient API error (429, 529 overloaded): retry with growing
  * waits, each retry a counted call, then a clear stop (exit 5).
  */
-export async function handleApiTransient(s: LoopRun, outcome: Extract<CallOutcome, { kind: 'api_transient' }>): Promise<Step> {
+export async function handleApiTransient(s: LoopRun, outcome: Extract<AgentOutcome, { kind: 'api_transient' }>): Promise<Step> {
   const { config } = s;
   const { store, questions } = s.deps;
   let attempts = (s.state.rate.apiRetry?.attempts ?? 0) + 1;

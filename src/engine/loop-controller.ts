@@ -1,5 +1,4 @@
 import { applyCooldown } from '../core/circuit-breaker.js';
-import { classifyCall } from '../core/call-outcome.js';
 import { recordCallStart } from '../core/rate-limiter.js';
 import { callAgent } from './agent-call.js';
 import { announceTransition } from './circuit-step.js';
@@ -127,8 +126,8 @@ async function makeCall(s: LoopRun, { loop, started }: { loop: number; started: 
   const outputLogPath = store.newOutputLogPath(loop, s.now);
   const { run: agentRun } = await callAgent(s, outputLogPath);
   store.pruneOutputLogs();
-  const outcome = classifyCall(agentRun, s.now, s.deps.timeZone);
-  s.lastDenials = agentRun.output.permissionDenials;
+  const outcome = agentRun.outcome;
+  s.lastDenials = agentRun.permissionDenials;
   accountUsage(s, agentRun, outcome);
   return { loop, started, agentRun, outcome, outputLogPath, planBefore };
 }
@@ -137,7 +136,7 @@ function dryRunIteration(s: LoopRun, loop: number, started: number): Promise<Ste
   const { config } = s;
   const request = { loop, cwd: s.deps.store.paths.project, prompt: s.options.readPrompt(), loopContext: `Loop #${loop}.`, timeoutMs: config.timeoutMinutes * 60_000, outputLogPath: '', live: config.live };
   s.notice({ code: 'dry_run.command', description: s.deps.backend.describe(request) });
-  s.notice({ code: 'dry_run.format', format: config.live ? 'stream-json' : config.outputFormat, timeoutMinutes: config.timeoutMinutes });
+  s.notice({ code: 'dry_run.format', format: s.deps.backend.describeOutput(request), timeoutMinutes: config.timeoutMinutes });
   s.setAction('dry_run', 'running', `Loop #${loop}: dry run`);
   s.emit({ type: 'iteration.end', iteration: loop, outcome: 'dry_run', startedAt: started, endedAt: s.now });
   return pause(s);

@@ -1,3 +1,4 @@
+import type { AgentProgress } from '../agent-result.js';
 import type { RalphConfig } from '../config/keys.js';
 import type { AgentBackend } from '../ports.js';
 import type { EngineIo, LoopStorePort, ProgressProbe, Randomness } from './ports.js';
@@ -5,7 +6,7 @@ import type { VerifyGate } from './verify-gate.js';
 
 /** Turns stream events into display text for --live and live.log. */
 export interface LiveView {
-  push(event: unknown): string;
+  push(event: AgentProgress): string;
 }
 
 export interface LoopDeps extends EngineIo {
@@ -17,8 +18,6 @@ export interface LoopDeps extends EngineIo {
   createLiveView(): LiveView;
   /** The verify gate, when a verify command is configured. */
   gate?: VerifyGate;
-  /** IANA zone used to read reset times that name none. */
-  timeZone: string;
 }
 
 export interface TaskMode {

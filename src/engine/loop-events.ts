@@ -1,4 +1,4 @@
-import type { CallOutcome } from '../core/call-outcome.js';
+import type { AgentOutcome, AgentResult } from '../agent-result.js';
 import type { CircuitState, Transition } from '../core/circuit-breaker.js';
 import type { ExitReason } from '../core/exit-reasons.js';
 import type { CallResult } from '../core/iteration-verdict.js';
@@ -7,7 +7,6 @@ import type { Analysis, ProgressFacts } from '../core/response-analyzer.js';
 import type { RollbackFacts } from '../core/rollback-notice.js';
 import type { StatusTotals } from '../core/status-model.js';
 import type { VerifyOutcome } from '../core/verify-feedback.js';
-import type { AgentRun } from '../ports.js';
 import type { RunState } from './run-state.js';
 import type { GateRun } from './verify-gate.js';
 
@@ -25,8 +24,8 @@ export type LoopEvent =
   | CallProgress
   | { type: 'call.activity'; tool?: string; lastLine?: string }
   | { type: 'call.output'; text: string }
-  | { type: 'call.end'; iteration: number; run?: Pick<AgentRun, 'durationMs' | 'end' | 'exitCode'> }
-  | { type: 'agent.result'; iteration: number; outcome: CallOutcome['kind']; run: AgentRun }
+  | { type: 'call.end'; iteration: number; run?: Pick<AgentResult, 'durationMs' | 'end' | 'exitCode'> }
+  | { type: 'agent.result'; iteration: number; outcome: AgentOutcome['kind']; run: AgentResult }
   | { type: 'analysis'; iteration: number; analysis: Analysis; progress: ProgressFacts }
   | VerifyResult
   | { type: 'verify.escalated'; command: string; result: VerifyOutcome; attempts: number; maxAttempts: number; fromEarlierRun: boolean }
@@ -104,7 +103,7 @@ export interface IterationEnd {
   /** How the iteration went as a whole; absent for a dry run. */
   verdict?: { label: string; success: boolean };
   /** The agent call of the iteration and what came of it; absent for a dry run. */
-  call?: { run: AgentRun; analysis?: Analysis; progress?: ProgressFacts; gate?: GateRun };
+  call?: { run: AgentResult; analysis?: Analysis; progress?: ProgressFacts; gate?: GateRun };
 }
 
 /**

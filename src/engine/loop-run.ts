@@ -1,4 +1,4 @@
-import type { PermissionDenial } from '../core/agent-output.js';
+import type { PermissionDenial } from '../agent-result.js';
 import type { CircuitLimits } from '../core/circuit-breaker.js';
 import { emptyExitSignals } from '../core/exit-signals.js';
 import type { ExitReason } from '../core/exit-reasons.js';

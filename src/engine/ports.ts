@@ -8,7 +8,7 @@ import type { ExitSignals } from '../core/exit-signals.js';
 import type { FixPlanSummary } from '../core/fix-plan.js';
 import type { RateState } from '../core/rate-limiter.js';
 import type { Analysis, ProgressFacts } from '../core/response-analyzer.js';
-import type { StoredSession } from '../core/session-expiry.js';
+import type { StoredAgentSession } from '../core/agent-session-expiry.js';
 import type { GateAction, GateState } from '../core/verify-gate.js';
 import type { Clock } from '../ports.js';
 import type { LoopEvent } from './loop-events.js';
@@ -30,7 +30,7 @@ export interface LoopStorePort {
   loadErrorHistory(): string[][];
   saveErrorHistory(history: readonly string[][]): void;
   readFixPlan(optionalSections: readonly string[]): FixPlanSummary | undefined;
-  readClaudeSession(): StoredSession | undefined;
+  readClaudeSession(): StoredAgentSession | undefined;
   rememberClaudeSession(sessionId: string, nowMs: number): void;
   forgetClaudeSession(): void;
   /** Forgets the agent session and its completion evidence, recording why. */

@@ -1,7 +1,6 @@
-import type { CallOutcome } from '../core/call-outcome.js';
+import type { AgentOutcome, AgentResult } from '../agent-result.js';
 import type { FixPlanSummary } from '../core/fix-plan.js';
 import type { Analysis, ProgressFacts } from '../core/response-analyzer.js';
-import type { AgentRun } from '../ports.js';
 import { analyzeIteration, errorLinesOf } from './analysis-step.js';
 import { updateCircuit } from './circuit-step.js';
 import { decideExit, decideTaskExit } from './exit-step.js';
@@ -14,16 +13,16 @@ import type { GateRun } from './verify-gate.js';
 export interface CallMade {
   loop: number;
   started: number;
-  agentRun: AgentRun;
-  outcome: CallOutcome;
+  agentRun: AgentResult;
+  outcome: AgentOutcome;
   outputLogPath: string;
   planBefore: FixPlanSummary | undefined;
 }
 
-type WorkKind = Extract<CallOutcome['kind'], 'success' | 'timeout' | 'failed'>;
+type WorkKind = Extract<AgentOutcome['kind'], 'success' | 'timeout' | 'failed'>;
 
 /** Calls whose work is looked at: finished, timed out, or failed as a normal attempt. */
-export function isUsableKind(outcome: CallOutcome): outcome is Extract<CallOutcome, { kind: WorkKind }> {
+export function isUsableKind(outcome: AgentOutcome): outcome is Extract<AgentOutcome, { kind: WorkKind }> {
   return outcome.kind === 'success' || outcome.kind === 'timeout' || outcome.kind === 'failed';
 }
 

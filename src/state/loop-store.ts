@@ -24,7 +24,7 @@ import type { RalphPaths } from './paths.js';
 import { StreamRedactor } from '../core/secret-redactor.js';
 import type { LoopStorePort } from '../engine/ports.js';
 import { currentRedactors } from './redaction.js';
-import { readClaudeSession, rememberSession, resetSession, touchRalphSession, type StoredSession } from './session-store.js';
+import { readAgentSession, rememberAgentSession, resetSession, touchRalphSession, type StoredAgentSession } from './agent-session-store.js';
 
 /**
  * The loop's persistent state, one method per file. Every write is atomic;
@@ -182,12 +182,12 @@ export class LoopStore implements LoopStorePort {
     }
   }
 
-  readClaudeSession(): StoredSession | undefined {
-    return readClaudeSession(this.paths);
+  readClaudeSession(): StoredAgentSession | undefined {
+    return readAgentSession(this.paths);
   }
 
   rememberClaudeSession(sessionId: string, nowMs: number): void {
-    rememberSession(this.paths, sessionId, nowMs);
+    rememberAgentSession(this.paths, sessionId, nowMs);
   }
 
   forgetClaudeSession(): void {

@@ -15,12 +15,11 @@ import { ralphPaths } from '../../state/paths.js';
 import { acquireProjectLock } from '../../state/project-lock.js';
 import { createLogger } from '../../ui/logger.js';
 import { askChoice } from '../../ui/ask.js';
-import { checkClaudeCli } from '../claude-check.js';
 import { loadProjectConfig } from '../load-project-config.js';
 import { assertRalphProject } from '../project-check.js';
 import { checkTaskFolder } from '../task-project.js';
 import type { RalphArgs } from '../ralph-args.js';
-import { createBackend } from './backend-factory.js';
+import { backendEntry } from '../../backends/registry.js';
 import { createLiveView, createLoopNotifier } from './observers.js';
 import { ExitGuard } from './exit-guard.js';
 import { createGate } from './gate-factory.js';
@@ -56,10 +55,9 @@ export async function runLoopCommand(input: LoopCommandInput): Promise<number> {
   const logger = createLogger({ clock, logFile: paths.ralphLog, verbose: config.verbose });
   if (creatingState) logger.warn(creatingState);
   for (const warning of loaded.warnings) logger.warn(warning);
-  if (config.backend === 'claude' && !args.dryRun) {
-    const version = await checkClaudeCli(runner, config.claudeCommand, config.claudeMinVersion, paths.project, (m) => logger.warn(m));
-    if (version) logger.info(`Claude Code ${version}`);
-  }
+  const agent = backendEntry(config.backend);
+  const backendContext = { config, paths, runner, clock, logger, env };
+  if (!args.dryRun) await agent.preflight?.(backendContext);
 
   const lock = await acquireProjectLock(paths, (error) => {
     logger.error(`The project lock ${paths.lockFile} was lost (${error.message}).`);
@@ -106,12 +104,11 @@ export async function runLoopCommand(input: LoopCommandInput): Promise<number> {
     };
     const deps: LoopDeps = {
       ...io,
-      backend: createBackend(config, { paths, runner, clock, logger, env }),
+      backend: await agent.create(backendContext),
       store,
       probe,
       random: { next: Math.random },
       createLiveView: () => createLiveView(config.showToolArgs),
-      timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
     };
     // A rollback a crash cut short is finished before anything else looks at the tree.
     await prepareProjectRepository(paths.project, (m) => logger.warn(m));

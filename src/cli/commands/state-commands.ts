@@ -10,7 +10,7 @@ import { STATUS } from '../../state/documents/status.js';
 import { ralphPaths, type RalphPaths } from '../../state/paths.js';
 import { runningLoopPid } from '../../state/running-loop.js';
 import { buildStatusJson } from '../../state/status-snapshot.js';
-import { resetSession } from '../../state/session-store.js';
+import { resetSession } from '../../state/agent-session-store.js';
 import { renderCircuitStatus } from '../../ui/screens.js';
 import { renderStatusText } from '../../ui/render-status.js';
 import { loadProjectConfig } from '../load-project-config.js';

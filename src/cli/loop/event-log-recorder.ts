@@ -13,7 +13,7 @@ export function toEventRecord(e: LoopEvent): EventRecord | undefined {
       return [e.type, { iteration: e.iteration }];
     case 'agent.result': {
       const { run } = e;
-      const o = run.output;
+      const o = run;
       return [
         e.type,
         {
@@ -21,13 +21,13 @@ export function toEventRecord(e: LoopEvent): EventRecord | undefined {
           end: run.end,
           outcome: e.outcome,
           exit_code: run.exitCode ?? null,
-          is_error: o.isError ?? null,
-          subtype: o.subtype ?? null,
+          is_error: o.reportedError ?? null,
+          subtype: o.resultKind ?? null,
           session_id: o.sessionId ?? null,
-          cost_usd: o.costUsd ?? 0,
+          cost_usd: o.cost?.usd ?? 0,
           input_tokens: o.usage?.inputTokens ?? 0,
           output_tokens: o.usage?.outputTokens ?? 0,
-          num_turns: o.numTurns ?? 0,
+          num_turns: o.turns ?? 0,
           duration_ms: run.durationMs,
           format: o.format,
           ...(run.details ?? {}),

@@ -1,3 +1,4 @@
+import { agentDisplayName } from '../../backends/registry.js';
 import type { RalphConfig } from '../../config/keys.js';
 import type { LoopEvent } from '../../engine/loop-events.js';
 import type { Emit } from '../../engine/ports.js';
@@ -38,7 +39,7 @@ export function createLoopSubscribers(c: LoopSubscriberContext): Emit {
       tty: c.tty,
       live: c.config.live,
       createCallProgress: (startedAt) =>
-        createCallProgress({ tty: c.tty, write: c.write, startedAt, agent: c.config.backend === 'claude' ? 'Claude Code' : `${c.config.backend} agent`, ...(c.columns ? { columns: c.columns } : {}) }),
+        createCallProgress({ tty: c.tty, write: c.write, startedAt, agent: agentDisplayName(c.config.backend), ...(c.columns ? { columns: c.columns } : {}) }),
     }),
     createNotifierPolicy(c.notifier),
   ];

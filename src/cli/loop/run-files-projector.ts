@@ -31,7 +31,7 @@ function iterationMetrics(e: IterationEnd): Record<string, unknown> {
   const base = { type: 'iteration', timestamp: isoTimestamp(e.endedAt), loop: e.iteration, duration: duration / 1000 };
   if (!e.call || !e.verdict) return { ...base, success: true, calls: 0, duration_ms: duration, outcome: e.outcome };
   const { run, analysis, progress, gate } = e.call;
-  const o = run.output;
+  const o = run;
   return {
     ...base,
     success: e.verdict.success,
@@ -40,14 +40,14 @@ function iterationMetrics(e: IterationEnd): Record<string, unknown> {
     outcome: e.outcome,
     result: e.verdict.label,
     exit_code: run.exitCode ?? null,
-    is_error: o.isError === true,
+    is_error: o.reportedError === true,
     session_id: o.sessionId ?? null,
     input_tokens: o.usage?.inputTokens ?? 0,
     output_tokens: o.usage?.outputTokens ?? 0,
     cache_read_input_tokens: o.usage?.cacheReadInputTokens ?? 0,
     cache_creation_input_tokens: o.usage?.cacheCreationInputTokens ?? 0,
-    cost_usd: o.costUsd ?? 0,
-    num_turns: o.numTurns ?? 0,
+    cost_usd: o.cost?.usd ?? 0,
+    num_turns: o.turns ?? 0,
     files_changed: progress?.filesChanged ?? 0,
     exit_signal: analysis ? analysis.exitSignal : null,
     verify: gate ? { passed: gate.passed, exit_code: gate.exitCode, timed_out: gate.timedOut, duration_ms: gate.durationMs, attempt: gate.attempt, max_attempts: gate.maxAttempts } : null,
@@ -108,7 +108,7 @@ export function createRunFilesProjector(files: RunFiles, ctx: StatusContext, now
             timestamp: isoTimestamp(e.endedAt),
             loop: e.iteration,
             current_tool: null,
-            tool_uses: e.call.run.output.toolUseCount,
+            tool_uses: e.call.run.toolUses,
             started_at: isoTimestamp(e.startedAt),
           });
         }

@@ -1,3 +1,4 @@
+import { agentDisplayName } from '../../backends/registry.js';
 import { RECOVERED_MESSAGE, type Transition } from '../../core/circuit-breaker.js';
 import { formatDuration } from '../../core/time-format.js';
 import { formatEscalationSummary } from '../../core/verify-escalation-summary.js';
@@ -20,10 +21,6 @@ export interface TerminalPresenterOptions {
   /** --live: the agent's output is shown as it arrives, so no other sign of life is needed. */
   live: boolean;
   createCallProgress(startedAt: number): CallProgress;
-}
-
-function agentName(backend: string): string {
-  return backend === 'claude' ? 'Claude Code' : `${backend} agent`;
 }
 
 function transitionLine(logger: Logger, t: Transition): void {
@@ -52,7 +49,7 @@ export function createTerminalPresenter(o: TerminalPresenterOptions): (event: Lo
         logger.loop(`=== Starting Loop #${e.iteration} ===`);
         return;
       case 'call.start':
-        logger.info(`Executing ${agentName(e.backend)} (call ${e.call}; timeout ${e.timeoutMinutes} min)`);
+        logger.info(`Executing ${agentDisplayName(e.backend)} (call ${e.call}; timeout ${e.timeoutMinutes} min)`);
         return;
       case 'call.running':
         progress = o.live ? undefined : o.createCallProgress(e.startedAt);

@@ -1,8 +1,7 @@
-import type { PermissionDenial } from '../../core/agent-output.js';
+import type { AgentResult, PermissionDenial } from '../../agent-result.js';
 import { ExitCode } from '../../errors.js';
 import { digestText } from '../../core/text-digest.js';
 import { formatDuration } from '../../core/time-format.js';
-import type { ConversionRun } from './run-conversion.js';
 
 export interface ConversionFailure {
   message: string;
@@ -23,14 +22,13 @@ function takeLastLine(text: string): string {
  * (whether it produced the files is checked separately). A JSON result with
  * `is_error` is a failure even with exit code 0.
  */
-export function describeConversionFailure(run: ConversionRun, timeoutMs: number): ConversionFailure | undefined {
-  const said = takeFirstLine(digestText(run.output.text));
+export function describeConversionFailure(run: AgentResult, timeoutMs: number): ConversionFailure | undefined {
+  const said = takeFirstLine(digestText(run.text));
   switch (run.end) {
-    case 'spawn_failed':
-      return {
-        message: `Claude Code could not be started: ${run.failure ?? 'unknown error'}`,
-        exitCode: run.failure?.startsWith('command not found') ? ExitCode.Usage : ExitCode.RuntimeError,
-      };
+    case 'spawn_failed': {
+      const why = run.outcome.kind === 'fatal' || run.outcome.kind === 'failed' ? run.outcome.message : 'unknown error';
+      return { message: `Claude Code could not be started: ${why}`, exitCode: run.outcome.kind === 'fatal' ? ExitCode.Usage : ExitCode.RuntimeError };
+    }
     case 'interrupted':
       return { message: 'the conversion was interrupted', exitCode: ExitCode.Sigint };
     case 'timeout':
@@ -38,9 +36,9 @@ export function describeConversionFailure(run: ConversionRun, timeoutMs: number)
     case 'exited':
       break;
   }
-  if (run.output.isError === true) {
-    const status = run.output.apiErrorStatus !== undefined ? ` (API status ${run.output.apiErrorStatus})` : '';
-    return { message: `Claude reported an error${status}: ${said || run.output.subtype || 'no details'}`, exitCode: ExitCode.RuntimeError };
+  if (run.reportedError === true) {
+    const status = run.apiStatus !== undefined ? ` (API status ${run.apiStatus})` : '';
+    return { message: `Claude reported an error${status}: ${said || run.resultKind || 'no details'}`, exitCode: ExitCode.RuntimeError };
   }
   if (run.exitCode !== 0) {
     const detail = takeLastLine(run.stderrTail) || said;
@@ -55,7 +53,7 @@ export function describeConversionFailure(run: ConversionRun, timeoutMs: number)
  */
 export function describeDenials(denials: readonly PermissionDenial[]): string | undefined {
   if (denials.length === 0) return undefined;
-  const named = [...new Set(denials.map((d) => (d.command ? `${d.toolName} (${d.command.slice(0, 80)})` : d.toolName)))];
+  const named = [...new Set(denials.map((d) => (d.detail ? `${d.tool} (${d.detail.slice(0, 80)})` : d.tool)))];
   const shown = named.slice(0, 5).join(', ') + (named.length > 5 ? ` and ${named.length - 5} more` : '');
   return `Claude Code was denied ${shown}: ralph-import allows only Read, Write, Edit and mkdir.`;
 }

@@ -69,3 +69,7 @@ export function buildConversionPrompt(input: ConversionPromptInput): string {
   lines.push(...buildDataRule(`Everything between the lines ${begin} and ${end}`), '', `Source document: ${input.sourceName}`, begin, input.sourceText.replace(/\n?$/, ''), end);
   return `${lines.join('\n')}\n`;
 }
+
+/** Tools the conversion may use: read the template and the document, write the three files. */
+// Edit too: a model that writes a file and then corrects it must not be denied halfway.
+export const CONVERSION_TOOLS = ['Read', 'Write', 'Edit', 'Bash(mkdir *)'] as const;

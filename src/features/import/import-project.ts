@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmdirSync, rmSync, statSync } from 'node:fs';
+import { copyFileSync, existsSync, writeFileSync, mkdirSync, readdirSync, readFileSync, renameSync, rmdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { ExitCode, RalphError } from '../../errors.js';
-import type { ProcessRunner } from '../../ports.js';
+import type { AgentBackend, ProcessRunner } from '../../ports.js';
 import { fileTimestamp, formatDuration } from '../../core/time-format.js';
 import { writeFileAtomic } from '../../state/json-file.js';
 import { commitInitialSetup, type RepositoryResult } from '../setup/project-repository.js';
@@ -12,9 +12,8 @@ import { createRalphLayout } from '../setup/ralph-layout.js';
 import { readTemplate } from '../templates.js';
 import { snapshotOutputs, findUnproducedOutputs, addStatusSection } from './conversion-check.js';
 import { describeConversionFailure, describeDenials } from './conversion-outcome.js';
-import { buildConversionPrompt, CONVERSION_OUTPUTS } from './conversion-prompt.js';
+import { buildConversionPrompt, CONVERSION_OUTPUTS, CONVERSION_TOOLS } from './conversion-prompt.js';
 import { readSourceDocument, type SourceDocument } from './read-source.js';
-import { runConversion } from './run-conversion.js';
 import { PROJECT_FILES } from '../../state/project-layout.js';
 
 export interface ImportOptions {
@@ -23,10 +22,9 @@ export interface ImportOptions {
   /** Absolute project directory. */
   projectDir: string;
   cwd: string;
-  /** CLAUDE_CODE_CMD split into words. */
-  command: readonly string[];
+  /** The agent that converts the document. */
+  backend: AgentBackend;
   timeoutMs: number;
-  env: NodeJS.ProcessEnv;
   /** Runs git for the first commit. */
   runner: ProcessRunner;
   signal?: AbortSignal;
@@ -92,11 +90,14 @@ function removeEmptyParents(deepest: string, top: string | undefined): void {
 
 /** Keeps Claude's output where the user can read it after the staging folder is gone. */
 function rescueLog(logPath: string, cwd: string, name: string): string | undefined {
-  if (!existsSync(logPath) || statSync(logPath).size === 0) return undefined;
+  const stderrPath = logPath.replace(/\.log$/, '.stderr.log');
+  const parts = [logPath, stderrPath].filter((path) => existsSync(path) && statSync(path).size > 0);
+  if (parts.length === 0) return undefined;
   for (const dir of [cwd, tmpdir()]) {
     const target = join(dir, `ralph-import-${name}-failed.log`);
     try {
-      copyFileSync(logPath, target);
+      // What Claude printed on stderr explains most failures: it goes in the same kept file.
+      writeFileSync(target, Buffer.concat(parts.map((path) => readFileSync(path))));
       return target;
     } catch {
       // Not writable here; try the next place.
@@ -133,9 +134,10 @@ export async function importProject(options: ImportOptions): Promise<ImportRepor
     const before = snapshotOutputs(staging);
     const prompt = buildConversionPrompt({ projectName, sourceName: source.name, sourceText: source.text, nonce: randomBytes(8).toString('hex') });
     say(`Converting ${source.name} with Claude Code (time limit ${formatDuration(options.timeoutMs / 1000)})…`);
-    const run = await runConversion({ command: options.command, prompt, cwd: staging, timeoutMs: options.timeoutMs, logPath, env: options.env, ...(options.signal ? { signal: options.signal } : {}) });
+    const request = { loop: 0, cwd: staging, prompt, loopContext: '', allowedTools: CONVERSION_TOOLS, timeoutMs: options.timeoutMs, outputLogPath: logPath, live: false };
+    const run = await options.backend.run(request, options.signal ?? new AbortController().signal);
     const failure = describeConversionFailure(run, options.timeoutMs);
-    const denied = describeDenials(run.output.permissionDenials);
+    const denied = describeDenials(run.permissionDenials);
     const withDenials = (message: string): string => (denied ? `${message}. ${denied}` : message);
     if (failure) throw new RalphError(withDenials(failure.message), failure.exitCode);
     const missing = findUnproducedOutputs(before, snapshotOutputs(staging));
@@ -152,11 +154,11 @@ export async function importProject(options: ImportOptions): Promise<ImportRepor
       projectName,
       source,
       repository,
-      summary: (run.output.text.head.split('\n').find((line) => line.trim() !== '') ?? '').trim().slice(0, 200),
+      summary: (run.text.head.split('\n').find((line) => line.trim() !== '') ?? '').trim().slice(0, 200),
       logPath: join(target, PROJECT_FILES.logsDir, basename(logPath)),
       statusSectionAdded: repaired !== undefined,
     };
-    if (run.output.sessionId !== undefined) report.sessionId = run.output.sessionId;
+    if (run.sessionId !== undefined) report.sessionId = run.sessionId;
     return report;
   } catch (error) {
     const kept = rescueLog(logPath, options.cwd, projectName);

@@ -7,7 +7,7 @@ import { PROGRESS } from '../../state/documents/progress.js';
 import { STATUS } from '../../state/documents/status.js';
 import { isFinished } from '../../ui/monitor-sections.js';
 import type { MonitorSnapshot, StatusRead } from '../../ui/render-monitor.js';
-import { parseStoredSession } from '../../core/session-expiry.js';
+import { parseStoredAgentSession } from '../../core/agent-session-expiry.js';
 import { readLastLines } from './read-log-tail.js';
 
 /** How many ralph.log lines a snapshot carries (the frame shows at most this many). */
@@ -34,7 +34,7 @@ function readStatus(paths: RalphPaths): StatusRead {
 
 function readSessionId(path: string, status: StatusRead): string | null {
   try {
-    const id = parseStoredSession(readFileSync(path, 'utf8'))?.sessionId ?? null;
+    const id = parseStoredAgentSession(readFileSync(path, 'utf8'))?.sessionId ?? null;
     if (id !== null) return id;
   } catch {
     // No session file yet: fall back to what status.json knows.

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { backendNamesFirst, describeBackendChoices } from '../../backends/registry.js';
 import { WORKSPACE_ID_PATTERN } from './workspace.js';
 
 /**
@@ -70,7 +71,7 @@ export const toolSchemas = {
   test_run: z.strictObject({
     workspace_id: workspaceId,
     task: z.string().min(1).describe('The task, written at the top of .ralph/PROMPT.md'),
-    backend: z.enum(['mock', 'claude']).optional().describe('mock (default, scripted) or claude (real Claude Code)'),
+    backend: z.enum(backendNamesFirst('mock')).optional().describe(describeBackendChoices('mock')),
     max_iterations: z.number().int().min(1).max(10_000).optional().describe('Maximum loop iterations (default 5)'),
     max_runtime_secs: z.number().int().min(1).max(86_400).optional().describe('Wall-clock limit in seconds; ralph is stopped after it (default 300)'),
     env: envMap.optional().describe('Environment variables for ralph (credentials for a real backend go here)'),

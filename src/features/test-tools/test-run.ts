@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildVerifyEnv } from '../../core/verify-env.js';
+import type { BackendName } from '../../backends/registry.js';
 import { ExitCode } from '../../errors.js';
 import { ralphPaths } from '../../state/paths.js';
 import { runningLoopPid } from '../../state/running-loop.js';
@@ -33,7 +34,7 @@ import { requireWorkspace, sessionFile, touchWorkspace } from './workspace.js';
 export interface RunInput {
   workspace_id: string;
   task: string;
-  backend?: 'mock' | 'claude' | undefined;
+  backend?: BackendName | undefined;
   max_iterations?: number | undefined;
   max_runtime_secs?: number | undefined;
   env?: Record<string, string> | undefined;

@@ -2,8 +2,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ClaudeBackend } from '../../../src/backends/claude-backend.js';
-import type { AgentRun } from '../../../src/ports.js';
+import type { AgentResult } from '../../../src/agent-result.js';
+import { ClaudeBackend } from '../../../src/backends/claude/claude-backend.js';
 import { createMemoryLogger } from '../../../src/ui/logger.js';
 import { isRunning, killTracked, pidFromFile, survivors, track } from '../../helpers/processes.js';
 import { fakeClaude, resultJson, statusBlock } from '../../helpers/run-cli.js';
@@ -17,7 +17,7 @@ const stubborn = (file: string): string => `trap "" TERM; echo $$ > "${file}"; e
 
 afterEach(() => killTracked());
 
-async function runWithTimeout(env: Record<string, string>, timeoutMs: number): Promise<AgentRun> {
+async function runWithTimeout(env: Record<string, string>, timeoutMs: number): Promise<AgentResult> {
   const dir = tempDir('claude-timeout-');
   const backend = new ClaudeBackend({ command: ['claude'], model: '', effort: '', outputFormat: 'json', allowedTools: [], env, logger: createMemoryLogger(), killGraceMs: 500 });
   return backend.run({ loop: 1, cwd: dir, prompt: 'p', loopContext: 'c', timeoutMs, outputLogPath: join(dir, 'claude_output_loop1.log'), live: false }, new AbortController().signal);

@@ -52,9 +52,10 @@ describe('mock backend file effects never leave the project', () => {
     const backend = backendFor(project, { 'first.txt': 'applied?', ...files });
     const run = await backend.run(request(project), new AbortController().signal);
     expect(run.end).toBe('spawn_failed');
-    expect(run.fatal).toBe(true);
-    expect(run.failure).toContain('mock response 1 (responses[0]');
-    expect(run.failure).toContain(`files["${Object.keys(files)[0]}"] is refused: ${reason}`);
+    expect(run.outcome.kind).toBe('fatal');
+    const message = run.outcome.kind === 'fatal' ? run.outcome.message : '';
+    expect(message).toContain('mock response 1 (responses[0]');
+    expect(message).toContain(`files["${Object.keys(files)[0]}"] is refused: ${reason}`);
     expect(readFileSync(join(outside, 'keep.txt'), 'utf8')).toBe('outside\n');
     expect(readFileSync(join(outside, 'tree', 'deep.txt'), 'utf8')).toBe('deep\n');
     expect(existsSync(join(outside, 'new.txt'))).toBe(false);
@@ -88,7 +89,8 @@ describe('mock backend file effects never leave the project', () => {
     const backend = new MockBackend({ scriptPath, projectDir: project, fixPlanPath: join(project, '.ralph', 'fix_plan.md'), optionalSections: [], runner, clock });
     const run = await backend.run(request(project), new AbortController().signal);
     expect(run.end).toBe('spawn_failed');
-    expect(run.failure).toContain('check_tasks cannot update .ralph/fix_plan.md: ".ralph/fix_plan.md" is a symbolic link');
+    expect(run.outcome).toMatchObject({ kind: 'fatal' });
+    expect(run.outcome.kind === 'fatal' ? run.outcome.message : '').toContain('check_tasks cannot update .ralph/fix_plan.md: ".ralph/fix_plan.md" is a symbolic link');
     expect(readFileSync(join(outside, 'plan.md'), 'utf8')).toBe('- [ ] not yours\n');
   });
 

@@ -2,7 +2,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ClaudeBackend } from '../../../src/backends/claude-backend.js';
+import { ClaudeBackend } from '../../../src/backends/claude/claude-backend.js';
 import { describeCut } from '../../../src/state/capped-log.js';
 import { createMemoryLogger } from '../../../src/ui/logger.js';
 import { tempDir } from '../../helpers/temp-dir.js';

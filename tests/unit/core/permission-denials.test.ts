@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { PermissionDenial } from '../../../src/core/agent-output.js';
+import type { PermissionDenial } from '../../../src/agent-result.js';
 import { assessDenials, baseCommandAllowed, describeDenial, extractBaseCommand, suggestAllowedTools } from '../../../src/core/permission-denials.js';
 
 describe('extractBaseCommand (U§13.5 _extract_base_command)', () => {
@@ -55,9 +55,9 @@ describe('baseCommandAllowed (U§13.5 _base_command_in_allowed_tools)', () => {
   });
 });
 
-const bash = (command: string): PermissionDenial => ({ toolName: 'Bash', command });
+const bash = (command: string): PermissionDenial => ({ tool: 'Bash', detail: command });
 
-describe('assessDenials (#243 compound commands)', () => {
+describe('assessDenials: compound commands', () => {
   it('all Bash denials whose base command is allowed are a compound-command limitation', () => {
     const a = assessDenials([bash('mvn clean compile 2>&1 | tail -40'), bash('mvn test > out.txt')], ['Write', 'Bash(mvn *)']);
     expect(a.real).toEqual([]);
@@ -73,13 +73,13 @@ describe('assessDenials (#243 compound commands)', () => {
   });
 
   it('a non-Bash denial is real', () => {
-    const a = assessDenials([{ toolName: 'AskUserQuestion' }], ['Bash(*)']);
+    const a = assessDenials([{ tool: 'AskUserQuestion' }], ['Bash(*)']);
     expect(a.real).toHaveLength(1);
     expect(a.deniedCommands).toEqual(['AskUserQuestion']);
   });
 
   it('a mix of covered Bash and anything else is all real', () => {
-    const a = assessDenials([bash('mvn test | tail'), { toolName: 'WebFetch' }], ['Bash(mvn *)']);
+    const a = assessDenials([bash('mvn test | tail'), { tool: 'WebFetch' }], ['Bash(mvn *)']);
     expect(a.real).toHaveLength(2);
     expect(a.compound).toEqual([]);
   });
@@ -90,7 +90,7 @@ describe('assessDenials (#243 compound commands)', () => {
   });
 
   it('a Bash denial without a command is real', () => {
-    expect(assessDenials([{ toolName: 'Bash' }], ['Bash(*)']).real).toHaveLength(1);
+    expect(assessDenials([{ tool: 'Bash' }], ['Bash(*)']).real).toHaveLength(1);
   });
 
   it('no denials, nothing to report', () => {
@@ -105,8 +105,8 @@ describe('assessDenials (#243 compound commands)', () => {
 describe('describeDenial', () => {
   it.each([
     [bash('git commit -m "x"'), 'Bash(git commit -m "x")'],
-    [{ toolName: 'Write' }, 'Write'],
-    [{ toolName: 'Bash' }, 'Bash'],
+    [{ tool: 'Write' }, 'Write'],
+    [{ tool: 'Bash' }, 'Bash'],
     [bash('x'.repeat(80)), `Bash(${'x'.repeat(60)}…)`],
   ])('%j → %j', (denial, text) => {
     expect(describeDenial(denial)).toBe(text);
@@ -119,12 +119,12 @@ describe('suggestAllowedTools', () => {
   });
 
   it('suggests the tool name for other tools, once each', () => {
-    expect(suggestAllowedTools([{ toolName: 'WebFetch' }, { toolName: 'WebFetch' }, bash('npm test'), bash('npm run lint')], [])).toEqual(['WebFetch', 'Bash(npm *)']);
+    expect(suggestAllowedTools([{ tool: 'WebFetch' }, { tool: 'WebFetch' }, bash('npm test'), bash('npm run lint')], [])).toEqual(['WebFetch', 'Bash(npm *)']);
   });
 
   it('suggests nothing for a command already covered (compound limitation) or a tool already listed', () => {
     expect(suggestAllowedTools([bash('mvn test | tail')], ['Bash(mvn *)'])).toEqual([]);
-    expect(suggestAllowedTools([{ toolName: 'Write' }], ['Write'])).toEqual([]);
+    expect(suggestAllowedTools([{ tool: 'Write' }], ['Write'])).toEqual([]);
   });
 
   it('skips a Bash denial with no usable base command', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { isStuckLoop } from '../../../src/core/response-analyzer.js';
 import { analyze, cliResult, noProgress, statusBlock } from '../support/analysis.js';
-import { fixture } from '../support/claude-fixtures.js';
+import { fixture } from '../backends/claude/claude-fixtures.js';
 
 describe('analyzeResponse: EXIT_SIGNAL and STATUS (spec §4–§5)', () => {
   it('an explicit EXIT_SIGNAL: false stays false even with STATUS: COMPLETE (#146)', () => {

@@ -1,4 +1,5 @@
-import { scanOutput } from '../../../src/core/output-scanner.js';
+import { readClaudeStdout } from '../../../src/backends/claude/claude-result.js';
+import type { AgentResult } from '../../../src/agent-result.js';
 import { analyzeResponse, type Analysis, type AnalysisContext, type ProgressFacts } from '../../../src/core/response-analyzer.js';
 
 /** An Analysis with neutral defaults: JSON mode, no signal, no progress, nothing wrong. */
@@ -48,7 +49,12 @@ export function statusBlock(fields: Record<string, string>): string {
   return ['---RALPH_STATUS---', ...Object.entries(fields).map(([k, v]) => `${k}: ${v}`), '---END_RALPH_STATUS---'].join('\n');
 }
 
-/** Analyzes raw agent stdout the way the loop does. */
+/** The neutral result of a Claude CLI stdout that exited 0. */
+export function claudeResult(stdout: string): AgentResult {
+  return readClaudeStdout(stdout, { end: 'exited', exitCode: 0, durationMs: 1000, stderrTail: '' }, Date.parse('2026-11-22T12:00:00Z'), 'UTC');
+}
+
+/** Analyzes raw Claude stdout the way the loop does. */
 export function analyze(stdout: string, ctx: Partial<AnalysisContext> = {}): Analysis {
-  return analyzeResponse(scanOutput(stdout), context(ctx));
+  return analyzeResponse(claudeResult(stdout), context(ctx));
 }

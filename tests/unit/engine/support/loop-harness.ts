@@ -147,7 +147,7 @@ export function loopHarness(o: HarnessOptions = {}) {
     interrupt: abort.signal,
   };
   const backend = new MockBackend({ scriptPath, projectDir: dir, fixPlanPath, optionalSections: config.optionalSections, runner: noRunner, clock });
-  const deps: LoopDeps = { ...io, backend, store, probe, random: { next: () => o.random ?? 0.5 }, createLiveView: () => createLiveRenderer({ showToolArgs: false }), timeZone: 'UTC' };
+  const deps: LoopDeps = { ...io, backend, store, probe, random: { next: () => o.random ?? 0.5 }, createLiveView: () => createLiveRenderer({ showToolArgs: false }) };
   const verifyRuns: boolean[] = [...(o.gate?.results ?? [])];
   let checkpoints: FakeCheckpoints | undefined;
   if (o.gate) {

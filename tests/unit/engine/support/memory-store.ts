@@ -3,7 +3,7 @@ import { emptyExitSignals, type ExitSignals } from '../../../../src/core/exit-si
 import { parseFixPlan, type FixPlanSummary } from '../../../../src/core/fix-plan.js';
 import { emptyRateState, type RateState } from '../../../../src/core/rate-limiter.js';
 import type { Analysis } from '../../../../src/core/response-analyzer.js';
-import type { StoredSession } from '../../../../src/core/session-expiry.js';
+import type { StoredAgentSession } from '../../../../src/core/agent-session-expiry.js';
 import type { GateAction, GateState } from '../../../../src/core/verify-gate.js';
 import type { GateStorePort, LoopStorePort } from '../../../../src/engine/ports.js';
 
@@ -15,7 +15,7 @@ export class MemoryStore implements LoopStorePort, GateStorePort {
   rate: RateState = emptyRateState();
   analysis: Analysis | undefined;
   errorHistory: string[][] = [];
-  session: StoredSession | undefined;
+  session: StoredAgentSession | undefined;
   sessionResets: string[] = [];
   stop = false;
   missing: string[] = [];
@@ -64,7 +64,7 @@ export class MemoryStore implements LoopStorePort, GateStorePort {
     const text = this.readPlanText();
     return text === undefined ? undefined : parseFixPlan(text, optionalSections);
   }
-  readClaudeSession(): StoredSession | undefined {
+  readClaudeSession(): StoredAgentSession | undefined {
     return this.session;
   }
   rememberClaudeSession(sessionId: string, nowMs: number): void {

@@ -1,18 +1,15 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { scanOutput } from '../../../../src/core/output-scanner.js';
+import type { AgentResult } from '../../../../src/agent-result.js';
+import { readClaudeStdout } from '../../../../src/backends/claude/claude-result.js';
+import type { ClaudeRun } from '../../../../src/backends/claude/classify-claude-call.js';
 import { describeConversionFailure, describeDenials } from '../../../../src/features/import/conversion-outcome.js';
-import type { ConversionRun } from '../../../../src/features/import/run-conversion.js';
 
 const fixture = (name: string): string => readFileSync(join('tests/fixtures/claude-cli', name), 'utf8');
-const run = (over: Partial<ConversionRun> & { stdout?: string }): ConversionRun => ({
-  end: 'exited',
-  exitCode: 0,
-  output: scanOutput(over.stdout ?? fixture('json-success-tool-use.json')),
-  stderrTail: '',
-  ...over,
-});
+/** The result the Claude backend reports for a conversion that printed `stdout`. */
+const run = ({ stdout, ...over }: Partial<Omit<ClaudeRun, 'output'>> & { stdout?: string }): AgentResult =>
+  readClaudeStdout(stdout ?? fixture('json-success-tool-use.json'), { end: 'exited', exitCode: 0, durationMs: 1, stderrTail: '', ...over }, Date.parse('2026-11-22T12:00:00Z'), 'UTC');
 
 describe('describeConversionFailure', () => {
   it('accepts a successful JSON result and plain text output', () => {
@@ -37,7 +34,7 @@ describe('describeConversionFailure', () => {
   it('reports a timeout with the limit, an interrupt, and a missing command as a usage problem', () => {
     expect(describeConversionFailure(run({ end: 'timeout', exitCode: undefined }), 90_000)?.message).toBe('Claude did not finish the conversion within 1m 30s');
     expect(describeConversionFailure(run({ end: 'interrupted', exitCode: undefined }), 1)?.exitCode).toBe(130);
-    expect(describeConversionFailure(run({ end: 'spawn_failed', exitCode: undefined, failure: 'command not found: claude' }), 1)).toEqual({
+    expect(describeConversionFailure(run({ end: 'spawn_failed', exitCode: undefined, failure: 'command not found: claude', fatal: true }), 1)).toEqual({
       message: 'Claude Code could not be started: command not found: claude',
       exitCode: 2,
     });
@@ -50,13 +47,13 @@ describe('describeDenials', () => {
   });
 
   it('names each denied tool once, with its command', () => {
-    expect(describeDenials([{ toolName: 'Edit' }, { toolName: 'Bash', command: 'rm -rf .ralph' }, { toolName: 'Edit' }])).toBe(
+    expect(describeDenials([{ tool: 'Edit' }, { tool: 'Bash', detail: 'rm -rf .ralph' }, { tool: 'Edit' }])).toBe(
       'Claude Code was denied Edit, Bash (rm -rf .ralph): ralph-import allows only Read, Write, Edit and mkdir.',
     );
   });
 
   it('keeps a long list short', () => {
-    const many = Array.from({ length: 8 }, (_, i) => ({ toolName: 'Bash', command: `cmd${i}` }));
+    const many = Array.from({ length: 8 }, (_, i) => ({ tool: 'Bash', detail: `cmd${i}` }));
     expect(describeDenials(many)).toContain('and 3 more');
   });
 });

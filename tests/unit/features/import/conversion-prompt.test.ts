@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { buildConversionPrompt, CONVERSION_OUTPUTS, MAX_INLINE_SOURCE_BYTES } from '../../../../src/features/import/conversion-prompt.js';
-import { buildConversionArgs } from '../../../../src/features/import/run-conversion.js';
 
 const input = { projectName: 'todo', sourceName: 'prd.md', sourceText: '# Todo\n- add items\n', nonce: 'abc123' };
 
@@ -27,15 +26,5 @@ describe('buildConversionPrompt', () => {
     expect(prompt).toContain('`prd.md` in the project root');
     expect(prompt).toContain('requirements DATA');
     expect(Buffer.byteLength(prompt)).toBeLessThan(16 * 1024);
-  });
-});
-
-describe('buildConversionArgs', () => {
-  it('builds claude -p <prompt> --output-format json --allowedTools Read Write Edit Bash(mkdir *)', () => {
-    expect(buildConversionArgs(['npx', '@anthropic-ai/claude-code'], 'P')).toEqual({
-      file: 'npx',
-      args: ['@anthropic-ai/claude-code', '-p', 'P', '--output-format', 'json', '--allowedTools', 'Read', 'Write', 'Edit', 'Bash(mkdir *)'],
-    });
-    expect(() => buildConversionArgs([], 'P')).toThrow();
   });
 });

@@ -1,5 +1,5 @@
-import { ExitCode, RalphError } from '../errors.js';
-import type { ProcessRunner } from '../ports.js';
+import { ExitCode, RalphError } from '../../errors.js';
+import type { ProcessRunner } from '../../ports.js';
 
 const INSTALL_HINT =
   'Install Claude Code with `npm install -g @anthropic-ai/claude-code` (see https://docs.claude.com/en/docs/claude-code), ' +

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { JsonStreamParser, type JsonStreamOptions } from '../../../src/core/json-stream.js';
-import { isTextDigest } from '../../../src/core/text-digest.js';
+import { JsonStreamParser, type JsonStreamOptions } from '../../../../src/backends/claude/json-stream.js';
+import { isTextDigest } from '../../../../src/core/text-digest.js';
 
 interface Parsed {
   values: unknown[];

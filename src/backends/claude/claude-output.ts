@@ -1,4 +1,6 @@
-import { digestOf, emptyDigest, isTextDigest, type TextDigest } from './text-digest.js';
+import type { PermissionDenial, SelfReport, TokenUsage, ToolUse } from '../../agent-result.js';
+import { firstLine, toolArgument } from './claude-tool-argument.js';
+import { digestOf, emptyDigest, isTextDigest, type TextDigest } from '../../core/text-digest.js';
 
 /**
  * A bounded, normalized digest of one agent call's stdout, whatever its shape
@@ -8,19 +10,6 @@ import { digestOf, emptyDigest, isTextDigest, type TextDigest } from './text-dig
  */
 export type OutputFormat = 'json' | 'json-array' | 'stream-json' | 'text' | 'empty';
 
-export interface PermissionDenial {
-  toolName: string;
-  /** First line of the Bash command, when the denied tool was Bash. */
-  command?: string;
-}
-
-export interface TokenUsage {
-  inputTokens: number;
-  outputTokens: number;
-  cacheReadInputTokens: number;
-  cacheCreationInputTokens: number;
-}
-
 export interface RateLimitInfo {
   status?: string;
   /** Epoch seconds. */
@@ -28,27 +17,7 @@ export interface RateLimitInfo {
   type?: string;
 }
 
-/** Fields of the flat Ralph JSON format and of the CLI object's `metadata`. */
-export interface SelfReport {
-  status?: string;
-  exitSignal?: boolean;
-  workType?: string;
-  filesModified?: number;
-  errorCount?: number;
-  hasErrors?: boolean;
-  completionStatus?: string;
-  confidence?: number;
-  progressIndicators?: number;
-  summary?: string;
-}
-
-export interface ToolUse {
-  name: string;
-  /** A short description of the call's main argument (command, path, pattern). */
-  argument?: string;
-}
-
-export interface AgentOutput {
+export interface ClaudeOutput {
   format: OutputFormat;
   /** Characters of stdout seen. */
   chars: number;
@@ -85,7 +54,7 @@ export interface AgentOutput {
   warnings: string[];
 }
 
-export function emptyAgentOutput(): AgentOutput {
+export function emptyClaudeOutput(): ClaudeOutput {
   return { format: 'empty', chars: 0, hasResult: false, errors: [], text: emptyDigest(), permissionDenials: [], apiRetries: 0, toolUseCount: 0, warnings: [] };
 }
 
@@ -117,27 +86,6 @@ function textOf(value: unknown): TextDigest | undefined {
   return undefined;
 }
 
-function firstLine(text: string, max: number): string {
-  const line = text.split('\n', 1)[0] ?? '';
-  return line.length > max ? `${line.slice(0, max)}…` : line;
-}
-
-export function toolArgument(name: string, input: unknown): string | undefined {
-  if (!isObject(input)) return undefined;
-  const pick = (key: string): string | undefined => str(input[key]);
-  const raw =
-    name === 'Bash'
-      ? pick('command')
-      : ['Read', 'Write', 'Edit', 'MultiEdit', 'NotebookEdit'].includes(name)
-        ? (pick('file_path') ?? pick('notebook_path'))
-        : ['Glob', 'Grep'].includes(name)
-          ? pick('pattern')
-          : ['Agent', 'Task'].includes(name)
-            ? pick('description')
-            : (pick('url') ?? pick('query') ?? pick('description'));
-  return raw === undefined ? undefined : firstLine(raw, 120);
-}
-
 function readUsage(value: unknown): TokenUsage | undefined {
   if (!isObject(value)) return undefined;
   const u = {
@@ -154,10 +102,10 @@ function readDenials(value: unknown): PermissionDenial[] {
   const out: PermissionDenial[] = [];
   for (const item of value) {
     if (!isObject(item)) continue;
-    const toolName = str(item['tool_name']) ?? 'unknown';
+    const tool = str(item['tool_name']) ?? 'unknown';
     const input = item['tool_input'];
-    const command = toolName === 'Bash' && isObject(input) ? str(input['command']) : undefined;
-    out.push(command === undefined ? { toolName } : { toolName, command: firstLine(command.trim(), 200) });
+    const command = tool === 'Bash' && isObject(input) ? str(input['command']) : undefined;
+    out.push(command === undefined ? { tool } : { tool, detail: firstLine(command.trim(), 200) });
   }
   return out;
 }
@@ -187,8 +135,8 @@ function readSelfReport(source: Json, metadata: Json | undefined): SelfReport | 
  * Collects the facts that matter from each top-level JSON value as the stream
  * parser produces it, without keeping the values.
  */
-export class AgentOutputBuilder {
-  private readonly out: AgentOutput = emptyAgentOutput();
+export class ClaudeOutputBuilder {
+  private readonly out: ClaudeOutput = emptyClaudeOutput();
   private initSessionId: string | undefined;
   private lastAssistantText: TextDigest | undefined;
   private topLevelValues = 0;
@@ -244,7 +192,7 @@ export class AgentOutputBuilder {
     o.hasResult = true;
     const isError = bool(value['is_error']);
     if (isError !== undefined) o.isError = isError;
-    const set = <K extends keyof AgentOutput>(key: K, v: AgentOutput[K] | undefined): void => {
+    const set = <K extends keyof ClaudeOutput>(key: K, v: ClaudeOutput[K] | undefined): void => {
       if (v !== undefined) o[key] = v;
     };
     set('subtype', str(value['subtype']));
@@ -321,7 +269,7 @@ export class AgentOutputBuilder {
    *   the fallback when the JSON is malformed)
    * @param parseError the JSON parser's error, if it stopped
    */
-  finish(raw: TextDigest, chars: number, looksLikeJson: boolean, parseError: string | undefined, incomplete: boolean): AgentOutput {
+  finish(raw: TextDigest, chars: number, looksLikeJson: boolean, parseError: string | undefined, incomplete: boolean): ClaudeOutput {
     const o = this.out;
     o.chars = chars;
     if (chars === 0 || (raw.head.trim().length === 0 && raw.tail.trim().length === 0)) {

@@ -1,26 +1,26 @@
 import { describe, expect, it } from 'vitest';
-import { classifyCall, type CallOutcome } from '../../../src/core/call-outcome.js';
-import { scanOutput } from '../../../src/core/output-scanner.js';
-import type { AgentRun } from '../../../src/ports.js';
-import { cliResult } from '../support/analysis.js';
-import { fixture, loadFixtures, type FixtureCase } from '../support/claude-fixtures.js';
+import type { AgentOutcome } from '../../../../src/agent-result.js';
+import { classifyClaudeCall, type ClaudeRun } from '../../../../src/backends/claude/classify-claude-call.js';
+import { scanOutput } from '../../../../src/backends/claude/output-scanner.js';
+import { cliResult } from '../../support/analysis.js';
+import { fixture, loadFixtures, type FixtureCase } from './claude-fixtures.js';
 
 /** The usage-limit fixtures were recorded two hours before their reset ("resets 2:39pm (UTC)"). */
 const NOW = Date.parse('2026-11-22T12:39:00Z');
 const ZONE = 'UTC';
 
-function runOf(stdout: string, overrides: Partial<AgentRun> = {}): AgentRun {
+function runOf(stdout: string, overrides: Partial<ClaudeRun> = {}): ClaudeRun {
   return { end: 'exited', exitCode: 0, durationMs: 1000, output: scanOutput(stdout), stderrTail: '', ...overrides };
 }
 
-function runOfFixture(f: FixtureCase): AgentRun {
+function runOfFixture(f: FixtureCase): ClaudeRun {
   return runOf(f.stdout, { exitCode: f.exitCode, stderrTail: f.stderr });
 }
 
-const classify = (run: AgentRun): CallOutcome => classifyCall(run, NOW, ZONE);
+const classify = (run: ClaudeRun): AgentOutcome => classifyClaudeCall(run, NOW, ZONE);
 
-/** What each recorded case must be classified as (U§7.2, spec §7). */
-const EXPECTED_KIND: Record<string, CallOutcome['kind']> = {
+/** What each recorded case must be classified as. */
+const EXPECTED_KIND: Record<string, AgentOutcome['kind']> = {
   'json-success-tool-use.json': 'success',
   'json-success-allowed-tools.json': 'success',
   'json-permission-denied.json': 'success',
@@ -57,7 +57,7 @@ const EXPECTED_KIND: Record<string, CallOutcome['kind']> = {
   'stream-json-interrupted-sigint.jsonl': 'failed',
 };
 
-describe('classifyCall: every recorded fixture with its real exit code', () => {
+describe('classifyClaudeCall: every recorded fixture with its real exit code', () => {
   const fixtures = loadFixtures();
 
   it('covers every fixture', () => {
@@ -69,7 +69,7 @@ describe('classifyCall: every recorded fixture with its real exit code', () => {
   });
 });
 
-describe('classifyCall: failures no retry fixes', () => {
+describe('classifyClaudeCall: failures no retry fixes', () => {
   it.each([
     ['json-error-auth.json', 'Invalid API key · Fix external API key', /API key/],
     ['v2.1.330/json-error-auth.json', 'Invalid API key', /claude \/login/],
@@ -98,7 +98,7 @@ describe('classifyCall: failures no retry fixes', () => {
   });
 });
 
-describe('classifyCall: usage limits', () => {
+describe('classifyClaudeCall: usage limits', () => {
   it('the stream usage limit takes resetAt from the rate_limit_event (epoch seconds → ms)', () => {
     for (const name of ['stream-json-error-usage-limit.jsonl', 'v2.1.330/stream-json-error-usage-limit.jsonl']) {
       const f = fixture(name);
@@ -119,7 +119,7 @@ describe('classifyCall: usage limits', () => {
     expect(outcome).toMatchObject({ kind: 'usage_limit', resetAt: Date.parse('2026-11-22T14:40:00Z') });
   });
 
-  it('a usage limit reported with exit code 0 and is_error is still a usage limit (U§15.15)', () => {
+  it('a usage limit reported with exit code 0 and is_error is still a usage limit', () => {
     const run = runOf(cliResult("You've hit your session limit · resets 2:39pm (UTC)", { is_error: true, api_error_status: 429 }), { exitCode: 0 });
     expect(classify(run)).toMatchObject({ kind: 'usage_limit', resetAt: Date.parse('2026-11-22T14:39:00Z') });
   });
@@ -127,7 +127,7 @@ describe('classifyCall: usage limits', () => {
   it('a structural reset time already past means the limit lifted: retry now (plus the jitter)', () => {
     const stale = runOf(fixture('stream-json-error-usage-limit.jsonl').stdout, { exitCode: 1 });
     const now = 1795358345 * 1000 + 60_000;
-    const later = classifyCall(stale, now, ZONE);
+    const later = classifyClaudeCall(stale, now, ZONE);
     expect(later.kind).toBe('usage_limit');
     if (later.kind === 'usage_limit') expect(later.resetAt).toBe(now);
   });
@@ -167,7 +167,7 @@ describe('classifyCall: usage limits', () => {
   });
 });
 
-describe('classifyCall: timeouts, interrupts, spawn failures', () => {
+describe('classifyClaudeCall: timeouts, interrupts, spawn failures', () => {
   it('a timeout is never a usage limit, even when the output mentions the 5-hour limit (#183)', () => {
     const run = runOf("You've hit your 5-hour limit · resets 9pm\nusage limit reached", { end: 'timeout', exitCode: undefined, signal: 'SIGTERM' });
     expect(classify(run)).toEqual({ kind: 'timeout' });
@@ -187,7 +187,7 @@ describe('classifyCall: timeouts, interrupts, spawn failures', () => {
   });
 });
 
-describe('classifyCall: API errors', () => {
+describe('classifyClaudeCall: API errors', () => {
   it.each([
     ['429 rate_limit_error', 'json-error-rate-limit.json', 429],
     ['529 overloaded', 'json-error-overloaded.json', 529],

@@ -1,17 +1,17 @@
 import type { RalphConfig } from '../config/keys.js';
-import { isSessionExpired } from '../core/session-expiry.js';
+import { isAgentSessionExpired } from '../core/agent-session-expiry.js';
 import type { LoopRun } from './loop-run.js';
 
 /**
- * The Claude session to resume, if continuity is on and the stored session is
+ * The agent session to resume, if continuity is on and the stored session is
  * younger than SESSION_EXPIRY_HOURS (measured from its creation).
  */
-export function selectSession(s: LoopRun, config: RalphConfig, nowMs: number): string | undefined {
+export function chooseAgentSession(s: LoopRun, config: RalphConfig, nowMs: number): string | undefined {
   if (!config.sessionContinuity) return undefined;
   const stored = s.deps.store.readClaudeSession();
   if (!stored) return undefined;
   const ageHours = (nowMs - stored.createdAt) / 3_600_000;
-  if (isSessionExpired(stored, nowMs, config.sessionExpiryHours)) {
+  if (isAgentSessionExpired(stored, nowMs, config.sessionExpiryHours)) {
     s.notice({ code: 'session.expired', ageHours, maxHours: config.sessionExpiryHours });
     s.deps.store.forgetClaudeSession();
     return undefined;

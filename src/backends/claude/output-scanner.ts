@@ -1,11 +1,11 @@
-import { AgentOutputBuilder, type AgentOutput } from './agent-output.js';
+import { ClaudeOutputBuilder, type ClaudeOutput } from './claude-output.js';
 import { JsonStreamParser } from './json-stream.js';
-import { TextAccumulator } from './text-digest.js';
+import { TextAccumulator } from '../../core/text-digest.js';
 
 const TEXT_KEYS: ReadonlySet<string> = new Set(['result', 'text', 'summary']);
 
 /**
- * Reads an agent's stdout incrementally and produces its AgentOutput digest.
+ * Reads an agent's stdout incrementally and produces its ClaudeOutput digest.
  * JSON (one document, an array, or a stream of documents) is found line by
  * line: a line that starts with `{` or `[` between values is JSON, any other
  * line there is noise — a wrapper's notice or a shell profile's greeting
@@ -15,7 +15,7 @@ const TEXT_KEYS: ReadonlySet<string> = new Set(['result', 'text', 'summary']);
  */
 export class OutputScanner {
   private readonly raw = new TextAccumulator();
-  private readonly builder = new AgentOutputBuilder();
+  private readonly builder = new ClaudeOutputBuilder();
   private parser: JsonStreamParser | undefined;
   /** Inside a noise line: skip to its end. */
   private skippingLine = false;
@@ -68,7 +68,7 @@ export class OutputScanner {
     if (!lineEnded) this.skippingLine = true;
   }
 
-  end(): AgentOutput {
+  end(): ClaudeOutput {
     this.parser?.end();
     const sawJson = this.parser !== undefined;
     const output = this.builder.finish(this.raw.digest(), this.chars, sawJson, this.parser?.error, this.parser?.incomplete ?? false);
@@ -110,7 +110,7 @@ export function classifyLineStart(text: string, lineEnded: boolean): 'json' | 'n
 }
 
 /** Digest of a complete output held in memory (small outputs, tests, the mock backend). */
-export function scanOutput(text: string): AgentOutput {
+export function scanOutput(text: string): ClaudeOutput {
   const scanner = new OutputScanner();
   scanner.write(text);
   return scanner.end();

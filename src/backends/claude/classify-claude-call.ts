@@ -1,23 +1,26 @@
-import type { AgentRun } from '../ports.js';
-import { parseResetTime } from './reset-time.js';
-import { digestText } from './text-digest.js';
-import { detectUnrecoverable } from './unrecoverable-error.js';
+import type { AgentEnd, AgentOutcome } from '../../agent-result.js';
+import { parseResetTime } from '../../core/reset-time.js';
+import { digestText } from '../../core/text-digest.js';
+import { detectUnrecoverable } from '../../core/unrecoverable-error.js';
+import type { ClaudeOutput } from './claude-output.js';
 
-/**
- * What one agent call amounted to, decided from structure first and text
- * second. A timeout is never a usage limit; `is_error` is a
- * failure even with exit code 0.
- */
-export type CallOutcome =
-  | { kind: 'success' }
-  | { kind: 'timeout' }
-  | { kind: 'interrupted' }
-  | { kind: 'usage_limit'; message: string; resetAt?: number }
-  | { kind: 'api_transient'; status?: number; message: string }
-  | { kind: 'failed'; message: string; resetSession: boolean }
-  | { kind: 'fatal'; message: string }
-  /** Credentials or billing: no retry helps, the user must act. */
-  | { kind: 'unrecoverable'; message: string; advice: string };
+/** One run of the Claude CLI: how the process ended and the digest of what it printed. */
+export interface ClaudeRun {
+  end: AgentEnd;
+  exitCode: number | undefined;
+  /** The signal that ended the process, if one did. */
+  signal?: string;
+  durationMs: number;
+  output: ClaudeOutput;
+  /** Last part of stderr (bounded). */
+  stderrTail: string;
+  /** Set when the CLI could not be started. */
+  failure?: string;
+  /** Retrying cannot help (the command is missing): stop the loop. */
+  fatal?: boolean;
+  /** Facts worth recording (the argv). */
+  details?: Record<string, unknown>;
+}
 
 const USAGE_LIMIT_TEXT = [/5.*hour.*limit/i, /limit.*reached.*try.*back/i, /usage.*limit.*reached/i, /out of extra usage/i, /hit your\b.*\blimit/i, /\b(weekly|session|opus) limit\b/i];
 const TRANSIENT_TEXT = /rate_limit_error|overloaded_error|\boverloaded\b|\b529\b|Request rejected \(429\)/i;
@@ -33,7 +36,7 @@ function lastLines(text: string, count: number): string {
     .join('\n');
 }
 
-function failureMessage(run: AgentRun): string {
+function failureMessage(run: ClaudeRun): string {
   const o = run.output;
   const text = digestText(o.text).trim();
   const first = o.errors[0] ?? (text ? lastLines(text, 3) : '') ?? '';
@@ -43,7 +46,12 @@ function failureMessage(run: AgentRun): string {
   return message ? `${message.slice(0, 500)} (${exit})` : `Claude Code failed (${exit}) without output`;
 }
 
-export function classifyCall(run: AgentRun, nowMs: number, defaultZone: string): CallOutcome {
+/**
+ * What one Claude CLI call amounted to, decided from structure first and text
+ * second. A timeout is never a usage limit; `is_error` is a failure even with
+ * exit code 0.
+ */
+export function classifyClaudeCall(run: ClaudeRun, nowMs: number, defaultZone: string): AgentOutcome {
   if (run.end === 'interrupted') return { kind: 'interrupted' };
   if (run.end === 'timeout') return { kind: 'timeout' };
   if (run.end === 'spawn_failed') {
@@ -67,7 +75,7 @@ export function classifyCall(run: AgentRun, nowMs: number, defaultZone: string):
   const structural = o.rateLimit?.status === 'rejected' || o.apiError === 'usage_limit_reached';
   const textual = USAGE_LIMIT_TEXT.some((re) => re.test(recent));
   if (structural || textual) {
-    const outcome: CallOutcome = { kind: 'usage_limit', message: (lastLines(digestText(o.text), 2) || recent).trim().slice(0, 300) };
+    const outcome: AgentOutcome = { kind: 'usage_limit', message: (lastLines(digestText(o.text), 2) || recent).trim().slice(0, 300) };
     // A structural reset time already in the past means the limit has lifted: retry after the jitter.
     const resetAt = o.rateLimit?.resetsAt !== undefined ? Math.max(nowMs, o.rateLimit.resetsAt * 1000) : parseResetTime(recent, nowMs, defaultZone);
     if (resetAt !== undefined) outcome.resetAt = resetAt;
@@ -75,7 +83,7 @@ export function classifyCall(run: AgentRun, nowMs: number, defaultZone: string):
   }
   const status = o.apiErrorStatus;
   if (status === 429 || status === 529 || o.apiErrorType === 'rate_limit_error' || o.apiErrorType === 'overloaded_error' || TRANSIENT_TEXT.test(recent)) {
-    const outcome: CallOutcome = { kind: 'api_transient', message: failureMessage(run) };
+    const outcome: AgentOutcome = { kind: 'api_transient', message: failureMessage(run) };
     if (status !== undefined) outcome.status = status;
     return outcome;
   }

@@ -1,11 +1,15 @@
-import { buildClaudeArgs, redactArgs, type Invocation } from '../core/claude-args.js';
-import { OutputScanner } from '../core/output-scanner.js';
-import { describeProcesses } from '../core/process-selection.js';
-import { start } from '../infra/process.js';
-import { CappedLog, type LogCap } from '../state/capped-log.js';
-import { writeFileAtomic } from '../state/json-file.js';
-import { currentRedactors } from '../state/redaction.js';
-import type { AgentBackend, AgentRequest, AgentRun, Logger } from '../ports.js';
+import type { AgentResult } from '../../agent-result.js';
+import { describeProcesses } from '../../core/process-selection.js';
+import { start } from '../../infra/process.js';
+import type { AgentBackend, AgentRequest, Logger } from '../../ports.js';
+import { CappedLog, type LogCap } from '../../state/capped-log.js';
+import { writeFileAtomic } from '../../state/json-file.js';
+import { currentRedactors } from '../../state/redaction.js';
+import { buildClaudeArgs, redactArgs, type ClaudeArgsOptions, type Invocation } from './claude-args.js';
+import { createClaudeProgressReader } from './claude-progress.js';
+import { toAgentResult } from './claude-result.js';
+import type { ClaudeRun } from './classify-claude-call.js';
+import { OutputScanner } from './output-scanner.js';
 
 export interface ClaudeBackendOptions {
   command: readonly string[];
@@ -19,11 +23,16 @@ export interface ClaudeBackendOptions {
   killGraceMs?: number;
   /** Size limit of each per-call output log (default 10 MB, the last 1 MB kept). */
   outputLogCap?: LogCap;
+  /** The time a usage limit's reset is measured from (default: the system clock). */
+  now?: () => number;
+  /** The zone of a reset time Claude gives without one (default: this machine's). */
+  timeZone?: string;
 }
 
 /** Runs the real Claude Code CLI, one process (group) per iteration. */
 export class ClaudeBackend implements AgentBackend {
   readonly name = 'claude';
+  readonly displayName = 'Claude Code';
 
   constructor(private readonly options: ClaudeBackendOptions) {}
 
@@ -33,8 +42,8 @@ export class ClaudeBackend implements AgentBackend {
       command: o.command,
       model: o.model,
       effort: o.effort,
-      format: request.live ? 'stream-json' : o.outputFormat,
-      allowedTools: o.allowedTools,
+      format: this.describeOutput(request),
+      allowedTools: request.allowedTools ?? o.allowedTools,
       ...(request.resumeSessionId ? { resumeSessionId: request.resumeSessionId } : {}),
       loopContext: request.loopContext,
       prompt: request.prompt,
@@ -45,12 +54,24 @@ export class ClaudeBackend implements AgentBackend {
     return redactArgs(this.invocation(request));
   }
 
-  async run(request: AgentRequest, signal: AbortSignal): Promise<AgentRun> {
+  describeOutput(request: AgentRequest): ClaudeArgsOptions['format'] {
+    return request.live ? 'stream-json' : this.options.outputFormat;
+  }
+
+  async run(request: AgentRequest, signal: AbortSignal): Promise<AgentResult> {
+    const run = await this.runProcess(request, signal);
+    const now = this.options.now ?? Date.now;
+    return toAgentResult(run, now(), this.options.timeZone ?? Intl.DateTimeFormat().resolvedOptions().timeZone);
+  }
+
+  private async runProcess(request: AgentRequest, signal: AbortSignal): Promise<ClaudeRun> {
     const o = this.options;
     const invocation = this.invocation(request);
     o.logger.debug(`Claude command: ${redactArgs(invocation)}`);
     const started = Date.now();
-    const scanner = new OutputScanner(request.onEvent);
+    const progress = createClaudeProgressReader();
+    const onProgress = request.onProgress;
+    const scanner = new OutputScanner(onProgress ? (event) => progress.read(event).forEach(onProgress) : undefined);
     const log = new CappedLog(request.outputLogPath, o.outputLogCap, currentRedactors().bytes);
     const outcome = await start(invocation.file, invocation.args, {
       cwd: request.cwd,
@@ -73,7 +94,7 @@ export class ClaudeBackend implements AgentBackend {
     if (stderrText.trim()) writeFileAtomic(request.outputLogPath.replace(/\.log$/, '.stderr.log'), stderrText);
 
     if (outcome.failure !== undefined) return this.failedStart(outcome.failure, started, scanner);
-    const run: AgentRun = {
+    const run: ClaudeRun = {
       end: outcome.end,
       exitCode: outcome.exitCode,
       durationMs: Date.now() - started,
@@ -85,7 +106,7 @@ export class ClaudeBackend implements AgentBackend {
     return run;
   }
 
-  private failedStart(message: string, started: number, scanner: OutputScanner): AgentRun {
+  private failedStart(message: string, started: number, scanner: OutputScanner): ClaudeRun {
     return { end: 'spawn_failed', exitCode: undefined, durationMs: Date.now() - started, output: scanner.end(), stderrTail: '', failure: message, fatal: message.startsWith('command not found') };
   }
 }

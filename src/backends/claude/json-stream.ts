@@ -1,4 +1,4 @@
-import { TextAccumulator } from './text-digest.js';
+import { TextAccumulator } from '../../core/text-digest.js';
 
 /**
  * An incremental JSON parser for agent output: one JSON document, a JSON array,

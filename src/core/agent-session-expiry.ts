@@ -1,5 +1,5 @@
 /** A stored Claude session: its id and when it was created (epoch ms). */
-export interface StoredSession {
+export interface StoredAgentSession {
   sessionId: string;
   createdAt: number;
 }
@@ -8,7 +8,7 @@ export interface StoredSession {
  * A session expires `expiryHours` after its creation; a creation time in the
  * future (clock skew) is treated as expired rather than trusted.
  */
-export function isSessionExpired(session: StoredSession, nowMs: number, expiryHours: number): boolean {
+export function isAgentSessionExpired(session: StoredAgentSession, nowMs: number, expiryHours: number): boolean {
   const age = nowMs - session.createdAt;
   return age < 0 || age >= expiryHours * 3_600_000;
 }
@@ -20,7 +20,7 @@ const SESSION_ID = /^[A-Za-z0-9_-]+$/;
  * or the original's legacy plain text whose first line is the id (only that line, never
  * the whole file). Junk, JSON-looking or not, means "no session".
  */
-export function parseStoredSession(text: string): { sessionId: string; timestamp?: string } | undefined {
+export function parseStoredAgentSession(text: string): { sessionId: string; timestamp?: string } | undefined {
   const trimmed = text.trim();
   if (trimmed.startsWith('{') || trimmed.startsWith('[') || trimmed.startsWith('"')) {
     let value: unknown;

@@ -1,12 +1,20 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { createLiveRenderer } from '../../src/ui/live-renderer.js';
+import { createClaudeProgressReader } from '../../../../src/backends/claude/claude-progress.js';
+import { createLiveRenderer, type LiveRendererOptions } from '../../../../src/ui/live-renderer.js';
 
 const FIXTURES = 'tests/fixtures/claude-cli';
 
+/** What --live shows for Claude's output: its events read as progress, then rendered. */
+function claudeLiveView(options: LiveRendererOptions): { push(event: unknown): string } {
+  const reader = createClaudeProgressReader();
+  const renderer = createLiveRenderer(options);
+  return { push: (event) => reader.read(event).map((progress) => renderer.push(progress)).join('') };
+}
+
 /** Replays a recorded stream line by line, as the loop would feed parsed events. */
 function replay(file: string, showToolArgs: boolean): { text: string; pushes: string[] } {
-  const renderer = createLiveRenderer({ showToolArgs });
+  const renderer = claudeLiveView({ showToolArgs });
   const pushes = readFileSync(`${FIXTURES}/${file}`, 'utf8')
     .split('\n')
     .filter((l) => l.trim() !== '')
@@ -104,13 +112,13 @@ describe('live renderer on recorded stream-json', () => {
 
 describe('live renderer on --output-format json', () => {
   it('shows the answer of a lone result object once, then the result line', () => {
-    const renderer = createLiveRenderer({ showToolArgs: false });
+    const renderer = claudeLiveView({ showToolArgs: false });
     const text = renderer.push(JSON.parse(readFileSync(`${FIXTURES}/json-success-tool-use.json`, 'utf8')));
     expect(text).toBe(`Created hello.txt and checked git status.\n\n${STATUS_BLOCK}\n✅ Done · 3 turns · $0.0313 · 0.4s\n`);
   });
 
   it('does not repeat the answer of an error result', () => {
-    const renderer = createLiveRenderer({ showToolArgs: false });
+    const renderer = claudeLiveView({ showToolArgs: false });
     const text = renderer.push(JSON.parse(readFileSync(`${FIXTURES}/json-error-rate-limit.json`, 'utf8')));
     expect(text.split('\n').filter(Boolean)).toHaveLength(1);
     expect(text).toMatch(/^❌ Error \(API 429\): API Error: Request rejected/);
@@ -119,7 +127,7 @@ describe('live renderer on --output-format json', () => {
 
 describe('live renderer on other events', () => {
   const render = (events: unknown[], showToolArgs = true): string => {
-    const r = createLiveRenderer({ showToolArgs });
+    const r = claudeLiveView({ showToolArgs });
     return events.map((e) => r.push(e)).join('');
   };
   const toolUse = (name: string, input: unknown) => ({ type: 'assistant', message: { id: 'm1', content: [{ type: 'tool_use', name, input }] } });

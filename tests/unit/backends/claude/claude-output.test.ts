@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { AgentOutputBuilder, emptyAgentOutput, toolArgument } from '../../../src/core/agent-output.js';
-import { digestOf, digestText } from '../../../src/core/text-digest.js';
+import { ClaudeOutputBuilder, emptyClaudeOutput } from '../../../../src/backends/claude/claude-output.js';
+import { toolArgument } from '../../../../src/backends/claude/claude-tool-argument.js';
+import { digestOf, digestText } from '../../../../src/core/text-digest.js';
 
 function build(values: unknown[], options: { raw?: string; looksLikeJson?: boolean; parseError?: string; incomplete?: boolean } = {}) {
-  const builder = new AgentOutputBuilder();
+  const builder = new ClaudeOutputBuilder();
   for (const v of values) builder.accept(v);
   const raw = options.raw ?? values.map((v) => JSON.stringify(v)).join('\n');
   return builder.finish(digestOf(raw), raw.length, options.looksLikeJson ?? true, options.parseError, options.incomplete ?? false);
@@ -45,9 +46,9 @@ describe('toolArgument', () => {
   });
 });
 
-describe('AgentOutputBuilder', () => {
+describe('ClaudeOutputBuilder', () => {
   it('starts from an empty output', () => {
-    expect(emptyAgentOutput()).toMatchObject({ format: 'empty', chars: 0, hasResult: false, errors: [], permissionDenials: [], apiRetries: 0, toolUseCount: 0, warnings: [] });
+    expect(emptyClaudeOutput()).toMatchObject({ format: 'empty', chars: 0, hasResult: false, errors: [], permissionDenials: [], apiRetries: 0, toolUseCount: 0, warnings: [] });
   });
 
   it('reads permission denials: Bash commands keep their first line, other tools their name', () => {
@@ -63,7 +64,7 @@ describe('AgentOutputBuilder', () => {
         ],
       },
     ]);
-    expect(out.permissionDenials).toEqual([{ toolName: 'Bash', command: 'mvn clean compile 2>&1 | tail -40' }, { toolName: 'AskUserQuestion' }, { toolName: 'Bash' }, { toolName: 'unknown' }]);
+    expect(out.permissionDenials).toEqual([{ tool: 'Bash', detail: 'mvn clean compile 2>&1 | tail -40' }, { tool: 'AskUserQuestion' }, { tool: 'Bash' }, { tool: 'unknown' }]);
   });
 
   it('keeps the last rate_limit_event of a stream', () => {

@@ -1,12 +1,12 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { OutputScanner, classifyLineStart, scanOutput } from '../../../src/core/output-scanner.js';
-import { DIGEST_HEAD_CHARS, DIGEST_TAIL_CHARS, digestText } from '../../../src/core/text-digest.js';
-import type { AgentOutput } from '../../../src/core/agent-output.js';
-import { FIXTURE_DIRS, FIXTURE_ROOT, chunked, expectedFromFile, fixture, loadFixtures, loadManifest } from '../support/claude-fixtures.js';
+import { OutputScanner, classifyLineStart, scanOutput } from '../../../../src/backends/claude/output-scanner.js';
+import { DIGEST_HEAD_CHARS, DIGEST_TAIL_CHARS, digestText } from '../../../../src/core/text-digest.js';
+import type { ClaudeOutput } from '../../../../src/backends/claude/claude-output.js';
+import { FIXTURE_DIRS, FIXTURE_ROOT, chunked, expectedFromFile, fixture, loadFixtures, loadManifest } from './claude-fixtures.js';
 
-function scanChunks(text: string, size: number): AgentOutput {
+function scanChunks(text: string, size: number): ClaudeOutput {
   const scanner = new OutputScanner();
   for (const chunk of chunked(text, size)) scanner.write(chunk);
   return scanner.end();
@@ -91,7 +91,7 @@ describe('recorded fixtures: facts checked by hand against README.md', () => {
   it('json-permission-denied: the denied Bash call is npm test', () => {
     for (const name of ['json-permission-denied.json', 'v2.1.330/json-permission-denied.json']) {
       const out = scanOutput(fixture(name).stdout);
-      expect(out.permissionDenials).toEqual([{ toolName: 'Bash', command: 'npm test' }]);
+      expect(out.permissionDenials).toEqual([{ tool: 'Bash', detail: 'npm test' }]);
       expect(out.isError).toBe(false);
       expect(out.subtype).toBe('success');
     }
@@ -330,7 +330,7 @@ describe('OutputScanner: shapes', () => {
     const out = scanOutput('{"type":"result","__proto__":{"is_error":true,"session_id":"evil"},"result":"ok","permission_denials":[{"__proto__":{"tool_name":"Bash"}}]}');
     expect(out.isError).toBeUndefined();
     expect(out.sessionId).toBeUndefined();
-    expect(out.permissionDenials).toEqual([{ toolName: 'unknown' }]);
+    expect(out.permissionDenials).toEqual([{ tool: 'unknown' }]);
     expect(({} as { is_error?: unknown }).is_error).toBeUndefined();
     expect(({} as { tool_name?: unknown }).tool_name).toBeUndefined();
   });

@@ -12,31 +12,31 @@ import type { RalphPaths } from './paths.js';
  * the session's creation — the original measured idle time because it rewrote
  * the file every loop.
  */
-export type { StoredSession } from '../core/session-expiry.js';
-import { parseStoredSession, type StoredSession } from '../core/session-expiry.js';
+export type { StoredAgentSession } from '../core/agent-session-expiry.js';
+import { parseStoredAgentSession, type StoredAgentSession } from '../core/agent-session-expiry.js';
 
-export function readClaudeSession(paths: RalphPaths): StoredSession | undefined {
+export function readAgentSession(paths: RalphPaths): StoredAgentSession | undefined {
   let text: string;
   try {
     text = readFileSync(paths.claudeSession, 'utf8');
   } catch {
     return undefined;
   }
-  const parsed = parseStoredSession(text);
+  const parsed = parseStoredAgentSession(text);
   if (!parsed) return undefined;
   return { sessionId: parsed.sessionId, createdAt: parseIso(parsed.timestamp) ?? statSync(paths.claudeSession).mtimeMs };
 }
 
-export function writeClaudeSession(paths: RalphPaths, session: StoredSession): void {
+export function writeAgentSession(paths: RalphPaths, session: StoredAgentSession): void {
   writeJsonAtomic(paths.claudeSession, { session_id: session.sessionId, timestamp: isoTimestamp(session.createdAt) });
 }
 
 /** Keeps the creation time when Claude answers in the same session; a new id starts a new clock. */
-export function rememberSession(paths: RalphPaths, sessionId: string, nowMs: number): void {
+export function rememberAgentSession(paths: RalphPaths, sessionId: string, nowMs: number): void {
   if (!/^[A-Za-z0-9_-]+$/.test(sessionId)) return;
-  const current = readClaudeSession(paths);
+  const current = readAgentSession(paths);
   if (current?.sessionId === sessionId) return;
-  writeClaudeSession(paths, { sessionId, createdAt: nowMs });
+  writeAgentSession(paths, { sessionId, createdAt: nowMs });
 }
 
 function newRalphSession(nowMs: number): RalphSession {

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { isSessionExpired, parseStoredSession } from '../../../src/core/session-expiry.js';
+import { isAgentSessionExpired, parseStoredAgentSession } from '../../../src/core/agent-session-expiry.js';
 
 const CREATED = Date.UTC(2026, 0, 15, 12, 0, 0);
 const HOUR = 3_600_000;
 
-describe('isSessionExpired (spec §3: measured from creation, default 24 h)', () => {
+describe('isAgentSessionExpired (spec §3: measured from creation, default 24 h)', () => {
   it.each([
     ['just created', 0, 24, false],
     ['one hour old', HOUR, 24, false],
@@ -14,17 +14,17 @@ describe('isSessionExpired (spec §3: measured from creation, default 24 h)', ()
     ['2 h old with a 1 h expiry', 2 * HOUR, 1, true],
     ['created in the future (clock skew)', -60_000, 24, true],
   ])('%s → expired: %s', (_name, age, hours, expired) => {
-    expect(isSessionExpired({ sessionId: 's', createdAt: CREATED }, CREATED + age, hours)).toBe(expired);
+    expect(isAgentSessionExpired({ sessionId: 's', createdAt: CREATED }, CREATED + age, hours)).toBe(expired);
   });
 
   it('does not depend on when the session was last used (the original measured idle time, U§15.16)', () => {
     const session = { sessionId: 's', createdAt: CREATED };
     // However often it was resumed, the age counts from creation.
-    expect(isSessionExpired(session, CREATED + 24 * HOUR + 1, 24)).toBe(true);
+    expect(isAgentSessionExpired(session, CREATED + 24 * HOUR + 1, 24)).toBe(true);
   });
 });
 
-describe('parseStoredSession', () => {
+describe('parseStoredAgentSession', () => {
   it.each([
     ['{"session_id": "abc-123", "timestamp": "2026-01-01T00:00:00Z"}', 'abc-123'],
     ['abc_DEF-123\n', 'abc_DEF-123'],
@@ -34,6 +34,6 @@ describe('parseStoredSession', () => {
     ['has spaces inside', null],
     ['', null],
   ])('%j → %j', (text, expected) => {
-    expect(parseStoredSession(text)?.sessionId ?? null).toBe(expected);
+    expect(parseStoredAgentSession(text)?.sessionId ?? null).toBe(expected);
   });
 });

@@ -1,14 +1,15 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { OutputFormat, PermissionDenial, RateLimitInfo } from '../../../src/core/agent-output.js';
+import type { PermissionDenial } from '../../../../src/agent-result.js';
+import type { OutputFormat, RateLimitInfo } from '../../../../src/backends/claude/claude-output.js';
 
 /**
  * The recorded Claude CLI outputs of tests/fixtures/claude-cli (2.1.197) and
  * its v2.1.330/ copy, with their manifest entries, and an independent reading
  * of each file with JSON.parse to compare the streaming parser against.
  */
-export const FIXTURE_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../fixtures/claude-cli');
+export const FIXTURE_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../../fixtures/claude-cli');
 export const FIXTURE_DIRS = ['', 'v2.1.330'] as const;
 
 export interface FixtureCase {
@@ -152,12 +153,12 @@ export function expectedFromFile(stdout: string): Expected {
     out.text = str(result['result']) ?? '';
     const denials = Array.isArray(result['permission_denials']) ? result['permission_denials'].filter(isObj) : [];
     out.permissionDenials = denials.map((d) => {
-      const toolName = str(d['tool_name']) ?? 'unknown';
+      const tool = str(d['tool_name']) ?? 'unknown';
       const input = d['tool_input'];
-      if (toolName === 'Bash' && isObj(input) && typeof input['command'] === 'string') {
-        return { toolName, command: (input['command'].trim().split('\n')[0] ?? '').slice(0, 200) };
+      if (tool === 'Bash' && isObj(input) && typeof input['command'] === 'string') {
+        return { tool, detail: (input['command'].trim().split('\n')[0] ?? '').slice(0, 200) };
       }
-      return { toolName };
+      return { tool };
     });
     const usage = result['usage'];
     if (isObj(usage)) {

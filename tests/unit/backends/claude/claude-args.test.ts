@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildClaudeArgs, redactArgs, type ClaudeArgsOptions } from '../../../src/core/claude-args.js';
+import { buildClaudeArgs, redactArgs, type ClaudeArgsOptions } from '../../../../src/backends/claude/claude-args.js';
 
 function build(overrides: Partial<ClaudeArgsOptions> = {}): { file: string; args: string[] } {
   return buildClaudeArgs({ command: ['claude'], format: 'json', allowedTools: ['Write', 'Bash(git *)'], prompt: 'Do the next task.', ...overrides });

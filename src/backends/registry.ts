@@ -1,0 +1,83 @@
+import type { RalphConfig } from '../config/keys.js';
+import type { AgentBackend, Clock, Logger, ProcessRunner } from '../ports.js';
+import type { RalphPaths } from '../state/paths.js';
+
+/** What a backend may need to be built or checked. */
+export interface BackendContext {
+  config: RalphConfig;
+  paths: RalphPaths;
+  runner: ProcessRunner;
+  clock: Clock;
+  logger: Logger;
+  env: NodeJS.ProcessEnv;
+}
+
+/** What a backend can do beyond running a call, for the messages and checks that depend on it. */
+export interface BackendCapabilities {
+  /** Continues the agent's conversation from one call to the next. */
+  resume: boolean;
+  /** Reports what each call cost. */
+  cost: boolean;
+  /** Streams its progress while it runs (--live). */
+  liveView: boolean;
+  /** Reports the tool calls it was refused. */
+  permissionDenials: boolean;
+}
+
+export interface BackendEntry {
+  /** How messages name the agent. */
+  displayName: string;
+  /** One line for help texts. */
+  about: string;
+  capabilities: BackendCapabilities;
+  /** Builds the backend; loaded on demand so read-only commands never pay for it. */
+  create(ctx: BackendContext): Promise<AgentBackend>;
+  /** Checks before the first call that the agent can run at all (throws a RalphError if not). */
+  preflight?(ctx: BackendContext): Promise<void>;
+}
+
+/**
+ * Every agent Ralph can run, by the name `--backend` and RALPH_BACKEND take. Adding an agent is
+ * a folder under src/backends/ and one entry here; tests/unit/backends/conformance.test.ts runs
+ * against every entry.
+ */
+export const BACKENDS = {
+  claude: {
+    displayName: 'Claude Code',
+    about: 'real Claude Code',
+    capabilities: { resume: true, cost: true, liveView: true, permissionDenials: true },
+    create: async (ctx) => (await import('./claude/create-claude-backend.js')).createClaudeBackend(ctx),
+    preflight: async (ctx) => (await import('./claude/create-claude-backend.js')).checkClaudeBeforeLoop(ctx),
+  },
+  mock: {
+    displayName: 'mock agent',
+    about: 'scripted',
+    capabilities: { resume: true, cost: true, liveView: true, permissionDenials: true },
+    create: async (ctx) => (await import('./mock-backend.js')).createMockBackend(ctx),
+  },
+} satisfies Record<string, BackendEntry>;
+
+export type BackendName = keyof typeof BACKENDS;
+
+export const BACKEND_NAMES = Object.keys(BACKENDS) as [BackendName, ...BackendName[]];
+
+export function backendEntry(name: BackendName): BackendEntry {
+  return BACKENDS[name];
+}
+
+/** How messages name the agent of a backend, registered or not. */
+export function agentDisplayName(name: string): string {
+  return name in BACKENDS ? BACKENDS[name as BackendName].displayName : `${name} agent`;
+}
+
+/** Every backend name, the given default first (where a list shows the default first). */
+export function backendNamesFirst(first: BackendName): [BackendName, ...BackendName[]] {
+  return [first, ...BACKEND_NAMES.filter((name) => name !== first)];
+}
+
+/** "mock (default, scripted) or claude (real Claude Code)": the choices for a help text. */
+export function describeBackendChoices(first: BackendName): string {
+  return backendNamesFirst(first)
+    .map((name, i) => `${name} (${i === 0 ? 'default, ' : ''}${BACKENDS[name].about})`)
+    .join(' or ');
+}
