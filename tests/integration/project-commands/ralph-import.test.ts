@@ -70,9 +70,10 @@ describe('ralph-import', () => {
 
     const call = JSON.parse(readFileSync(join(w.state, 'call-1.json'), 'utf8')) as { argv: string[]; stdin_closed: boolean; cwd: string };
     expect(call.stdin_closed).toBe(true);
-    expect(call.argv[0]).toBe('-p');
-    expect(call.argv[1]).toContain('- Product list');
-    expect(call.argv.slice(2)).toEqual(['--output-format', 'json', '--allowedTools', 'Read', 'Write', 'Edit', 'Bash(mkdir *)']);
+    // The loop's argv builder: flags first, the prompt last, no model, effort or system prompt of a project.
+    expect(call.argv.slice(0, -2)).toEqual(['--output-format', 'json', '--allowedTools', 'Read', 'Write', 'Edit', 'Bash(mkdir *)']);
+    expect(call.argv.at(-2)).toBe('-p');
+    expect(call.argv.at(-1)).toContain('- Product list');
     expect(basename(call.cwd)).toMatch(/^\.shop-prd\.ralph-import-[0-9a-f]+$/);
     expect(result.stderr).toMatch(/Claude session: \S+/);
     expect(result.stderr).toMatch(/Claude said: \S+/);
