@@ -35,7 +35,7 @@ export interface CircuitLimits {
 
 export interface IterationOutcome {
   loop: number;
-  /** Non-zero exit, is_error, startup failure, or a timeout without progress. */
+  /** Non-zero exit, an error the agent reported, startup failure, or a timeout without progress. */
   failed: boolean;
   /** Files changed, tasks checked, self-reported work, or a completion claim. */
   progress: boolean;

@@ -131,15 +131,3 @@ export function digestOf(text: string): TextDigest {
   acc.write(text);
   return acc.digest();
 }
-
-/** A parsed stream event with its text digests turned back into (bounded) strings, for display. */
-export function plainEvent(value: unknown): unknown {
-  if (isTextDigest(value)) return digestText(value);
-  if (Array.isArray(value)) return value.map(plainEvent);
-  if (typeof value === 'object' && value !== null) {
-    const out: Record<string, unknown> = {};
-    for (const [key, v] of Object.entries(value)) out[key] = plainEvent(v);
-    return out;
-  }
-  return value;
-}

@@ -19,8 +19,8 @@ function takeLastLine(text: string): string {
 
 /**
  * Why a conversion run failed, or undefined when Claude finished normally
- * (whether it produced the files is checked separately). A JSON result with
- * `is_error` is a failure even with exit code 0.
+ * (whether it produced the files is checked separately). A
+ * result the agent flagged as an error is a failure even with exit code 0.
  */
 export function describeConversionFailure(run: AgentResult, timeoutMs: number): ConversionFailure | undefined {
   const said = takeFirstLine(digestText(run.text));
