@@ -1,0 +1,169 @@
+// One contract, every registered backend: each scenario is produced the backend's own way (Claude:
+// its recorded real outputs replayed by the fake `claude`; the mock: its script) and must come back
+// as the same neutral result. A new backend adds a folder, a registry entry and a driver here.
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { AgentProgress, AgentResult } from '../../../src/agent-result.js';
+import { BACKEND_NAMES, BACKENDS, backendEntry, type BackendContext, type BackendName } from '../../../src/backends/registry.js';
+import { loadConfig } from '../../../src/config/load-config.js';
+import { createExecaRunner } from '../../../src/infra/execa-runner.js';
+import { systemClock } from '../../../src/infra/system-clock.js';
+import type { AgentBackend } from '../../../src/ports.js';
+import { ralphPaths } from '../../../src/state/paths.js';
+import { createMemoryLogger } from '../../../src/ui/logger.js';
+import { fakeClaude, type FakeCall } from '../../helpers/run-cli.js';
+import { tempDir } from '../../helpers/temp-dir.js';
+
+type Scenario = 'completed' | 'usage_limit' | 'api_transient' | 'unrecoverable' | 'timeout' | 'interrupted' | 'failed' | 'fatal' | 'permission_denied' | 'streamed';
+
+/** Makes a backend whose next call plays `scenario` in project `dir`. */
+type Driver = (scenario: Scenario, dir: string) => Promise<AgentBackend>;
+
+const FIXTURES = join(import.meta.dirname, '..', '..', 'fixtures', 'claude-cli');
+const fixtureText = (name: string): string => readFileSync(join(FIXTURES, name), 'utf8');
+/** The usage-limit fixtures were recorded two hours before their reset ("resets 2:39pm (UTC)"). */
+const NOW = Date.parse('2026-11-22T12:39:00Z');
+const clock = { ...systemClock, now: () => NOW };
+const ANSWER = 'Created hello.txt and checked git status.';
+
+function context(dir: string, backend: BackendName, env: NodeJS.ProcessEnv = {}): BackendContext {
+  const config = loadConfig({ env: {}, flags: { backend, mockScript: '.ralph/mock.json' } }).config;
+  return { config, paths: ralphPaths(dir), runner: createExecaRunner(), clock, logger: createMemoryLogger(), env };
+}
+
+const CLAUDE_CALLS: Record<Scenario, FakeCall> = {
+  completed: { fixture: 'json-success-tool-use.json' },
+  usage_limit: { fixture: 'json-error-usage-limit.json', exit: 1 },
+  api_transient: { fixture: 'json-error-rate-limit.json', exit: 1 },
+  unrecoverable: { fixture: 'json-error-auth.json', exit: 1 },
+  timeout: { fixture: 'json-success-tool-use.json', sleep_ms: 20_000 },
+  interrupted: { fixture: 'json-success-tool-use.json', sleep_ms: 20_000 },
+  failed: { stdout: '', stderr: 'fatal: model unavailable\n', exit: 3 },
+  fatal: {},
+  permission_denied: { fixture: 'json-permission-denied.json' },
+  streamed: { fixture: 'stream-json-success.jsonl' },
+};
+
+/** The mock plays the same scenarios from its script; a limit or an API error is scripted as the CLI printed it. */
+const MOCK_RESPONSES: Record<Scenario, Array<Record<string, unknown>>> = {
+  completed: [{ output: ANSWER, cost_usd: 0.03, input_tokens: 120, output_tokens: 40, session_id: 'mock-1' }],
+  usage_limit: [{ output: fixtureText('json-error-usage-limit.json'), raw: true, exit_code: 1 }],
+  api_transient: [{ output: fixtureText('json-error-rate-limit.json'), raw: true, exit_code: 1 }],
+  unrecoverable: [{ output: fixtureText('json-error-auth.json'), raw: true, exit_code: 1 }],
+  timeout: [{ output: ANSWER, delay_ms: 60_000 }],
+  interrupted: [{ output: ANSWER, delay_ms: 60_000 }],
+  failed: [{ output: 'fatal: model unavailable', exit_code: 3 }],
+  fatal: [],
+  permission_denied: [{ output: fixtureText('json-permission-denied.json') }],
+  streamed: [{ output: fixtureText('stream-json-success.jsonl') }],
+};
+
+const DRIVERS = {
+  claude: async (scenario, dir) => {
+    const fake = fakeClaude([CLAUDE_CALLS[scenario]]);
+    const ctx = context(dir, 'claude', fake.env);
+    if (scenario === 'fatal') ctx.config = { ...ctx.config, claudeCommand: ['/nonexistent/claude'] };
+    return BACKENDS.claude.create(ctx);
+  },
+  mock: async (scenario, dir) => {
+    mkdirSync(join(dir, '.ralph'), { recursive: true });
+    writeFileSync(join(dir, '.ralph', 'mock.json'), JSON.stringify({ responses: MOCK_RESPONSES[scenario] }));
+    return BACKENDS.mock.create(context(dir, 'mock'));
+  },
+} satisfies Record<BackendName, Driver>;
+
+async function play(name: BackendName, scenario: Scenario, options: { live?: boolean; abortAfterMs?: number } = {}): Promise<{ result: AgentResult; progress: AgentProgress[] }> {
+  const dir = tempDir(`conformance-${name}-`);
+  const backend = await DRIVERS[name](scenario, dir);
+  const progress: AgentProgress[] = [];
+  const stop = new AbortController();
+  const timer = options.abortAfterMs === undefined ? undefined : setTimeout(() => stop.abort(), options.abortAfterMs);
+  const timeoutMs = scenario === 'timeout' ? 300 : 30_000;
+  const request = { loop: 1, cwd: dir, prompt: 'Create hello.txt', loopContext: 'Loop #1.', timeoutMs, outputLogPath: join(dir, 'out.log'), live: options.live ?? false, onProgress: (e: AgentProgress) => progress.push(e) };
+  try {
+    return { result: await backend.run(request, stop.signal), progress };
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+describe.each(BACKEND_NAMES)('backend %s', (name) => {
+  it('is what the registry says it is', async () => {
+    const backend = await DRIVERS[name]('completed', tempDir('conformance-'));
+    expect(backend.name).toBe(name);
+    expect(backend.displayName).toBe(backendEntry(name).displayName);
+  });
+
+  it('completed: the final text, usage, cost, session id and a finished event', async () => {
+    const { result, progress } = await play(name, 'completed');
+    expect(result.outcome).toEqual({ kind: 'success' });
+    expect(result.end).toBe('exited');
+    expect(result.exitCode).toBe(0);
+    expect(result.structured).toBe(true);
+    expect(result.complete).toBe(true);
+    expect(result.text.head).toContain('Created hello.txt');
+    expect(result.usage?.inputTokens).toBeGreaterThan(0);
+    expect(result.usage?.outputTokens).toBeGreaterThan(0);
+    expect(result.cost).toEqual({ usd: expect.any(Number), source: 'reported' });
+    expect(result.cost?.usd).toBeGreaterThan(0);
+    expect(result.sessionId).toMatch(/^[A-Za-z0-9_-]+$/);
+    expect(result.permissionDenials).toEqual([]);
+    expect(progress.at(-1)).toMatchObject({ kind: 'finished', isError: false });
+  });
+
+  it('usage_limit: with the reset time the agent gave', async () => {
+    const { result } = await play(name, 'usage_limit');
+    expect(result.outcome).toMatchObject({ kind: 'usage_limit', resetAt: Date.parse('2026-11-22T14:39:00Z') });
+  });
+
+  it('api_transient: a rate-limited API is worth a retry', async () => {
+    const { result } = await play(name, 'api_transient');
+    expect(result.outcome).toMatchObject({ kind: 'api_transient', status: 429 });
+  });
+
+  it('unrecoverable: bad credentials stop with advice', async () => {
+    const { result } = await play(name, 'unrecoverable');
+    expect(result.outcome).toMatchObject({ kind: 'unrecoverable', message: expect.stringContaining('Invalid API key'), advice: expect.any(String) });
+  });
+
+  it('timeout: a call past its time limit', async () => {
+    const { result } = await play(name, 'timeout');
+    expect(result.outcome).toEqual({ kind: 'timeout' });
+    expect(result.end).toBe('timeout');
+  });
+
+  it('interrupted: an aborted call', async () => {
+    const { result } = await play(name, 'interrupted', { abortAfterMs: 200 });
+    expect(result.outcome).toEqual({ kind: 'interrupted' });
+    expect(result.end).toBe('interrupted');
+  });
+
+  it('failed: a non-zero exit with what the agent said', async () => {
+    const { result } = await play(name, 'failed');
+    expect(result.outcome).toMatchObject({ kind: 'failed', message: expect.stringContaining('fatal: model unavailable (exit code 3)'), resetSession: false });
+    expect(result.exitCode).toBe(3);
+  });
+
+  it('fatal: an agent that cannot run at all', async () => {
+    const { result } = await play(name, 'fatal');
+    expect(result.outcome.kind).toBe('fatal');
+    expect(result.end).toBe('spawn_failed');
+  });
+
+  it('permission denials, in neutral form', async () => {
+    const { result } = await play(name, 'permission_denied');
+    expect(result.outcome).toEqual({ kind: 'success' });
+    expect(result.permissionDenials).toEqual([{ tool: 'Bash', detail: 'npm test' }]);
+  });
+
+  it('progress while it runs: session, tool uses, messages, the end of the turn', async () => {
+    const { result, progress } = await play(name, 'streamed', { live: true });
+    expect(result.outcome).toEqual({ kind: 'success' });
+    expect(result.toolUses).toBe(2);
+    expect(progress[0]).toEqual({ kind: 'session_started', sessionId: result.sessionId });
+    expect(progress.filter((e) => e.kind === 'tool_use').map((e) => (e.kind === 'tool_use' ? e.tool : ''))).toEqual(['Write', 'Bash']);
+    expect(progress.some((e) => e.kind === 'message' && e.text.includes('Created hello.txt'))).toBe(true);
+    expect(progress.at(-1)).toMatchObject({ kind: 'finished', isError: false, turns: 3 });
+  });
+});
