@@ -1,7 +1,7 @@
 /**
  * The two-stage error filter of the original.
  *
- * Stage 1 drops lines that carry a JSON key containing "error" ("is_error": false,
+ * Stage 1 drops lines that carry a JSON key containing "error" ("has_errors": false,
  * "error": null), which tripped the original's breaker for months.
  * Stage 2 keeps lines that look like a real error report.
  */

@@ -1,5 +1,5 @@
 /**
- * The text passed with --append-system-prompt each iteration:
+ * The text Ralph adds to the agent's system prompt each iteration:
  * loop number, remaining tasks, circuit state, the previous summary, the "do
  * not ask questions" note — and ours: the stuck-error warning and the last
  * verify-gate failure in the seed's feedback format, and the news that the

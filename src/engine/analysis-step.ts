@@ -4,7 +4,7 @@ import type { LoopRun } from './loop-run.js';
 
 /**
  * Reads a usable call (success or productive timeout): keeps its session for
- * --resume, analyzes it, saves .response_analysis and emits the analysis.
+ * the next call to resume, analyzes it, saves .response_analysis and emits the analysis.
  */
 export function analyzeIteration(s: LoopRun, loop: number, agentRun: AgentResult, progress: ProgressFacts, outputLogPath: string): Analysis {
   const { store } = s.deps;

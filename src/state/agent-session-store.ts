@@ -7,7 +7,7 @@ import { writeJsonAtomic } from './json-file.js';
 import type { RalphPaths } from './paths.js';
 
 /**
- * Claude session continuity: the id to `--resume`, kept as
+ * Agent session continuity: the id to resume, kept as
  * `{"session_id", "timestamp"}` in .claude_session_id. Expiry is measured from
  * the session's creation — the original measured idle time because it rewrote
  * the file every loop.
