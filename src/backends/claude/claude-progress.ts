@@ -23,13 +23,20 @@ const num = (v: unknown): number | undefined => (typeof v === 'number' && Number
 /** Tool names kept by tool_use id, to name the tasks they start (the oldest forgotten past this). */
 const KNOWN_TOOLS = 500;
 
-function withDefined<T extends object>(base: T, extra: Record<string, unknown>): T {
-  for (const [key, value] of Object.entries(extra)) if (value !== undefined) (base as Rec)[key] = value;
-  return base;
+type Progress<K extends AgentProgress['kind']> = Extract<AgentProgress, { kind: K }>;
+
+/** `base` with those of `optional` that the event had (absent fields stay absent, not undefined). */
+function withDefined<T extends AgentProgress>(base: T, optional: { [K in keyof T]?: T[K] | undefined }): T {
+  const out = { ...base };
+  for (const key of Object.keys(optional) as Array<keyof T>) {
+    const value = optional[key];
+    if (value !== undefined) out[key] = value;
+  }
+  return out;
 }
 
 function retry(e: Rec): AgentProgress {
-  return withDefined({ kind: 'api_retry' } as AgentProgress, { attempt: num(e['attempt']), maxRetries: num(e['max_retries']), error: str(e['error']), status: num(e['error_status']), delayMs: num(e['retry_delay_ms']) });
+  return withDefined<Progress<'api_retry'>>({ kind: 'api_retry' }, { attempt: num(e['attempt']), maxRetries: num(e['max_retries']), error: str(e['error']), status: num(e['error_status']), delayMs: num(e['retry_delay_ms']) });
 }
 
 function finished(e: Rec): AgentProgress {
@@ -37,13 +44,13 @@ function finished(e: Rec): AgentProgress {
   const status = num(e['api_error_status']);
   const errors = Array.isArray(e['errors']) ? e['errors'].filter((x): x is string => typeof x === 'string') : [];
   const answer = str(e['result']);
-  return withDefined(
+  return withDefined<Progress<'finished'>>(
     {
       kind: 'finished',
       isError: e['is_error'] === true,
       errorLabel: `${subtype && subtype !== 'success' ? subtype : 'Error'}${status !== undefined ? ` (API ${status})` : ''}`,
       reason: (answer ?? errors[0] ?? '').trim(),
-    } as AgentProgress,
+    },
     { answer, turns: num(e['num_turns']), costUsd: num(e['total_cost_usd']), durationMs: num(e['duration_ms']) },
   );
 }
@@ -52,7 +59,7 @@ function usageLimit(e: Rec): AgentProgress[] {
   const info = isRec(e['rate_limit_info']) ? e['rate_limit_info'] : undefined;
   if (!info || info['status'] !== 'rejected') return [];
   const resets = num(info['resetsAt']);
-  return [withDefined({ kind: 'usage_limit', limitType: str(info['rateLimitType']) ?? 'usage' } as AgentProgress, { resetsAt: resets === undefined ? undefined : resets * 1000 })];
+  return [withDefined<Progress<'usage_limit'>>({ kind: 'usage_limit', limitType: str(info['rateLimitType']) ?? 'usage' }, { resetsAt: resets === undefined ? undefined : resets * 1000 })];
 }
 
 export function createClaudeProgressReader(): ClaudeProgressReader {
