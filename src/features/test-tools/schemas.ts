@@ -42,7 +42,7 @@ const configValue = z.union([z.string(), z.number(), z.boolean(), z.array(z.stri
 
 export const mockResponseSchema = z
   .strictObject({
-    output: z.string().describe('What the mock agent prints (plain text is wrapped in a Claude result object)'),
+    output: z.string().describe("The mock agent's answer (JSON is read as what the Claude CLI printed)"),
     exit_code: count.optional().describe('Exit code of the mock agent (default 0)'),
     delay_ms: count.optional().describe('Delay before the response (to test timeouts)'),
     trigger_pattern: z.string().optional().describe('Use this response only when the prompt matches this regex'),
@@ -50,7 +50,7 @@ export const mockResponseSchema = z
     files: z.record(z.string(), z.string().nullable()).optional().describe('Files the mock agent writes (path → content) or deletes (null)'),
     check_tasks: count.optional().describe('Tick this many open tasks in .ralph/fix_plan.md'),
     commit: z.string().optional().describe('Commit everything with this message'),
-    raw: z.boolean().optional().describe('Print output verbatim instead of wrapping it'),
+    raw: z.boolean().optional().describe('Read output as what the Claude CLI printed, even when it is not JSON'),
     cost_usd: z.number().min(0).optional(),
     input_tokens: count.optional(),
     output_tokens: count.optional(),
