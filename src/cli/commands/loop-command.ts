@@ -22,6 +22,7 @@ import type { RalphArgs } from '../ralph-args.js';
 import { backendEntry } from '../../backends/registry.js';
 import { createLiveView, createLoopNotifier } from './observers.js';
 import { ExitGuard } from './exit-guard.js';
+import { capabilityWarnings } from '../../backends/capability-warnings.js';
 import { createGate } from './gate-factory.js';
 import { createStopSignalHandler } from './stop-signals.js';
 import { createLoopSubscribers } from '../loop/loop-subscribers.js';
@@ -58,6 +59,7 @@ export async function runLoopCommand(input: LoopCommandInput): Promise<number> {
   const agent = backendEntry(config.backend);
   const backendContext = { config, paths, runner, clock, logger, env };
   if (!args.dryRun) await agent.preflight?.(backendContext);
+  for (const warning of capabilityWarnings(agent, config)) logger.warn(warning);
 
   const lock = await acquireProjectLock(paths, (error) => {
     logger.error(`The project lock ${paths.lockFile} was lost (${error.message}).`);
