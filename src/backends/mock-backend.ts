@@ -5,11 +5,11 @@ import { checkFirstTasks } from '../core/fix-plan.js';
 import { RalphError, ExitCode } from '../errors.js';
 import { containedPathRefusal, removeContainedPath, writeContainedFile } from '../infra/contained-files.js';
 import type { AgentBackend, AgentRequest, Clock, ProcessRunner } from '../ports.js';
-import type { BackendContext } from './registry.js';
 import { writeFileAtomic } from '../state/json-file.js';
 import { readClaudeStdout } from './claude/claude-result.js';
 import { mockResult, wantsClaudeReading } from './mock-result.js';
 import { parseMockScript, pickResponse, type MockResponse } from './mock-script.js';
+import type { BackendContext } from './registry.js';
 
 export interface MockBackendOptions {
   scriptPath: string;
