@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import type { AgentProgress, AgentResult } from '../../../src/agent-result.js';
 import { BACKEND_NAMES, BACKENDS, backendEntry, type BackendContext, type BackendName } from '../../../src/backends/registry.js';
 import { loadConfig } from '../../../src/config/load-config.js';
-import { createExecaRunner } from '../../../src/infra/execa-runner.js';
+import { createProcessRunner } from '../../../src/infra/process-runner.js';
 import { systemClock } from '../../../src/infra/system-clock.js';
 import type { AgentBackend } from '../../../src/ports.js';
 import { ralphPaths } from '../../../src/state/paths.js';
@@ -29,7 +29,7 @@ const ANSWER = 'Created hello.txt and checked git status.';
 
 function context(dir: string, backend: BackendName, env: NodeJS.ProcessEnv = {}): BackendContext {
   const config = loadConfig({ env: {}, flags: { backend, mockScript: '.ralph/mock.json' } }).config;
-  return { config, paths: ralphPaths(dir), runner: createExecaRunner(), clock, logger: createMemoryLogger(), env };
+  return { config, paths: ralphPaths(dir), runner: createProcessRunner(), clock, logger: createMemoryLogger(), env };
 }
 
 const CLAUDE_CALLS: Record<Scenario, FakeCall> = {
