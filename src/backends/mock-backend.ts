@@ -4,6 +4,7 @@ import { emptyAgentResult, type AgentResult } from '../agent-result.js';
 import { checkFirstTasks } from '../core/fix-plan.js';
 import { RalphError, ExitCode } from '../errors.js';
 import { containedPathRefusal, removeContainedPath, writeContainedFile } from '../infra/contained-files.js';
+import { runGitText } from '../infra/git.js';
 import type { AgentBackend, AgentRequest, Clock, ProcessRunner } from '../ports.js';
 import { writeFileAtomic } from '../state/json-file.js';
 import { readClaudeStdout } from './claude/claude-result.js';
@@ -178,8 +179,9 @@ export class MockBackend implements AgentBackend {
       else writeFileSync(this.options.fixPlanPath, ticked);
     }
     if (response.commit !== undefined && existsSync(join(root, '.git'))) {
-      await this.options.runner.run('git', ['add', '-A'], { cwd: root });
-      await this.options.runner.run('git', ['commit', '-q', '--no-verify', '-m', response.commit], { cwd: root });
+      // The scripted agent commits as the repository's user, like a real one; never signed, no hooks.
+      await runGitText(this.options.runner, ['add', '-A'], { cwd: root });
+      await runGitText(this.options.runner, ['commit', '-q', '-m', response.commit], { cwd: root });
     }
   }
 }
