@@ -21,7 +21,13 @@ function scenario(id) {
   tool('test_setup', { workspace_id: id, scratchpad: '## Plan\n- [ ] one\n' });
   tool('test_mock_backend', { workspace_id: id, responses: [{ output: 'done', check_tasks: 1, files: { 'a.txt': 'a' } }] });
   tool('test_run', { workspace_id: id, task: 'bench', max_iterations: 2 });
-  tool('test_assert', { workspace_id: id, assertions: [{ type: 'exit_code', expected: 0 }, { type: 'file_exists', path: 'a.txt' }] });
+  tool('test_assert', {
+    workspace_id: id,
+    assertions: [
+      { type: 'exit_code', expected: 0 },
+      { type: 'file_exists', path: 'a.txt' },
+    ],
+  });
   tool('test_cleanup', { workspace_id: id });
   return Number(process.hrtime.bigint() - start) / 1e6;
 }

@@ -17,6 +17,19 @@ for (;;) {
 }
 closeSync(fd);
 const output = scanner.end();
-const analysis = analyzeResponse(output, { loop: 1, allowedTools: [], progress: { method: 'none', filesChanged: 0, changedFiles: [], committed: false, tasksChecked: 0 }, previousErrorLines: [] });
+const analysis = analyzeResponse(output, {
+  loop: 1,
+  allowedTools: [],
+  progress: { method: 'none', filesChanged: 0, changedFiles: [], committed: false, tasksChecked: 0 },
+  previousErrorLines: [],
+});
 const ms = Number(process.hrtime.bigint() - start) / 1e6;
-process.stdout.write(JSON.stringify({ ms, maxRssMb: process.resourceUsage().maxRSS / 1024, format: output.format, exitSignal: analysis.exitSignal, errorLines: analysis.errorLines.length }));
+process.stdout.write(
+  JSON.stringify({
+    ms,
+    maxRssMb: process.resourceUsage().maxRSS / 1024,
+    format: output.format,
+    exitSignal: analysis.exitSignal,
+    errorLines: analysis.errorLines.length,
+  }),
+);

@@ -21,11 +21,12 @@ function* streamJson() {
   let size = 0;
   const text = 'Running the test suite and reading the results. '.repeat(40);
   for (let i = 0; size < TARGET; i += 1) {
-    const event = i % 3 === 0
-      ? { type: 'assistant', message: { id: `m${i}`, content: [{ type: 'text', text }] }, session_id: 's' }
-      : i % 3 === 1
-        ? { type: 'assistant', message: { id: `m${i}`, content: [{ type: 'tool_use', name: 'Bash', input: { command: `npm test -- --shard ${i}` } }] } }
-        : { type: 'user', message: { content: [{ type: 'tool_result', tool_use_id: `t${i}`, content: `PASS src/test${i}.ts\n${'ok\n'.repeat(200)}` }] } };
+    const event =
+      i % 3 === 0
+        ? { type: 'assistant', message: { id: `m${i}`, content: [{ type: 'text', text }] }, session_id: 's' }
+        : i % 3 === 1
+          ? { type: 'assistant', message: { id: `m${i}`, content: [{ type: 'tool_use', name: 'Bash', input: { command: `npm test -- --shard ${i}` } }] } }
+          : { type: 'user', message: { content: [{ type: 'tool_result', tool_use_id: `t${i}`, content: `PASS src/test${i}.ts\n${'ok\n'.repeat(200)}` }] } };
     const line = `${JSON.stringify(event)}\n`;
     size += line.length;
     yield line;
@@ -48,7 +49,11 @@ function* plainText() {
 
 try {
   const rows = [];
-  for (const [name, gen] of [['stream-json log', streamJson], ['one 50 MB result object', giantResult], ['plain text', plainText]]) {
+  for (const [name, gen] of [
+    ['stream-json log', streamJson],
+    ['one 50 MB result object', giantResult],
+    ['plain text', plainText],
+  ]) {
     const file = await writeFile(`${name.replace(/\W+/g, '-')}.out`, gen);
     const runs = [];
     for (let i = 0; i < 3; i += 1) {

@@ -36,7 +36,8 @@ git('config', 'user.name', 'Bench');
 git('config', 'user.email', 'bench@example.invalid');
 git('config', 'gc.auto', '0');
 write('.gitignore', 'node_modules/\ndist/\n.ralph/.*\n.ralph/logs/\n');
-for (let i = 0; i < FILES; i += 1) write(`src/d${String(Math.floor(i / 100)).padStart(3, '0')}/f${i}.ts`, `export const v${i} = ${i};\n// ${'x'.repeat(i % 200)}\n`);
+for (let i = 0; i < FILES; i += 1)
+  write(`src/d${String(Math.floor(i / 100)).padStart(3, '0')}/f${i}.ts`, `export const v${i} = ${i};\n// ${'x'.repeat(i % 200)}\n`);
 for (let i = 0; i < 500; i += 1) write(`node_modules/dep${i % 20}/f${i}.js`, 'module.exports = 1;\n');
 git('add', '-A');
 git('commit', '-q', '-m', 'bench fixture');
@@ -90,11 +91,15 @@ const rows = [
 ];
 const width = Math.max(...rows.map((r) => r[0].length));
 console.log(`checkpoint-bench: ${FILES} tracked files + 500 ignored, git ${git('--version').trim().replace('git version ', '')}, node ${process.version}`);
-for (const [name, value, budget, ok] of rows) console.log(`${name.padEnd(width)}  ${value.padStart(10)}  ${budget.padEnd(9)} ${budget ? (ok ? 'ok' : 'OVER') : ''}`);
+for (const [name, value, budget, ok] of rows)
+  console.log(`${name.padEnd(width)}  ${value.padStart(10)}  ${budget.padEnd(9)} ${budget ? (ok ? 'ok' : 'OVER') : ''}`);
 
 const out = join(dirname(fileURLToPath(import.meta.url)), 'results');
 mkdirSync(out, { recursive: true });
-writeFileSync(join(out, 'checkpoint-bench.json'), `${JSON.stringify({ at: new Date().toISOString(), files: FILES, runs: RUNS, createMs: create, dropMs: drop, totalMs: both, rollbackMs }, null, 2)}\n`);
+writeFileSync(
+  join(out, 'checkpoint-bench.json'),
+  `${JSON.stringify({ at: new Date().toISOString(), files: FILES, runs: RUNS, createMs: create, dropMs: drop, totalMs: both, rollbackMs }, null, 2)}\n`,
+);
 if (!process.argv.includes('--keep')) rmSync(dir, { recursive: true, force: true });
 else console.log(`repository kept at ${dir}`);
 process.exitCode = median(both) <= 300 ? 0 : 1;

@@ -14,7 +14,11 @@ function measure(git) {
   }));
   const dir = project({ git, responses });
   try {
-    const r = spawnSync(process.execPath, [RALPH, '--backend', 'mock', '--pause', '0', '--max-loops', String(ITERATIONS), '--calls', '1000'], { cwd: dir, env: env(), encoding: 'utf8' });
+    const r = spawnSync(process.execPath, [RALPH, '--backend', 'mock', '--pause', '0', '--max-loops', String(ITERATIONS), '--calls', '1000'], {
+      cwd: dir,
+      env: env(),
+      encoding: 'utf8',
+    });
     if (r.status !== 7) throw new Error(`loop exited ${r.status}: ${r.stderr.slice(-500)}`);
     const starts = readFileSync(join(dir, '.ralph', 'logs', 'session.jsonl'), 'utf8')
       .split('\n')

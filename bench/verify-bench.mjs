@@ -74,7 +74,8 @@ async function memoryUnderFlood(megabytes) {
   gc();
   gc();
   const after = process.memoryUsage();
-  if (!r.passed || !r.stdoutTruncated || r.stdout.length !== 5000 + '[...truncated, showing last 5000 chars...]\n'.length) throw new Error('flood run did not truncate as expected');
+  if (!r.passed || !r.stdoutTruncated || r.stdout.length !== 5000 + '[...truncated, showing last 5000 chars...]\n'.length)
+    throw new Error('flood run did not truncate as expected');
   // What the result itself keeps: two tails of at most 5,000 characters plus the notice.
   const retainedResult = Buffer.byteLength(r.stdout) + Buffer.byteLength(r.stderr);
   return {
@@ -102,7 +103,12 @@ const rows = [
   ...[...new Set(precision.map((r) => `${r.command}|${r.limit}`))].map((key) => {
     const [command, limit] = key.split('|');
     const errs = precision.filter((r) => r.command === command && r.limit === Number(limit)).map((r) => r.error);
-    return [`timeout ${limit} ms, ${command}: actual − requested (median, worst)`, `${fmt(median(errs))} / ${fmt(Math.max(...errs.map(Math.abs)))} ms`, '±250 ms', Math.max(...errs.map(Math.abs)) <= 250];
+    return [
+      `timeout ${limit} ms, ${command}: actual − requested (median, worst)`,
+      `${fmt(median(errs))} / ${fmt(Math.max(...errs.map(Math.abs)))} ms`,
+      '±250 ms',
+      Math.max(...errs.map(Math.abs)) <= 250,
+    ];
   }),
   ['100 MB of output: peak JS heap growth', `${fmt(flood.peakHeapMB, 2)} MB`, '< 10 MB', flood.peakHeapMB < 10],
   ['100 MB of output: peak external/ArrayBuffer growth', `${fmt(flood.peakExternalMB, 2)} MB`, '', true],
@@ -114,9 +120,13 @@ const rows = [
 
 const width = Math.max(...rows.map((r) => r[0].length));
 console.log(`verify-bench (node ${process.version}, ${process.platform}, gc ${globalThis.gc ? 'exposed' : 'NOT exposed: run with --expose-gc'})`);
-for (const [name, value, budget, ok] of rows) console.log(`${name.padEnd(width)}  ${value.padStart(18)}  ${budget.padEnd(9)} ${budget ? (ok ? 'ok' : 'OVER') : ''}`);
+for (const [name, value, budget, ok] of rows)
+  console.log(`${name.padEnd(width)}  ${value.padStart(18)}  ${budget.padEnd(9)} ${budget ? (ok ? 'ok' : 'OVER') : ''}`);
 
 const out = join(dirname(fileURLToPath(import.meta.url)), 'results');
 mkdirSync(out, { recursive: true });
-writeFileSync(join(out, 'verify-bench.json'), `${JSON.stringify({ at: new Date().toISOString(), node: process.version, spawnLatencyMs: { median: spawnMedian, p95: pct(latencies, 95) }, precision, flood }, null, 2)}\n`);
+writeFileSync(
+  join(out, 'verify-bench.json'),
+  `${JSON.stringify({ at: new Date().toISOString(), node: process.version, spawnLatencyMs: { median: spawnMedian, p95: pct(latencies, 95) }, precision, flood }, null, 2)}\n`,
+);
 process.exitCode = rows.every((r) => !r[2] || r[3]) ? 0 : 1;

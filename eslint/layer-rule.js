@@ -89,7 +89,8 @@ export const layerRule = {
     ],
     messages: {
       forbidden: '{{importer}} ({{layer}}) must not import {{target}}: {{why}}',
-      staleException: 'The lint exception letting {{importer}} import {{target}} is no longer used: delete it from eslint/layers.js so the rule holds here too.',
+      staleException:
+        'The lint exception letting {{importer}} import {{target}} is no longer used: delete it from eslint/layers.js so the rule holds here too.',
     },
   },
   create(context) {

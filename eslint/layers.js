@@ -6,7 +6,20 @@
 const EFFECT_PACKAGES = ['chalk', 'ora', 'commander', 'proper-lockfile', '@modelcontextprotocol/sdk'];
 
 /** Node builtins that read or change the machine, for layers that may still use pure ones. */
-const EFFECT_BUILTINS = ['node:fs', 'node:child_process', 'node:readline', 'node:tty', 'node:net', 'node:http', 'node:https', 'node:worker_threads', 'node:cluster', 'node:dgram', 'node:process', 'node:os'];
+const EFFECT_BUILTINS = [
+  'node:fs',
+  'node:child_process',
+  'node:readline',
+  'node:tty',
+  'node:net',
+  'node:http',
+  'node:https',
+  'node:worker_threads',
+  'node:cluster',
+  'node:dgram',
+  'node:process',
+  'node:os',
+];
 
 const ONLY_CLI_COMPOSES = {
   layers: ['cli'],

@@ -31,11 +31,28 @@ if (!values.dir || !values.name || prompt === '') {
   process.exit(2);
 }
 const logger = createLogger({ clock: systemClock, verbose: true });
-const claude = new ClaudeBackend({ command: values.command.split(' '), model: '', effort: '', outputFormat: 'json', allowedTools: values['allowed-tools'].split(',').filter(Boolean), env: process.env, logger });
+const claude = new ClaudeBackend({
+  command: values.command.split(' '),
+  model: '',
+  effort: '',
+  outputFormat: 'json',
+  allowedTools: values['allowed-tools'].split(',').filter(Boolean),
+  env: process.env,
+  logger,
+});
 const recorder = new RecordingBackend(claude, { dir: resolve(values.dir), name: values.name, about: values.about });
 const cwd = process.cwd();
 const result = await recorder.run(
-  { loop: 1, cwd, prompt, loopContext: '', timeoutMs: 10 * 60_000, outputLogPath: resolve(cwd, `${values.name}.log`), live: values.live, ...(values.resume ? { resumeSessionId: values.resume } : {}) },
+  {
+    loop: 1,
+    cwd,
+    prompt,
+    loopContext: '',
+    timeoutMs: 10 * 60_000,
+    outputLogPath: resolve(cwd, `${values.name}.log`),
+    live: values.live,
+    ...(values.resume ? { resumeSessionId: values.resume } : {}),
+  },
   new AbortController().signal,
 );
 process.stderr.write(`${values.name}: ${result.outcome.kind} (exit ${result.exitCode ?? 'none'}), recorded in ${values.dir}\n`);

@@ -126,5 +126,20 @@ export type AgentProgress =
 
 /** A result with no output: the agent never started, or was stopped before it printed anything. */
 export function emptyAgentResult(outcome: AgentOutcome, end: AgentEnd, durationMs = 0): AgentResult {
-  return { outcome, end, text: emptyDigest(), structured: false, complete: false, format: 'empty', errors: [], toolUses: 0, permissionDenials: [], warnings: [], outputChars: 0, exitCode: undefined, durationMs, stderrTail: '' };
+  return {
+    outcome,
+    end,
+    text: emptyDigest(),
+    structured: false,
+    complete: false,
+    format: 'empty',
+    errors: [],
+    toolUses: 0,
+    permissionDenials: [],
+    warnings: [],
+    outputChars: 0,
+    exitCode: undefined,
+    durationMs,
+    stderrTail: '',
+  };
 }

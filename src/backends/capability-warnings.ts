@@ -5,7 +5,10 @@ import type { BackendEntry } from './registry.js';
  * What the configuration asks of the agent that its backend cannot do, one sentence each,
  * said once before the loop starts instead of silently not happening.
  */
-export function capabilityWarnings(entry: Pick<BackendEntry, 'displayName' | 'capabilities'>, config: Pick<RalphConfig, 'sessionContinuity' | 'maxCostUsd' | 'live'>): string[] {
+export function capabilityWarnings(
+  entry: Pick<BackendEntry, 'displayName' | 'capabilities'>,
+  config: Pick<RalphConfig, 'sessionContinuity' | 'maxCostUsd' | 'live'>,
+): string[] {
   const { displayName: agent, capabilities: can } = entry;
   const warnings: string[] = [];
   if (!can.resume && config.sessionContinuity) warnings.push(`${agent} cannot continue a conversation: every loop starts a new one.`);

@@ -103,7 +103,10 @@ export class MockBackend implements AgentBackend {
         left === 0
           ? `mock responses exhausted: all ${this.responses.length} scripted responses were consumed (call ${this.consumed.size + 1} has none)`
           : `no remaining mock response matches the prompt (${this.consumed.size} of ${this.responses.length} consumed; ${left} left, all with trigger patterns that do not match)`;
-      return { ...emptyAgentResult({ kind: 'fatal', message }, 'spawn_failed'), details: { mock_consumed: this.consumed.size, mock_total: this.responses.length, mock_exhausted: true } };
+      return {
+        ...emptyAgentResult({ kind: 'fatal', message }, 'spawn_failed'),
+        details: { mock_consumed: this.consumed.size, mock_total: this.responses.length, mock_exhausted: true },
+      };
     }
     this.consumed.add(index);
     const response = this.responses[index] as MockResponse;
@@ -129,7 +132,16 @@ export class MockBackend implements AgentBackend {
     const zone = this.options.timeZone ?? Intl.DateTimeFormat().resolvedOptions().timeZone;
     if (wantsClaudeReading(response)) return readClaudeStdout(response.output, facts, clock.now(), zone, request.onProgress);
     const result = mockResult(response, response.sessionId ?? this.sessionId, facts, clock.now(), zone);
-    request.onProgress?.({ kind: 'finished', isError: response.exitCode !== 0, answer: response.output, errorLabel: 'Error', reason: response.output.trim(), turns: 1, costUsd: response.costUsd, durationMs: facts.durationMs });
+    request.onProgress?.({
+      kind: 'finished',
+      isError: response.exitCode !== 0,
+      answer: response.output,
+      errorLabel: 'Error',
+      reason: response.output.trim(),
+      turns: 1,
+      costUsd: response.costUsd,
+      durationMs: facts.durationMs,
+    });
     return result;
   }
 
@@ -150,7 +162,8 @@ export class MockBackend implements AgentBackend {
     const plan = this.planInsideProject();
     if (response.checkTasks > 0 && plan !== undefined) {
       const reason = containedPathRefusal(this.options.projectDir, plan, 'write');
-      if (reason !== undefined) return `mock response ${index + 1} (responses[${index}] of ${this.options.scriptPath}): check_tasks cannot update ${plan}: ${reason}. Nothing of this response was applied.`;
+      if (reason !== undefined)
+        return `mock response ${index + 1} (responses[${index}] of ${this.options.scriptPath}): check_tasks cannot update ${plan}: ${reason}. Nothing of this response was applied.`;
     }
     return undefined;
   }

@@ -38,5 +38,9 @@ export function mockResult(response: MockResponse, sessionId: string, facts: Moc
     numTurns: 1,
     durationMs: facts.durationMs,
   };
-  return toAgentResult({ end: 'exited', exitCode: facts.exitCode, durationMs: facts.durationMs, output, stderrTail: '', details: facts.details }, nowMs, defaultZone);
+  return toAgentResult(
+    { end: 'exited', exitCode: facts.exitCode, durationMs: facts.durationMs, output, stderrTail: '', details: facts.details },
+    nowMs,
+    defaultZone,
+  );
 }

@@ -32,7 +32,14 @@ const PARAM_FLAGS: readonly ParamFlag[] = [
   { flags: '--plan <text>', param: 'scratchpad', kind: 'string', description: 'test_setup: initial .ralph/fix_plan.md' },
   { flags: '--scratchpad <text>', param: 'scratchpad', kind: 'string', description: 'same as --plan', hidden: true },
   { flags: '--task <text>', param: 'task', kind: 'string', description: 'test_run: the task' },
-  { flags: '--backend <name>', param: 'backend', kind: 'string', description: `test_run: ${backendNamesFirst('mock').map((name, i) => (i === 0 ? `${name} (default)` : name)).join(' or ')}` },
+  {
+    flags: '--backend <name>',
+    param: 'backend',
+    kind: 'string',
+    description: `test_run: ${backendNamesFirst('mock')
+      .map((name, i) => (i === 0 ? `${name} (default)` : name))
+      .join(' or ')}`,
+  },
   { flags: '--max-iterations <n>', param: 'max_iterations', kind: 'integer', description: 'test_run: iteration limit (default 5)' },
   { flags: '--max-runtime-secs <n>', param: 'max_runtime_secs', kind: 'integer', description: 'test_run: time limit in seconds (default 300)' },
   { flags: '--format <format>', param: 'format', kind: 'string', description: 'test_inspect: json, summary or timeline' },

@@ -70,7 +70,11 @@ export function reportError(error: unknown, options: ReportOptions): ErrorReport
   if (isToolError(error)) {
     // The test tools answer in JSON whatever the flags; their codes are words an agent branches on.
     const exitCode = error.isInputError ? ExitCode.Usage : ExitCode.RuntimeError;
-    return { exitCode, stdout: `${JSON.stringify(error.toJson(), null, 2)}\n`, stderr: textOf({ code: exitCode, kind: error.code, message: error.message, ...(error.hint ? { hint: error.hint } : {}) }) };
+    return {
+      exitCode,
+      stdout: `${JSON.stringify(error.toJson(), null, 2)}\n`,
+      stderr: textOf({ code: exitCode, kind: error.code, message: error.message, ...(error.hint ? { hint: error.hint } : {}) }),
+    };
   }
   if (isCommanderError(error) && HELP_OR_VERSION.has(error.code)) return { exitCode: ExitCode.Completed, stderr: '' };
   if (isRalphError(error) || isCommanderError(error)) {

@@ -5,7 +5,7 @@ import type { RalphPaths } from '../state/paths.js';
 import { requiredProjectFiles } from '../state/project-files.js';
 
 const WAYS_IN = [
-  "  • ralph-enable            add Ralph to the project in this directory",
+  '  • ralph-enable            add Ralph to the project in this directory',
   '  • ralph-setup <name>      create a new Ralph project',
   '  • ralph-import <prd.md>   turn a PRD or spec into a Ralph project',
   "  • or cd into your Ralph project's directory",
@@ -26,7 +26,9 @@ export function assertRalphProject(paths: RalphPaths, promptFile: string): void 
     }
     throw new NotAProjectError(`${root} is not a Ralph project (there is no .ralph/ directory).`, `To start:\n${WAYS_IN}`);
   }
-  const missing = requiredProjectFiles(paths, promptFile).filter((p) => !existsSync(p)).map((p) => p.slice(root.length + 1));
+  const missing = requiredProjectFiles(paths, promptFile)
+    .filter((p) => !existsSync(p))
+    .map((p) => p.slice(root.length + 1));
   if (missing.length > 0) {
     throw new NotAProjectError(
       `This Ralph project is incomplete; missing: ${missing.join(', ')}.`,

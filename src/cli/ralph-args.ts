@@ -36,7 +36,15 @@ export interface RalphArgs {
   force?: boolean;
   /** `ralph --checkpoints --prune`. */
   prune?: boolean;
-  inspect: { format: 'json' | 'summary' | 'timeline'; events: string[]; topics: string[]; afterIteration?: number; beforeIteration?: number; payloadPattern?: string; limit: number };
+  inspect: {
+    format: 'json' | 'summary' | 'timeline';
+    events: string[];
+    topics: string[];
+    afterIteration?: number;
+    beforeIteration?: number;
+    payloadPattern?: string;
+    limit: number;
+  };
   /** Set for `ralph run <task>`. */
   task?: string;
   /** `ralph run --allow-no-git`: run a task in a folder that is not a git repository. */
@@ -144,7 +152,12 @@ export function createRalphProgram(version: string, onParsed: (args: RalphArgs) 
   run.action((task: string) => {
     const args = toArgs(run, task);
     const allowNoGit = run.opts()['allowNoGit'] === true;
-    onParsed({ ...args, flags: { ...readConfigFlags(program), ...args.flags }, dryRun: args.dryRun || program.opts()['dryRun'] === true, ...(allowNoGit ? { allowNoGit } : {}) });
+    onParsed({
+      ...args,
+      flags: { ...readConfigFlags(program), ...args.flags },
+      dryRun: args.dryRun || program.opts()['dryRun'] === true,
+      ...(allowNoGit ? { allowNoGit } : {}),
+    });
   });
   program.addCommand(run);
 

@@ -26,7 +26,8 @@ function readPrdPath(flags: EnableFlags): string | undefined {
     throw new UsageError(`invalid value for --from: "${source}"; expected prd (importing from beads or GitHub is not supported by this version)`);
   }
   if (extra.length > 0) throw new UsageError(`--from prd takes one file, got: ${[file, ...extra].join(' ')}`);
-  if (file !== undefined && flags.prd !== undefined && file !== flags.prd) throw new UsageError(`--from prd ${file} and --prd ${flags.prd} name different files; give one`);
+  if (file !== undefined && flags.prd !== undefined && file !== flags.prd)
+    throw new UsageError(`--from prd ${file} and --prd ${flags.prd} name different files; give one`);
   const path = file ?? flags.prd;
   if (path === undefined) throw new UsageError('--from prd needs a file', 'Use --from prd FILE or --prd FILE.');
   return path;
@@ -41,7 +42,8 @@ function requireNonEmpty(flag: string, value: string | undefined): string | unde
 
 async function enableCommand(argv: string[]): Promise<number> {
   const program = createCommand('ralph-enable', processIo, {
-    description: 'Enable Ralph in an existing project: detect the project, then write .ralph/ (PROMPT.md, fix_plan.md, AGENT.md), .ralphrc and .gitignore entries. Asks on a terminal; --non-interactive (or no terminal) uses the detected values.',
+    description:
+      'Enable Ralph in an existing project: detect the project, then write .ralph/ (PROMPT.md, fix_plan.md, AGENT.md), .ralphrc and .gitignore entries. Asks on a terminal; --non-interactive (or no terminal) uses the detected values.',
     version: packageVersion(),
     notes: [
       '',

@@ -38,7 +38,8 @@ function readTimeoutMs(flag: string | undefined, env: NodeJS.ProcessEnv): number
 
 async function importCommand(argv: string[]): Promise<number> {
   const program = createCommand('ralph-import', processIo, {
-    description: 'Turn a requirements document (PRD, spec; .md, .txt, .json or any text file) into a new Ralph project, using Claude Code to write .ralph/PROMPT.md, .ralph/fix_plan.md and .ralph/specs/requirements.md.',
+    description:
+      'Turn a requirements document (PRD, spec; .md, .txt, .json or any text file) into a new Ralph project, using Claude Code to write .ralph/PROMPT.md, .ralph/fix_plan.md and .ralph/specs/requirements.md.',
     version: packageVersion(),
     notes: [
       '',
@@ -82,7 +83,16 @@ async function importCommand(argv: string[]): Promise<number> {
   process.on('SIGTERM', onSignal);
   try {
     const backend = createConversionBackend(command, buildAgentEnv(env).env, createLogger({ clock: systemClock, verbose: false }));
-    const report = await importProject({ sourcePath: file, projectDir, cwd, backend, timeoutMs: limitMs, runner: createDefaultDeps().runner, signal: controller.signal, say: (line) => process.stderr.write(`${line}\n`) });
+    const report = await importProject({
+      sourcePath: file,
+      projectDir,
+      cwd,
+      backend,
+      timeoutMs: limitMs,
+      runner: createDefaultDeps().runner,
+      signal: controller.signal,
+      say: (line) => process.stderr.write(`${line}\n`),
+    });
     process.stderr.write(formatImportReport(report, cwd));
     return 0;
   } catch (error) {

@@ -37,7 +37,13 @@ async function parseMonitorArgs(argv: readonly string[]): Promise<MonitorOptions
     .option('-p, --project <dir>', 'project directory (default: the current directory)');
   if (!(await parseArgv(program, argv))) return undefined;
   const flags = program.opts<{ interval: number; once?: boolean; json?: boolean; color: boolean; project?: string }>();
-  return { intervalSec: flags.interval, once: flags.once === true, json: flags.json === true, color: flags.color, ...(flags.project !== undefined ? { project: flags.project } : {}) };
+  return {
+    intervalSec: flags.interval,
+    once: flags.once === true,
+    json: flags.json === true,
+    color: flags.color,
+    ...(flags.project !== undefined ? { project: flags.project } : {}),
+  };
 }
 
 // Ctrl+C, kill, or the tmux pane closing all end the dashboard the same way:
@@ -50,9 +56,19 @@ for (const name of signals) process.on(name, onSignal);
 // its own, and this keeps Node from turning the late event into a crash.
 process.stdout.on('error', () => undefined);
 
-await runMain(async (argv) => {
-  const options = await parseMonitorArgs(argv);
-  if (!options) return 0;
-  return runMonitorCommand(options, { stdout: process.stdout, stderr: process.stderr, clock: createDefaultDeps().clock, signal: stop.signal, cwd: process.cwd(), env: process.env });
-}, { json: true });
+await runMain(
+  async (argv) => {
+    const options = await parseMonitorArgs(argv);
+    if (!options) return 0;
+    return runMonitorCommand(options, {
+      stdout: process.stdout,
+      stderr: process.stderr,
+      clock: createDefaultDeps().clock,
+      signal: stop.signal,
+      cwd: process.cwd(),
+      env: process.env,
+    });
+  },
+  { json: true },
+);
 for (const name of signals) process.off(name, onSignal);

@@ -8,7 +8,8 @@ import { createCommand, parseArgv, processIo } from './program.js';
 /** ralph-setup <name>: create a new Ralph project. */
 async function runSetup(argv: string[]): Promise<number> {
   const program = createCommand('ralph-setup', processIo, {
-    description: 'Create a new Ralph project: .ralph/ with PROMPT.md, fix_plan.md and AGENT.md, .ralphrc, .gitignore, src/, a README and a first git commit. Existing files are never overwritten.',
+    description:
+      'Create a new Ralph project: .ralph/ with PROMPT.md, fix_plan.md and AGENT.md, .ralphrc, .gitignore, src/, a README and a first git commit. Existing files are never overwritten.',
     version: packageVersion(),
     examples: [
       ['ralph-setup my-app', 'a new project in ./my-app'],

@@ -120,7 +120,12 @@ export function loadConfig(inputs: ConfigInputs): LoadedConfig {
   }
 
   // A file of endless bad lines still gives a screenful of messages and a count.
-  return { config, origins, warnings: [...capMessages(warnings, 'warnings'), ...capMessages(unknownKeys, 'unknown keys (ignored)')], errors: capMessages(errors, 'problems') };
+  return {
+    config,
+    origins,
+    warnings: [...capMessages(warnings, 'warnings'), ...capMessages(unknownKeys, 'unknown keys (ignored)')],
+    errors: capMessages(errors, 'problems'),
+  };
 }
 
 /** Printable value of a field, as it would be written in .ralphrc. */

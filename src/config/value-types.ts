@@ -136,7 +136,10 @@ export const envPairs: ValueType<Record<string, string>> = {
   expected: 'KEY=VALUE pairs separated by commas',
   parse(raw) {
     const out: Record<string, string> = {};
-    for (const item of raw.split(',').map((s) => s.trim()).filter(Boolean)) {
+    for (const item of raw
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean)) {
       const eq = item.indexOf('=');
       const key = eq === -1 ? '' : item.slice(0, eq).trim();
       if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(key)) return { ok: false, expected: `${this.expected}; "${item}" is not KEY=VALUE` };

@@ -18,7 +18,15 @@ import { isSecretName, judgeValue, type EnvFilterReport } from './secret-env.js'
 /** The agent's own API key, OAuth token and settings. */
 const AGENT_OWN_PREFIXES = ['ANTHROPIC_', 'CLAUDE_'];
 
-const BEDROCK_NAMES = ['AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY', 'AWS_SESSION_TOKEN', 'AWS_BEARER_TOKEN_BEDROCK', 'AWS_PROFILE', 'AWS_REGION', 'AWS_DEFAULT_REGION'];
+const BEDROCK_NAMES = [
+  'AWS_ACCESS_KEY_ID',
+  'AWS_SECRET_ACCESS_KEY',
+  'AWS_SESSION_TOKEN',
+  'AWS_BEARER_TOKEN_BEDROCK',
+  'AWS_PROFILE',
+  'AWS_REGION',
+  'AWS_DEFAULT_REGION',
+];
 const VERTEX_NAMES = ['GOOGLE_APPLICATION_CREDENTIALS', 'GOOGLE_CLOUD_PROJECT', 'CLOUD_ML_REGION'];
 
 type Env = Readonly<Record<string, string | undefined>>;

@@ -72,19 +72,30 @@ function accept(reason: CompletionReason, signals: ExitSignals, verify: VerifyEv
  * Decides whether the loop ends after an analyzed iteration.
  * `signals` already include the latest analysis (recordAnalysis).
  */
-export function decideIterationExit(signals: ExitSignals, latest: Analysis, verify: VerifyEvidence, t: ExitThresholds = DEFAULT_EXIT_THRESHOLDS): IterationExit {
+export function decideIterationExit(
+  signals: ExitSignals,
+  latest: Analysis,
+  verify: VerifyEvidence,
+  t: ExitThresholds = DEFAULT_EXIT_THRESHOLDS,
+): IterationExit {
   if (latest.hasPermissionDenials) return { kind: 'permission_denied', deniedCommands: latest.deniedCommands };
   if (isTestSaturated(signals, t)) return accept('test_saturation', signals, verify, t);
   const claimed = claimsCompletion(latest);
   const candidate = completionCandidate(signals, latest, verify, t);
   if (candidate !== undefined && verify.workInRun === false) {
     if (signals.unaccepted_claims + 1 >= t.safetyClaims) return { kind: 'safety_circuit_breaker', claims: signals.unaccepted_claims + 1 };
-    return { kind: 'continue', claimed: true, refusedByVerify: false, note: `${candidate} refused: nothing has changed in this run yet (no files, commits or ticked tasks)` };
+    return {
+      kind: 'continue',
+      claimed: true,
+      refusedByVerify: false,
+      note: `${candidate} refused: nothing has changed in this run yet (no files, commits or ticked tasks)`,
+    };
   }
   if (candidate !== undefined) return accept(candidate, signals, verify, t);
   if (claimed && signals.unaccepted_claims + 1 >= t.safetyClaims) return { kind: 'safety_circuit_breaker', claims: signals.unaccepted_claims + 1 };
   const result: IterationExit = { kind: 'continue', claimed, refusedByVerify: false };
-  if (latest.exitSignalExplicit && !latest.exitSignal && latest.status === 'COMPLETE') result.note = 'STATUS: COMPLETE with EXIT_SIGNAL: false — the loop continues';
+  if (latest.exitSignalExplicit && !latest.exitSignal && latest.status === 'COMPLETE')
+    result.note = 'STATUS: COMPLETE with EXIT_SIGNAL: false — the loop continues';
   return result;
 }
 

@@ -38,29 +38,60 @@ interface ReasonInfo {
 
 export const EXIT_REASONS: Record<ExitReason, ReasonInfo> = {
   plan_complete: { exitCode: ExitCode.Completed, status: 'completed', lastAction: 'graceful_exit', describe: 'every blocking task in fix_plan.md is checked' },
-  project_complete: { exitCode: ExitCode.Completed, status: 'completed', lastAction: 'graceful_exit', describe: 'the agent reported EXIT_SIGNAL: true and the evidence agrees' },
-  completion_signals: { exitCode: ExitCode.Completed, status: 'completed', lastAction: 'graceful_exit', describe: 'repeated completion signals in the agent output' },
+  project_complete: {
+    exitCode: ExitCode.Completed,
+    status: 'completed',
+    lastAction: 'graceful_exit',
+    describe: 'the agent reported EXIT_SIGNAL: true and the evidence agrees',
+  },
+  completion_signals: {
+    exitCode: ExitCode.Completed,
+    status: 'completed',
+    lastAction: 'graceful_exit',
+    describe: 'repeated completion signals in the agent output',
+  },
   test_saturation: { exitCode: ExitCode.Completed, status: 'completed', lastAction: 'graceful_exit', describe: 'three iterations in a row only ran tests' },
   dry_run: { exitCode: ExitCode.Completed, status: 'completed', lastAction: 'dry_run_complete', describe: 'dry run finished' },
   stop_requested: { exitCode: ExitCode.Completed, status: 'stopped', lastAction: 'stopped', describe: 'stopped on request (ralph --stop)' },
-  safety_circuit_breaker: { exitCode: ExitCode.CircuitOpen, status: 'halted', lastAction: 'safety_circuit_breaker', describe: 'five iterations claimed completion without being allowed to exit' },
+  safety_circuit_breaker: {
+    exitCode: ExitCode.CircuitOpen,
+    status: 'halted',
+    lastAction: 'safety_circuit_breaker',
+    describe: 'five iterations claimed completion without being allowed to exit',
+  },
   circuit_breaker_open: { exitCode: ExitCode.CircuitOpen, status: 'halted', lastAction: 'circuit_breaker_open', describe: 'the circuit breaker opened' },
   permission_denied: { exitCode: ExitCode.PermissionDenied, status: 'halted', lastAction: 'permission_denied', describe: 'Claude was denied a tool it needs' },
   usage_limit: { exitCode: ExitCode.UsageLimit, status: 'stopped', lastAction: 'api_limit_exit', describe: 'Claude usage limit reached' },
-  api_rate_limit: { exitCode: ExitCode.UsageLimit, status: 'stopped', lastAction: 'api_rate_limit', describe: 'the API kept refusing requests (rate limit / overload)' },
-  verify_aborted: { exitCode: ExitCode.VerifyAborted, status: 'halted', lastAction: 'verify_aborted', describe: 'the verify gate was aborted after its last attempt' },
+  api_rate_limit: {
+    exitCode: ExitCode.UsageLimit,
+    status: 'stopped',
+    lastAction: 'api_rate_limit',
+    describe: 'the API kept refusing requests (rate limit / overload)',
+  },
+  verify_aborted: {
+    exitCode: ExitCode.VerifyAborted,
+    status: 'halted',
+    lastAction: 'verify_aborted',
+    describe: 'the verify gate was aborted after its last attempt',
+  },
   max_loops: { exitCode: ExitCode.LimitReached, status: 'stopped', lastAction: 'limit_reached', describe: 'the maximum number of iterations was reached' },
   max_cost: { exitCode: ExitCode.LimitReached, status: 'stopped', lastAction: 'limit_reached', describe: 'the cost limit was reached' },
   max_runtime: { exitCode: ExitCode.LimitReached, status: 'stopped', lastAction: 'limit_reached', describe: 'the runtime limit was reached' },
   interrupted: { exitCode: ExitCode.Sigint, status: 'interrupted', lastAction: 'interrupted', describe: 'interrupted' },
   integrity_failure: { exitCode: ExitCode.RuntimeError, status: 'halted', lastAction: 'integrity_failure', describe: 'required Ralph files are missing' },
   agent_failure: { exitCode: ExitCode.RuntimeError, status: 'error', lastAction: 'agent_failure', describe: 'the agent could not be run' },
-  checkpoint_failed: { exitCode: ExitCode.RuntimeError, status: 'halted', lastAction: 'checkpoint_failed', describe: 'no git checkpoint could be made before an iteration that needs one' },
+  checkpoint_failed: {
+    exitCode: ExitCode.RuntimeError,
+    status: 'halted',
+    lastAction: 'checkpoint_failed',
+    describe: 'no git checkpoint could be made before an iteration that needs one',
+  },
   lock_lost: {
     exitCode: ExitCode.RuntimeError,
     status: 'error',
     lastAction: 'lock_lost',
-    describe: "the project lock was removed or taken over by another process; this loop stopped so that two loops never work on the project at once. Check that no other Ralph runs here ('ralph --status'), then run 'ralph' again",
+    describe:
+      "the project lock was removed or taken over by another process; this loop stopped so that two loops never work on the project at once. Check that no other Ralph runs here ('ralph --status'), then run 'ralph' again",
   },
 };
 

@@ -166,8 +166,8 @@ export function diffLines(oldText: string, newText: string, options: DiffOptions
     const slice = ops.slice(from, to + 1);
     const oldLines = slice.filter((o) => o.kind !== '+');
     const newLines = slice.filter((o) => o.kind !== '-');
-    const oldStart = oldLines[0]?.oldLine ?? (slice[0]?.oldLine ?? 0);
-    const newStart = newLines[0]?.newLine ?? (slice[0]?.newLine ?? 0);
+    const oldStart = oldLines[0]?.oldLine ?? slice[0]?.oldLine ?? 0;
+    const newStart = newLines[0]?.newLine ?? slice[0]?.newLine ?? 0;
     const body = slice.map((o) => {
       const line = `${o.kind}${o.text}`;
       const endsOld = o.kind !== '+' && oldNoEol && o.oldLine === oldCount;

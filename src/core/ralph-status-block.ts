@@ -49,7 +49,10 @@ function undecorate(text: string): string {
 
 /** `**KEY:** value`, `**KEY**: value`, `- KEY: value` → [KEY, value]. */
 function readPair(line: string): [string, string] | undefined {
-  let s = line.trim().replace(/^>\s*/, '').replace(/^[-*+]\s+/, '');
+  let s = line
+    .trim()
+    .replace(/^>\s*/, '')
+    .replace(/^[-*+]\s+/, '');
   s = s.replace(/^(\*\*|__)([A-Za-z_][A-Za-z0-9_]*)\s*:\s*\1/, '$2:').replace(/^(\*\*|__)([A-Za-z_][A-Za-z0-9_]*)\1\s*:/, '$2:');
   s = s.replace(/^`([A-Za-z_][A-Za-z0-9_]*)\s*:`/, '$1:');
   const m = PAIR.exec(s);
@@ -75,7 +78,10 @@ function parseCount(value: string): number | undefined {
 }
 
 function normalizeWord(value: string): string {
-  return value.trim().toUpperCase().replace(/[\s-]+/g, '_');
+  return value
+    .trim()
+    .toUpperCase()
+    .replace(/[\s-]+/g, '_');
 }
 
 /** Finds and reads the last RALPH_STATUS block; undefined when there is none. */

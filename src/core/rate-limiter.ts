@@ -112,7 +112,6 @@ export function recordCallTokens(state: RateState, tokens: number): RateState {
   return { ...state, calls };
 }
 
-
 /** API-error retries: waits grow by one step per attempt (5 → 10 → 15 minutes by default). */
 export function apiRetryDelayMs(attempt: number, baseSeconds: number): number {
   return Math.max(0, attempt) * baseSeconds * 1000;

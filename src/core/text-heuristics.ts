@@ -83,7 +83,8 @@ export function findNoWorkPhrase(text: string): string | undefined {
 }
 
 const TEST_LINE = /(?<![\w-])(running tests|npm test|bats|pytest|jest|vitest|cargo test|go test)(?![\w-])/i;
-const IMPLEMENTATION_LINE = /(?<![\w-])(implementing|implemented|creating|created|writing|wrote|adding|added|function|class|refactor(ed|ing)?|fix(ed|ing)?)(?![\w-])/i;
+const IMPLEMENTATION_LINE =
+  /(?<![\w-])(implementing|implemented|creating|created|writing|wrote|adding|added|function|class|refactor(ed|ing)?|fix(ed|ing)?)(?![\w-])/i;
 
 /** Lines about running tests and none about writing code. */
 export function looksTestOnly(text: string): boolean {

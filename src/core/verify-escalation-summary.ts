@@ -43,7 +43,9 @@ export function formatEscalationSummary(input: EscalationSummaryInput): string {
     '   retry  reset the attempts; the agent tries again with the failure as feedback',
     '   skip   go on without the verify gate',
     "   abort  stop here; fix the cause and run 'ralph' again",
-    tty ? '   Answer below, or from another terminal: ralph --gate-action retry|skip|abort' : '   Nobody is at this terminal to answer; answer for a later run with: ralph --gate-action retry|skip|abort',
+    tty
+      ? '   Answer below, or from another terminal: ralph --gate-action retry|skip|abort'
+      : '   Nobody is at this terminal to answer; answer for a later run with: ralph --gate-action retry|skip|abort',
   );
   return lines.join('\n');
 }

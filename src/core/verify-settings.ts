@@ -51,7 +51,16 @@ export interface VerifyContext {
 
 type VerifyFields = Pick<
   RalphConfig,
-  'verifyCommand' | 'verifyPreset' | 'verifyTimeoutSeconds' | 'verifyMaxAttempts' | 'verifyCwd' | 'verifyEnv' | 'checkpoint' | 'checkpointKeep' | 'rollbackOnFail' | 'onVerifyExhausted'
+  | 'verifyCommand'
+  | 'verifyPreset'
+  | 'verifyTimeoutSeconds'
+  | 'verifyMaxAttempts'
+  | 'verifyCwd'
+  | 'verifyEnv'
+  | 'checkpoint'
+  | 'checkpointKeep'
+  | 'rollbackOnFail'
+  | 'onVerifyExhausted'
 >;
 
 function explicit(origins: VerifyOrigins, field: ConfigField): boolean {

@@ -49,7 +49,8 @@ export async function callAgent(loopSession: LoopRun, outputLogPath: string): Pr
   let lastLine = '';
   let currentTool: string | null = null;
   let toolUses = 0;
-  const beat = (): void => loopSession.emit({ type: 'call.progress', iteration: run.loop, startedAt: started, now: clock.now(), lastLine, currentTool, toolUses });
+  const beat = (): void =>
+    loopSession.emit({ type: 'call.progress', iteration: run.loop, startedAt: started, now: clock.now(), lastLine, currentTool, toolUses });
   loopSession.emit({ type: 'call.running', iteration: run.loop, startedAt: started });
   const heartbeat = setInterval(beat, HEARTBEAT_MS);
   heartbeat.unref();

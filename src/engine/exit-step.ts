@@ -37,7 +37,13 @@ export function decideExit(s: LoopRun, analysis: Analysis, gate: GateRun | undef
   s.state.signals = recordClaimOutcome(s.state.signals, claimsCompletion(analysis), verdict.kind === 'complete');
   store.saveExitSignals(s.state.signals);
   const sig = s.state.signals;
-  s.notice({ code: 'exit.check', testLoops: sig.test_only_loops.length, doneSignals: sig.done_signals.length, completionIndicators: sig.completion_indicators.length, unacceptedClaims: sig.unaccepted_claims });
+  s.notice({
+    code: 'exit.check',
+    testLoops: sig.test_only_loops.length,
+    doneSignals: sig.done_signals.length,
+    completionIndicators: sig.completion_indicators.length,
+    unacceptedClaims: sig.unaccepted_claims,
+  });
   switch (verdict.kind) {
     case 'permission_denied':
       return { stop: 'permission_denied', message: verdict.deniedCommands.join(', ') };

@@ -61,7 +61,15 @@ export async function runGateAttempt<R>(input: GateAttemptInput<R>): Promise<Gat
   input.onRecorded?.({ state, result, attempt, decision });
   let action: GateAction | undefined;
   if (decision === 'escalate' && input.escalate) ({ state, action } = await input.escalate(state, result));
-  const outcome: Extract<GateAttempt<R>, { kind: 'recorded' }> = { kind: 'recorded', state, result, attempt, decision, ...(action ? { action } : {}), dropped: false };
+  const outcome: Extract<GateAttempt<R>, { kind: 'recorded' }> = {
+    kind: 'recorded',
+    state,
+    result,
+    attempt,
+    decision,
+    ...(action ? { action } : {}),
+    dropped: false,
+  };
   const cp = input.checkpoint;
   if (!cp) return outcome;
   if (decision === 'passed') {

@@ -67,7 +67,16 @@ export function recordIterationEnd(s: LoopRun, f: IterationFacts): void {
     startedAt: f.started,
     endedAt: now,
     verdict: { label: verdict.label, success },
-    call: { run: f.agentRun, ...(f.analysis ? { analysis: f.analysis } : {}), ...(f.progress ? { progress: f.progress } : {}), ...(gateRan ? { gate: gateRan } : {}) },
+    call: {
+      run: f.agentRun,
+      ...(f.analysis ? { analysis: f.analysis } : {}),
+      ...(f.progress ? { progress: f.progress } : {}),
+      ...(gateRan ? { gate: gateRan } : {}),
+    },
   });
-  s.setAction(success ? 'completed' : f.outcome === 'interrupted' ? 'interrupted' : 'failed', success ? 'success' : 'error', `Loop #${f.loop}: ${verdict.label}`);
+  s.setAction(
+    success ? 'completed' : f.outcome === 'interrupted' ? 'interrupted' : 'failed',
+    success ? 'success' : 'error',
+    `Loop #${f.loop}: ${verdict.label}`,
+  );
 }

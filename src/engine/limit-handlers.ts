@@ -9,7 +9,9 @@ const JITTER_SPAN_MS = 60_000;
 
 /** The hourly call or token budget is spent: wait until enough calls leave the window. */
 export async function waitForCallBudget(s: LoopRun, permit: Extract<CallPermit, { ok: false }>): Promise<Step> {
-  const end = await sitOut(s, { reason: 'rate_limit', until: permit.waitUntil, message: `Rate limit reached (${permit.reason})` }, () => s.setAction('rate_limited', 'waiting', `Rate limit reached (${permit.reason})`));
+  const end = await sitOut(s, { reason: 'rate_limit', until: permit.waitUntil, message: `Rate limit reached (${permit.reason})` }, () =>
+    s.setAction('rate_limited', 'waiting', `Rate limit reached (${permit.reason})`),
+  );
   return waitEnded(end);
 }
 
@@ -33,7 +35,11 @@ export async function handleUsageLimit(s: LoopRun, outcome: Extract<AgentOutcome
   const until = outcome.resetAt !== undefined ? outcome.resetAt + jitter : s.now + config.usageLimitWaitMinutes * 60_000;
   const when = new Date(until).toLocaleString();
   s.emit({ type: 'limit.usage', message: outcome.message, until });
-  s.setAction('api_limit', 'paused', outcome.resetAt !== undefined ? `Usage limit reached; resets at ${when}` : `Usage limit reached; waiting about ${config.usageLimitWaitMinutes} min`);
+  s.setAction(
+    'api_limit',
+    'paused',
+    outcome.resetAt !== undefined ? `Usage limit reached; resets at ${when}` : `Usage limit reached; waiting about ${config.usageLimitWaitMinutes} min`,
+  );
   if (config.maxRuntimeMinutes > 0 && until > s.state.startedAt + config.maxRuntimeMinutes * 60_000) {
     return { stop: 'usage_limit', message: `the limit resets at ${when}, after --max-runtime ends` };
   }
@@ -50,7 +56,9 @@ export async function handleUsageLimit(s: LoopRun, outcome: Extract<AgentOutcome
       return { stop: 'usage_limit', message: 'exited at the usage-limit prompt' };
     }
   }
-  const end = await sitOut(s, { reason: 'usage_limit', until, message: 'Claude usage limit reached' }, () => s.setAction('api_limit', 'paused', `Waiting for the usage limit to reset (${when})`));
+  const end = await sitOut(s, { reason: 'usage_limit', until, message: 'Claude usage limit reached' }, () =>
+    s.setAction('api_limit', 'paused', `Waiting for the usage limit to reset (${when})`),
+  );
   return waitEnded(end);
 }
 
@@ -65,7 +73,13 @@ export async function handleApiTransient(s: LoopRun, outcome: Extract<AgentOutco
   if (attempts > config.apiRetryMax) {
     s.notice({ code: 'api_retry.exhausted', maxAttempts: config.apiRetryMax, message: outcome.message });
     const keepWaiting =
-      questions.tty && (await questions.ask({ question: 'The API keeps refusing requests. Continue waiting?', choices: ['yes', 'no'] as const, defaultChoice: 'no', timeoutMs: 30_000 })) === 'yes';
+      questions.tty &&
+      (await questions.ask({
+        question: 'The API keeps refusing requests. Continue waiting?',
+        choices: ['yes', 'no'] as const,
+        defaultChoice: 'no',
+        timeoutMs: 30_000,
+      })) === 'yes';
     if (!keepWaiting) {
       const { apiRetry: _done, ...rest } = s.state.rate;
       s.state.rate = rest;
@@ -81,7 +95,11 @@ export async function handleApiTransient(s: LoopRun, outcome: Extract<AgentOutco
   // A 529 is the service being busy, not this user's rate limit: it is named as it is.
   const overloaded = outcome.status === 529 || /\boverloaded/i.test(outcome.message);
   s.notice({ code: 'api_retry.waiting', overloaded, attempt: attempts, maxAttempts: config.apiRetryMax, delayMs: delay, message: outcome.message });
-  const end = await sitOut(s, { reason: 'api_retry', until: s.now + delay, message: `API ${outcome.status ?? 'rate limit'} error, retry ${attempts}/${config.apiRetryMax}` }, () => s.setAction('api_retry', 'waiting'));
+  const end = await sitOut(
+    s,
+    { reason: 'api_retry', until: s.now + delay, message: `API ${outcome.status ?? 'rate limit'} error, retry ${attempts}/${config.apiRetryMax}` },
+    () => s.setAction('api_retry', 'waiting'),
+  );
   return waitEnded(end);
 }
 

@@ -134,7 +134,15 @@ async function makeCall(s: LoopRun, { loop, started }: { loop: number; started: 
 
 function dryRunIteration(s: LoopRun, loop: number, started: number): Promise<Step> {
   const { config } = s;
-  const request = { loop, cwd: s.deps.store.paths.project, prompt: s.options.readPrompt(), loopContext: `Loop #${loop}.`, timeoutMs: config.timeoutMinutes * 60_000, outputLogPath: '', live: config.live };
+  const request = {
+    loop,
+    cwd: s.deps.store.paths.project,
+    prompt: s.options.readPrompt(),
+    loopContext: `Loop #${loop}.`,
+    timeoutMs: config.timeoutMinutes * 60_000,
+    outputLogPath: '',
+    live: config.live,
+  };
   s.notice({ code: 'dry_run.command', description: s.deps.backend.describe(request) });
   s.notice({ code: 'dry_run.format', format: s.deps.backend.describeOutput(request), timeoutMinutes: config.timeoutMinutes });
   s.setAction('dry_run', 'running', `Loop #${loop}: dry run`);

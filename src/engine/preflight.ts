@@ -23,7 +23,10 @@ function preflight(s: LoopRun): Step {
   }
   const missing = store.missingProjectFiles(s.options.task !== undefined, s.options.promptPath);
   if (missing.length > 0) {
-    return { stop: 'integrity_failure', message: `Ralph integrity check failed. Missing files: ${missing.join(', ')}. To restore only the missing files (yours stay as they are), run: ralph-enable` };
+    return {
+      stop: 'integrity_failure',
+      message: `Ralph integrity check failed. Missing files: ${missing.join(', ')}. To restore only the missing files (yours stay as they are), run: ralph-enable`,
+    };
   }
   if (s.state.circuit.state === 'OPEN') {
     s.emit({ type: 'circuit.halt', circuit: s.state.circuit });

@@ -69,7 +69,15 @@ export class VerifyGateStep implements VerifyGate {
     if (this.state.status !== 'escalated' || this.command === '') return 'continue';
     this.notice({ code: 'gate.paused', command: this.command, attempts: this.state.attempt, maxAttempts: this.state.maxAttempts });
     const last = lastResult(this.state);
-    if (last) this.d.emit({ type: 'verify.escalated', command: this.command, result: last, attempts: this.state.attempt, maxAttempts: this.state.maxAttempts, fromEarlierRun: true });
+    if (last)
+      this.d.emit({
+        type: 'verify.escalated',
+        command: this.command,
+        result: last,
+        attempts: this.state.attempt,
+        maxAttempts: this.state.maxAttempts,
+        fromEarlierRun: true,
+      });
     const action = await this.answerEscalation();
     return action === 'abort' ? 'abort' : 'continue';
   }
@@ -91,7 +99,8 @@ export class VerifyGateStep implements VerifyGate {
     if (!created.ok) {
       this.checkpointId = undefined;
       const { checkpoint, rollbackOnFail } = this.d.settings;
-      if (checkpointRequired({ checkpoint, rollbackOnFail, gateActive: this.active(), hasCommand: this.command !== '' })) return { ok: false, reason: created.reason };
+      if (checkpointRequired({ checkpoint, rollbackOnFail, gateActive: this.active(), hasCommand: this.command !== '' }))
+        return { ok: false, reason: created.reason };
       this.notice({ code: 'checkpoint.skipped', loop, reason: created.reason });
       return { ok: true };
     }
@@ -154,20 +163,41 @@ export class VerifyGateStep implements VerifyGate {
   status(): StatusVerify | null {
     if (this.command === '') return null;
     const last = lastResult(this.state);
-    const states: Record<GateState['status'], StatusVerify['state']> = { pending: last ? (last.passed ? 'passing' : 'failing') : 'idle', passed: 'passing', escalated: 'escalated', skipped: 'skipped', aborted: 'aborted' };
+    const states: Record<GateState['status'], StatusVerify['state']> = {
+      pending: last ? (last.passed ? 'passing' : 'failing') : 'idle',
+      passed: 'passing',
+      escalated: 'escalated',
+      skipped: 'skipped',
+      aborted: 'aborted',
+    };
     return {
       command: this.command,
       state: states[this.state.status],
       attempt: this.lastAttempt ?? this.state.attempt,
       max_attempts: this.state.maxAttempts,
       last: last
-        ? { passed: last.passed, exit_code: last.exitCode, timed_out: last.timedOut, duration_ms: last.durationMs, output_tail: (last.stderr || last.stdout).slice(-500), at: isoTimestamp(last.at ?? this.d.clock.now()) }
+        ? {
+            passed: last.passed,
+            exit_code: last.exitCode,
+            timed_out: last.timedOut,
+            duration_ms: last.durationMs,
+            output_tail: (last.stderr || last.stdout).slice(-500),
+            at: isoTimestamp(last.at ?? this.d.clock.now()),
+          }
         : null,
     };
   }
 
   private notRun(durationMs: number): GateRun {
-    return { decision: 'not_run', passed: false, attempt: this.state.attempt, maxAttempts: this.state.maxAttempts, exitCode: null, timedOut: false, durationMs };
+    return {
+      decision: 'not_run',
+      passed: false,
+      attempt: this.state.attempt,
+      maxAttempts: this.state.maxAttempts,
+      exitCode: null,
+      timedOut: false,
+      durationMs,
+    };
   }
 
   /** One attempt on the current tree; with `checkpointId`, the checkpoint it verifies is dropped or rolled back to. */
@@ -193,7 +223,15 @@ export class VerifyGateStep implements VerifyGate {
         this.d.emit({ type: 'verify.result', iteration: loop, command: this.command, attempt, maxAttempts: state.maxAttempts, result, decision });
         if (decision === 'passed') this.pendingFeedback = undefined;
         else if (decision === 'bounce') this.pendingFeedback = formatBounceBack(result, state.attempt, state.maxAttempts);
-        else this.d.emit({ type: 'verify.escalated', command: this.command, result, attempts: state.attempt, maxAttempts: state.maxAttempts, fromEarlierRun: false });
+        else
+          this.d.emit({
+            type: 'verify.escalated',
+            command: this.command,
+            result,
+            attempts: state.attempt,
+            maxAttempts: state.maxAttempts,
+            fromEarlierRun: false,
+          });
       },
       escalate: async (state, result) => {
         this.d.store.save(state);
@@ -220,7 +258,16 @@ export class VerifyGateStep implements VerifyGate {
     const { result } = outcome;
     const decision: GateRun['decision'] = outcome.decision === 'escalate' ? `escalated_${outcome.action ?? 'abort'}` : outcome.decision;
     if (decision === 'passed' && outcome.dropped && checkpointId) this.d.emit({ type: 'checkpoint.dropped', iteration: loop, id: checkpointId });
-    const run: GateRun = { decision, passed: result.passed, attempt, maxAttempts: this.state.maxAttempts, exitCode: result.exitCode, timedOut: result.timedOut, durationMs: result.durationMs, ...(outcome.rolledBack ? { rolledBack: true } : {}) };
+    const run: GateRun = {
+      decision,
+      passed: result.passed,
+      attempt,
+      maxAttempts: this.state.maxAttempts,
+      exitCode: result.exitCode,
+      timedOut: result.timedOut,
+      durationMs: result.durationMs,
+      ...(outcome.rolledBack ? { rolledBack: true } : {}),
+    };
     this.runOnCurrentTree = run;
     return run;
   }
@@ -263,7 +310,12 @@ export class VerifyGateStep implements VerifyGate {
         }
       }
     })();
-    const fromPrompt = this.d.questions.ask({ question: 'Your choice:', choices: ['retry', 'skip', 'abort'] as const, defaultChoice: 'abort', timeoutMs: 24 * 3_600_000 });
+    const fromPrompt = this.d.questions.ask({
+      question: 'Your choice:',
+      choices: ['retry', 'skip', 'abort'] as const,
+      defaultChoice: 'abort',
+      timeoutMs: 24 * 3_600_000,
+    });
     try {
       return await Promise.race([fromPrompt, fromFile]);
     } finally {

@@ -106,8 +106,17 @@ export function decideAfterWork(s: LoopRun, call: CallMade, work: Work): Step {
   const circuitStop = stagnation ? undefined : updateCircuit(s, call.loop, work.usable, analysis, gateRun);
   const kind = call.outcome.kind;
   const outcome = kind === 'timeout' ? (work.productive ? 'timeout_productive' : 'timeout') : kind === 'success' ? 'success' : 'failed';
-  recordIterationEnd(s, { loop: call.loop, started: call.started, agentRun: call.agentRun, outcome, ...(analysis ? { analysis } : {}), progress, ...(gateRun ? { gate: gateRun } : {}) });
-  if (gateRun?.decision === 'escalated_abort') return { stop: 'verify_aborted', message: `verify command failed ${gateRun.attempt}/${gateRun.maxAttempts} times` };
+  recordIterationEnd(s, {
+    loop: call.loop,
+    started: call.started,
+    agentRun: call.agentRun,
+    outcome,
+    ...(analysis ? { analysis } : {}),
+    progress,
+    ...(gateRun ? { gate: gateRun } : {}),
+  });
+  if (gateRun?.decision === 'escalated_abort')
+    return { stop: 'verify_aborted', message: `verify command failed ${gateRun.attempt}/${gateRun.maxAttempts} times` };
   if (stagnation) return stagnation;
   if (circuitStop) return circuitStop;
   return decideTaskExit(s, gateRun, analysis) ?? exit;

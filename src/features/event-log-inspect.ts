@@ -77,7 +77,6 @@ export const DEFAULT_INSPECT_LIMIT = 100;
 /** Longer patterns are refused: a pattern this size is a mistake, and bounds backtracking cost. */
 export const MAX_PATTERN_CHARS = 1000;
 
-
 /**
  * Why a line is not JSON, without quoting it: the engine's message repeats
  * part of the line, and the line may come from a file that is not ours.
@@ -137,7 +136,10 @@ export function iterationOf(record: EventRecord): number | undefined {
 
 /** Glob → anchored RegExp: `*` any run of characters, `?` one; everything else literal. */
 export function globToRegExp(glob: string): RegExp {
-  const body = glob.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.');
+  const body = glob
+    .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+    .replace(/\*/g, '.*')
+    .replace(/\?/g, '.');
   return new RegExp(`^${body}$`);
 }
 

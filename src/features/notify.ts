@@ -21,7 +21,6 @@ export interface NotifierOptions {
   cwd?: string;
 }
 
-
 const TITLES: Record<NotifyEvent, string> = {
   completed: 'Ralph: work complete',
   circuit_open: 'Ralph: circuit breaker opened',

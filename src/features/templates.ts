@@ -17,7 +17,11 @@ export function readTemplate(name: TemplateName): string {
   try {
     return readFileSync(path, 'utf8');
   } catch (error) {
-    throw new RalphError(`Ralph's template ${name} could not be read (${path}): ${(error as Error).message}`, ExitCode.RuntimeError, 'The installation is incomplete; reinstall Ralph.');
+    throw new RalphError(
+      `Ralph's template ${name} could not be read (${path}): ${(error as Error).message}`,
+      ExitCode.RuntimeError,
+      'The installation is incomplete; reinstall Ralph.',
+    );
   }
 }
 

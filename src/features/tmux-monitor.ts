@@ -163,8 +163,7 @@ export async function launchTmuxMonitor(options: LaunchOptions, deps: LaunchDeps
   const server = [...(options.socketName ? ['-L', options.socketName] : []), ...(options.configFile ? ['-f', options.configFile] : [])];
   const tmux = (args: string[]) => deps.runner.run('tmux', [...server, ...args], { cwd, timeoutMs: 10_000 });
   const base = options.sessionName ?? `ralph-${Math.floor(deps.now() / 1000)}`;
-  const plan = (name: string, baseIndex = 0, paneBaseIndex = 0): TmuxCommand[] =>
-    planTmuxLayout({ ...options, sessionName: name, baseIndex, paneBaseIndex });
+  const plan = (name: string, baseIndex = 0, paneBaseIndex = 0): TmuxCommand[] => planTmuxLayout({ ...options, sessionName: name, baseIndex, paneBaseIndex });
 
   // Two loops started in the same second must not share a session.
   let sessionName = base;
@@ -173,7 +172,11 @@ export async function launchTmuxMonitor(options: LaunchOptions, deps: LaunchDeps
     const started = await tmux(newSession);
     if (started.exitCode === 0) break;
     if (!/duplicate session/i.test(started.stderr) || attempt >= 10) {
-      throw new RalphError(`tmux could not start a session: ${started.stderr.trim() || started.spawnError || 'unknown error'}`, 1, 'Run ralph --live and ralph-monitor in two terminals instead.');
+      throw new RalphError(
+        `tmux could not start a session: ${started.stderr.trim() || started.spawnError || 'unknown error'}`,
+        1,
+        'Run ralph --live and ralph-monitor in two terminals instead.',
+      );
     }
     sessionName = `${base}-${attempt + 1}`;
   }
@@ -184,7 +187,11 @@ export async function launchTmuxMonitor(options: LaunchOptions, deps: LaunchDeps
     const result = await tmux(command);
     if (result.exitCode !== 0) {
       await tmux(['kill-session', '-t', sessionName]);
-      throw new RalphError(`tmux ${command[0]} failed: ${result.stderr.trim() || 'unknown error'}`, 1, 'Run ralph --live and ralph-monitor in two terminals instead.');
+      throw new RalphError(
+        `tmux ${command[0]} failed: ${result.stderr.trim() || 'unknown error'}`,
+        1,
+        'Run ralph --live and ralph-monitor in two terminals instead.',
+      );
     }
   }
 

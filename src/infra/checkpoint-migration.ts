@@ -24,7 +24,10 @@ interface LegacyEntry {
 }
 
 function legacyEntries(log: Buffer): LegacyEntry[] {
-  const lines = log.toString('utf8').split('\n').filter((l) => l.length > 0);
+  const lines = log
+    .toString('utf8')
+    .split('\n')
+    .filter((l) => l.length > 0);
   const entries: LegacyEntry[] = [];
   lines.forEach((line, i) => {
     const tab = line.indexOf('\t');
@@ -80,7 +83,14 @@ async function convert(ctx: RepoContext, commit: string, taken: Set<string>, cac
   const snapshot = await writeSnapshot(
     ctx,
     state,
-    { kind: 'checkpoint', id, loop, createdAt, subject: message.split('\n')[0] ?? `${LEGACY_SUBJECT} loop ${loop}`, body: [`Moved from the stash list, where an older Ralph kept it (stash commit ${commit}).`] },
+    {
+      kind: 'checkpoint',
+      id,
+      loop,
+      createdAt,
+      subject: message.split('\n')[0] ?? `${LEGACY_SUBJECT} loop ${loop}`,
+      body: [`Moved from the stash list, where an older Ralph kept it (stash commit ${commit}).`],
+    },
     cache,
     Date.parse(createdAt) || Date.now(),
   );

@@ -5,9 +5,7 @@ import { constants as osConstants } from 'node:os';
  * "command not found": 127 and 126 name the command, 128+n names
  * the signal.
  */
-const SIGNAL_NAMES: ReadonlyMap<number, string> = new Map(
-  Object.entries(osConstants.signals).map(([name, number]) => [number, name] as const),
-);
+const SIGNAL_NAMES: ReadonlyMap<number, string> = new Map(Object.entries(osConstants.signals).map(([name, number]) => [number, name] as const));
 
 const SIGNAL_MEANING: Readonly<Record<string, string>> = {
   SIGKILL: 'killed — often the system running out of memory',

@@ -98,7 +98,20 @@ async function snapshotNow(ctx: RepoContext, options: CreateCheckpointOptions): 
       const state = await captureRepoState(ctx, cache, [], ralphRefs);
       const taken = new Set(ralphRefs.filter((r) => r.startsWith(CHECKPOINT_REF_PREFIX)).map((r) => r.slice(CHECKPOINT_REF_PREFIX.length)));
       const id = uniqueId(`cp${loop}-${options.now.toString(36)}`, taken);
-      const commit = await writeSnapshot(ctx, state, { kind: 'checkpoint', id, loop, createdAt, subject: message, body: ['Saved by Ralph before an iteration. `ralph --checkpoints` lists checkpoints; `ralph --restore <id>` brings one back.'] }, cache, options.now);
+      const commit = await writeSnapshot(
+        ctx,
+        state,
+        {
+          kind: 'checkpoint',
+          id,
+          loop,
+          createdAt,
+          subject: message,
+          body: ['Saved by Ralph before an iteration. `ralph --checkpoints` lists checkpoints; `ralph --restore <id>` brings one back.'],
+        },
+        cache,
+        options.now,
+      );
       await gitBytes(['update-ref', '-m', `ralph: ${message}`, `${CHECKPOINT_REF_PREFIX}${id}`, commit, ''], { cwd: ctx.root });
       return { checkpoint: { id, loop, message, createdAt, ...headFacts(state), commit }, cache };
     } catch (error) {
@@ -119,7 +132,11 @@ export async function createCheckpoint(ws: GitWorkspace, options: CreateCheckpoi
   } catch (error) {
     if (error instanceof CheckpointError) return checkpointFailure(error);
     return checkpointFailure(
-      new CheckpointError('git-failed', `Ralph could not record a checkpoint: ${errorMessage(error)}.`, 'Check that `git status` works in this project, fix what it reports, and start again; or run with --no-checkpoint to go on without a safety net.'),
+      new CheckpointError(
+        'git-failed',
+        `Ralph could not record a checkpoint: ${errorMessage(error)}.`,
+        'Check that `git status` works in this project, fix what it reports, and start again; or run with --no-checkpoint to go on without a safety net.',
+      ),
     );
   }
 }
@@ -170,7 +187,10 @@ async function readCheckpoints(ctx: RepoContext): Promise<CheckpointListing[]> {
 }
 
 export async function listAttempts(ctx: RepoContext): Promise<AttemptRef[]> {
-  const out = await gitText(['for-each-ref', '--sort=creatordate', '--format=%(refname)%00%(objectname)%00%(creatordate:iso-strict)%00%(subject)', ATTEMPT_REF_PREFIX], { cwd: ctx.root });
+  const out = await gitText(
+    ['for-each-ref', '--sort=creatordate', '--format=%(refname)%00%(objectname)%00%(creatordate:iso-strict)%00%(subject)', ATTEMPT_REF_PREFIX],
+    { cwd: ctx.root },
+  );
   return out
     .split('\n')
     .filter((l) => l.length > 0)
@@ -182,7 +202,10 @@ export async function listAttempts(ctx: RepoContext): Promise<AttemptRef[]> {
 }
 
 /** Our checkpoints (oldest first) and the saved attempts. */
-export async function listCheckpoints(ws: GitWorkspace, options: { warn?: Warn } = {}): Promise<{ ok: true; checkpoints: CheckpointListing[]; attempts: AttemptRef[] } | Failure> {
+export async function listCheckpoints(
+  ws: GitWorkspace,
+  options: { warn?: Warn } = {},
+): Promise<{ ok: true; checkpoints: CheckpointListing[]; attempts: AttemptRef[] } | Failure> {
   try {
     const ctx = await context(ws, options.warn ?? noWarn);
     if (!ctx) return NOT_REPO;
@@ -197,7 +220,11 @@ async function deleteRefs(ctx: RepoContext, refs: readonly string[]): Promise<vo
   await gitBytes(['update-ref', '-z', '--stdin'], { cwd: ctx.root, input: refs.map((r) => `delete ${r}\0\0`).join('') });
 }
 
-export async function dropCheckpoint(ws: GitWorkspace, checkpoint: Checkpoint | string, _options: { warn?: Warn } = {}): Promise<{ ok: true; dropped: boolean } | Failure> {
+export async function dropCheckpoint(
+  ws: GitWorkspace,
+  checkpoint: Checkpoint | string,
+  _options: { warn?: Warn } = {},
+): Promise<{ ok: true; dropped: boolean } | Failure> {
   try {
     const ctx = await repoContext(ws.projectDir);
     if (!ctx) return NOT_REPO;
@@ -217,13 +244,20 @@ export async function dropCheckpoint(ws: GitWorkspace, checkpoint: Checkpoint | 
 }
 
 /** Keeps the newest `keep` checkpoints and deletes the rest (their attempts stay). */
-export async function pruneCheckpoints(ws: GitWorkspace, keep: number, options: { warn?: Warn } = {}): Promise<{ ok: true; dropped: string[]; kept: string[] } | Failure> {
+export async function pruneCheckpoints(
+  ws: GitWorkspace,
+  keep: number,
+  options: { warn?: Warn } = {},
+): Promise<{ ok: true; dropped: string[]; kept: string[] } | Failure> {
   try {
     const ctx = await context(ws, options.warn ?? noWarn);
     if (!ctx) return NOT_REPO;
     const all = await readCheckpoints(ctx);
     const doomed = all.slice(0, Math.max(0, all.length - Math.max(0, Math.floor(keep))));
-    await deleteRefs(ctx, doomed.map((c) => c.ref));
+    await deleteRefs(
+      ctx,
+      doomed.map((c) => c.ref),
+    );
     return { ok: true, dropped: doomed.map((c) => c.id), kept: all.slice(doomed.length).map((c) => c.id) };
   } catch (error) {
     return { ok: false, reason: errorMessage(error) };
@@ -232,7 +266,11 @@ export async function pruneCheckpoints(ws: GitWorkspace, keep: number, options: 
 
 // ------------------------------------------------------------------ rollback and restore
 
-export async function rollbackToCheckpoint(ws: GitWorkspace, cp: Checkpoint, options: { attemptLabel: string; now?: number; warn?: Warn; onStep?: (step: string) => void }): Promise<RollbackResult> {
+export async function rollbackToCheckpoint(
+  ws: GitWorkspace,
+  cp: Checkpoint,
+  options: { attemptLabel: string; now?: number; warn?: Warn; onStep?: (step: string) => void },
+): Promise<RollbackResult> {
   let ctx: RepoContext | null;
   try {
     ctx = await context(ws, options.warn ?? noWarn);
@@ -253,7 +291,8 @@ export function findCheckpoint<T extends Checkpoint>(list: readonly T[], id: str
   return `no checkpoint "${id}"; \`ralph --checkpoints\` lists them`;
 }
 
-export type RestoreResult = (Extract<RollbackResult, { ok: true }> & { checkpoint: Checkpoint; safety: Checkpoint }) | Failure | Extract<RollbackResult, { ok: false }>;
+export type RestoreResult =
+  (Extract<RollbackResult, { ok: true }> & { checkpoint: Checkpoint; safety: Checkpoint }) | Failure | Extract<RollbackResult, { ok: false }>;
 
 /** `ralph --restore ID`: checkpoints the present first, then rolls back to ID. */
 export async function restoreCheckpoint(ws: GitWorkspace, id: string, options: { now: number; loop?: number; warn?: Warn }): Promise<RestoreResult> {
@@ -261,9 +300,18 @@ export async function restoreCheckpoint(ws: GitWorkspace, id: string, options: {
   if (!listing.ok) return listing;
   const cp = findCheckpoint(listing.checkpoints, id);
   if (typeof cp === 'string') return { ok: false, reason: cp };
-  const safety = await createCheckpoint(ws, { loop: options.loop ?? cp.loop, now: options.now, label: `before restore of ${cp.id}`, ...(options.warn ? { warn: options.warn } : {}) });
+  const safety = await createCheckpoint(ws, {
+    loop: options.loop ?? cp.loop,
+    now: options.now,
+    label: `before restore of ${cp.id}`,
+    ...(options.warn ? { warn: options.warn } : {}),
+  });
   if (!safety.ok) return { ok: false, reason: `could not checkpoint the present state first (${safety.reason}); nothing was changed` };
-  const result = await rollbackToCheckpoint(ws, cp, { attemptLabel: `state before restore of ${cp.id}`, now: options.now, ...(options.warn ? { warn: options.warn } : {}) });
+  const result = await rollbackToCheckpoint(ws, cp, {
+    attemptLabel: `state before restore of ${cp.id}`,
+    now: options.now,
+    ...(options.warn ? { warn: options.warn } : {}),
+  });
   if (!result.ok) return result;
   return { ...result, checkpoint: cp, safety: safety.checkpoint };
 }

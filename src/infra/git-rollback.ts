@@ -112,7 +112,14 @@ async function freeAttemptId(ctx: RepoContext, base: string): Promise<string> {
 }
 
 /** Saves the present as an attempt: its files commit plus every ref it changed, in one transaction. */
-async function saveAttempt(ctx: RepoContext, target: Snapshot, present: RepoState, label: string, now: number, cache: StatCache): Promise<{ ref: string; commit: string }> {
+async function saveAttempt(
+  ctx: RepoContext,
+  target: Snapshot,
+  present: RepoState,
+  label: string,
+  now: number,
+  cache: StatCache,
+): Promise<{ ref: string; commit: string }> {
   const id = await freeAttemptId(ctx, target.id);
   const commit = await writeSnapshot(
     ctx,
@@ -125,7 +132,7 @@ async function saveAttempt(ctx: RepoContext, target: Snapshot, present: RepoStat
       subject: `ralph attempt: ${label}`,
       body: [
         `What an attempt left, saved by Ralph before rolling back to checkpoint ${target.id}:`,
-        'the files of the project as they were on disk (this commit\'s tree), and the',
+        "the files of the project as they were on disk (this commit's tree), and the",
         'refs it changed next to this ref. Bring a file back with',
         `  ${restoreCommandFor(`${ATTEMPT_REF_PREFIX}${id}/files`)}`,
       ],
@@ -151,7 +158,13 @@ function headOrRefsMoved(present: RepoState, target: RepoState): boolean {
 }
 
 /** Applies a snapshot with the journal already written; clears it when the result is checked. */
-async function applyJournaled(ctx: RepoContext, target: Snapshot, cache: StatCache, step: StepHook, attempt: AttemptPlace): Promise<{ report: RollbackReport; problems: string[] }> {
+async function applyJournaled(
+  ctx: RepoContext,
+  target: Snapshot,
+  cache: StatCache,
+  step: StepHook,
+  attempt: AttemptPlace,
+): Promise<{ report: RollbackReport; problems: string[] }> {
   const apply = await applyState(ctx, target.state, cache, `ralph-displaced-${target.id}`, step, attempt);
   const problems = await leftOver(ctx, target, cache, apply.unrestored);
   clearJournal(ctx);
@@ -176,20 +189,48 @@ export async function rollbackWith(ctx: RepoContext, cp: Checkpoint, options: Ro
     const attempt = await saveAttempt(ctx, target, present, options.attemptLabel, now, cache);
     attemptRef = attempt.ref;
     step('attempt-saved');
-    writeJournal(ctx, { version: 1, checkpointId: target.id, checkpointCommit: target.commit, attemptRef: attempt.ref, attemptCommit: attempt.commit, startedAt: new Date(now).toISOString(), pid: process.pid });
+    writeJournal(ctx, {
+      version: 1,
+      checkpointId: target.id,
+      checkpointCommit: target.commit,
+      attemptRef: attempt.ref,
+      attemptCommit: attempt.commit,
+      startedAt: new Date(now).toISOString(),
+      pid: process.pid,
+    });
     changing = true;
     step('journal');
     const { report, problems } = await applyJournaled(ctx, target, cache, step, attempt);
     const restoreCommand = restoreCommandFor(attempt.ref);
     if (problems.length > 0) {
-      return { ok: false, changed: true, reason: `the rollback to ${cp.id} is incomplete: ${problems.join('; ')}. The attempt is kept at ${attempt.ref}`, attemptRef: attempt.ref, report, restoreCommand };
+      return {
+        ok: false,
+        changed: true,
+        reason: `the rollback to ${cp.id} is incomplete: ${problems.join('; ')}. The attempt is kept at ${attempt.ref}`,
+        attemptRef: attempt.ref,
+        report,
+        restoreCommand,
+      };
     }
-    return { ok: true, restored: true, attemptRef: attempt.ref, attemptCommit: attempt.commit, report, headMoved: headOrRefsMoved(present, target.state), restoreCommand };
+    return {
+      ok: true,
+      restored: true,
+      attemptRef: attempt.ref,
+      attemptCommit: attempt.commit,
+      report,
+      headMoved: headOrRefsMoved(present, target.state),
+      restoreCommand,
+    };
   } catch (error) {
     const why = error instanceof CheckpointError ? error.message : errorMessage(error);
     const saved = attemptRef ? `; the attempt is kept at ${attemptRef}` : '';
     const state = changing ? '; the rollback stopped part-way and is finished at the next start of ralph' : '; nothing was changed';
-    return { ok: false, reason: `${why}${state}${saved}`, changed: changing, ...(attemptRef ? { attemptRef, restoreCommand: restoreCommandFor(attemptRef) } : {}) };
+    return {
+      ok: false,
+      reason: `${why}${state}${saved}`,
+      changed: changing,
+      ...(attemptRef ? { attemptRef, restoreCommand: restoreCommandFor(attemptRef) } : {}),
+    };
   }
 }
 
@@ -213,21 +254,30 @@ export async function finishInterruptedRollback(ctx: RepoContext): Promise<Resum
   }
   const target = await readSnapshot(ctx, journal.checkpointCommit);
   if (typeof target === 'string') {
-    return { ok: false, message: `An interrupted rollback to checkpoint ${journal.checkpointId} cannot be finished: ${target}. The attempt is kept at ${journal.attemptRef}.` };
+    return {
+      ok: false,
+      message: `An interrupted rollback to checkpoint ${journal.checkpointId} cannot be finished: ${target}. The attempt is kept at ${journal.attemptRef}.`,
+    };
   }
   const cache = StatCache.load(ralphGitDir(ctx));
   try {
     const { report, problems } = await applyJournaled(ctx, target, cache, () => undefined, { ref: journal.attemptRef, commit: journal.attemptCommit });
     const files = report.reverted.length > 0 ? ` (${report.reverted.length} file${report.reverted.length === 1 ? '' : 's'} put back)` : '';
     if (problems.length > 0) {
-      return { ok: false, message: `Finished an interrupted rollback to checkpoint ${journal.checkpointId}, but it is incomplete: ${problems.join('; ')}. The attempt is kept at ${journal.attemptRef}.` };
+      return {
+        ok: false,
+        message: `Finished an interrupted rollback to checkpoint ${journal.checkpointId}, but it is incomplete: ${problems.join('; ')}. The attempt is kept at ${journal.attemptRef}.`,
+      };
     }
     return {
       ok: true,
       message: `A rollback to checkpoint ${journal.checkpointId} was interrupted (started ${journal.startedAt}); Ralph finished it now${files}. The attempt is kept at ${journal.attemptRef}; bring a file back with: ${restoreCommandFor(journal.attemptRef)}`,
     };
   } catch (error) {
-    return { ok: false, message: `An interrupted rollback to checkpoint ${journal.checkpointId} could not be finished: ${errorMessage(error)}. It is tried again at the next start; the attempt is kept at ${journal.attemptRef}.` };
+    return {
+      ok: false,
+      message: `An interrupted rollback to checkpoint ${journal.checkpointId} could not be finished: ${errorMessage(error)}. It is tried again at the next start; the attempt is kept at ${journal.attemptRef}.`,
+    };
   }
 }
 

@@ -78,7 +78,11 @@ export interface GitBytesCall extends GitSetup {
 
 /** git with bytes in and out (paths are bytes to git), for checkpoint plumbing. */
 export function runGitBytes(args: readonly string[], call: GitBytesCall): Promise<RunOutcome> {
-  return run('git', gitArguments(args, call), { cwd: call.cwd, env: gitEnvironment(process.env, call), ...(call.input !== undefined ? { input: call.input } : {}) });
+  return run('git', gitArguments(args, call), {
+    cwd: call.cwd,
+    env: gitEnvironment(process.env, call),
+    ...(call.input !== undefined ? { input: call.input } : {}),
+  });
 }
 
 export interface GitTextCall extends GitSetup {
@@ -88,7 +92,11 @@ export interface GitTextCall extends GitSetup {
 
 /** git through the ProcessRunner port (text output; tests pass a fake runner). */
 export function runGitText(runner: ProcessRunner, args: readonly string[], call: GitTextCall): Promise<RunResult> {
-  return runner.run('git', gitArguments(args, call), { cwd: call.cwd, env: gitEnvironment(process.env, call), ...(call.input !== undefined ? { input: call.input } : {}) });
+  return runner.run('git', gitArguments(args, call), {
+    cwd: call.cwd,
+    env: gitEnvironment(process.env, call),
+    ...(call.input !== undefined ? { input: call.input } : {}),
+  });
 }
 
 /**

@@ -93,7 +93,15 @@ function readPs(): ProcessEntry[] {
     const match = /^\s*(\d+)\s+(\d+)\s+(\d+)\s+(\S+)\s+(.*)$/.exec(line);
     if (!match) continue;
     const [, pid, ppid, pgid, state, command] = match as unknown as [string, string, string, string, string, string];
-    table.push({ pid: Number(pid), ppid: Number(ppid), pgid: Number(pgid), startTime: '', command: command.split('/').pop() ?? command, zombie: state.startsWith('Z'), marked: false });
+    table.push({
+      pid: Number(pid),
+      ppid: Number(ppid),
+      pgid: Number(pgid),
+      startTime: '',
+      command: command.split('/').pop() ?? command,
+      zombie: state.startsWith('Z'),
+      marked: false,
+    });
   }
   return table;
 }

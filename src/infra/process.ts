@@ -73,7 +73,12 @@ export async function start(file: string, args: readonly string[], options: Star
   if (options.signal?.aborted) return { ...nothing, end: 'interrupted', durationMs: 0 };
   let group: GroupProcess;
   try {
-    group = spawnGroup(file, args, { cwd: options.cwd, env: options.env, stdin: options.input === undefined ? 'ignore' : 'pipe', ...(options.role ? { role: options.role } : {}) });
+    group = spawnGroup(file, args, {
+      cwd: options.cwd,
+      env: options.env,
+      stdin: options.input === undefined ? 'ignore' : 'pipe',
+      ...(options.role ? { role: options.role } : {}),
+    });
   } catch (error) {
     return { ...nothing, end: 'spawn_failed', durationMs: elapsed(started), failure: describeSpawnFailure(error, file) };
   }
@@ -154,7 +159,12 @@ export async function run(file: string, args: readonly string[], options: RunOpt
   if (options.signal?.aborted) return { ...nothing, end: 'interrupted', durationMs: 0 };
   let child: ChildProcess;
   try {
-    child = spawn(file, args, { cwd: options.cwd, env: options.env ?? process.env, stdio: [options.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'], detached: true });
+    child = spawn(file, args, {
+      cwd: options.cwd,
+      env: options.env ?? process.env,
+      stdio: [options.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
+      detached: true,
+    });
   } catch (error) {
     return { ...nothing, end: 'spawn_failed', durationMs: elapsed(started), failure: describeSpawnFailure(error, file) };
   }

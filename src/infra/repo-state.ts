@@ -80,9 +80,28 @@ export interface RepoState {
 
 /** Files and directories in the git dir that make up an operation in progress. */
 export const OP_STATE_NAMES = [
-  'MERGE_HEAD', 'MERGE_MSG', 'MERGE_MODE', 'MERGE_RR', 'MERGE_AUTOSTASH', 'AUTO_MERGE', 'CHERRY_PICK_HEAD', 'REVERT_HEAD',
-  'REBASE_HEAD', 'SQUASH_MSG', 'ORIG_HEAD', 'BISECT_LOG', 'BISECT_START', 'BISECT_TERMS', 'BISECT_EXPECTED_REV',
-  'BISECT_ANCESTORS_OK', 'BISECT_NAMES', 'BISECT_RUN', 'BISECT_HEAD', 'rebase-merge', 'rebase-apply', 'sequencer',
+  'MERGE_HEAD',
+  'MERGE_MSG',
+  'MERGE_MODE',
+  'MERGE_RR',
+  'MERGE_AUTOSTASH',
+  'AUTO_MERGE',
+  'CHERRY_PICK_HEAD',
+  'REVERT_HEAD',
+  'REBASE_HEAD',
+  'SQUASH_MSG',
+  'ORIG_HEAD',
+  'BISECT_LOG',
+  'BISECT_START',
+  'BISECT_TERMS',
+  'BISECT_EXPECTED_REV',
+  'BISECT_ANCESTORS_OK',
+  'BISECT_NAMES',
+  'BISECT_RUN',
+  'BISECT_HEAD',
+  'rebase-merge',
+  'rebase-apply',
+  'sequencer',
 ] as const;
 
 function readdirOrNull(path: Buffer): Buffer[] | null {
@@ -247,8 +266,14 @@ export async function captureFiles(ctx: RepoContext, cache: StatCache, extraPath
   // listed again in full. Usually there are none, which saves a git call.
   // Tracked files whose stat data no longer matches the index, checked by git in C
   // with every stat field trusted whatever the repository's settings say.
-  const dirtyFiles = gitBytes(['-c', 'core.trustctime=true', '-c', 'core.checkStat=default', '-c', 'core.ignoreStat=false', 'diff-files', '-z', '--name-only', '--', '.'], { cwd }).catch(() => null);
-  const [tracked, collapsed] = await Promise.all([gitBytes(['ls-files', '-z', '-s', '--cached'], { cwd }), gitBytes(['ls-files', '-z', '-o', '--exclude-standard', '--directory'], { cwd })]);
+  const dirtyFiles = gitBytes(
+    ['-c', 'core.trustctime=true', '-c', 'core.checkStat=default', '-c', 'core.ignoreStat=false', 'diff-files', '-z', '--name-only', '--', '.'],
+    { cwd },
+  ).catch(() => null);
+  const [tracked, collapsed] = await Promise.all([
+    gitBytes(['ls-files', '-z', '-s', '--cached'], { cwd }),
+    gitBytes(['ls-files', '-z', '-o', '--exclude-standard', '--directory'], { cwd }),
+  ]);
   const candidates = new Set<string>();
   const gitlinks = new Map<string, string>();
   const indexObjects = new Set<string>();
@@ -325,7 +350,7 @@ export async function captureFiles(ctx: RepoContext, cache: StatCache, extraPath
     const st = realParents(path) ? lstatBig(underRoot(cwd, path)) : null;
     if (!st) {
       // A deleted tracked file may leave an empty directory git does not list as untracked.
-      for (let dir = path; dir.includes('/'); ) {
+      for (let dir = path; dir.includes('/');) {
         dir = dir.slice(0, dir.lastIndexOf('/'));
         if (!realParents(`${dir}/x`)) continue;
         const names = readdirOrNull(underRoot(cwd, dir));

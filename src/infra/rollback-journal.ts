@@ -59,7 +59,15 @@ export function readJournal(ctx: RepoContext): RollbackJournal | null | string {
       typeof value.attemptCommit === 'string' &&
       typeof value.startedAt === 'string'
     ) {
-      return { version: 1, checkpointId: value.checkpointId, checkpointCommit: value.checkpointCommit, attemptRef: value.attemptRef, attemptCommit: value.attemptCommit, startedAt: value.startedAt, pid: Number(value.pid) || 0 };
+      return {
+        version: 1,
+        checkpointId: value.checkpointId,
+        checkpointCommit: value.checkpointCommit,
+        attemptRef: value.attemptRef,
+        attemptCommit: value.attemptCommit,
+        startedAt: value.startedAt,
+        pid: Number(value.pid) || 0,
+      };
     }
   } catch {
     // Fall through: damaged.

@@ -36,7 +36,9 @@ export async function endLeftovers(runFile: string, logger: Pick<Logger, 'warn'>
   if (stillRuns(previous.pid, previous.startTime)) return 0;
   const stopped = await stopOwnedProcesses({ marker: runMarker(previous.token), spawned: previous.processes }, LEFTOVER_GRACE_MS);
   if (stopped.length > 0) {
-    logger.warn(`A previous Ralph run (PID ${previous.pid}) ended without stopping what it started; stopped ${stopped.length} process${stopped.length === 1 ? '' : 'es'} it left running: ${describeProcesses(stopped)}`);
+    logger.warn(
+      `A previous Ralph run (PID ${previous.pid}) ended without stopping what it started; stopped ${stopped.length} process${stopped.length === 1 ? '' : 'es'} it left running: ${describeProcesses(stopped)}`,
+    );
   }
   removeRunFile(runFile);
   return stopped.length;

@@ -1,4 +1,17 @@
-import { closeSync, constants, fchmodSync, lstatSync, mkdirSync, openSync, renameSync, rmdirSync, symlinkSync, unlinkSync, writeSync, type Stats } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  fchmodSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  renameSync,
+  rmdirSync,
+  symlinkSync,
+  unlinkSync,
+  writeSync,
+  type Stats,
+} from 'node:fs';
 import { underRoot } from './git-plumbing.js';
 
 /**
@@ -95,7 +108,7 @@ export class SafeTree {
     } else {
       const fd = openSync(this.abs(tmp), constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600);
       try {
-        for (let off = 0; off < content.length; ) off += writeSync(fd, content, off, content.length - off);
+        for (let off = 0; off < content.length;) off += writeSync(fd, content, off, content.length - off);
         fchmodSync(fd, perm);
       } finally {
         closeSync(fd);

@@ -172,7 +172,13 @@ export async function writeSnapshot(ctx: RepoContext, state: RepoState, info: Sn
   const [tree, blobIds, objectsTree] = await Promise.all([
     filesTree(ctx, state.files, cache),
     writeBlobs(ctx, blobs, cache),
-    indexObjects.length === 0 ? Promise.resolve(null) : mktree(ctx, indexObjects.map((o) => `100644 blob ${o}\t${o}`), cache),
+    indexObjects.length === 0
+      ? Promise.resolve(null)
+      : mktree(
+          ctx,
+          indexObjects.map((o) => `100644 blob ${o}\t${o}`),
+          cache,
+        ),
   ]);
   const dataEntries = [...blobIds].map(([name, oid]) => `100644 blob ${oid}\t${name}`);
   if (objectsTree) dataEntries.push(`040000 tree ${objectsTree}\tindex-objects`);
@@ -259,7 +265,10 @@ export async function readSnapshot(ctx: RepoContext, commit: string): Promise<Sn
   const id = t.get('Ralph-Checkpoint') ?? t.get('Ralph-Attempt');
   const data = parents[0];
   if (!kind || !id || !data) return `commit ${commit.slice(0, 12)} is not a Ralph checkpoint`;
-  const [json, perms, empty, index, stash] = await catBlobs(ctx, ['ralph-snapshot.json', 'perms', 'empty-dirs', 'index', 'stash-log'].map((n) => `${data}:${n}`));
+  const [json, perms, empty, index, stash] = await catBlobs(
+    ctx,
+    ['ralph-snapshot.json', 'perms', 'empty-dirs', 'index', 'stash-log'].map((n) => `${data}:${n}`),
+  );
   if (!json || !perms || !empty) return `commit ${commit.slice(0, 12)} is a damaged Ralph checkpoint (its data is missing)`;
   let parsed: DataFile;
   try {
@@ -268,7 +277,8 @@ export async function readSnapshot(ctx: RepoContext, commit: string): Promise<Sn
     return `commit ${commit.slice(0, 12)} is a damaged Ralph checkpoint (unreadable data)`;
   }
   if (parsed.version !== SNAPSHOT_DATA_VERSION) return `commit ${commit.slice(0, 12)} was made by another version of Ralph`;
-  if ((parsed.hasIndex && !index) || (parsed.hasStash && !stash)) return `commit ${commit.slice(0, 12)} is a damaged Ralph checkpoint (index or stash data missing)`;
+  if ((parsed.hasIndex && !index) || (parsed.hasStash && !stash))
+    return `commit ${commit.slice(0, 12)} is a damaged Ralph checkpoint (index or stash data missing)`;
 
   const permOf = new Map<string, number>();
   for (const item of splitZ(perms)) {
@@ -276,7 +286,8 @@ export async function readSnapshot(ctx: RepoContext, commit: string): Promise<Sn
     permOf.set(item.slice(space + 1), parseInt(item.slice(0, space), 8));
   }
   const files = await readFilesTree(ctx, commit, parsed.prefix, permOf);
-  const opState: OpFile[] | null = parsed.opState?.map((f) => ({ path: f.path, perm: f.perm, content: f.content === null ? null : Buffer.from(f.content, 'base64') })) ?? null;
+  const opState: OpFile[] | null =
+    parsed.opState?.map((f) => ({ path: f.path, perm: f.perm, content: f.content === null ? null : Buffer.from(f.content, 'base64') })) ?? null;
   const subs = (list: { path: string; head: string | null }[]): SubRepo[] => list.map((n) => ({ path: unb64(n.path), head: n.head }));
   return {
     kind,

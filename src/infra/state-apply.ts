@@ -1,4 +1,18 @@
-import { chmodSync, closeSync, constants, copyFileSync, existsSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
+import {
+  chmodSync,
+  closeSync,
+  constants,
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  unlinkSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { indexLockedError } from './checkpoint-error.js';
 import { binary, gitBytes, ralphGitDir, runGit, splitZ, underRoot, type RepoContext } from './git-plumbing.js';
@@ -37,7 +51,10 @@ const isIgnoreFile = (p: string): boolean => basename(binary(p).toString('utf8')
 
 async function ignoredNow(ctx: RepoContext, paths: readonly string[]): Promise<Set<string>> {
   if (paths.length === 0) return new Set();
-  const result = await runGit(['check-ignore', '--no-index', '-z', '--stdin'], { cwd: ctx.project, input: Buffer.from(paths.map((p) => `${p}\0`).join(''), 'latin1') });
+  const result = await runGit(['check-ignore', '--no-index', '-z', '--stdin'], {
+    cwd: ctx.project,
+    input: Buffer.from(paths.map((p) => `${p}\0`).join(''), 'latin1'),
+  });
   if (result.code !== 0 && result.code !== 1) throw new Error(`git check-ignore failed: ${result.stderr.trim()}`);
   return new Set(splitZ(result.stdout));
 }
@@ -110,7 +127,9 @@ async function keepInAttempt(ctx: RepoContext, attempt: AttemptPlace, present: F
     await gitBytes(['update-index', '-z', '--index-info'], { cwd: ctx.root, env, input: Buffer.from(input.join(''), 'latin1') });
     const tree = (await gitBytes(['write-tree'], { cwd: ctx.root, env })).toString('utf8').trim();
     const message = `ralph attempt: files found while rolling back\n\nFiles that were not visible when the attempt was saved (hidden by its .gitignore,\nor created after a rollback was interrupted), kept before Ralph removed them.\n`;
-    const commit = (await gitBytes(['commit-tree', tree, '-p', current], { cwd: ctx.root, input: message, identity: RALPH_IDENTITY, at: Date.now() })).toString('utf8').trim();
+    const commit = (await gitBytes(['commit-tree', tree, '-p', current], { cwd: ctx.root, input: message, identity: RALPH_IDENTITY, at: Date.now() }))
+      .toString('utf8')
+      .trim();
     await gitBytes(['update-ref', '-m', 'ralph: files kept before a rollback removed them', attempt.ref, commit, current], { cwd: ctx.root });
   } finally {
     rmSync(index, { force: true });
@@ -118,12 +137,25 @@ async function keepInAttempt(ctx: RepoContext, attempt: AttemptPlace, present: F
   }
 }
 
-async function applyFiles(ctx: RepoContext, target: RepoState, first: FileCapture, report: ApplyReport, suffix: string, step: StepHook, attempt: AttemptPlace | null, cache: StatCache): Promise<FileCapture> {
+async function applyFiles(
+  ctx: RepoContext,
+  target: RepoState,
+  first: FileCapture,
+  report: ApplyReport,
+  suffix: string,
+  step: StepHook,
+  attempt: AttemptPlace | null,
+  cache: StatCache,
+): Promise<FileCapture> {
   let present = first;
   let plan = planFiles(target, present);
   const ignoreWrites = plan.writes.filter(isIgnoreFile);
   const ignoreDeletes = plan.deletes.filter(isIgnoreFile);
-  const contentsOf = async (paths: readonly string[]): Promise<Map<string, Buffer>> => blobContents(ctx, paths.map((p) => (target.files.get(p) as { oid: string }).oid));
+  const contentsOf = async (paths: readonly string[]): Promise<Map<string, Buffer>> =>
+    blobContents(
+      ctx,
+      paths.map((p) => (target.files.get(p) as { oid: string }).oid),
+    );
   let tree = new SafeTree(ctx.project, (p) => present.files.has(p), suffix);
   const write = (contents: Map<string, Buffer>, path: string): void => {
     const want = target.files.get(path) as { mode: string; oid: string; perm: number };
@@ -180,7 +212,10 @@ async function applySubRepos(ctx: RepoContext, target: RepoState, present: FileC
     const status = await runGit(['status', '--porcelain', '--untracked-files=no'], { cwd });
     const clean = status.code === 0 && status.stdout.length === 0;
     const moved = clean && (await runGit(['checkout', '-q', '--detach', sub.head], { cwd })).code === 0;
-    if (!moved) report.unrestored.push(`submodule ${binary(sub.path).toString('utf8')}: its HEAD is ${head ?? 'gone'}, was ${sub.head} (it has local changes; run: git -C ${binary(sub.path).toString('utf8')} checkout ${sub.head})`);
+    if (!moved)
+      report.unrestored.push(
+        `submodule ${binary(sub.path).toString('utf8')}: its HEAD is ${head ?? 'gone'}, was ${sub.head} (it has local changes; run: git -C ${binary(sub.path).toString('utf8')} checkout ${sub.head})`,
+      );
   }
   const nestedNow = new Map(present.nested.map((s) => [s.path, s.head] as const));
   for (const repo of target.nested) {
@@ -207,7 +242,7 @@ function replaceGitFile(path: string, content: Buffer | null): void {
     throw indexLockedError(lock);
   }
   try {
-    for (let off = 0; off < content.length; ) off += writeSync(fd, content, off, content.length - off);
+    for (let off = 0; off < content.length;) off += writeSync(fd, content, off, content.length - off);
   } finally {
     closeSync(fd);
   }
@@ -231,7 +266,8 @@ async function applyRefs(ctx: RepoContext, target: RepoState): Promise<void> {
         if (r?.symref !== w.symref) symbolic.push([name, w.symref]);
       } else if (!r || r.oid !== w.oid || r.symref) commands.push(`update ${name}\0${w.oid}\0\0`);
     }
-    if (commands.length > 0) await gitBytes(['update-ref', '--no-deref', '-z', '--stdin', '-m', 'ralph: rollback'], { cwd: ctx.root, input: commands.join('') });
+    if (commands.length > 0)
+      await gitBytes(['update-ref', '--no-deref', '-z', '--stdin', '-m', 'ralph: rollback'], { cwd: ctx.root, input: commands.join('') });
     for (const [name, to] of symbolic) await gitBytes(['symbolic-ref', name, to], { cwd: ctx.root });
     const log = join(ctx.commonDir, 'logs', 'refs', 'stash');
     if (!target.refsComplete) {
@@ -295,7 +331,11 @@ async function scopedIndex(ctx: RepoContext, saved: Buffer): Promise<Buffer> {
     const prefix = Buffer.from(ctx.prefix, 'utf8').toString('latin1');
     const remove = (await entries(mergedFile)).map((line) => `0 ${ZERO_ID}\t${prefix}${line.slice(line.indexOf('\t') + 1)}\0`);
     const add = (await entries(savedFile)).map((line) => `${line.slice(0, line.indexOf('\t'))}\t${prefix}${line.slice(line.indexOf('\t') + 1)}\0`);
-    await gitBytes(['update-index', '-z', '--index-info'], { cwd: ctx.root, env: { GIT_INDEX_FILE: mergedFile }, input: Buffer.from([...new Set(remove)].join('') + add.join(''), 'latin1') });
+    await gitBytes(['update-index', '-z', '--index-info'], {
+      cwd: ctx.root,
+      env: { GIT_INDEX_FILE: mergedFile },
+      input: Buffer.from([...new Set(remove)].join('') + add.join(''), 'latin1'),
+    });
     return readFileSync(mergedFile);
   } finally {
     rmSync(savedFile, { force: true });
@@ -305,7 +345,14 @@ async function scopedIndex(ctx: RepoContext, saved: Buffer): Promise<Buffer> {
 }
 
 /** Makes the repository hold `target`. */
-export async function applyState(ctx: RepoContext, target: RepoState, cache: StatCache, suffix: string, step: StepHook = () => undefined, attempt: AttemptPlace | null = null): Promise<ApplyReport> {
+export async function applyState(
+  ctx: RepoContext,
+  target: RepoState,
+  cache: StatCache,
+  suffix: string,
+  step: StepHook = () => undefined,
+  attempt: AttemptPlace | null = null,
+): Promise<ApplyReport> {
   const report: ApplyReport = { written: [], deleted: [], chmodded: [], keptIgnored: [], displaced: [], unrestored: [] };
   if (existsSync(join(ctx.gitDir, 'index.lock'))) throw indexLockedError(join(ctx.gitDir, 'index.lock'));
   const first = await captureFiles(ctx, cache, target.files.keys());
@@ -321,4 +368,3 @@ export async function applyState(ctx: RepoContext, target: RepoState, cache: Sta
   step('op-state');
   return report;
 }
-

@@ -32,4 +32,3 @@ export function isProcessAlive(pid: number): boolean {
     return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
-

@@ -172,7 +172,10 @@ export class LoopStore implements LoopStorePort {
       const size = Buffer.byteLength(clean);
       if (this.liveLogBytes + size > this.liveLogMaxBytes) {
         // Start over rather than stop: whoever follows live.log wants the latest output.
-        writeFileAtomic(this.paths.liveLog, `[... earlier output of this loop cut: live.log keeps at most ${this.liveLogMaxBytes} bytes; the beginning is in this call's output log under .ralph/logs ...]\n`);
+        writeFileAtomic(
+          this.paths.liveLog,
+          `[... earlier output of this loop cut: live.log keeps at most ${this.liveLogMaxBytes} bytes; the beginning is in this call's output log under .ralph/logs ...]\n`,
+        );
         this.liveLogBytes = 0;
       }
       writeFileSync(this.paths.liveLog, clean, { flag: 'a' });

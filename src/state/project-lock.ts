@@ -34,7 +34,9 @@ export async function acquireProjectLock(paths: RalphPaths, onCompromised: (erro
       rmSync(paths.lockFile, { recursive: true, force: true });
       release = await lockfile.lock(paths.lockTarget, options);
     } else {
-      const who = holder ? `process ${holder.pid}${holder.host && holder.host !== hostname() ? ` on ${holder.host}` : ''}, started ${holder.startedAt}` : 'another process';
+      const who = holder
+        ? `process ${holder.pid}${holder.host && holder.host !== hostname() ? ` on ${holder.host}` : ''}, started ${holder.startedAt}`
+        : 'another process';
       throw new RalphError(
         `Another Ralph loop is already running in this project (${who}).`,
         ExitCode.RuntimeError,

@@ -82,7 +82,11 @@ export function locateRuntimeDir(projectDir: string, env: NodeJS.ProcessEnv = pr
 }
 
 function refuse(why: string): never {
-  throw new RalphError(`Ralph cannot keep its lock there: ${why}.`, ExitCode.RuntimeError, 'Remove or fix that path (it must be a directory of yours that only you can write to), then run ralph again.');
+  throw new RalphError(
+    `Ralph cannot keep its lock there: ${why}.`,
+    ExitCode.RuntimeError,
+    'Remove or fix that path (it must be a directory of yours that only you can write to), then run ralph again.',
+  );
 }
 
 function checkDirectory(path: string, mustBePrivate: boolean): void {

@@ -13,7 +13,13 @@ export function buildStatusJson(paths: RalphPaths): Record<string, unknown> {
   const pid = runningLoopPid(paths);
   if (read.kind === 'missing') {
     // The lock still says whether a loop runs when status.json is gone (removed by the agent, say).
-    if (pid !== undefined) return { status: 'unknown', running: true, pid, message: `A Ralph loop is running (PID ${pid}) but status.json is missing; the loop rewrites it on its next step.` };
+    if (pid !== undefined)
+      return {
+        status: 'unknown',
+        running: true,
+        pid,
+        message: `A Ralph loop is running (PID ${pid}) but status.json is missing; the loop rewrites it on its next step.`,
+      };
     return { status: 'not_started', running: false, message: 'No status file found. Ralph may not be running.' };
   }
   if (read.kind === 'corrupt') return { status: 'corrupt', running: pid !== undefined, message: `status.json is corrupt: ${read.reason}` };

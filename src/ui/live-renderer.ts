@@ -22,7 +22,8 @@ function firstLine(text: string): string {
 
 function describeRetry(e: Extract<AgentProgress, { kind: 'api_retry' }>): string {
   const parts = [`⏳ API retry ${e.attempt ?? '?'}${e.maxRetries !== undefined ? `/${e.maxRetries}` : ''}`];
-  if (e.error !== undefined || e.status !== undefined) parts.push(` — ${[e.error, e.status !== undefined ? `(${e.status})` : undefined].filter(Boolean).join(' ')}`);
+  if (e.error !== undefined || e.status !== undefined)
+    parts.push(` — ${[e.error, e.status !== undefined ? `(${e.status})` : undefined].filter(Boolean).join(' ')}`);
   if (e.delayMs !== undefined) parts.push(`, next attempt in ${(e.delayMs / 1000).toFixed(e.delayMs < 10_000 ? 1 : 0)}s`);
   return parts.join('');
 }

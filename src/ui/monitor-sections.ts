@@ -125,7 +125,8 @@ export function circuitSection(doc: StatusDocument, snapshot: MonitorSnapshot): 
       if (c.reason) parts.push(part(` — ${c.reason}`));
       lines.push(field('Circuit', ...parts));
       const counters = `no progress ${c.consecutive_no_progress} · same error ${c.consecutive_same_error} · failures ${c.consecutive_failures} · opened ${c.total_opens}×`;
-      if (c.state !== 'CLOSED' || c.consecutive_no_progress + c.consecutive_same_error + c.consecutive_failures > 0) lines.push(field('Breaker', part(counters, 'dim')));
+      if (c.state !== 'CLOSED' || c.consecutive_no_progress + c.consecutive_same_error + c.consecutive_failures > 0)
+        lines.push(field('Breaker', part(counters, 'dim')));
     }
   }
   const session = snapshot.sessionId;
@@ -197,9 +198,7 @@ export function waitingSection(waiting: StatusWaiting, now: number): Line[] {
 export function finishedSection(doc: StatusDocument): Line[] {
   const code = exitCodeOf(doc);
   const style: Style = code === 0 ? 'green' : 'red';
-  const lines: Line[] = [
-    field('Exit reason', part(doc.exit_reason || '(none recorded)', style), part(code === undefined ? '' : ` (exit code ${code})`)),
-  ];
+  const lines: Line[] = [field('Exit reason', part(doc.exit_reason || '(none recorded)', style), part(code === undefined ? '' : ` (exit code ${code})`))];
   const why = isExitReason(doc.exit_reason) ? EXIT_REASONS[doc.exit_reason].describe : undefined;
   if (why) lines.push(field('Why', part(why)));
   if (doc.message && doc.message !== why) lines.push(field('Message', part(doc.message)));

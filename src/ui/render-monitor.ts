@@ -116,10 +116,7 @@ export function renderMonitor(snapshot: MonitorSnapshot, options: RenderOptions)
   const body: Line[] = [];
   for (const section of bodySections(snapshot, options.now)) body.push([], ...section);
   const interval = options.intervalSec ?? 2;
-  const footer: Line[] = [
-    rule,
-    [part(`Controls: Ctrl+C to exit | Refreshes every ${formatInterval(interval)} | ${clockTime(options.now)}`, 'dim')],
-  ];
+  const footer: Line[] = [rule, [part(`Controls: Ctrl+C to exit | Refreshes every ${formatInterval(interval)} | ${clockTime(options.now)}`, 'dim')]];
 
   let logCount = Math.min(options.maxLogLines ?? DEFAULT_LOG_LINES, snapshot.logLines.length);
   const fixed = top.length + body.length + footer.length + 2; // blank line + "Recent Activity"

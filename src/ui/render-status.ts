@@ -30,7 +30,10 @@ export function renderStatusText(doc: StatusDocument, processAlive: boolean, now
   }
   if (doc.last_iteration) {
     const it = doc.last_iteration;
-    add('Last iteration', `#${it.loop} ${it.outcome}, ${formatDuration(it.duration_ms / 1000)}, ${it.files_changed} file(s) changed${it.summary ? ` — ${it.summary}` : ''}`);
+    add(
+      'Last iteration',
+      `#${it.loop} ${it.outcome}, ${formatDuration(it.duration_ms / 1000)}, ${it.files_changed} file(s) changed${it.summary ? ` — ${it.summary}` : ''}`,
+    );
   }
   if (doc.session_id) add('Session', doc.session_id);
   if (doc.exit_reason) add('Exit reason', `${doc.exit_reason}${doc.exit_code !== null ? ` (exit code ${doc.exit_code})` : ''}`);

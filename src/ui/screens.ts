@@ -41,7 +41,7 @@ export function renderHaltScreen(state: CircuitState): string {
     '  1. Read the latest log:     tail -20 .ralph/logs/ralph.log',
     '  2. Read the latest output:  ls -t .ralph/logs/claude_output_*.log | head -1',
     '  3. Update .ralph/fix_plan.md or .ralph/PROMPT.md if needed',
-    "  4. Reset and restart:       ralph --reset-circuit && ralph",
+    '  4. Reset and restart:       ralph --reset-circuit && ralph',
     '',
   ].join('\n');
 }

@@ -14,7 +14,10 @@ const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
  * become spaces.
  */
 export function sanitizeLine(text: string): string {
-  return text.replace(ESCAPE_SEQUENCE, '').replace(/[\t\n\r]/g, ' ').replace(CONTROL, '');
+  return text
+    .replace(ESCAPE_SEQUENCE, '')
+    .replace(/[\t\n\r]/g, ' ')
+    .replace(CONTROL, '');
 }
 
 /** Code points a terminal draws two columns wide (CJK, most emoji). */
@@ -109,5 +112,8 @@ export function padToWidth(text: string, width: number): string {
 
 /** Like sanitizeLine, but keeps newlines and tabs: for streamed multi-line text. */
 export function sanitizeText(text: string): string {
-  return text.replace(ESCAPE_SEQUENCE, '').replace(/\r\n?/g, '\n').replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, '');
+  return text
+    .replace(ESCAPE_SEQUENCE, '')
+    .replace(/\r\n?/g, '\n')
+    .replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, '');
 }

@@ -10,7 +10,9 @@ import { ROOT } from '../helpers/run-cli.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
 function copyCheckout(target: string): void {
-  const files = execFileSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], { cwd: ROOT, encoding: 'utf8' }).split('\0').filter(Boolean);
+  const files = execFileSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], { cwd: ROOT, encoding: 'utf8' })
+    .split('\0')
+    .filter(Boolean);
   for (const file of files) {
     if (!existsSync(join(ROOT, file))) continue;
     mkdirSync(dirname(join(target, file)), { recursive: true });
@@ -31,7 +33,14 @@ describe('install.sh', () => {
 
     const nodeDir = dirname(process.execPath);
     const basePath = `${nodeDir}:/usr/local/bin:/usr/bin:/bin`;
-    const env = { HOME: home, PATH: basePath, LANG: 'C.UTF-8', NO_COLOR: '1', GIT_CONFIG_NOSYSTEM: '1', npm_config_cache: join(process.env['HOME'] ?? '/root', '.npm') };
+    const env = {
+      HOME: home,
+      PATH: basePath,
+      LANG: 'C.UTF-8',
+      NO_COLOR: '1',
+      GIT_CONFIG_NOSYSTEM: '1',
+      npm_config_cache: join(process.env['HOME'] ?? '/root', '.npm'),
+    };
     const install = await execa('./install.sh', [], { cwd: checkout, env, extendEnv: false, reject: false });
     expect(install.exitCode, install.stderr).toBe(0);
     expect(install.stdout).toContain('is not on your PATH');
@@ -57,9 +66,19 @@ describe('install.sh', () => {
     const project = join(home, 'my-project');
     writeFileSync(
       join(project, '.ralph', 'mock_responses.json'),
-      JSON.stringify({ responses: [1, 2].map((n) => ({ output: `step ${n}\n---RALPH_STATUS---\nEXIT_SIGNAL: false\n---END_RALPH_STATUS---`, files: { [`src/step${n}.txt`]: String(n) } })) }),
+      JSON.stringify({
+        responses: [1, 2].map((n) => ({
+          output: `step ${n}\n---RALPH_STATUS---\nEXIT_SIGNAL: false\n---END_RALPH_STATUS---`,
+          files: { [`src/step${n}.txt`]: String(n) },
+        })),
+      }),
     );
-    const loop = await execa('ralph', ['--backend', 'mock', '--max-loops', '2', '--pause', '0'], { cwd: project, env: userEnv, extendEnv: false, reject: false });
+    const loop = await execa('ralph', ['--backend', 'mock', '--max-loops', '2', '--pause', '0'], {
+      cwd: project,
+      env: userEnv,
+      extendEnv: false,
+      reject: false,
+    });
     expect(loop.exitCode, loop.stderr).toBe(7);
     const status = await execa('ralph', ['--status', '--json'], { cwd: project, env: userEnv, extendEnv: false });
     expect(JSON.parse(status.stdout)).toMatchObject({ loop_count: 2, exit_reason: 'max_loops' });

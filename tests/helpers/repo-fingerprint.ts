@@ -34,7 +34,20 @@ function walk(root: Buffer, rel: string, out: Record<string, string>, skip: (rel
   }
 }
 
-const OP_STATE = ['MERGE_HEAD', 'MERGE_MSG', 'MERGE_MODE', 'CHERRY_PICK_HEAD', 'REVERT_HEAD', 'REBASE_HEAD', 'SQUASH_MSG', 'AUTO_MERGE', 'ORIG_HEAD', 'rebase-merge', 'rebase-apply', 'sequencer'];
+const OP_STATE = [
+  'MERGE_HEAD',
+  'MERGE_MSG',
+  'MERGE_MODE',
+  'CHERRY_PICK_HEAD',
+  'REVERT_HEAD',
+  'REBASE_HEAD',
+  'SQUASH_MSG',
+  'AUTO_MERGE',
+  'ORIG_HEAD',
+  'rebase-merge',
+  'rebase-apply',
+  'sequencer',
+];
 
 export function readTreeFiles(dir: string, skip: (rel: string) => boolean = () => false): Record<string, string> {
   const tree: Record<string, string> = {};

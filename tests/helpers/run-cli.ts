@@ -29,7 +29,15 @@ export function cleanEnv(extra: Record<string, string> = {}): Record<string, str
 
 /** Runs one of the built commands (bin/<name>.js). Needs `npm run build` first. */
 export function runCli(name: string, args: readonly string[], cwd: string, env: Record<string, string> = cleanEnv(), timeoutMs = 30_000): ResultPromise {
-  return execa(process.execPath, [join(ROOT, 'bin', `${name}.js`), ...args], { cwd, env, extendEnv: false, reject: false, timeout: timeoutMs, stdin: 'ignore', forceKillAfterDelay: false });
+  return execa(process.execPath, [join(ROOT, 'bin', `${name}.js`), ...args], {
+    cwd,
+    env,
+    extendEnv: false,
+    reject: false,
+    timeout: timeoutMs,
+    stdin: 'ignore',
+    forceKillAfterDelay: false,
+  });
 }
 
 export async function ralph(args: readonly string[], cwd: string, env?: Record<string, string>, timeoutMs?: number): Promise<CliResult> {
@@ -90,7 +98,19 @@ export function readJsonLines(path: string): Array<Record<string, unknown>> {
 
 /** A RALPH_STATUS-carrying Claude result object as the CLI prints it. */
 export function resultJson(text: string, extra: Record<string, unknown> = {}): string {
-  return JSON.stringify({ type: 'result', subtype: 'success', is_error: false, duration_ms: 10, num_turns: 1, result: text, session_id: 'sess-fake-1', total_cost_usd: 0.01, usage: { input_tokens: 100, output_tokens: 50 }, permission_denials: [], ...extra });
+  return JSON.stringify({
+    type: 'result',
+    subtype: 'success',
+    is_error: false,
+    duration_ms: 10,
+    num_turns: 1,
+    result: text,
+    session_id: 'sess-fake-1',
+    total_cost_usd: 0.01,
+    usage: { input_tokens: 100, output_tokens: 50 },
+    permission_denials: [],
+    ...extra,
+  });
 }
 
 export function statusBlock(fields: Record<string, string>): string {

@@ -20,7 +20,13 @@ export function toolsHome(): string {
   return tempDir('ralph-tools-home-');
 }
 
-export async function ralphTest(home: string, tool: string, input: Record<string, unknown> = {}, extraArgs: readonly string[] = [], env: Record<string, string> = {}): Promise<ToolRun> {
+export async function ralphTest(
+  home: string,
+  tool: string,
+  input: Record<string, unknown> = {},
+  extraArgs: readonly string[] = [],
+  env: Record<string, string> = {},
+): Promise<ToolRun> {
   const r = await execa(process.execPath, [join(ROOT, 'bin', 'ralph.js'), 'test', tool, '--input', '-', ...extraArgs], {
     cwd: home,
     env: cleanEnv({ RALPH_TEST_TOOLS_HOME: home, ...env }),

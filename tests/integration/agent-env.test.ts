@@ -22,9 +22,19 @@ describe('the agent environment', () => {
   it('withholds every planted credential from the agent process, says which by name, and passes what it needs', async () => {
     const dir = ralphProject();
     const dump = join(tempDir('agent-env-'), 'env.txt');
-    const fake = fakeClaude([], { default: { stdout: done, shell: `node -e 'process.stdout.write(Object.entries(process.env).map(([k,v])=>k+"="+v).join("\\0"))' > '${dump}'` } });
+    const fake = fakeClaude([], {
+      default: { stdout: done, shell: `node -e 'process.stdout.write(Object.entries(process.env).map(([k,v])=>k+"="+v).join("\\0"))' > '${dump}'` },
+    });
     const ownKey = 'sk-ant-api03-OWNKEYofTheAgent000000000';
-    const env = { ...fake.env, ...PLANTED_SECRETS, ANTHROPIC_API_KEY: ownKey, CLAUDE_CODE_OAUTH_TOKEN: 'oauth-OWN-token-1234', NODE_EXTRA_CA_CERTS: '/etc/ssl/corp.pem', TERM: 'xterm', USER: 'someone' };
+    const env = {
+      ...fake.env,
+      ...PLANTED_SECRETS,
+      ANTHROPIC_API_KEY: ownKey,
+      CLAUDE_CODE_OAUTH_TOKEN: 'oauth-OWN-token-1234',
+      NODE_EXTRA_CA_CERTS: '/etc/ssl/corp.pem',
+      TERM: 'xterm',
+      USER: 'someone',
+    };
     expect(Object.keys(PLANTED_SECRETS).length).toBeGreaterThanOrEqual(40);
 
     const r = await ralph(['--max-loops', '1', '--pause', '0'], dir, env);

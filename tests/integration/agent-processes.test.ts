@@ -17,7 +17,7 @@ const stubborn = (file: string): string => `trap "" TERM; echo $$ > "${file}"; e
 afterEach(() => killTracked());
 
 describe('processes the agent leaves running', () => {
-  it('a background process holding the agent\'s stdout and stderr neither keeps Ralph from exiting nor survives it', async () => {
+  it("a background process holding the agent's stdout and stderr neither keeps Ralph from exiting nor survives it", async () => {
     const dir = ralphProject();
     const fake = fakeClaude([], { default: { stdout: inProgress, background: 'echo $$ > "$FAKE_CLAUDE_STATE/bg.pid"; exec sleep 300' } });
     // Before, Ralph waited for the sleep to close the pipe: the run outlived this 60 s limit.
@@ -32,7 +32,9 @@ describe('processes the agent leaves running', () => {
     const dir = ralphProject();
     // setsid execs in place here (a background job is no group leader), so $! is the sleep itself.
     // Only the first call leaves one behind, so the test knows every process it must end itself.
-    const fake = fakeClaude([{ stdout: inProgress, background: 'env -i setsid sleep 300 & echo $! > "$FAKE_CLAUDE_STATE/escaped.pid"' }], { default: { stdout: inProgress } });
+    const fake = fakeClaude([{ stdout: inProgress, background: 'env -i setsid sleep 300 & echo $! > "$FAKE_CLAUDE_STATE/escaped.pid"' }], {
+      default: { stdout: inProgress },
+    });
     const r = await ralph(['--max-loops', '2', '--pause', '0'], dir, fake.env, 60_000);
     // Nothing can find it by design; the test ends it itself.
     track(await pidFromFile(join(fake.stateDir, 'escaped.pid')));
@@ -63,7 +65,12 @@ describe('processes the agent leaves running', () => {
   it('on Ctrl+C ends the agent and its setsid, SIGTERM-ignoring child, then exits 130', async () => {
     const dir = ralphProject();
     const fake = fakeClaude([], {
-      default: { stdout: inProgress, sleep_ms: 120_000, ignore_term: true, shell: `setsid sh -c '${stubborn('$FAKE_CLAUDE_STATE/child.pid')}' >/dev/null 2>&1 &` },
+      default: {
+        stdout: inProgress,
+        sleep_ms: 120_000,
+        ignore_term: true,
+        shell: `setsid sh -c '${stubborn('$FAKE_CLAUDE_STATE/child.pid')}' >/dev/null 2>&1 &`,
+      },
     });
     const run = runCli('ralph', ['--max-loops', '1', '--pause', '0'], dir, fake.env, 60_000);
     const child = await pidFromFile(join(fake.stateDir, 'child.pid'));

@@ -11,7 +11,13 @@ const hasScript = spawnSync('script', ['--version']).status === 0;
 
 function onTerminal(args: string[], cwd: string): { status: number | null; screen: string } {
   const command = shellCommand([process.execPath, join(ROOT, 'bin', 'ralph.js'), ...args]);
-  const r = spawnSync('script', ['-qec', command, '/dev/null'], { cwd, env: cleanEnv({ TERM: 'xterm' }), encoding: 'utf8', timeout: 30_000, stdio: ['pipe', 'pipe', 'pipe'] });
+  const r = spawnSync('script', ['-qec', command, '/dev/null'], {
+    cwd,
+    env: cleanEnv({ TERM: 'xterm' }),
+    encoding: 'utf8',
+    timeout: 30_000,
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
   return { status: r.status, screen: r.stdout };
 }
 

@@ -155,7 +155,9 @@ describe('the fixtures', () => {
 describe('after a rollback the agent is told', () => {
   it("the next call's context says which checkpoint, which files, and that its commits left the branch", async () => {
     const dir = ralphProject({ files: { 'app.js': 'good\n' } });
-    const fake = fakeClaude([], { default: { stdout: resultJson(working()), shell: 'echo broken > app.js && git add app.js && git commit -qm "agent commit"' } });
+    const fake = fakeClaude([], {
+      default: { stdout: resultJson(working()), shell: 'echo broken > app.js && git add app.js && git commit -qm "agent commit"' },
+    });
     const r = await ralph(['--verify', 'grep -q good app.js', '--verify-max', '2', '--rollback-on-fail', '--pause', '0', '--max-loops', '2'], dir, fake.env);
     expect(r.exitCode).toBe(6);
     const calls = fake.calls();

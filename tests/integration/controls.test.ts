@@ -9,7 +9,8 @@ import { tempDir } from '../helpers/temp-dir.js';
 import { waitFor } from '../helpers/wait-for.js';
 
 const working = `Working.\n${statusBlock({ STATUS: 'IN_PROGRESS', EXIT_SIGNAL: 'false' })}`;
-const steps = (n: number, extra: Record<string, unknown> = {}): unknown[] => Array.from({ length: n }, (_, i) => ({ output: working, files: { [`s${i}.txt`]: String(i) }, ...extra }));
+const steps = (n: number, extra: Record<string, unknown> = {}): unknown[] =>
+  Array.from({ length: n }, (_, i) => ({ output: working, files: { [`s${i}.txt`]: String(i) }, ...extra }));
 
 describe('limits', () => {
   it('max_cost stops once the run has cost the limit (exit 7)', async () => {
@@ -23,7 +24,10 @@ describe('limits', () => {
 
   it('a usage limit that resets after --max-runtime ends the run with usage_limit (exit 5)', async () => {
     const dir = ralphProject();
-    const stream = readFileSync(join(import.meta.dirname, '..', 'fixtures', 'claude-cli', 'stream-json-error-usage-limit.jsonl'), 'utf8').replace(/"resetsAt":\d+/, `"resetsAt":${Math.floor(Date.now() / 1000) + 7200}`);
+    const stream = readFileSync(join(import.meta.dirname, '..', 'fixtures', 'claude-cli', 'stream-json-error-usage-limit.jsonl'), 'utf8').replace(
+      /"resetsAt":\d+/,
+      `"resetsAt":${Math.floor(Date.now() / 1000) + 7200}`,
+    );
     const fake = fakeClaude([{ stdout: stream, exit: 1 }]);
     const r = await ralph(['--pause', '0', '--max-runtime', '60'], dir, fake.env);
     expect(r.exitCode).toBe(5);
@@ -66,7 +70,8 @@ describe('live output, notifications, inspection', () => {
     const stream = readFileSync(join(import.meta.dirname, '..', 'fixtures', 'claude-cli', 'stream-json-success.jsonl'), 'utf8');
     const init = `${stream.split('\n', 1)[0]}\n`;
     // The agent is still "working" while it looks at what a watcher would see.
-    const look = 'for i in $(seq 1 200); do grep -q 280df34f-c3ad-4e13-8b54-00f4d7cd8111 .ralph/status.json 2>/dev/null && { echo seen > seen.txt; exit 0; }; sleep 0.05; done; echo unseen > seen.txt';
+    const look =
+      'for i in $(seq 1 200); do grep -q 280df34f-c3ad-4e13-8b54-00f4d7cd8111 .ralph/status.json 2>/dev/null && { echo seen > seen.txt; exit 0; }; sleep 0.05; done; echo unseen > seen.txt';
     const fake = fakeClaude([{ stdout_first: init, shell: look, stdout: stream.slice(init.length) }]);
     const r = await ralph(['--live', '--pause', '0', '--max-loops', '1'], dir, fake.env);
     expect(r.exitCode).toBe(7);
@@ -96,10 +101,14 @@ describe('live output, notifications, inspection', () => {
     const dir = ralphProject();
     writeMockScript(dir, steps(2, { cost_usd: 0.25, input_tokens: 100, output_tokens: 10 }));
     await ralph(['--backend', 'mock', '--pause', '0', '--max-loops', '2'], dir, cleanEnv());
-    const timeline = JSON.parse((await ralph(['--inspect', '--format', 'timeline'], dir, cleanEnv())).stdout) as { timeline: Array<{ iteration: number; events: string[] }> };
+    const timeline = JSON.parse((await ralph(['--inspect', '--format', 'timeline'], dir, cleanEnv())).stdout) as {
+      timeline: Array<{ iteration: number; events: string[] }>;
+    };
     expect(timeline.timeline.map((t) => t.iteration)).toEqual([1, 2]);
     expect(timeline.timeline[0]?.events).toEqual(expect.arrayContaining(['iteration.start', 'agent.result', 'analysis', 'iteration.end']));
-    const filtered = JSON.parse((await ralph(['--inspect', '--format', 'json', '--topic', 'iteration.*', '--after-iteration', '1'], dir, cleanEnv())).stdout) as { records: Array<{ event: string }>; total_matched: number };
+    const filtered = JSON.parse(
+      (await ralph(['--inspect', '--format', 'json', '--topic', 'iteration.*', '--after-iteration', '1'], dir, cleanEnv())).stdout,
+    ) as { records: Array<{ event: string }>; total_matched: number };
     expect(filtered.records.map((r) => r.event)).toEqual(['iteration.start', 'iteration.end']);
     const stats = JSON.parse((await runCli('ralph-stats', ['--json'], dir, cleanEnv())).stdout as string) as Record<string, unknown>;
     expect(stats).toMatchObject({ total_loops: 2, successful: 2 });

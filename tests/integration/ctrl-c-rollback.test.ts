@@ -29,10 +29,21 @@ function slowGitAfterArming(): { bin: string; arm: string; mark: string } {
 describe('Ctrl+C during a rollback', () => {
   it('a second (and third) Ctrl+C waits for the rollback, then exits 130 with the tree fully restored', async () => {
     const dir = ralphProject({ files: { 'app.js': 'good\n', 'lib.js': 'lib v1\n' } });
-    writeMockScript(dir, [{ output: `Working.\n${statusBlock({ STATUS: 'IN_PROGRESS', EXIT_SIGNAL: 'false' })}`, files: { 'app.js': 'broken\n', 'lib.js': 'lib v2\n', 'new.js': 'junk\n' } }]);
+    writeMockScript(dir, [
+      {
+        output: `Working.\n${statusBlock({ STATUS: 'IN_PROGRESS', EXIT_SIGNAL: 'false' })}`,
+        files: { 'app.js': 'broken\n', 'lib.js': 'lib v2\n', 'new.js': 'junk\n' },
+      },
+    ]);
     const git = slowGitAfterArming();
     const env = cleanEnv({ PATH: `${git.bin}:${FAKE_BIN}:${process.env['PATH'] ?? '/usr/bin:/bin'}` });
-    const run = runCli('ralph', ['--backend', 'mock', '--pause', '0', '--verify', `touch '${git.arm}'; exit 1`, '--rollback-on-fail', '--max-loops', '1'], dir, env, 60_000);
+    const run = runCli(
+      'ralph',
+      ['--backend', 'mock', '--pause', '0', '--verify', `touch '${git.arm}'; exit 1`, '--rollback-on-fail', '--max-loops', '1'],
+      dir,
+      env,
+      60_000,
+    );
     await waitFor(() => existsSync(git.mark));
     run.kill('SIGINT');
     await new Promise((r) => setTimeout(r, 50));
@@ -50,7 +61,12 @@ describe('Ctrl+C during a rollback', () => {
 describe('Ctrl+C during ralph --restore', () => {
   it('finishes the restore, then ends: the tree is the checkpoint, not something in between', async () => {
     const dir = ralphProject({ files: { 'app.js': 'v1\n', 'lib.js': 'lib v1\n' } });
-    writeMockScript(dir, [{ output: `Working.\n${statusBlock({ STATUS: 'IN_PROGRESS', EXIT_SIGNAL: 'false' })}`, files: { 'app.js': 'v2\n', 'lib.js': 'lib v2\n', 'new.js': 'added\n' } }]);
+    writeMockScript(dir, [
+      {
+        output: `Working.\n${statusBlock({ STATUS: 'IN_PROGRESS', EXIT_SIGNAL: 'false' })}`,
+        files: { 'app.js': 'v2\n', 'lib.js': 'lib v2\n', 'new.js': 'added\n' },
+      },
+    ]);
     await ralph(['--backend', 'mock', '--pause', '0', '--checkpoint', '--max-loops', '1'], dir, cleanEnv());
     const listing = await ralph(['--checkpoints', '--json'], dir, cleanEnv());
     const id = (JSON.parse(listing.stdout) as { checkpoints: Array<{ id: string }> }).checkpoints[0]?.id ?? '';
@@ -59,7 +75,8 @@ describe('Ctrl+C during ralph --restore', () => {
     writeFileSync(git.arm, '');
     const env = cleanEnv({ PATH: `${git.bin}:${FAKE_BIN}:${process.env['PATH'] ?? '/usr/bin:/bin'}` });
     // Checkpoints, wherever they are kept (stash entries or Ralph's own refs): the restore makes one of the present first.
-    const checkpointCount = (): number => `${gitIn(dir, 'stash', 'list')}${gitIn(dir, 'for-each-ref', 'refs/ralph/checkpoints')}`.split('\n').filter((l) => l.trim()).length;
+    const checkpointCount = (): number =>
+      `${gitIn(dir, 'stash', 'list')}${gitIn(dir, 'for-each-ref', 'refs/ralph/checkpoints')}`.split('\n').filter((l) => l.trim()).length;
     const before = checkpointCount();
     const run = runCli('ralph', ['--restore', id], dir, env, 60_000);
     // The safety checkpoint exists: the restore's own writes come next.

@@ -21,14 +21,25 @@ describe('exit reasons', () => {
     expect(r.stderr).not.toContain("Output format 'text'");
     expect(fake.calls()).toHaveLength(2);
     expect(r.stderr).toContain('Graceful exit triggered: project_complete');
-    expect(readJson(join(dir, '.ralph', 'status.json'))).toMatchObject({ status: 'completed', exit_reason: 'project_complete', last_action: 'graceful_exit', exit_code: 0 });
+    expect(readJson(join(dir, '.ralph', 'status.json'))).toMatchObject({
+      status: 'completed',
+      exit_reason: 'project_complete',
+      last_action: 'graceful_exit',
+      exit_code: 0,
+    });
     expect(readJson(join(dir, '.ralph', '.ralph_session'))['reset_reason']).toBe('project_complete');
     expect(readFileSync(join(dir, '.ralph', 'logs', 'ralph.log'), 'utf8')).toContain('Exit reason: project_complete (exit code 0)');
   });
 
   it('keeps going on EXIT_SIGNAL: false even with STATUS: COMPLETE (#146)', async () => {
     const dir = ralphProject();
-    writeMockScript(dir, [1, 2, 3].map(() => ({ output: `Task done, more to do.\n${block({ STATUS: 'COMPLETE', TESTS_STATUS: 'PASSING', EXIT_SIGNAL: 'false' })}`, files: work() })));
+    writeMockScript(
+      dir,
+      [1, 2, 3].map(() => ({
+        output: `Task done, more to do.\n${block({ STATUS: 'COMPLETE', TESTS_STATUS: 'PASSING', EXIT_SIGNAL: 'false' })}`,
+        files: work(),
+      })),
+    );
     const r = await ralph(['--backend', 'mock', '--pause', '0', '--max-loops', '3'], dir, cleanEnv());
     expect(r.exitCode).toBe(7);
     expect(readJson(join(dir, '.ralph', 'status.json'))).toMatchObject({ exit_reason: 'max_loops', loop_count: 3 });
@@ -57,7 +68,10 @@ describe('exit reasons', () => {
 
   it('test_saturation after three test-only iterations', async () => {
     const dir = ralphProject();
-    writeMockScript(dir, [1, 2, 3].map(() => ({ output: `Ran npm test again.\n${block({ STATUS: 'IN_PROGRESS', WORK_TYPE: 'TESTING' })}`, files: work() })));
+    writeMockScript(
+      dir,
+      [1, 2, 3].map(() => ({ output: `Ran npm test again.\n${block({ STATUS: 'IN_PROGRESS', WORK_TYPE: 'TESTING' })}`, files: work() })),
+    );
     const r = await ralph(['--backend', 'mock', '--pause', '0'], dir, cleanEnv());
     expect(r.exitCode).toBe(0);
     expect(readJson(join(dir, '.ralph', 'status.json'))).toMatchObject({ exit_reason: 'test_saturation', loop_count: 3 });
@@ -67,7 +81,10 @@ describe('exit reasons', () => {
 
   it('test_saturation is a stagnation exit: EXIT_SIGNAL: false and no file changes still end it, before the breaker opens', async () => {
     const dir = ralphProject();
-    writeMockScript(dir, [1, 2, 3, 4].map(() => ({ output: `Ran npm test again.\n${block({ STATUS: 'IN_PROGRESS', EXIT_SIGNAL: 'false', WORK_TYPE: 'TESTING' })}` })));
+    writeMockScript(
+      dir,
+      [1, 2, 3, 4].map(() => ({ output: `Ran npm test again.\n${block({ STATUS: 'IN_PROGRESS', EXIT_SIGNAL: 'false', WORK_TYPE: 'TESTING' })}` })),
+    );
     const r = await ralph(['--backend', 'mock', '--pause', '0'], dir, cleanEnv());
     expect(r.exitCode).toBe(0);
     expect(readJson(join(dir, '.ralph', 'status.json'))).toMatchObject({ exit_reason: 'test_saturation', loop_count: 3 });
@@ -114,7 +131,10 @@ describe('exit reasons', () => {
 describe('circuit breaker, rate limits and usage limits', () => {
   it('opens the circuit after three iterations without progress (exit 3)', async () => {
     const dir = ralphProject();
-    writeMockScript(dir, [1, 2, 3, 4].map(() => ({ output: `Looked around.\n${block({ STATUS: 'IN_PROGRESS', EXIT_SIGNAL: 'false' })}` })));
+    writeMockScript(
+      dir,
+      [1, 2, 3, 4].map(() => ({ output: `Looked around.\n${block({ STATUS: 'IN_PROGRESS', EXIT_SIGNAL: 'false' })}` })),
+    );
     const r = await ralph(['--backend', 'mock', '--pause', '0'], dir, cleanEnv());
     expect(r.exitCode).toBe(3);
     expect(r.stderr).toContain('CIRCUIT BREAKER: Monitoring Mode');
@@ -138,7 +158,11 @@ describe('circuit breaker, rate limits and usage limits', () => {
     const r = await ralph(['--pause', '0'], dir, fake.env);
     expect(r.exitCode).toBe(3);
     expect(fake.calls()).toHaveLength(5);
-    expect(readJson(join(dir, '.ralph', '.circuit_breaker_state'))).toMatchObject({ state: 'OPEN', consecutive_failures: 5, reason: 'Agent call failed in 5 consecutive loops' });
+    expect(readJson(join(dir, '.ralph', '.circuit_breaker_state'))).toMatchObject({
+      state: 'OPEN',
+      consecutive_failures: 5,
+      reason: 'Agent call failed in 5 consecutive loops',
+    });
   });
 
   it.each([

@@ -43,14 +43,33 @@ describe('--help of every command', () => {
     for (const line of codes) expect(line).toMatch(/^ {2}\d+(\/\d+)? +\S/);
     expect(codes.some((l) => /^ {2}0 /.test(l))).toBe(true);
     // Exit codes are the last section: nothing but blank lines after it.
-    expect(out.slice(out.indexOf('Exit codes:')).split('\n').slice(codes.length + 1).join('').trim()).toBe('');
+    expect(
+      out
+        .slice(out.indexOf('Exit codes:'))
+        .split('\n')
+        .slice(codes.length + 1)
+        .join('')
+        .trim(),
+    ).toBe('');
     expect(out.indexOf('Examples:')).toBeLessThan(out.indexOf('Exit codes:'));
     expect(out).not.toMatch(FOREIGN_WORDS);
   });
 
   it('ralph run --help documents every key of the task syntax', async () => {
     const out = String((await runCli('ralph', ['run', '--help'], tempDir('help-'), cleanEnv())).stdout);
-    for (const key of ['verify:"COMMAND"', 'max:N', 'timeout:SECONDS', 'checkpoint:true', 'rollback:true', 'loop:true', 'workingDir:DIR', ':fast', ':full', ':extended', '::']) {
+    for (const key of [
+      'verify:"COMMAND"',
+      'max:N',
+      'timeout:SECONDS',
+      'checkpoint:true',
+      'rollback:true',
+      'loop:true',
+      'workingDir:DIR',
+      ':fast',
+      ':full',
+      ':extended',
+      '::',
+    ]) {
       expect(out).toContain(key);
     }
     expect(out).toMatch(/6 +verify gate aborted/);

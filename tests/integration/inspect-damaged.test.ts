@@ -15,7 +15,13 @@ describe('ralph --inspect with a damaged recording', () => {
   it('skips the bad lines, says how many, and shows the rest', async () => {
     const dir = ralphProject({ git: false });
     mkdirSync(join(dir, '.ralph', 'logs'), { recursive: true });
-    const lines = [record(1000, 'loop.start'), record(2000, 'iteration.start', 1), 'garbage in the middle', record(3000, 'iteration.end', 1), '{"ts": 4000, "event": "loop.ex'];
+    const lines = [
+      record(1000, 'loop.start'),
+      record(2000, 'iteration.start', 1),
+      'garbage in the middle',
+      record(3000, 'iteration.end', 1),
+      '{"ts": 4000, "event": "loop.ex',
+    ];
     writeFileSync(join(dir, '.ralph', 'logs', 'session.jsonl'), lines.join('\n'));
     const r = await ralph(['--inspect', '--format', 'json'], dir, cleanEnv());
     expect(r.exitCode, r.stderr).toBe(0);

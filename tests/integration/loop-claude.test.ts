@@ -13,7 +13,10 @@ const inProgress = resultJson(`Worked.\n${statusBlock({ STATUS: 'IN_PROGRESS', E
 describe('ralph against a fake claude', () => {
   it('builds the documented argv, closes stdin, and resumes the session only on the 2nd call', async () => {
     const dir = ralphProject({ prompt: 'Do the work; $HOME and `backticks` stay literal.\n' });
-    const fake = fakeClaude([{ fixture: 'json-resume-first.json', shell: 'echo a > a.txt' }, { fixture: 'json-resume-second.json', shell: 'echo b > b.txt' }]);
+    const fake = fakeClaude([
+      { fixture: 'json-resume-first.json', shell: 'echo a > a.txt' },
+      { fixture: 'json-resume-second.json', shell: 'echo b > b.txt' },
+    ]);
     const r = await ralph(['--max-loops', '2', '--pause', '0', '--allowed-tools', 'Write,Read,Bash(git commit *)'], dir, fake.env);
     expect(r.stderr).toContain('Exit reason: max_loops');
     expect(r.exitCode).toBe(7);
@@ -55,11 +58,28 @@ describe('ralph against a fake claude', () => {
     const r = await ralph(['--max-loops', '1', '--pause', '0'], dir, fake.env);
     expect(r.exitCode).toBe(7);
     const status = readJson(join(dir, '.ralph', 'status.json'));
-    expect(status).toMatchObject({ loop_count: 1, calls_made_this_hour: 1, max_calls_per_hour: 100, status: 'stopped', exit_reason: 'max_loops', exit_code: 7, backend: 'claude' });
+    expect(status).toMatchObject({
+      loop_count: 1,
+      calls_made_this_hour: 1,
+      max_calls_per_hour: 100,
+      status: 'stopped',
+      exit_reason: 'max_loops',
+      exit_code: 7,
+      backend: 'claude',
+    });
     expect(status['totals']).toMatchObject({ cost_usd: 0.031335, input_tokens: 5367, output_tokens: 180, num_turns: 3, calls: 1 });
     expect(readJson(join(dir, '.ralph', 'progress.json'))).toMatchObject({ status: 'completed', loop: 1 });
     const metrics = readJsonLines(join(dir, '.ralph', 'logs', 'metrics.jsonl'));
-    expect(metrics[0]).toMatchObject({ type: 'iteration', loop: 1, success: true, calls: 1, cost_usd: 0.031335, num_turns: 3, files_changed: 1, exit_signal: false });
+    expect(metrics[0]).toMatchObject({
+      type: 'iteration',
+      loop: 1,
+      success: true,
+      calls: 1,
+      cost_usd: 0.031335,
+      num_turns: 3,
+      files_changed: 1,
+      exit_signal: false,
+    });
     expect(metrics[1]).toMatchObject({ type: 'run', exit_reason: 'max_loops', exit_code: 7, loops: 1 });
     const events = readJsonLines(join(dir, '.ralph', 'logs', 'session.jsonl')).map((e) => e['event']);
     expect(events).toEqual(['loop.start', 'iteration.start', 'agent.result', 'analysis', 'iteration.end', 'loop.exit']);
@@ -67,10 +87,17 @@ describe('ralph against a fake claude', () => {
     expect(logs.filter((f) => f.startsWith('claude_output_'))).toHaveLength(1);
     expect(readFileSync(join(dir, '.ralph', 'logs', 'ralph.log'), 'utf8')).toMatch(/\[\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\] \[LOOP\] === Starting Loop #1 ===/);
     const analysis = readJson(join(dir, '.ralph', '.response_analysis'));
-    expect(analysis).toMatchObject({ loop_number: 1, output_format: 'json', analysis: { exit_signal: false, has_progress: true, files_modified: 1, status: 'IN_PROGRESS' } });
+    expect(analysis).toMatchObject({
+      loop_number: 1,
+      output_format: 'json',
+      analysis: { exit_signal: false, has_progress: true, files_modified: 1, status: 'IN_PROGRESS' },
+    });
   });
 
-  for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143]] as const) {
+  for (const [signal, code] of [
+    ['SIGINT', 130],
+    ['SIGTERM', 143],
+  ] as const) {
     it(`${signal} mid-iteration stops for real: exit ${code}, no child left, state kept`, async () => {
       const dir = ralphProject();
       // The SIGINT case also proves the SIGKILL escalation: its agent ignores SIGTERM.
@@ -104,7 +131,10 @@ describe('ralph against a fake claude', () => {
     const dir = ralphProject();
     const dead = await execa('node', ['-e', 'process.stdout.write(String(process.pid))']);
     mkdirSync(join(dir, '.git', 'ralph'));
-    writeFileSync(join(dir, '.git', 'ralph', 'loop.pid'), JSON.stringify({ pid: Number(dead.stdout), started_at: 'earlier', host: (await import('node:os')).hostname() }));
+    writeFileSync(
+      join(dir, '.git', 'ralph', 'loop.pid'),
+      JSON.stringify({ pid: Number(dead.stdout), started_at: 'earlier', host: (await import('node:os')).hostname() }),
+    );
     mkdirSync(join(dir, '.git', 'ralph', 'loop.lock'));
     const fake = fakeClaude([], { default: { stdout: inProgress } });
     const r = await ralph(['--max-loops', '1', '--pause', '0'], dir, fake.env);

@@ -33,10 +33,19 @@ function project(): string {
       exit_reason: 'circuit_breaker_open',
       exit_code: 3,
       totals: { cost_usd: 1.25, input_tokens: 1000, output_tokens: 200, calls: 5, num_turns: 9 },
-      verify: { command: 'npm test', state: 'failing', attempt: 1, max_attempts: 3, last: { passed: false, exit_code: 2, timed_out: false, duration_ms: 1500, output_tail: 'boom', at: '' } },
+      verify: {
+        command: 'npm test',
+        state: 'failing',
+        attempt: 1,
+        max_attempts: 3,
+        last: { passed: false, exit_code: 2, timed_out: false, duration_ms: 1500, output_tail: 'boom', at: '' },
+      },
     }),
   );
-  writeFileSync(join(dir, '.ralph', '.circuit_breaker_state'), JSON.stringify({ state: 'OPEN', reason: 'No progress detected in 3 consecutive loops', consecutive_no_progress: 3 }));
+  writeFileSync(
+    join(dir, '.ralph', '.circuit_breaker_state'),
+    JSON.stringify({ state: 'OPEN', reason: 'No progress detected in 3 consecutive loops', consecutive_no_progress: 3 }),
+  );
   writeFileSync(join(dir, '.ralph', 'logs', 'ralph.log'), '[2026-03-01 12:00:00] [ERROR] 🚨 CIRCUIT BREAKER OPENED\n');
   return dir;
 }

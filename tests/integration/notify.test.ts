@@ -15,7 +15,14 @@ function fakeBin(name: string, exitCode = 0): { dir: string; calls: () => string
   chmodSync(join(dir, name), 0o755);
   return {
     dir,
-    calls: () => (existsSync(log) ? readFileSync(log, 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as string[]) : []),
+    calls: () =>
+      existsSync(log)
+        ? readFileSync(log, 'utf8')
+            .trim()
+            .split('\n')
+            .filter(Boolean)
+            .map((l) => JSON.parse(l) as string[])
+        : [],
   };
 }
 
@@ -65,7 +72,15 @@ describe('notifier', () => {
   it('swallows a runner that throws and a bell that cannot be written', async () => {
     const runner: ProcessRunner = { run: () => Promise.reject(new Error('spawn exploded')) };
     const bin = fakeBin('notify-send');
-    const notifier = createNotifier({ enabled: true, platform: 'linux', runner, write: () => { throw new Error('EIO'); }, env: { PATH: bin.dir } });
+    const notifier = createNotifier({
+      enabled: true,
+      platform: 'linux',
+      runner,
+      write: () => {
+        throw new Error('EIO');
+      },
+      env: { PATH: bin.dir },
+    });
     await expect(notifier.notify('error', 'x')).resolves.toBeUndefined();
   });
 

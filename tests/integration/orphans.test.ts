@@ -33,7 +33,11 @@ describe('kill -9 of Ralph', () => {
     const fake = fakeClaude([busyAgent]);
     const run = runCli('ralph', ['--pause', '0'], dir, fake.env, 60_000);
     const ralphPid = track(run.pid as number);
-    const pids = [await pidFromFile(join(fake.stateDir, 'bg.pid')), await pidFromFile(join(fake.stateDir, 'setsid.pid')), track(fake.calls()[0]?.pid as number)];
+    const pids = [
+      await pidFromFile(join(fake.stateDir, 'bg.pid')),
+      await pidFromFile(join(fake.stateDir, 'setsid.pid')),
+      track(fake.calls()[0]?.pid as number),
+    ];
     const runFile = join(dir, '.git', 'ralph', 'run.json');
     const watchdog = existsSync(runFile) ? track(readJson<{ watchdog_pid: number }>(runFile).watchdog_pid) : undefined;
     kill9(ralphPid);
@@ -61,7 +65,11 @@ describe('kill -9 of Ralph', () => {
     const fake = fakeClaude([{ ...busyAgent, ignore_term: true }]);
     const run = runCli('ralph', ['--pause', '0'], dir, fake.env, 60_000);
     track(run.pid as number);
-    const pids = [await pidFromFile(join(fake.stateDir, 'bg.pid')), await pidFromFile(join(fake.stateDir, 'setsid.pid')), track(fake.calls()[0]?.pid as number)];
+    const pids = [
+      await pidFromFile(join(fake.stateDir, 'bg.pid')),
+      await pidFromFile(join(fake.stateDir, 'setsid.pid')),
+      track(fake.calls()[0]?.pid as number),
+    ];
     run.kill('SIGINT');
     await new Promise((r) => setTimeout(r, 100));
     run.kill('SIGINT');
@@ -75,7 +83,11 @@ describe('kill -9 of Ralph', () => {
     const lookalike = track(spawn('sh', ['-c', 'trap "" TERM; exec sleep 300'], { stdio: 'ignore', detached: true }).pid as number);
     const run = runCli('ralph', ['--pause', '0'], dir, fake.env, 60_000);
     const ralphPid = track(run.pid as number);
-    const pids = [await pidFromFile(join(fake.stateDir, 'bg.pid')), await pidFromFile(join(fake.stateDir, 'setsid.pid')), track(fake.calls()[0]?.pid as number)];
+    const pids = [
+      await pidFromFile(join(fake.stateDir, 'bg.pid')),
+      await pidFromFile(join(fake.stateDir, 'setsid.pid')),
+      track(fake.calls()[0]?.pid as number),
+    ];
     const runFile = join(dir, '.git', 'ralph', 'run.json');
     kill9(track(readJson<{ watchdog_pid: number }>(runFile).watchdog_pid));
     kill9(ralphPid);

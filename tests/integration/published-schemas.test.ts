@@ -14,7 +14,13 @@ import { cleanEnv, ralph, readJson, statusBlock } from '../helpers/run-cli.js';
 describe('published schemas against a real run', () => {
   it('status.json and every session.jsonl line fit both schemas as written', async () => {
     const dir = ralphProject({ ralphrc: 'VERIFY_COMMAND="true"\n' });
-    writeMockScript(dir, [1, 2].map((n) => ({ output: `Step ${n}.\n${statusBlock({ STATUS: 'IN_PROGRESS', EXIT_SIGNAL: 'false' })}`, files: { [`src/step-${n}.txt`]: String(n) } })));
+    writeMockScript(
+      dir,
+      [1, 2].map((n) => ({
+        output: `Step ${n}.\n${statusBlock({ STATUS: 'IN_PROGRESS', EXIT_SIGNAL: 'false' })}`,
+        files: { [`src/step-${n}.txt`]: String(n) },
+      })),
+    );
     const r = await ralph(['--backend', 'mock', '--pause', '0', '--max-loops', '2'], dir, cleanEnv());
     expect(r.exitCode).toBe(7);
 
@@ -24,7 +30,10 @@ describe('published schemas against a real run', () => {
     expect(status['verify']).not.toBeNull();
     expect(status['last_iteration']).not.toBeNull();
 
-    const lines = readFileSync(join(dir, '.ralph', 'logs', 'session.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as unknown);
+    const lines = readFileSync(join(dir, '.ralph', 'logs', 'session.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as unknown);
     const events = publishedSchema('session-event.schema.json');
     expect(lines.length).toBeGreaterThan(5);
     for (const line of lines) {

@@ -71,7 +71,11 @@ describe.skipIf(!hasTmux)('ralph --monitor', () => {
     writeMockScript(dir, [{ output: `step 1\n${statusBlock({ EXIT_SIGNAL: 'false' })}` }]);
     const command = shellCommand([process.execPath, join(ROOT, 'bin', 'ralph.js'), '--monitor', '--backend', 'mock', '--max-loops', '1', '--pause', '0']);
     // `script` gives ralph --monitor a real terminal, so it attaches as a person's would.
-    const child = spawn('script', ['-qec', command, '/dev/null'], { cwd: dir, env: cleanEnv({ RALPH_TMUX_SOCKET: socket, TERM: 'xterm' }), stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn('script', ['-qec', command, '/dev/null'], {
+      cwd: dir,
+      env: cleanEnv({ RALPH_TMUX_SOCKET: socket, TERM: 'xterm' }),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let screen = '';
     child.stdout.on('data', (chunk: Buffer) => (screen += chunk.toString('utf8')));
     const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
@@ -123,14 +127,24 @@ describe.skipIf(!hasTmux)('ralph --monitor', () => {
       expect(tmux('-f', conf, 'new-session', '-d', '-s', 'keepalive').status).toBe(0);
 
       const dir = ralphProject();
-      writeMockScript(dir, [1, 2].map((n) => ({ output: `step ${n}\n${statusBlock({ EXIT_SIGNAL: 'false' })}`, files: { [`f${n}.txt`]: `${n}` } })));
-      const r = await ralph(['--monitor', '--backend', 'mock', '--pause', '2', '--max-loops', '2', '--notify', '--dry-run'], dir, cleanEnv({ RALPH_TMUX_SOCKET: socket }));
+      writeMockScript(
+        dir,
+        [1, 2].map((n) => ({ output: `step ${n}\n${statusBlock({ EXIT_SIGNAL: 'false' })}`, files: { [`f${n}.txt`]: `${n}` } })),
+      );
+      const r = await ralph(
+        ['--monitor', '--backend', 'mock', '--pause', '2', '--max-loops', '2', '--notify', '--dry-run'],
+        dir,
+        cleanEnv({ RALPH_TMUX_SOCKET: socket }),
+      );
       expect(r.exitCode).toBe(0);
       const session = /tmux (?:-L \S+ )?attach(?:-session)? -t (\S+)/.exec(r.stderr)?.[1];
       expect(session, r.stderr).toBeDefined();
       const name = session as string;
 
-      const panes = tmux('list-panes', '-t', name, '-F', '#{window_index}|#{pane_index}|#{pane_title}|#{pane_start_command}').stdout.trim().split('\n').map((l) => l.split('|'));
+      const panes = tmux('list-panes', '-t', name, '-F', '#{window_index}|#{pane_index}|#{pane_title}|#{pane_start_command}')
+        .stdout.trim()
+        .split('\n')
+        .map((l) => l.split('|'));
       expect(panes.map((p) => [Number(p[0]), Number(p[1]), p[2]])).toEqual([
         [indexes, indexes, 'Ralph Loop'],
         [indexes, indexes + 1, 'Claude Output'],

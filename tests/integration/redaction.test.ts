@@ -21,12 +21,32 @@ describe('secret values in what Ralph writes and prints', () => {
   it('are redacted everywhere under .ralph/ and on stdout/stderr, whoever echoed them', async () => {
     const dir = ralphProject({ git: true });
     const said = `I found these:\n${allValues.join('\n')}\n`;
-    const fake = fakeClaude([], { default: { stdout: resultJson(`${said}${statusBlock({ STATUS: 'IN_PROGRESS', EXIT_SIGNAL: 'false' })}`), stderr: said, shell: 'echo work >> work.txt' } });
+    const fake = fakeClaude([], {
+      default: { stdout: resultJson(`${said}${statusBlock({ STATUS: 'IN_PROGRESS', EXIT_SIGNAL: 'false' })}`), stderr: said, shell: 'echo work >> work.txt' },
+    });
     const env = { ...fake.env, ...PLANTED_SECRETS };
     const verify = `printf '%s\\n' ${allValues.map(quoted).join(' ')}; printf '%s\\n' ${allValues.map(quoted).join(' ')} "$DEPLOY_PASSWORD" >&2; exit 1`;
     // A secret that only exists on Ralph's command line, for the verify command.
     const flagOnly = 'PLANTED-flag-only-9999';
-    const args = ['--max-loops', '2', '--pause', '0', '--verbose', '--verify', verify, '--verify-max', '1', '--on-verify-exhausted', 'abort', '--verify-env', `NPM_TOKEN=${PLANTED_SECRETS['NPM_TOKEN']}`, '--verify-env', `DEPLOY_PASSWORD=${flagOnly}`, '--agent-env', 'GH_TOKEN'];
+    const args = [
+      '--max-loops',
+      '2',
+      '--pause',
+      '0',
+      '--verbose',
+      '--verify',
+      verify,
+      '--verify-max',
+      '1',
+      '--on-verify-exhausted',
+      'abort',
+      '--verify-env',
+      `NPM_TOKEN=${PLANTED_SECRETS['NPM_TOKEN']}`,
+      '--verify-env',
+      `DEPLOY_PASSWORD=${flagOnly}`,
+      '--agent-env',
+      'GH_TOKEN',
+    ];
 
     const run = await ralph(args, dir, env);
     expect(run.exitCode).toBe(6);
@@ -34,7 +54,9 @@ describe('secret values in what Ralph writes and prints', () => {
     expect(config.exitCode).toBe(0);
 
     const files = filesUnder(join(dir, '.ralph'));
-    expect(files.map((f) => f.slice(dir.length + 1))).toEqual(expect.arrayContaining(['.ralph/status.json', '.ralph/.verify_gate', '.ralph/logs/ralph.log', '.ralph/logs/session.jsonl', '.ralph/live.log']));
+    expect(files.map((f) => f.slice(dir.length + 1))).toEqual(
+      expect.arrayContaining(['.ralph/status.json', '.ralph/.verify_gate', '.ralph/logs/ralph.log', '.ralph/logs/session.jsonl', '.ralph/live.log']),
+    );
     expect(files.some((f) => /claude_output_.*_loop1\.log$/.test(f))).toBe(true);
     const leaks = files.flatMap((file) => plantedIn(readFileSync(file, 'latin1')).map((marker) => `${file.slice(dir.length + 1)}: ${marker}`));
     expect(leaks).toEqual([]);

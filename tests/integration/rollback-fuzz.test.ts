@@ -168,9 +168,12 @@ function differences(f: Fuzz, before: Print, after: Print): string[] {
     // Exit 1: nothing ignored.
   }
   const out: string[] = [];
-  for (const p of paths) if (!ignored.has(p.replace(/\/$/, '')) && before.tree[p] !== after.tree[p]) out.push(`${p}: ${before.tree[p] ?? '(none)'} -> ${after.tree[p] ?? '(none)'}`);
-  for (const key of ['index', 'head', 'refs', 'stashLog'] as const) if (before[key] !== after[key]) out.push(`${key}: ${before[key].slice(0, 200)} -> ${after[key].slice(0, 200)}`);
-  if (JSON.stringify(before.opState) !== JSON.stringify(after.opState)) out.push(`opState: ${Object.keys(before.opState).join(',')} -> ${Object.keys(after.opState).join(',')}`);
+  for (const p of paths)
+    if (!ignored.has(p.replace(/\/$/, '')) && before.tree[p] !== after.tree[p]) out.push(`${p}: ${before.tree[p] ?? '(none)'} -> ${after.tree[p] ?? '(none)'}`);
+  for (const key of ['index', 'head', 'refs', 'stashLog'] as const)
+    if (before[key] !== after[key]) out.push(`${key}: ${before[key].slice(0, 200)} -> ${after[key].slice(0, 200)}`);
+  if (JSON.stringify(before.opState) !== JSON.stringify(after.opState))
+    out.push(`opState: ${Object.keys(before.opState).join(',')} -> ${Object.keys(after.opState).join(',')}`);
   return out;
 }
 
@@ -200,7 +203,9 @@ function setUp(seed: number): Fuzz {
 
 describe('rollback fuzz', () => {
   afterAll(() => {
-    console.log(`rollback fuzz: seeds ${FIRST_SEED}..${FIRST_SEED + SEEDS - 1} and ${REGRESSION_SEEDS.join(', ')}, ${stats.ops} agent operations, ${stats.passes} passes, ${stats.rollbacks} rollbacks, ${stats.exact} exact`);
+    console.log(
+      `rollback fuzz: seeds ${FIRST_SEED}..${FIRST_SEED + SEEDS - 1} and ${REGRESSION_SEEDS.join(', ')}, ${stats.ops} agent operations, ${stats.passes} passes, ${stats.rollbacks} rollbacks, ${stats.exact} exact`,
+    );
   });
 
   const seeds = new Set([...Array.from({ length: SEEDS }, (_, i) => FIRST_SEED + i), ...REGRESSION_SEEDS]);

@@ -33,7 +33,15 @@ describe('ralph-stats (built CLI)', () => {
     expect(r.code).toBe(0);
     expect(r.stderr).toBe('');
     const doc = JSON.parse(r.stdout) as Record<string, unknown>;
-    expect(doc).toMatchObject({ total_loops: 5, successful: 2, avg_duration: 20, total_calls: 4, success_rate: 0.4, skipped_lines: 3, exit_reasons: { usage_limit: 1, plan_complete: 1 } });
+    expect(doc).toMatchObject({
+      total_loops: 5,
+      successful: 2,
+      avg_duration: 20,
+      total_calls: 4,
+      success_rate: 0.4,
+      skipped_lines: 3,
+      exit_reasons: { usage_limit: 1, plan_complete: 1 },
+    });
   });
 
   it('--project reads another directory', () => {
@@ -48,7 +56,12 @@ describe('ralph-stats (built CLI)', () => {
     const json = run(['--json'], dir);
     expect(json.code).toBe(1);
     expect(JSON.parse(json.stdout)).toEqual({
-      error: { code: 1, kind: 'runtime', message: 'No metrics file found. Run ralph first to generate metrics.', hint: `(looked for ${join(dir, '.ralph', 'logs', 'metrics.jsonl')})` },
+      error: {
+        code: 1,
+        kind: 'runtime',
+        message: 'No metrics file found. Run ralph first to generate metrics.',
+        hint: `(looked for ${join(dir, '.ralph', 'logs', 'metrics.jsonl')})`,
+      },
     });
     expect(json.stderr).toContain('No metrics file found.');
     const text = run([], dir);

@@ -36,15 +36,34 @@ async function launch(config: string, extra: { isTTY?: boolean; attach?: (args: 
   const projectDir = tempDir('ralph tmux project ');
   const messages: string[] = [];
   const result = await launchTmuxMonitor(
-    { projectDir, loopCommand: LOOP, monitorCommand: MONITOR, paneRunner: PANE_RUNNER, sessionName: extra.sessionName ?? 'ralph-it', socketName: server.socket, configFile: server.configFile },
-    { runner: createProcessRunner(), now: () => 1_767_000_000_000, isTTY: extra.isTTY ?? false, env: {}, write: (t) => messages.push(t), ...(extra.attach ? { attach: extra.attach } : {}) },
+    {
+      projectDir,
+      loopCommand: LOOP,
+      monitorCommand: MONITOR,
+      paneRunner: PANE_RUNNER,
+      sessionName: extra.sessionName ?? 'ralph-it',
+      socketName: server.socket,
+      configFile: server.configFile,
+    },
+    {
+      runner: createProcessRunner(),
+      now: () => 1_767_000_000_000,
+      isTTY: extra.isTTY ?? false,
+      env: {},
+      write: (t) => messages.push(t),
+      ...(extra.attach ? { attach: extra.attach } : {}),
+    },
   );
   return { ...server, projectDir, messages, result };
 }
 
 async function expectLayout(t: Awaited<ReturnType<typeof launch>>, windowIndex: number, paneBase: number): Promise<void> {
   const name = t.result.sessionName;
-  const panes = t.tmux('list-panes', '-t', name, '-F', '#{window_index}|#{pane_index}|#{pane_title}|#{pane_left}|#{pane_top}').stdout.trim().split('\n').map((l) => l.split('|'));
+  const panes = t
+    .tmux('list-panes', '-t', name, '-F', '#{window_index}|#{pane_index}|#{pane_title}|#{pane_left}|#{pane_top}')
+    .stdout.trim()
+    .split('\n')
+    .map((l) => l.split('|'));
   expect(panes.map((p) => [Number(p[0]), Number(p[1]), p[2]])).toEqual([
     [windowIndex, paneBase, 'Ralph Loop'],
     [windowIndex, paneBase + 1, 'Claude Output'],
@@ -93,7 +112,14 @@ describe.skipIf(!hasTmux)('ralph --monitor with real tmux', () => {
     const projectDir = tempDir('ralph-tmux-');
     const result = await launchTmuxMonitor(
       { projectDir, loopCommand: LOOP, monitorCommand: MONITOR, paneRunner: PANE_RUNNER, socketName: server.socket, configFile: server.configFile },
-      { runner: createProcessRunner(), now: () => 1_767_000_000_000, isTTY: true, env: { TMUX: '/tmp/other,1,0' }, write: () => undefined, attach: (args) => (attached.push(args), 0) },
+      {
+        runner: createProcessRunner(),
+        now: () => 1_767_000_000_000,
+        isTTY: true,
+        env: { TMUX: '/tmp/other,1,0' },
+        write: () => undefined,
+        attach: (args) => (attached.push(args), 0),
+      },
     );
     expect(result).toMatchObject({ sessionName: 'ralph-1767000000-2', attached: true });
     // A private socket is never the client we sit in: attach, do not switch-client.
@@ -153,9 +179,18 @@ describe.skipIf(!hasTmux)('ralph --monitor with real tmux', () => {
     const messages: string[] = [];
     // The client blocks like `tmux attach` does, until the session is gone.
     const attach = (): number =>
-      spawnSync('sh', ['-c', `touch stop; while tmux -L ${server.socket} has-session -t ralph-att 2>/dev/null; do sleep 0.05; done`], { cwd: projectDir }).status ?? 1;
+      spawnSync('sh', ['-c', `touch stop; while tmux -L ${server.socket} has-session -t ralph-att 2>/dev/null; do sleep 0.05; done`], { cwd: projectDir })
+        .status ?? 1;
     const result = await launchTmuxMonitor(
-      { projectDir, loopCommand: LOOP, monitorCommand: MONITOR, paneRunner: PANE_RUNNER, sessionName: 'ralph-att', socketName: server.socket, configFile: server.configFile },
+      {
+        projectDir,
+        loopCommand: LOOP,
+        monitorCommand: MONITOR,
+        paneRunner: PANE_RUNNER,
+        sessionName: 'ralph-att',
+        socketName: server.socket,
+        configFile: server.configFile,
+      },
       { runner: createProcessRunner(), now: () => 0, isTTY: true, env: {}, write: (m) => messages.push(m), attach },
     );
     expect(result).toEqual({ sessionName: 'ralph-att', attached: true, exitCode: 6 });
@@ -167,7 +202,15 @@ describe.skipIf(!hasTmux)('ralph --monitor with real tmux', () => {
     const projectDir = tempDir('ralph-tmux-');
     const messages: string[] = [];
     const result = await launchTmuxMonitor(
-      { projectDir, loopCommand: LOOP, monitorCommand: MONITOR, paneRunner: PANE_RUNNER, sessionName: 'ralph-det', socketName: server.socket, configFile: server.configFile },
+      {
+        projectDir,
+        loopCommand: LOOP,
+        monitorCommand: MONITOR,
+        paneRunner: PANE_RUNNER,
+        sessionName: 'ralph-det',
+        socketName: server.socket,
+        configFile: server.configFile,
+      },
       { runner: createProcessRunner(), now: () => 0, isTTY: true, env: {}, write: (m) => messages.push(m), attach: () => 0 },
     );
     expect(result).toEqual({ sessionName: 'ralph-det', attached: true, exitCode: 0 });
@@ -188,7 +231,10 @@ describe('checkTmux', () => {
   it('launch refuses with that message and writes nothing', async () => {
     const projectDir = tempDir('ralph-tmux-');
     await expect(
-      launchTmuxMonitor({ projectDir, loopCommand: LOOP, monitorCommand: MONITOR, paneRunner: PANE_RUNNER }, { runner: missing, now: () => 0, isTTY: false, env: {}, write: () => undefined }),
+      launchTmuxMonitor(
+        { projectDir, loopCommand: LOOP, monitorCommand: MONITOR, paneRunner: PANE_RUNNER },
+        { runner: missing, now: () => 0, isTTY: false, env: {}, write: () => undefined },
+      ),
     ).rejects.toBeInstanceOf(RalphError);
     expect(existsSync(join(projectDir, '.ralph', 'live.log'))).toBe(false);
   });

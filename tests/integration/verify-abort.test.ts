@@ -35,7 +35,8 @@ describe('the one-line summary of a failed verify', () => {
   it("names the test runner's reason, not npm's banner", async () => {
     const dir = ralphProject();
     writeMockScript(dir, [{ output: working(), files: { 'a.txt': '1' } }]);
-    const npmLike = "printf '\\n> calc@1.0.0 test\\n> node --test\\n\\nnot ok 1 - adds\\n  AssertionError: expected 4 to be 3\\n'; echo 'npm error Lifecycle script `test` failed with error:' >&2; exit 1";
+    const npmLike =
+      "printf '\\n> calc@1.0.0 test\\n> node --test\\n\\nnot ok 1 - adds\\n  AssertionError: expected 4 to be 3\\n'; echo 'npm error Lifecycle script `test` failed with error:' >&2; exit 1";
     const r = await ralph(mock('--verify', npmLike, '--verify-max', '2', '--max-loops', '1'), dir, cleanEnv());
     expect(r.stderr).toContain('Verify failed (attempt 1/2): exit code 1 — AssertionError: expected 4 to be 3');
     expect(r.stderr).not.toContain('exit code 1 — > calc@1.0.0 test');

@@ -30,12 +30,22 @@ describe('seed 000 scenarios in the loop', () => {
     expect(r.exitCode).toBe(0);
     expect(r.stderr).toContain('Verify passed');
     expect(events(dir, 'verify.result')).toEqual([expect.objectContaining({ passed: true, exit_code: 0, iteration: 1 })]);
-    expect(readJson(join(dir, '.ralph', 'status.json'))).toMatchObject({ exit_reason: 'project_complete', loop_count: 1, verify: { command: 'echo SUCCESS && exit 0', state: 'passing' } });
+    expect(readJson(join(dir, '.ralph', 'status.json'))).toMatchObject({
+      exit_reason: 'project_complete',
+      loop_count: 1,
+      verify: { command: 'echo SUCCESS && exit 0', state: 'passing' },
+    });
   });
 
   it('2. fails once, then passes; the failure output reaches the next call', async () => {
     // Run 0 is the check before any change (a task's gate is first tried on the untouched tree).
-    const dir = ralphProject({ files: { 'attempt.txt': '0', 'check-attempts.sh': 'count=$(cat attempt.txt)\necho $((count + 1)) > attempt.txt\nif [ "$count" -lt 2 ]; then echo "FAIL src/auth.test.ts: expected 200, got 401" >&2; exit 1; fi\n' } });
+    const dir = ralphProject({
+      files: {
+        'attempt.txt': '0',
+        'check-attempts.sh':
+          'count=$(cat attempt.txt)\necho $((count + 1)) > attempt.txt\nif [ "$count" -lt 2 ]; then echo "FAIL src/auth.test.ts: expected 200, got 401" >&2; exit 1; fi\n',
+      },
+    });
     chmodSync(join(dir, 'check-attempts.sh'), 0o755);
     const fake = fakeClaude([], { default: { stdout: resultJson(done('Fixed the status code.')), shell: 'date +%N >> work.txt' } });
     const r = await ralph(['run', '>>fix-issue :: verify:"./check-attempts.sh" loop:true', '--pause', '0'], dir, fake.env);
@@ -51,7 +61,10 @@ describe('seed 000 scenarios in the loop', () => {
 
   it('3. always failing: five attempts, then escalation, exit 6 with the state saved', async () => {
     const dir = ralphProject();
-    writeMockScript(dir, Array.from({ length: 6 }, (_, i) => ({ output: working(), files: { [`w${i}.txt`]: String(i) } })));
+    writeMockScript(
+      dir,
+      Array.from({ length: 6 }, (_, i) => ({ output: working(), files: { [`w${i}.txt`]: String(i) } })),
+    );
     const r = await ralph(['run', '>>impossible-task :: verify:"exit 1" loop:true', ...mock()], dir, cleanEnv());
     expect(r.exitCode).toBe(6);
     // The person reads a short summary and the choices, not the Markdown written for the agent.
@@ -63,7 +76,11 @@ describe('seed 000 scenarios in the loop', () => {
     expect(events(dir, 'verify.result')).toHaveLength(5);
     // Nobody at a terminal: the default abort ends this run; the next run starts a fresh cycle.
     expect(readJson(join(dir, '.ralph', '.verify_gate'))).toMatchObject({ status: 'aborted', attempt: 5, maxAttempts: 5 });
-    expect(readJson(join(dir, '.ralph', 'status.json'))).toMatchObject({ exit_reason: 'verify_aborted', exit_code: 6, verify: { state: 'aborted', attempt: 5 } });
+    expect(readJson(join(dir, '.ralph', 'status.json'))).toMatchObject({
+      exit_reason: 'verify_aborted',
+      exit_code: 6,
+      verify: { state: 'aborted', attempt: 5 },
+    });
 
     // A gate left paused (the run ended while the question was open) must be answered before the loop runs again.
     writeFileSync(join(dir, '.ralph', '.verify_gate'), JSON.stringify({ ...readJson(join(dir, '.ralph', '.verify_gate')), status: 'escalated' }));
@@ -129,7 +146,8 @@ describe('seed 000 scenarios in the loop', () => {
   it('10. secrets never reach the verify command; PATH, HOME and --verify-env do', async () => {
     const dir = ralphProject();
     writeMockScript(dir, [{ output: done(), files: { 'a.txt': '1' } }]);
-    const check = 'test -z "$GITHUB_TOKEN$AWS_SECRET_ACCESS_KEY$ANTHROPIC_API_KEY$MY_SERVICE_TOKEN" && test -n "$PATH" && test -n "$HOME" && test "$CUSTOM" = ok';
+    const check =
+      'test -z "$GITHUB_TOKEN$AWS_SECRET_ACCESS_KEY$ANTHROPIC_API_KEY$MY_SERVICE_TOKEN" && test -n "$PATH" && test -n "$HOME" && test "$CUSTOM" = ok';
     const env = cleanEnv({ GITHUB_TOKEN: 'ghp_secret123', AWS_SECRET_ACCESS_KEY: 'secret-key', ANTHROPIC_API_KEY: 'sk-ant-x', MY_SERVICE_TOKEN: 't' });
     const r = await ralph(['run', `>>task :: verify:'${check}'`, ...mock('--verify-env', 'CUSTOM=ok')], dir, env);
     expect(r.exitCode).toBe(0);
@@ -181,7 +199,11 @@ describe('seed 000 scenarios in the loop', () => {
   it('14. working directory override', async () => {
     const dir = ralphProject({ files: { 'packages/core/package.json': '{}' } });
     writeMockScript(dir, [{ output: done(), files: { 'packages/core/x.txt': '1' } }]);
-    const r = await ralph(['run', '>>test-submodule :: verify:"test $(basename $(pwd)) = core && test -f x.txt" workingDir:"./packages/core"', ...mock()], dir, cleanEnv());
+    const r = await ralph(
+      ['run', '>>test-submodule :: verify:"test $(basename $(pwd)) = core && test -f x.txt" workingDir:"./packages/core"', ...mock()],
+      dir,
+      cleanEnv(),
+    );
     expect(r.exitCode).toBe(0);
   });
 
@@ -281,7 +303,10 @@ describe('completion is gated by the verify command (spec §5)', () => {
 
   it('safety_circuit_breaker after five refused completion claims', async () => {
     const dir = ralphProject();
-    writeMockScript(dir, Array.from({ length: 6 }, (_, i) => ({ output: done(), files: { [`f${i}.txt`]: String(i) } })));
+    writeMockScript(
+      dir,
+      Array.from({ length: 6 }, (_, i) => ({ output: done(), files: { [`f${i}.txt`]: String(i) } })),
+    );
     const r = await ralph(mock('--verify', 'false', '--verify-max', '20'), dir, cleanEnv());
     expect(r.exitCode).toBe(3);
     expect(readJson(join(dir, '.ralph', 'status.json'))).toMatchObject({ exit_reason: 'safety_circuit_breaker', loop_count: 5 });

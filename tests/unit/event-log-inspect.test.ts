@@ -135,11 +135,25 @@ describe('inspectEventLog format summary', () => {
 
   it('summarises only what the filter matched, ignoring limit', () => {
     const out = ok<InspectSummary>(inspectEventLog(RUN, { format: 'summary', limit: 1, filter: { topics: ['verify.*'] } }));
-    expect(out).toEqual({ total_events: 3, by_type: { 'verify.result': 3 }, by_topic: { 'verify.result': 3 }, iterations: 3, hats_used: [], duration_secs: 5.3 });
+    expect(out).toEqual({
+      total_events: 3,
+      by_type: { 'verify.result': 3 },
+      by_topic: { 'verify.result': 3 },
+      iterations: 3,
+      hats_used: [],
+      duration_secs: 5.3,
+    });
   });
 
   it('is empty for no records', () => {
-    expect(ok<InspectSummary>(inspectEventLog([], { format: 'summary' }))).toEqual({ total_events: 0, by_type: {}, by_topic: {}, iterations: 0, hats_used: [], duration_secs: 0 });
+    expect(ok<InspectSummary>(inspectEventLog([], { format: 'summary' }))).toEqual({
+      total_events: 0,
+      by_type: {},
+      by_topic: {},
+      iterations: 0,
+      hats_used: [],
+      duration_secs: 0,
+    });
   });
 });
 
@@ -147,8 +161,18 @@ describe('inspectEventLog format timeline', () => {
   it('groups events by iteration with durations', () => {
     const out = ok<InspectTimeline>(inspectEventLog(RUN, { format: 'timeline' }));
     expect(out.timeline).toEqual([
-      { iteration: 1, hat: 'ralph', events: ['iteration.start', 'checkpoint.created', 'agent.result', 'analysis', 'verify.result', 'iteration.end'], duration_ms: 2090 },
-      { iteration: 2, hat: 'ralph', events: ['iteration.start', 'agent.result', 'verify.result', 'checkpoint.restored', 'circuit.transition'], duration_ms: 1900 },
+      {
+        iteration: 1,
+        hat: 'ralph',
+        events: ['iteration.start', 'checkpoint.created', 'agent.result', 'analysis', 'verify.result', 'iteration.end'],
+        duration_ms: 2090,
+      },
+      {
+        iteration: 2,
+        hat: 'ralph',
+        events: ['iteration.start', 'agent.result', 'verify.result', 'checkpoint.restored', 'circuit.transition'],
+        duration_ms: 1900,
+      },
       { iteration: 3, hat: 'ralph', events: ['iteration.start', 'verify.result', 'iteration.end'], duration_ms: 1100 },
     ]);
   });

@@ -122,9 +122,15 @@ describe('layer rule', () => {
   it('an exception allows one file one import, and nothing more', () => {
     const options = withException('src/engine/waits.ts', 'src/ui/wait-countdown.ts');
     expect(problems('src/engine/waits.ts', "import { startWaitCountdown } from '../ui/wait-countdown.js';", options)).toEqual([]);
-    const other = problems('src/engine/waits.ts', "import { startWaitCountdown } from '../ui/wait-countdown.js';\nimport { renderHaltScreen } from '../ui/screens.js';", options);
+    const other = problems(
+      'src/engine/waits.ts',
+      "import { startWaitCountdown } from '../ui/wait-countdown.js';\nimport { renderHaltScreen } from '../ui/screens.js';",
+      options,
+    );
     expect(other).toEqual([expect.stringContaining('must not import src/ui/screens.ts')]);
-    expect(problems('src/engine/exit-step.ts', "import { startWaitCountdown } from '../ui/wait-countdown.js';", options)).toEqual([expect.stringContaining('must not import src/ui/wait-countdown.ts')]);
+    expect(problems('src/engine/exit-step.ts', "import { startWaitCountdown } from '../ui/wait-countdown.js';", options)).toEqual([
+      expect.stringContaining('must not import src/ui/wait-countdown.ts'),
+    ]);
   });
 
   it('an exception whose import is gone is reported, so the list only shrinks', () => {

@@ -26,9 +26,26 @@ function statusDoc(overrides: Record<string, unknown> = {}): StatusDocument {
     started_at: iso(-600),
     session_id: '280df34f-c3ad-4e13-8b54-00f4d7cd8111',
     exit_code: null,
-    totals: { cost_usd: 0.4213, input_tokens: 45213, output_tokens: 3100, cache_read_input_tokens: 12000, cache_creation_input_tokens: 0, num_turns: 12, calls: 3 },
+    totals: {
+      cost_usd: 0.4213,
+      input_tokens: 45213,
+      output_tokens: 3100,
+      cache_read_input_tokens: 12000,
+      cache_creation_input_tokens: 0,
+      num_turns: 12,
+      calls: 3,
+    },
     limits: { max_loops: 50, max_cost_usd: 5, max_runtime_minutes: 0 },
-    last_iteration: { loop: 2, outcome: 'success', duration_ms: 45000, cost_usd: 0.1, files_changed: 3, exit_signal: false, summary: 'Implemented the parser', ended_at: iso(-60) },
+    last_iteration: {
+      loop: 2,
+      outcome: 'success',
+      duration_ms: 45000,
+      cost_usd: 0.1,
+      files_changed: 3,
+      exit_signal: false,
+      summary: 'Implemented the parser',
+      ended_at: iso(-60),
+    },
     circuit: { state: 'CLOSED', reason: '' },
     ...overrides,
   });
@@ -135,16 +152,28 @@ const cases: Case[] = [
     snap: snapshot({
       status: {
         kind: 'ok',
-        doc: statusDoc({ status: 'waiting', last_action: 'api_limit', waiting: { reason: 'usage_limit', until: iso(3723), message: "You've hit your 5-hour limit" } }),
+        doc: statusDoc({
+          status: 'waiting',
+          last_action: 'api_limit',
+          waiting: { reason: 'usage_limit', until: iso(3723), message: "You've hit your 5-hour limit" },
+        }),
       },
     }),
-    expect: ['Waiting', /Reason: +Claude usage limit reached/, new RegExp(`Until: +${clockTime(NOW + 3723_000)} \\(in 01:02:03\\)`), /Message: +You've hit your 5-hour limit/],
+    expect: [
+      'Waiting',
+      /Reason: +Claude usage limit reached/,
+      new RegExp(`Until: +${clockTime(NOW + 3723_000)} \\(in 01:02:03\\)`),
+      /Message: +You've hit your 5-hour limit/,
+    ],
     absent: ['Finished'],
   },
   {
     name: 'finished with an exit reason',
     snap: snapshot({
-      status: { kind: 'ok', doc: statusDoc({ status: 'completed', last_action: 'graceful_exit', exit_reason: 'plan_complete', exit_code: 0, message: 'All tasks done' }) },
+      status: {
+        kind: 'ok',
+        doc: statusDoc({ status: 'completed', last_action: 'graceful_exit', exit_reason: 'plan_complete', exit_code: 0, message: 'All tasks done' }),
+      },
       progress: { kind: 'ok', value: { ...progress, status: 'executing' } },
       loopAlive: null,
     }),
@@ -167,7 +196,14 @@ const cases: Case[] = [
             state: 'failing',
             attempt: 2,
             max_attempts: 3,
-            last: { passed: false, exit_code: 1, timed_out: false, duration_ms: 3200, output_tail: 'FAIL tests/a.test.ts\n  expected 2, got 3\n\n', at: iso(-30) },
+            last: {
+              passed: false,
+              exit_code: 1,
+              timed_out: false,
+              duration_ms: 3200,
+              output_tail: 'FAIL tests/a.test.ts\n  expected 2, got 3\n\n',
+              at: iso(-30),
+            },
           },
         }),
       },
@@ -180,7 +216,13 @@ const cases: Case[] = [
       status: {
         kind: 'ok',
         doc: statusDoc({
-          verify: { command: 'make check', state: 'escalated', attempt: 3, max_attempts: 3, last: { passed: false, exit_code: null, timed_out: true, duration_ms: 300000, output_tail: '', at: iso(-5) } },
+          verify: {
+            command: 'make check',
+            state: 'escalated',
+            attempt: 3,
+            max_attempts: 3,
+            last: { passed: false, exit_code: null, timed_out: true, duration_ms: 300000, output_tail: '', at: iso(-5) },
+          },
         }),
       },
     }),

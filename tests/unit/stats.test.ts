@@ -54,13 +54,24 @@ describe('computeStats', () => {
 
   it('is all zeros for no entries (no division by zero)', () => {
     const stats = computeStats([]);
-    expect(stats).toMatchObject({ total_loops: 0, avg_duration: 0, success_rate: 0, cost_usd: { total: 0, per_iteration: 0 }, verify: { pass_rate: 0 }, runs: 0 });
+    expect(stats).toMatchObject({
+      total_loops: 0,
+      avg_duration: 0,
+      success_rate: 0,
+      cost_usd: { total: 0, per_iteration: 0 },
+      verify: { pass_rate: 0 },
+      runs: 0,
+    });
     expect(Object.values(stats).every((v) => !Number.isNaN(v))).toBe(true);
   });
 
   it("matches the original's summary for old-shape lines only", () => {
     const old = parseMetrics(
-      ['{"timestamp":"t","loop":1,"duration":3,"success":true,"calls":1}', '{"timestamp":"t","loop":2,"duration":4,"success":true,"calls":1}', '{"timestamp":"t","loop":3,"duration":5,"success":false,"calls":1}'].join('\n'),
+      [
+        '{"timestamp":"t","loop":1,"duration":3,"success":true,"calls":1}',
+        '{"timestamp":"t","loop":2,"duration":4,"success":true,"calls":1}',
+        '{"timestamp":"t","loop":3,"duration":5,"success":false,"calls":1}',
+      ].join('\n'),
     );
     const stats = computeStats(old.entries);
     expect({ total_loops: stats.total_loops, successful: stats.successful, avg_duration: stats.avg_duration, total_calls: stats.total_calls }).toEqual({

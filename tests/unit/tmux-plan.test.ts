@@ -27,7 +27,15 @@ describe('planTmuxLayout', () => {
       'respawn-pane',
       'select-pane',
     ]);
-    expect(plan[1]).toEqual(['split-window', '-h', '-t', 'ralph-1767000000:0.0', '-c', '/home/me/todo app', "tail -n +1 -F '/home/me/todo app/.ralph/live.log' 2>/dev/null"]);
+    expect(plan[1]).toEqual([
+      'split-window',
+      '-h',
+      '-t',
+      'ralph-1767000000:0.0',
+      '-c',
+      '/home/me/todo app',
+      "tail -n +1 -F '/home/me/todo app/.ralph/live.log' 2>/dev/null",
+    ]);
     expect(plan[2]).toEqual(['split-window', '-v', '-t', 'ralph-1767000000:0.1', '-c', '/home/me/todo app', 'ralph-monitor']);
     expect(plan.slice(3, 6)).toEqual([
       ['select-pane', '-t', 'ralph-1767000000:0.0', '-T', 'Ralph Loop'],
@@ -35,7 +43,15 @@ describe('planTmuxLayout', () => {
       ['select-pane', '-t', 'ralph-1767000000:0.2', '-T', 'Status'],
     ]);
     expect(plan[7]).toEqual(['rename-window', '-t', 'ralph-1767000000:0', WINDOW_TITLE]);
-    expect(plan[8]).toEqual(['respawn-pane', '-k', '-t', 'ralph-1767000000:0.0', '-c', '/home/me/todo app', `node /opt/ralph/dist/cli/monitor-loop-pane.js --exit-file '/home/me/todo app/.ralph/.monitor_exit_code' --session ralph-1767000000 -- ralph --live --calls 50`]);
+    expect(plan[8]).toEqual([
+      'respawn-pane',
+      '-k',
+      '-t',
+      'ralph-1767000000:0.0',
+      '-c',
+      '/home/me/todo app',
+      `node /opt/ralph/dist/cli/monitor-loop-pane.js --exit-file '/home/me/todo app/.ralph/.monitor_exit_code' --session ralph-1767000000 -- ralph --live --calls 50`,
+    ]);
     expect(plan[9]).toEqual(['select-pane', '-t', 'ralph-1767000000:0.0']);
   });
 
@@ -67,7 +83,11 @@ describe('planTmuxLayout', () => {
   });
 
   it('quotes every argument of the loop and monitor commands', () => {
-    const plan = planTmuxLayout({ ...base, loopCommand: ['/opt/my tools/ralph', '--prompt', "it's $HOME; rm -rf ~", '--allowed-tools', 'Bash(git *)'], monitorCommand: ['node', '/a b/monitor.js'] });
+    const plan = planTmuxLayout({
+      ...base,
+      loopCommand: ['/opt/my tools/ralph', '--prompt', "it's $HOME; rm -rf ~", '--allowed-tools', 'Bash(git *)'],
+      monitorCommand: ['node', '/a b/monitor.js'],
+    });
     expect(plan[8]?.at(-1)).toMatch(/ -- '\/opt\/my tools\/ralph' --prompt 'it'\\''s \$HOME; rm -rf ~' --allowed-tools 'Bash\(git \*\)'$/);
     expect(plan[2]?.at(-1)).toBe("node '/a b/monitor.js'");
   });
@@ -86,7 +106,6 @@ describe('shellQuote', () => {
   ])('%j → %s', (input, expected) => {
     expect(shellQuote(input)).toBe(expected);
   });
-
 });
 
 describe('TMUX_MISSING_MESSAGE', () => {

@@ -22,7 +22,14 @@ export interface ClaudeRun {
   details?: Record<string, unknown>;
 }
 
-const USAGE_LIMIT_TEXT = [/5.*hour.*limit/i, /limit.*reached.*try.*back/i, /usage.*limit.*reached/i, /out of extra usage/i, /hit your\b.*\blimit/i, /\b(weekly|session|opus) limit\b/i];
+const USAGE_LIMIT_TEXT = [
+  /5.*hour.*limit/i,
+  /limit.*reached.*try.*back/i,
+  /usage.*limit.*reached/i,
+  /out of extra usage/i,
+  /hit your\b.*\blimit/i,
+  /\b(weekly|session|opus) limit\b/i,
+];
 const TRANSIENT_TEXT = /rate_limit_error|overloaded_error|\boverloaded\b|\b529\b|Request rejected \(429\)/i;
 const SESSION_BROKEN = /tool.use.concurrency|No conversation found with session ID|prompt is too long|Prompt is too long/i;
 /** Lines that echo tool input/output in raw streams must not trigger limit detection. */
@@ -68,7 +75,14 @@ export function classifyClaudeCall(run: ClaudeRun, nowMs: number, defaultZone: s
   const errorText = o.hasResult ? [lastLines(digestText(o.text), 3), ...o.errors, run.stderrTail].join('\n') : recent;
   const unrecoverable = detectUnrecoverable(errorText, o.apiErrorStatus);
   if (unrecoverable) {
-    const message = (errorText.trim().split('\n').find((l) => l.trim().length > 0) ?? failureMessage(run)).trim().slice(0, 300);
+    const message = (
+      errorText
+        .trim()
+        .split('\n')
+        .find((l) => l.trim().length > 0) ?? failureMessage(run)
+    )
+      .trim()
+      .slice(0, 300);
     return { kind: 'unrecoverable', message, advice: unrecoverable.advice };
   }
   // Structural evidence first: a rejected rate_limit_event, or the CLI's own classification.

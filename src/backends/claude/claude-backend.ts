@@ -87,9 +87,11 @@ export class ClaudeBackend implements AgentBackend {
       },
     });
     const stopped = outcome.stopped;
-    if (stopped.length > 0) o.logger.info(`Stopped ${stopped.length} process${stopped.length === 1 ? '' : 'es'} the agent left running: ${describeProcesses(stopped)}`);
+    if (stopped.length > 0)
+      o.logger.info(`Stopped ${stopped.length} process${stopped.length === 1 ? '' : 'es'} the agent left running: ${describeProcesses(stopped)}`);
     log.close();
-    if (log.cutBytes > 0) o.logger.warn(`The agent printed more than the output log keeps; ${log.cutBytes} bytes were cut from the middle of ${request.outputLogPath}.`);
+    if (log.cutBytes > 0)
+      o.logger.warn(`The agent printed more than the output log keeps; ${log.cutBytes} bytes were cut from the middle of ${request.outputLogPath}.`);
     const stderrText = outcome.stderrTail;
     if (stderrText.trim()) writeFileAtomic(request.outputLogPath.replace(/\.log$/, '.stderr.log'), stderrText);
 
@@ -107,6 +109,14 @@ export class ClaudeBackend implements AgentBackend {
   }
 
   private failedStart(message: string, started: number, scanner: OutputScanner): ClaudeRun {
-    return { end: 'spawn_failed', exitCode: undefined, durationMs: Date.now() - started, output: scanner.end(), stderrTail: '', failure: message, fatal: message.startsWith('command not found') };
+    return {
+      end: 'spawn_failed',
+      exitCode: undefined,
+      durationMs: Date.now() - started,
+      output: scanner.end(),
+      stderrTail: '',
+      failure: message,
+      fatal: message.startsWith('command not found'),
+    };
   }
 }

@@ -36,7 +36,16 @@ function withDefined<T extends AgentProgress>(base: T, optional: { [K in keyof T
 }
 
 function retry(e: Rec): AgentProgress {
-  return withDefined<Progress<'api_retry'>>({ kind: 'api_retry' }, { attempt: num(e['attempt']), maxRetries: num(e['max_retries']), error: str(e['error']), status: num(e['error_status']), delayMs: num(e['retry_delay_ms']) });
+  return withDefined<Progress<'api_retry'>>(
+    { kind: 'api_retry' },
+    {
+      attempt: num(e['attempt']),
+      maxRetries: num(e['max_retries']),
+      error: str(e['error']),
+      status: num(e['error_status']),
+      delayMs: num(e['retry_delay_ms']),
+    },
+  );
 }
 
 function finished(e: Rec): AgentProgress {
@@ -59,7 +68,12 @@ function usageLimit(e: Rec): AgentProgress[] {
   const info = isRec(e['rate_limit_info']) ? e['rate_limit_info'] : undefined;
   if (!info || info['status'] !== 'rejected') return [];
   const resets = num(info['resetsAt']);
-  return [withDefined<Progress<'usage_limit'>>({ kind: 'usage_limit', limitType: str(info['rateLimitType']) ?? 'usage' }, { resetsAt: resets === undefined ? undefined : resets * 1000 })];
+  return [
+    withDefined<Progress<'usage_limit'>>(
+      { kind: 'usage_limit', limitType: str(info['rateLimitType']) ?? 'usage' },
+      { resetsAt: resets === undefined ? undefined : resets * 1000 },
+    ),
+  ];
 }
 
 export function createClaudeProgressReader(): ClaudeProgressReader {
@@ -129,7 +143,8 @@ export function createClaudeProgressReader(): ClaudeProgressReader {
       return sessionId === undefined ? [] : [{ kind: 'session_started', sessionId }];
     }
     if (subtype === 'api_retry') return [retry(event)];
-    if (subtype === 'task_started') return [{ kind: 'task_started', tool: taskTool(event), description: str(event['description']) ?? str(event['task_type']) ?? 'task' }];
+    if (subtype === 'task_started')
+      return [{ kind: 'task_started', tool: taskTool(event), description: str(event['description']) ?? str(event['task_type']) ?? 'task' }];
     if (subtype === 'task_progress') {
       const description = str(event['description']);
       return description ? [{ kind: 'task_progress', description }] : [];

@@ -37,7 +37,13 @@ export function toAgentResult(run: ClaudeRun, nowMs: number, defaultZone: string
 }
 
 /** The result of a complete Claude stdout held in memory (scripted replies, tests), its progress reported as read. */
-export function readClaudeStdout(stdout: string, facts: Omit<ClaudeRun, 'output'>, nowMs: number, defaultZone: string, onProgress?: (event: AgentProgress) => void): AgentResult {
+export function readClaudeStdout(
+  stdout: string,
+  facts: Omit<ClaudeRun, 'output'>,
+  nowMs: number,
+  defaultZone: string,
+  onProgress?: (event: AgentProgress) => void,
+): AgentResult {
   const reader = createClaudeProgressReader();
   const scanner = new OutputScanner(onProgress ? (event) => reader.read(event).forEach(onProgress) : undefined);
   scanner.write(stdout);

@@ -22,7 +22,13 @@ export function compareVersions(a: string, b: string): number {
  * one clear message and exit code 2, not a loop of failures.
  * Returns the version found (or undefined when it could not be read).
  */
-export async function checkClaudeCli(runner: ProcessRunner, command: readonly string[], minVersion: string, cwd: string, warn: (m: string) => void): Promise<string | undefined> {
+export async function checkClaudeCli(
+  runner: ProcessRunner,
+  command: readonly string[],
+  minVersion: string,
+  cwd: string,
+  warn: (m: string) => void,
+): Promise<string | undefined> {
   const [file, ...prefix] = command;
   if (!file) throw new RalphError('CLAUDE_CODE_CMD is empty.', ExitCode.Usage, INSTALL_HINT);
   const result = await runner.run(file, [...prefix, '--version'], { cwd, timeoutMs: 30_000 });
@@ -35,7 +41,11 @@ export async function checkClaudeCli(runner: ProcessRunner, command: readonly st
   }
   if (result.exitCode !== 0) {
     const detail = (result.stderr || result.stdout).trim().split('\n').slice(-3).join(' ');
-    throw new RalphError(`'${command.join(' ')} --version' failed (exit code ${result.exitCode ?? 'none'}): ${detail.slice(0, 300)}`, ExitCode.Usage, INSTALL_HINT);
+    throw new RalphError(
+      `'${command.join(' ')} --version' failed (exit code ${result.exitCode ?? 'none'}): ${detail.slice(0, 300)}`,
+      ExitCode.Usage,
+      INSTALL_HINT,
+    );
   }
   const version = /(\d+\.\d+\.\d+)/.exec(result.stdout.split('\n', 1)[0] ?? '')?.[1];
   if (version === undefined) {

@@ -11,7 +11,10 @@ export function createClaudeBackend(ctx: BackendContext): AgentBackend {
   const agentEnv = buildAgentEnv(ctx.env, config.agentEnv);
   const said = describeEnvFilter('Agent', agentEnv, '--agent-env NAME');
   if (said) logger.info(said);
-  if (agentEnv.missing.length > 0) logger.warn(`--agent-env/AGENT_ENV names ${agentEnv.missing.join(', ')}, which ${agentEnv.missing.length === 1 ? 'is' : 'are'} not set in the environment.`);
+  if (agentEnv.missing.length > 0)
+    logger.warn(
+      `--agent-env/AGENT_ENV names ${agentEnv.missing.join(', ')}, which ${agentEnv.missing.length === 1 ? 'is' : 'are'} not set in the environment.`,
+    );
   return new ClaudeBackend({
     command: config.claudeCommand,
     model: config.model,

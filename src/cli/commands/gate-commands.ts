@@ -121,14 +121,18 @@ export async function pruneCheckpointsCommand(paths: RalphPaths, keep: number, a
   const result = await pruneCheckpoints(workspace(paths), keep, { warn });
   if (!result.ok) throw new RalphError(`Cannot prune checkpoints: ${result.reason}`, ExitCode.RuntimeError);
   if (asJson) out(JSON.stringify({ dropped: result.dropped, kept: result.kept }, null, 2));
-  else out(`Deleted ${result.dropped.length} checkpoint${result.dropped.length === 1 ? '' : 's'}, kept the newest ${result.kept.length} (CHECKPOINT_KEEP=${keep}).`);
+  else
+    out(
+      `Deleted ${result.dropped.length} checkpoint${result.dropped.length === 1 ? '' : 's'}, kept the newest ${result.kept.length} (CHECKPOINT_KEEP=${keep}).`,
+    );
   return ExitCode.Completed;
 }
 
 /** `ralph --restore ID`: checkpoints the present first, so a restore loses nothing either. */
 export async function restoreCommand(paths: RalphPaths, id: string, options: RestoreOptions = { force: false }): Promise<number> {
   const pid = runningLoopPid(paths);
-  if (pid !== undefined) throw new RalphError(`A Ralph loop is running in this project (PID ${pid}).`, ExitCode.RuntimeError, "Stop it first with 'ralph --stop', then restore.");
+  if (pid !== undefined)
+    throw new RalphError(`A Ralph loop is running in this project (PID ${pid}).`, ExitCode.RuntimeError, "Stop it first with 'ralph --stop', then restore.");
   const ws = workspace(paths);
   if (!(await confirmBranchMove(ws, id, options))) {
     out('Not restored; nothing was changed.');
@@ -147,7 +151,9 @@ export async function restoreCommand(paths: RalphPaths, id: string, options: Res
   }
   if (!result.ok) throw new RalphError(`Cannot restore ${id}: ${result.reason}`, ExitCode.RuntimeError);
   out(`✅ Restored checkpoint ${result.checkpoint.id} (${result.checkpoint.message}).`);
-  out(`   The state before the restore is checkpoint ${result.safety.id}${result.attemptRef ? ` and ${result.attemptRef}` : ''}; ralph --restore ${result.safety.id} brings it back.`);
+  out(
+    `   The state before the restore is checkpoint ${result.safety.id}${result.attemptRef ? ` and ${result.attemptRef}` : ''}; ralph --restore ${result.safety.id} brings it back.`,
+  );
   const reverted = result.report.reverted;
   if (reverted.length > 0) {
     out(`   ${reverted.length} file${reverted.length === 1 ? '' : 's'} reverted: ${reverted.slice(0, 10).join(', ')}${reverted.length > 10 ? ', …' : ''}`);

@@ -66,7 +66,9 @@ function gitCheckpoints(ws: GitWorkspace, clock: Clock, warn: (m: string) => voi
       const checkpoint = made.get(id);
       if (!checkpoint) return { ok: false, reason: `checkpoint ${id} is unknown to this run` };
       const r = await guard.protect('rollback', () => rollbackToCheckpoint(ws, checkpoint, { attemptLabel: label, now: clock.now(), warn }));
-      return r.ok ? { ok: true, restored: r.restored, attemptRef: r.attemptRef, reverted: r.report.reverted, restoreCommand: r.restoreCommand, headMoved: r.headMoved } : r;
+      return r.ok
+        ? { ok: true, restored: r.restored, attemptRef: r.attemptRef, reverted: r.report.reverted, restoreCommand: r.restoreCommand, headMoved: r.headMoved }
+        : r;
     },
     async prune(keep) {
       const r = await pruneCheckpoints(ws, keep, { warn });
@@ -87,16 +89,25 @@ export async function createGate(config: RalphConfig, origins: Record<ConfigFiel
   const isGitRepo = (await ws.repo()) !== null;
   const settings = resolveVerifySettings(config, origins, { isGitRepo, projectDir: ctx.store.paths.project });
   for (const warning of settings.warnings) ctx.logger.warn(warning);
-  const stripped = settings.enabled ? describeEnvFilter('Verify command', { withheld: [], stripped: strippedVerifyEnvNames(ctx.env) }, '--verify-env NAME=VALUE') : undefined;
+  const stripped = settings.enabled
+    ? describeEnvFilter('Verify command', { withheld: [], stripped: strippedVerifyEnvNames(ctx.env) }, '--verify-env NAME=VALUE')
+    : undefined;
   if (stripped) ctx.logger.info(stripped);
-  if (settings.enabled && !isGitRepo) ctx.logger.warn('This project is not a git repository: the verify gate runs, but there are no checkpoints and no rollback.');
+  if (settings.enabled && !isGitRepo)
+    ctx.logger.warn('This project is not a git repository: the verify gate runs, but there are no checkpoints and no rollback.');
   const withCheckpoints = isGitRepo && (settings.checkpoint || config.backup);
   if (config.backup && !isGitRepo) ctx.logger.warn('--backup needs a git repository; continuing without checkpoints.');
   const warn = (m: string): void => ctx.logger.warn(m);
   return new VerifyGateStep({
     settings,
     runCommand: async (signal) => {
-      const result = await runVerifyCommand({ command: settings.command, cwd: settings.cwd, timeoutMs: settings.timeoutMs, env: buildVerifyEnv(ctx.env, settings.env), signal });
+      const result = await runVerifyCommand({
+        command: settings.command,
+        cwd: settings.cwd,
+        timeoutMs: settings.timeoutMs,
+        env: buildVerifyEnv(ctx.env, settings.env),
+        signal,
+      });
       if (result.stoppedProcesses) ctx.logger.info(`Stopped what the verify command left running: ${result.stoppedProcesses.join(', ')}`);
       return result;
     },

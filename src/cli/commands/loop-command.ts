@@ -77,7 +77,12 @@ export async function runLoopCommand(input: LoopCommandInput): Promise<number> {
     const readPrompt = (): string => {
       if (input.task && !readIfExists(promptPath)) return taskPrompt(input.task);
       const text = readIfExists(promptPath);
-      if (text === undefined) throw new RalphError(`Prompt file not found: ${promptPath}`, ExitCode.RuntimeError, 'Restore it (ralph-enable creates only the missing files) or pass --prompt FILE.');
+      if (text === undefined)
+        throw new RalphError(
+          `Prompt file not found: ${promptPath}`,
+          ExitCode.RuntimeError,
+          'Restore it (ralph-enable creates only the missing files) or pass --prompt FILE.',
+        );
       return input.task ? `${text}\n\n${taskPrompt(input.task)}` : text;
     };
     const probe = await createProgressProbe(paths.project, runner);

@@ -22,7 +22,9 @@ export function inspectCommand(args: RalphArgs, cwd: string): number {
   const skipped = read.badLines ?? 0;
   if (read.error && skipped > 0) {
     const lines = skipped === 1 ? 'line' : 'lines';
-    process.stderr.write(`ralph: warning: skipped ${skipped} damaged ${lines} of ${paths.sessionRecording} (first: ${read.error.message}); showing the ${read.records.length} intact records\n`);
+    process.stderr.write(
+      `ralph: warning: skipped ${skipped} damaged ${lines} of ${paths.sessionRecording} (first: ${read.error.message}); showing the ${read.records.length} intact records\n`,
+    );
   }
   const i = args.inspect;
   const result = inspectEventLog(read.records, {

@@ -24,7 +24,11 @@ const json = (value: unknown): void => out(JSON.stringify(value, null, 2));
 function refuseWhileRunning(paths: RalphPaths, what: string): void {
   const pid = runningLoopPid(paths);
   if (pid !== undefined) {
-    throw new RalphError(`A Ralph loop is running in this project (PID ${pid}); ${what} would be overwritten by it.`, ExitCode.RuntimeError, "Stop it first with 'ralph --stop' (or Ctrl+C in its terminal), then try again.");
+    throw new RalphError(
+      `A Ralph loop is running in this project (PID ${pid}); ${what} would be overwritten by it.`,
+      ExitCode.RuntimeError,
+      "Stop it first with 'ralph --stop' (or Ctrl+C in its terminal), then try again.",
+    );
   }
 }
 
@@ -35,7 +39,12 @@ function showStatus(paths: RalphPaths, asJson: boolean): number {
   }
   const read = readDocument(paths, STATUS);
   const pid = runningLoopPid(paths);
-  if (read.kind === 'missing') out(pid !== undefined ? `A Ralph loop is running (PID ${pid}) but status.json is missing; the loop rewrites it on its next step.` : 'No status file found. Ralph may not be running.');
+  if (read.kind === 'missing')
+    out(
+      pid !== undefined
+        ? `A Ralph loop is running (PID ${pid}) but status.json is missing; the loop rewrites it on its next step.`
+        : 'No status file found. Ralph may not be running.',
+    );
   else if (read.kind === 'corrupt') out(`status.json is corrupt (${read.reason}). A running loop rewrites it on its next step.`);
   else out(renderStatusText(read.value, pid !== undefined, Date.now()));
   return ExitCode.Completed;
@@ -43,7 +52,15 @@ function showStatus(paths: RalphPaths, asJson: boolean): number {
 
 function circuitLimits(paths: RalphPaths) {
   const { config } = loadProjectConfig(paths, process.env, {});
-  return { noProgress: config.cbNoProgressThreshold, sameError: config.cbSameErrorThreshold, permissionDenials: config.cbPermissionDenialThreshold, failures: config.cbFailureThreshold, halfOpenAfter: 2, cooldownMinutes: config.cbCooldownMinutes, autoReset: config.cbAutoReset };
+  return {
+    noProgress: config.cbNoProgressThreshold,
+    sameError: config.cbSameErrorThreshold,
+    permissionDenials: config.cbPermissionDenialThreshold,
+    failures: config.cbFailureThreshold,
+    halfOpenAfter: 2,
+    cooldownMinutes: config.cbCooldownMinutes,
+    autoReset: config.cbAutoReset,
+  };
 }
 
 function showCircuit(paths: RalphPaths, asJson: boolean): number {
@@ -52,7 +69,13 @@ function showCircuit(paths: RalphPaths, asJson: boolean): number {
   const cooldown = cooldownRemainingMinutes(state, Date.now(), circuitLimits(paths));
   if (asJson) {
     const history = readDocument(paths, CIRCUIT_HISTORY);
-    json({ ...state, file: read.kind, ...(read.kind === 'corrupt' ? { corrupt_reason: read.reason } : {}), cooldown_remaining_minutes: cooldown ?? null, history: history.kind === 'ok' ? history.value.slice(-10) : [] });
+    json({
+      ...state,
+      file: read.kind,
+      ...(read.kind === 'corrupt' ? { corrupt_reason: read.reason } : {}),
+      cooldown_remaining_minutes: cooldown ?? null,
+      history: history.kind === 'ok' ? history.value.slice(-10) : [],
+    });
     return ExitCode.Completed;
   }
   if (read.kind === 'corrupt') out(`Warning: .circuit_breaker_state is corrupt (${read.reason}); the next loop resets it to CLOSED.`);
@@ -86,7 +109,8 @@ async function doResetCircuit(paths: RalphPaths): Promise<number> {
     const prev = loadDocument(paths, CIRCUIT_STATE, warnUser, now);
     const update = resetCircuit(prev, now);
     saveDocument(paths, CIRCUIT_STATE, update.state);
-    if (update.transition) saveDocument(paths, CIRCUIT_HISTORY, appendHistory(loadDocument(paths, CIRCUIT_HISTORY, warnUser), update.transition, prev.current_loop, now));
+    if (update.transition)
+      saveDocument(paths, CIRCUIT_HISTORY, appendHistory(loadDocument(paths, CIRCUIT_HISTORY, warnUser), update.transition, prev.current_loop, now));
     resetSession(paths, 'manual_circuit_reset', prev.current_loop, now, warnUser);
   });
   out('✅ Circuit breaker reset to CLOSED state');
@@ -155,13 +179,20 @@ export async function runStateCommand(args: RalphArgs, cwd: string, _env: NodeJS
       requireRalphDir(paths);
       return (await import('./gate-commands.js')).gateActionCommand(paths, args.gateAction ?? 'retry');
     case 'checkpoints':
-      if (args.prune) return (await import('./gate-commands.js')).pruneCheckpointsCommand(paths, loadProjectConfig(paths, process.env, args.flags).config.checkpointKeep, args.json);
+      if (args.prune)
+        return (await import('./gate-commands.js')).pruneCheckpointsCommand(
+          paths,
+          loadProjectConfig(paths, process.env, args.flags).config.checkpointKeep,
+          args.json,
+        );
       return (await import('./gate-commands.js')).listCheckpointsCommand(paths, args.json);
     case 'restore':
       return (await import('./gate-commands.js')).restoreCommand(paths, args.restoreId ?? '', { force: args.force === true });
     case 'rollback': {
       const gates = await import('./gate-commands.js');
-      return args.rollbackTarget ? gates.restoreCommand(paths, args.rollbackTarget, { force: args.force === true }) : gates.listCheckpointsCommand(paths, args.json);
+      return args.rollbackTarget
+        ? gates.restoreCommand(paths, args.rollbackTarget, { force: args.force === true })
+        : gates.listCheckpointsCommand(paths, args.json);
     }
     case 'loop':
     case 'inspect':

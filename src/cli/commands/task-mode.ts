@@ -13,7 +13,10 @@ export function parseTaskMode(spec: string, flags: FlagValues): { task: TaskMode
   if (!parsed.ok) {
     const { message, index } = parsed.error;
     const pointer = `  ${spec}\n  ${' '.repeat(Math.max(0, index))}^`;
-    throw new UsageError(`cannot read the task: ${message}\n${pointer}`, `Example: ralph run '>>fix-auth :: verify:"npm test" max:5 timeout:120 checkpoint:true rollback:true loop:true'`);
+    throw new UsageError(
+      `cannot read the task: ${message}\n${pointer}`,
+      `Example: ralph run '>>fix-auth :: verify:"npm test" max:5 timeout:120 checkpoint:true rollback:true loop:true'`,
+    );
   }
   const { task, verify, criteria } = parsed.spec;
   const merged: FlagValues = { ...(verify ? taskVerifyFlags(verify) : {}), ...flags };

@@ -24,7 +24,11 @@ function readStdin(): string {
 }
 
 /** The tool's parameters: the --input object with the flags on top. */
-export function readInput(args: TestCommandArgs, read: (path: string) => string = (p) => readFileSync(p, 'utf8'), stdin: () => string = readStdin): Record<string, unknown> {
+export function readInput(
+  args: TestCommandArgs,
+  read: (path: string) => string = (p) => readFileSync(p, 'utf8'),
+  stdin: () => string = readStdin,
+): Record<string, unknown> {
   let base: Record<string, unknown> = {};
   if (args.input !== undefined) {
     let text: string;
@@ -39,7 +43,8 @@ export function readInput(args: TestCommandArgs, read: (path: string) => string 
     } catch (error) {
       throw badInput(`--input ${args.input} is not valid JSON: ${(error as Error).message}`);
     }
-    if (typeof value !== 'object' || value === null || Array.isArray(value)) throw badInput(`--input ${args.input} must hold one JSON object of tool parameters`);
+    if (typeof value !== 'object' || value === null || Array.isArray(value))
+      throw badInput(`--input ${args.input} must hold one JSON object of tool parameters`);
     base = value as Record<string, unknown>;
   }
   return { ...base, ...args.params };

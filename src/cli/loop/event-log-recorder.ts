@@ -8,7 +8,10 @@ type EventRecord = [event: string, data: Record<string, unknown>];
 export function toEventRecord(e: LoopEvent): EventRecord | undefined {
   switch (e.type) {
     case 'loop.start':
-      return [e.type, { project: e.project, backend: e.backend, max_loops: e.maxLoops, dry_run: e.dryRun, verify_command: e.verifyCommand, task: e.task, pid: e.pid }];
+      return [
+        e.type,
+        { project: e.project, backend: e.backend, max_loops: e.maxLoops, dry_run: e.dryRun, verify_command: e.verifyCommand, task: e.task, pid: e.pid },
+      ];
     case 'iteration.start':
       return [e.type, { iteration: e.iteration }];
     case 'agent.result': {
@@ -57,7 +60,17 @@ export function toEventRecord(e: LoopEvent): EventRecord | undefined {
       const r = e.result;
       return [
         e.type,
-        { iteration: e.iteration, command: e.command, attempt: e.attempt, max_attempts: e.maxAttempts, passed: r.passed, exit_code: r.exitCode, timed_out: r.timedOut, duration_ms: r.durationMs, explanation: r.explanation ?? null },
+        {
+          iteration: e.iteration,
+          command: e.command,
+          attempt: e.attempt,
+          max_attempts: e.maxAttempts,
+          passed: r.passed,
+          exit_code: r.exitCode,
+          timed_out: r.timedOut,
+          duration_ms: r.durationMs,
+          explanation: r.explanation ?? null,
+        },
       ];
     }
     case 'checkpoint.created':
@@ -77,7 +90,10 @@ export function toEventRecord(e: LoopEvent): EventRecord | undefined {
       return [e.type, { iteration: e.iteration, outcome: e.outcome, result: e.verdict.label, success: e.verdict.success, duration_ms: duration }];
     }
     case 'loop.exit':
-      return [e.type, { reason: e.reason, exit_code: e.exitCode, iterations: e.iterations, elapsed_secs: (e.endedAt - e.startedAt) / 1000, message: e.message }];
+      return [
+        e.type,
+        { reason: e.reason, exit_code: e.exitCode, iterations: e.iterations, elapsed_secs: (e.endedAt - e.startedAt) / 1000, message: e.message },
+      ];
     case 'loop.crash':
       return ['loop.exit', { reason: 'error', exit_code: 1, iterations: e.iterations, message: e.message }];
     default:

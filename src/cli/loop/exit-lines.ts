@@ -14,7 +14,9 @@ export function presentLoopStop(logger: Logger, e: LoopStop): void {
     logger.error(`Ralph halted: ${reason} — ${detail}. Run 'ralph --reset-circuit' after fixing the cause.`);
   } else if (reason === 'interrupted') logger.warn(`Interrupted (${e.signal}); state saved. Run 'ralph' to continue.`);
   else if (reason === 'verify_aborted') {
-    logger.error(`Verify gate aborted: ${detail}. Fix the cause and run 'ralph' again: the next run starts a fresh verify cycle (or 'ralph --gate-action skip' first, to go on without the gate).`);
+    logger.error(
+      `Verify gate aborted: ${detail}. Fix the cause and run 'ralph' again: the next run starts a fresh verify cycle (or 'ralph --gate-action skip' first, to go on without the gate).`,
+    );
   } else if (reason === 'integrity_failure' || reason === 'agent_failure' || reason === 'checkpoint_failed' || reason === 'lock_lost') logger.error(detail);
   else if (reason === 'dry_run' || reason === 'stop_requested') logger.success(`Loop stopped: ${detail}`);
   else logger.warn(`Loop stopped: ${reason} — ${detail}`);
@@ -24,6 +26,8 @@ export function presentLoopStop(logger: Logger, e: LoopStop): void {
 export function presentLoopExit(logger: Logger, e: LoopExit): void {
   const t = e.totals;
   const elapsed = (e.endedAt - e.startedAt) / 1000;
-  logger.info(`Loops: ${e.iterations}; calls: ${t.calls}; cost: $${t.cost_usd.toFixed(4)}; tokens: ${t.input_tokens} in / ${t.output_tokens} out; time: ${formatDuration(elapsed)}`);
+  logger.info(
+    `Loops: ${e.iterations}; calls: ${t.calls}; cost: $${t.cost_usd.toFixed(4)}; tokens: ${t.input_tokens} in / ${t.output_tokens} out; time: ${formatDuration(elapsed)}`,
+  );
   logger.info(`Exit reason: ${e.reason} (exit code ${e.exitCode})`);
 }

@@ -18,7 +18,10 @@ export function noticeLine(n: Notice): { level: NoticeLevel; text: string } {
     case 'api_retry.exhausted':
       return { level: 'error', text: `Retry limit exceeded (${n.maxAttempts} attempts): ${n.message}` };
     case 'api_retry.waiting':
-      return { level: 'warn', text: `${n.overloaded ? 'API overloaded' : 'Rate limit detected'}, attempt ${n.attempt}/${n.maxAttempts}. Waiting ${formatDuration(n.delayMs / 1000)}... (${n.message})` };
+      return {
+        level: 'warn',
+        text: `${n.overloaded ? 'API overloaded' : 'Rate limit detected'}, attempt ${n.attempt}/${n.maxAttempts}. Waiting ${formatDuration(n.delayMs / 1000)}... (${n.message})`,
+      };
     case 'call.failed':
       return { level: 'error', text: `❌ Claude Code call failed: ${n.message} — output: ${n.outputLogPath}` };
     case 'call.timeout':
@@ -30,9 +33,13 @@ export function noticeLine(n: Notice): { level: NoticeLevel; text: string } {
       };
     case 'call.failed_with_changes': {
       const changed = `The agent call failed after changing ${files(n.filesChanged)}`;
-      if (n.handling === 'no_checkpoint') return { level: 'warn', text: `${changed}; there is no checkpoint of this loop, so the changes stay in the work tree.` };
+      if (n.handling === 'no_checkpoint')
+        return { level: 'warn', text: `${changed}; there is no checkpoint of this loop, so the changes stay in the work tree.` };
       if (n.handling === 'kept') {
-        return { level: 'warn', text: `${changed}; the changes stay in the work tree. 'ralph --restore ${n.checkpointId ?? ''}' brings back the state before loop #${n.loop} (or run with --rollback-on-fail).` };
+        return {
+          level: 'warn',
+          text: `${changed}; the changes stay in the work tree. 'ralph --restore ${n.checkpointId ?? ''}' brings back the state before loop #${n.loop} (or run with --rollback-on-fail).`,
+        };
       }
       return { level: 'warn', text: `${changed}: a failed attempt, rolled back like a failed verify.` };
     }
@@ -45,7 +52,10 @@ export function noticeLine(n: Notice): { level: NoticeLevel; text: string } {
     case 'dry_run.format':
       return { level: 'info', text: `[DRY RUN] Output format: ${n.format}; timeout: ${n.timeoutMinutes} min` };
     case 'exit.check':
-      return { level: 'debug', text: `Exit check: test_loops=${n.testLoops} done_signals=${n.doneSignals} completion_indicators=${n.completionIndicators} unaccepted_claims=${n.unacceptedClaims}` };
+      return {
+        level: 'debug',
+        text: `Exit check: test_loops=${n.testLoops} done_signals=${n.doneSignals} completion_indicators=${n.completionIndicators} unaccepted_claims=${n.unacceptedClaims}`,
+      };
     case 'exit.note':
       return { level: 'info', text: n.note };
     case 'gate.action':
@@ -73,7 +83,10 @@ export function noticeLine(n: Notice): { level: NoticeLevel; text: string } {
     case 'task.continues':
       return {
         level: 'info',
-        text: n.why === 'exit_signal_false' ? 'The verify command passes, but the agent said EXIT_SIGNAL: false: the loop continues' : 'The verify command passes, but nothing has changed in this run yet: the loop continues',
+        text:
+          n.why === 'exit_signal_false'
+            ? 'The verify command passes, but the agent said EXIT_SIGNAL: false: the loop continues'
+            : 'The verify command passes, but nothing has changed in this run yet: the loop continues',
       };
     case 'tokens.used':
       return { level: 'info', text: `Tokens this hour: +${n.tokens}` };

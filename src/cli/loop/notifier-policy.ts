@@ -9,7 +9,8 @@ function stopNotification(e: LoopStop): [NotifyEvent, string] | undefined {
   if (reason === 'permission_denied') return ['error', `Ralph halted: permission denied (${detail})`];
   if (reason === 'circuit_breaker_open' || reason === 'safety_circuit_breaker') return ['circuit_open', `Circuit breaker opened: ${detail}`];
   if (reason === 'verify_aborted') return ['verify_escalation', `Verify gate aborted: ${detail}`];
-  if (reason === 'integrity_failure' || reason === 'agent_failure' || reason === 'checkpoint_failed' || reason === 'lock_lost') return ['error', `Ralph stopped: ${detail}`];
+  if (reason === 'integrity_failure' || reason === 'agent_failure' || reason === 'checkpoint_failed' || reason === 'lock_lost')
+    return ['error', `Ralph stopped: ${detail}`];
   if (reason === 'usage_limit' || reason === 'api_rate_limit') return ['usage_limit', `Ralph stopped: ${detail}`];
   return undefined;
 }
@@ -21,7 +22,8 @@ export function createNotifierPolicy(notifier: Notifier): (event: LoopEvent) => 
   };
   return (e) => {
     if (e.type === 'limit.usage') send('usage_limit', `Claude usage limit reached; Ralph waits until ${new Date(e.until).toLocaleString()}`);
-    else if (e.type === 'verify.escalated' && !e.fromEarlierRun) send('verify_escalation', `'${e.command}' failed ${e.attempts}/${e.maxAttempts} times; Ralph needs a decision`);
+    else if (e.type === 'verify.escalated' && !e.fromEarlierRun)
+      send('verify_escalation', `'${e.command}' failed ${e.attempts}/${e.maxAttempts} times; Ralph needs a decision`);
     else if (e.type === 'api_retry.gave_up') send('error', 'Ralph stopped: the API kept refusing requests');
     else if (e.type === 'loop.stop') {
       const n = stopNotification(e);

@@ -50,7 +50,16 @@ function iterationMetrics(e: IterationEnd): Record<string, unknown> {
     num_turns: o.turns ?? 0,
     files_changed: progress?.filesChanged ?? 0,
     exit_signal: analysis ? analysis.exitSignal : null,
-    verify: gate ? { passed: gate.passed, exit_code: gate.exitCode, timed_out: gate.timedOut, duration_ms: gate.durationMs, attempt: gate.attempt, max_attempts: gate.maxAttempts } : null,
+    verify: gate
+      ? {
+          passed: gate.passed,
+          exit_code: gate.exitCode,
+          timed_out: gate.timedOut,
+          duration_ms: gate.durationMs,
+          attempt: gate.attempt,
+          max_attempts: gate.maxAttempts,
+        }
+      : null,
   };
 }
 
@@ -115,7 +124,16 @@ export function createRunFilesProjector(files: RunFiles, ctx: StatusContext, now
         files.appendMetrics(iterationMetrics(e));
         return;
       case 'loop.exit':
-        files.appendMetrics({ type: 'run', timestamp: isoTimestamp(e.endedAt), started_at: isoTimestamp(e.startedAt), exit_reason: e.reason, exit_code: e.exitCode, loops: e.iterations, duration: (e.endedAt - e.startedAt) / 1000, cost_usd: e.totals.cost_usd });
+        files.appendMetrics({
+          type: 'run',
+          timestamp: isoTimestamp(e.endedAt),
+          started_at: isoTimestamp(e.startedAt),
+          exit_reason: e.reason,
+          exit_code: e.exitCode,
+          loops: e.iterations,
+          duration: (e.endedAt - e.startedAt) / 1000,
+          cost_usd: e.totals.cost_usd,
+        });
         return;
       default:
         return;

@@ -82,7 +82,8 @@ export function createTerminalPresenter(o: TerminalPresenterOptions): (event: Lo
       }
       case 'verify.result':
         if (e.decision === 'passed') logger.success(`✅ Verify passed: ${e.command} (${e.result.durationMs} ms)`);
-        else if (e.decision === 'bounce') logger.warn(`❌ Verify failed (attempt ${e.attempt}/${e.maxAttempts}): ${describeVerifyFailure(e.result)}; the failure goes back to the agent`);
+        else if (e.decision === 'bounce')
+          logger.warn(`❌ Verify failed (attempt ${e.attempt}/${e.maxAttempts}): ${describeVerifyFailure(e.result)}; the failure goes back to the agent`);
         return;
       case 'verify.escalated':
         o.write(`\n${formatEscalationSummary({ result: e.result, attempts: e.attempts, maxAttempts: e.maxAttempts, tty: o.tty })}\n\n`);

@@ -71,7 +71,11 @@ export async function runDemo(options: DemoOptions): Promise<number> {
     const code = await options.runLoop(dir, { backend: 'mock', verifyCommand: DEMO_VERIFY_COMMAND, pauseSeconds: '0.5', maxLoops: '10' });
     w(`${summarizeDemo(dir)}\n`);
     w(`\ncalc.js as the agent left it:\n${readFileSync(join(dir, 'calc.js'), 'utf8').replace(/^/gm, '  ')}`);
-    w(options.keep ? `\nThe demo project is kept in ${dir}. Try: cd ${dir} && ralph --status && ralph-stats && ralph --inspect --format timeline\n` : '\n(The demo project was removed; `ralph demo --keep` keeps it to look around in.)\n');
+    w(
+      options.keep
+        ? `\nThe demo project is kept in ${dir}. Try: cd ${dir} && ralph --status && ralph-stats && ralph --inspect --format timeline\n`
+        : '\n(The demo project was removed; `ralph demo --keep` keeps it to look around in.)\n',
+    );
     return code;
   } finally {
     if (!options.keep) rmSync(dir, { recursive: true, force: true });

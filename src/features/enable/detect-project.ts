@@ -79,7 +79,11 @@ function detectNode(files: ProjectFiles, folderName: string): ProjectInfo {
     info.notes.push('package.json is not valid JSON; commands were guessed');
   }
   if (typeof pkg['name'] === 'string' && pkg['name'].trim() !== '') info.name = pkg['name'].trim();
-  const deps = new Set([...Object.keys(toStringRecord(pkg['dependencies'])), ...Object.keys(toStringRecord(pkg['devDependencies'])), ...Object.keys(toStringRecord(pkg['peerDependencies']))]);
+  const deps = new Set([
+    ...Object.keys(toStringRecord(pkg['dependencies'])),
+    ...Object.keys(toStringRecord(pkg['devDependencies'])),
+    ...Object.keys(toStringRecord(pkg['peerDependencies'])),
+  ]);
   info.type = deps.has('typescript') || files.has('tsconfig.json') ? 'typescript' : 'javascript';
   info.framework = NODE_FRAMEWORKS.find(([dependency]) => deps.has(dependency))?.[1] ?? '';
   const pm = files.has('bun.lockb') || files.has('bun.lock') ? 'bun' : files.has('pnpm-lock.yaml') ? 'pnpm' : files.has('yarn.lock') ? 'yarn' : 'npm';
@@ -112,7 +116,10 @@ function detectPython(files: ProjectFiles, folderName: string): ProjectInfo {
   const requirements = files.get('requirements.txt');
   const name = matchFirst(pyproject, /^\s*name\s*=\s*["']([^"']+)["']/m) ?? matchFirst(setupPy, /\bname\s*=\s*["']([^"']+)["']/);
   if (name) info.name = name;
-  const haystack = [pyproject, setupPy, requirements].filter((t) => t !== undefined).join('\n').toLowerCase();
+  const haystack = [pyproject, setupPy, requirements]
+    .filter((t) => t !== undefined)
+    .join('\n')
+    .toLowerCase();
   info.framework = (['fastapi', 'django', 'flask'] as const).find((f) => new RegExp(`(^|[^a-z0-9_-])${f}([^a-z0-9_-]|$)`, 'm').test(haystack)) ?? '';
   const uv = files.has('uv.lock') || /^\s*\[tool\.uv\]/m.test(pyproject ?? '');
   info.packageManager = uv ? 'uv' : 'pip';

@@ -121,6 +121,11 @@ export function formatEnableReport(outcome: EnableOutcome): string {
   if (result.verifyCommand !== '') lines.push(`  verify command: ${result.verifyCommand}`);
   else if (request.verify && !request.verify.enabled) lines.push(`  verify command proposed (commented out in .ralphrc): ${request.verify.command}`);
   for (const warning of result.warnings) lines.push(`  warning: ${warning}`);
-  lines.push('', 'Next steps:', '  1. Review .ralph/fix_plan.md and .ralph/PROMPT.md; put specifications in .ralph/specs/', '  2. Start the loop: ralph        watch it from another terminal: ralph-monitor');
+  lines.push(
+    '',
+    'Next steps:',
+    '  1. Review .ralph/fix_plan.md and .ralph/PROMPT.md; put specifications in .ralph/specs/',
+    '  2. Start the loop: ralph        watch it from another terminal: ralph-monitor',
+  );
   return `${lines.join('\n')}\n`;
 }

@@ -35,7 +35,10 @@ export interface EnableResult {
   warnings: string[];
 }
 
-const PROPOSAL_NOTE = ['Proposed by ralph-enable for this project. Remove the "# " below to let Ralph run it', 'after each iteration and accept "done" only when it passes.'];
+const PROPOSAL_NOTE = [
+  'Proposed by ralph-enable for this project. Remove the "# " below to let Ralph run it',
+  'after each iteration and accept "done" only when it passes.',
+];
 
 function splitRalphrcChoices(request: EnableRequest): { settings: RalphrcSetting[]; proposals: RalphrcSetting[] } {
   const settings: RalphrcSetting[] = [];
@@ -55,7 +58,8 @@ function splitRalphrcChoices(request: EnableRequest): { settings: RalphrcSetting
 export function enableProject(request: EnableRequest): EnableResult {
   const warnings: string[] = [];
   const tasks = request.prd ? extractPrdTasks(request.prd.text) : [];
-  if (request.prd && tasks.length === 0) warnings.push(`no tasks (checkboxes, numbered or bulleted items) found in ${request.prd.name}; fix_plan.md has the default tasks`);
+  if (request.prd && tasks.length === 0)
+    warnings.push(`no tasks (checkboxes, numbered or bulleted items) found in ${request.prd.name}; fix_plan.md has the default tasks`);
   const { settings, proposals } = splitRalphrcChoices(request);
   const layout = createRalphLayout(request.projectDir, {
     projectName: request.projectName,
@@ -80,7 +84,11 @@ export function enableProject(request: EnableRequest): EnableResult {
   }
   const missing = missingProjectFiles(request.projectDir);
   if (missing.length > 0) {
-    throw new RalphError(`Ralph could not be enabled: missing ${missing.join(', ')}`, ExitCode.RuntimeError, 'Check the folder permissions and run ralph-enable again (it creates only the missing files).');
+    throw new RalphError(
+      `Ralph could not be enabled: missing ${missing.join(', ')}`,
+      ExitCode.RuntimeError,
+      'Check the folder permissions and run ralph-enable again (it creates only the missing files).',
+    );
   }
   return { layout, tasksImported, verifyCommand: readRalphrcValue(request.projectDir, 'VERIFY_COMMAND') ?? '', warnings };
 }

@@ -27,7 +27,9 @@ export const MAX_CALLS_RANGE = { min: 1, max: 100_000 } as const;
 export async function runEnableWizard(prompter: Prompter, context: WizardContext): Promise<WizardAnswers> {
   const { detected } = context;
   prompter.say('Ralph enable: set up Ralph in this project');
-  prompter.say(`Detected: ${detected.type}${detected.framework ? ` (${detected.framework})` : ''}, name "${detected.name}"${detected.packageManager ? `, ${detected.packageManager}` : ''}`);
+  prompter.say(
+    `Detected: ${detected.type}${detected.framework ? ` (${detected.framework})` : ''}, name "${detected.name}"${detected.packageManager ? `, ${detected.packageManager}` : ''}`,
+  );
   for (const note of detected.notes) prompter.say(`Note: ${note}`);
 
   const projectName = context.projectName ?? (await prompter.ask('Project name', detected.name));

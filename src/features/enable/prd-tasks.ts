@@ -109,7 +109,9 @@ const SECTIONS: readonly [TaskPriority, string][] = [
  * first iteration, so it gets one blocking task pointing at the source.
  */
 export function renderFixPlan(imported: readonly PrdTask[], sourceName: string): string {
-  const tasks = imported.some((t) => t.priority !== 'optional') ? imported : [{ text: `Implement the requirements described in ${sourceName}`, priority: 'high' as const }, ...imported];
+  const tasks = imported.some((t) => t.priority !== 'optional')
+    ? imported
+    : [{ text: `Implement the requirements described in ${sourceName}`, priority: 'high' as const }, ...imported];
   const lines = [
     '# Fix Plan',
     '',
@@ -122,6 +124,16 @@ export function renderFixPlan(imported: readonly PrdTask[], sourceName: string):
     if (priority === 'optional') body.unshift('<!-- Tasks in this section never block completion: Ralph may stop while they are still open. -->');
     lines.push('', `## ${title}`, ...(body.length > 0 ? ['', ...body] : []));
   }
-  lines.push('', '## Completed', '', '- [x] Ralph enabled for this project', '', '## Notes', '', `- ${imported.length} task(s) imported from ${sourceName}; check their priorities.`, '');
+  lines.push(
+    '',
+    '## Completed',
+    '',
+    '- [x] Ralph enabled for this project',
+    '',
+    '## Notes',
+    '',
+    `- ${imported.length} task(s) imported from ${sourceName}; check their priorities.`,
+    '',
+  );
   return lines.join('\n');
 }

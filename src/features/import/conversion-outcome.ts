@@ -9,7 +9,11 @@ export interface ConversionFailure {
 }
 
 function takeFirstLine(text: string, max = 300): string {
-  const line = text.split('\n').map((l) => l.trim()).find((l) => l !== '') ?? '';
+  const line =
+    text
+      .split('\n')
+      .map((l) => l.trim())
+      .find((l) => l !== '') ?? '';
   return line.length > max ? `${line.slice(0, max)}…` : line;
 }
 
@@ -32,7 +36,10 @@ export function describeConversionFailure(run: AgentResult, timeoutMs: number): 
     case 'interrupted':
       return { message: 'the conversion was interrupted', exitCode: ExitCode.Sigint };
     case 'timeout':
-      return { message: `Claude did not finish the conversion within ${timeoutMs < 1000 ? `${timeoutMs} ms` : formatDuration(timeoutMs / 1000)}`, exitCode: ExitCode.RuntimeError };
+      return {
+        message: `Claude did not finish the conversion within ${timeoutMs < 1000 ? `${timeoutMs} ms` : formatDuration(timeoutMs / 1000)}`,
+        exitCode: ExitCode.RuntimeError,
+      };
     case 'exited':
       break;
   }

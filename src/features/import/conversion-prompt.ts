@@ -63,10 +63,20 @@ export function buildConversionPrompt(input: ConversionPromptInput): string {
   const end = `END-REQUIREMENTS-${input.nonce}`;
   const lines = buildTaskLines(input.projectName);
   if (Buffer.byteLength(input.sourceText, 'utf8') > MAX_INLINE_SOURCE_BYTES) {
-    lines.push(`The requirements document is the file \`${input.sourceName}\` in the project root; read all of it with the Read tool.`, ...buildDataRule('Its whole content'));
+    lines.push(
+      `The requirements document is the file \`${input.sourceName}\` in the project root; read all of it with the Read tool.`,
+      ...buildDataRule('Its whole content'),
+    );
     return `${lines.join('\n')}\n`;
   }
-  lines.push(...buildDataRule(`Everything between the lines ${begin} and ${end}`), '', `Source document: ${input.sourceName}`, begin, input.sourceText.replace(/\n?$/, ''), end);
+  lines.push(
+    ...buildDataRule(`Everything between the lines ${begin} and ${end}`),
+    '',
+    `Source document: ${input.sourceName}`,
+    begin,
+    input.sourceText.replace(/\n?$/, ''),
+    end,
+  );
   return `${lines.join('\n')}\n`;
 }
 

@@ -52,7 +52,11 @@ const RESERVED_NAMES = new Set([PROJECT_FILES.dir, PROJECT_FILES.ralphrc, '.giti
 function assertTargetFree(dir: string): void {
   if (!existsSync(dir)) return;
   if (statSync(dir).isDirectory() && readdirSync(dir).length === 0) return;
-  throw new RalphError(`${dir} already exists`, ExitCode.RuntimeError, 'ralph-import creates a new project: give another name as the second argument, or use ralph-enable in an existing project.');
+  throw new RalphError(
+    `${dir} already exists`,
+    ExitCode.RuntimeError,
+    'ralph-import creates a new project: give another name as the second argument, or use ralph-enable in an existing project.',
+  );
 }
 
 /** Creates `dir`'s missing ancestors; returns the top-most one created (to remove on failure). */
@@ -71,7 +75,11 @@ function moveIntoPlace(staging: string, target: string): void {
   try {
     renameSync(staging, target);
   } catch (error) {
-    throw new RalphError(`cannot move the finished project to ${target}: ${(error as Error).message}`, ExitCode.RuntimeError, 'Did something create that folder meanwhile? Choose another name.');
+    throw new RalphError(
+      `cannot move the finished project to ${target}: ${(error as Error).message}`,
+      ExitCode.RuntimeError,
+      'Did something create that folder meanwhile? Choose another name.',
+    );
   }
 }
 
@@ -118,7 +126,8 @@ function rescueLog(logPath: string, cwd: string, name: string): string | undefin
 export async function importProject(options: ImportOptions): Promise<ImportReport> {
   const say = options.say ?? (() => undefined);
   const source = readSourceDocument(options.sourcePath, options.cwd);
-  if (RESERVED_NAMES.has(source.name)) throw new RalphError(`the document may not be called ${source.name}`, ExitCode.Usage, 'Rename it (for example prd.md) and run ralph-import again.');
+  if (RESERVED_NAMES.has(source.name))
+    throw new RalphError(`the document may not be called ${source.name}`, ExitCode.Usage, 'Rename it (for example prd.md) and run ralph-import again.');
   const target = options.projectDir;
   const projectName = deriveDisplayName(target);
   assertTargetFree(target);
@@ -134,7 +143,16 @@ export async function importProject(options: ImportOptions): Promise<ImportRepor
     const before = snapshotOutputs(staging);
     const prompt = buildConversionPrompt({ projectName, sourceName: source.name, sourceText: source.text, nonce: randomBytes(8).toString('hex') });
     say(`Converting ${source.name} with Claude Code (time limit ${formatDuration(options.timeoutMs / 1000)})…`);
-    const request = { loop: 0, cwd: staging, prompt, loopContext: '', allowedTools: CONVERSION_TOOLS, timeoutMs: options.timeoutMs, outputLogPath: logPath, live: false };
+    const request = {
+      loop: 0,
+      cwd: staging,
+      prompt,
+      loopContext: '',
+      allowedTools: CONVERSION_TOOLS,
+      timeoutMs: options.timeoutMs,
+      outputLogPath: logPath,
+      live: false,
+    };
     const run = await options.backend.run(request, options.signal ?? new AbortController().signal);
     const failure = describeConversionFailure(run, options.timeoutMs);
     const denied = describeDenials(run.permissionDenials);
@@ -165,7 +183,9 @@ export async function importProject(options: ImportOptions): Promise<ImportRepor
     rmSync(staging, { recursive: true, force: true });
     removeEmptyParents(parent, createdParent);
     if (error instanceof RalphError) {
-      const hint = [`Nothing was created; ${source.name} was not changed.`, kept ? `Claude's output: ${kept}` : '', error.hint ?? ''].filter(Boolean).join('\n');
+      const hint = [`Nothing was created; ${source.name} was not changed.`, kept ? `Claude's output: ${kept}` : '', error.hint ?? '']
+        .filter(Boolean)
+        .join('\n');
       throw new RalphError(`ralph-import failed: ${error.message}`, error.exitCode, hint, { cause: error });
     }
     throw error;

@@ -27,7 +27,12 @@ export function readSourceDocument(rawPath: string, cwd: string): SourceDocument
   let size: number;
   try {
     const stat = statSync(path);
-    if (stat.isDirectory()) throw new RalphError(`${rawPath} is a folder, not a document`, ExitCode.RuntimeError, 'Give the path of a text file such as prd.md, spec.txt or requirements.json.');
+    if (stat.isDirectory())
+      throw new RalphError(
+        `${rawPath} is a folder, not a document`,
+        ExitCode.RuntimeError,
+        'Give the path of a text file such as prd.md, spec.txt or requirements.json.',
+      );
     size = stat.size;
   } catch (error) {
     if (error instanceof RalphError) throw error;
@@ -37,7 +42,11 @@ export function readSourceDocument(rawPath: string, cwd: string): SourceDocument
     throw new RalphError(`cannot read ${rawPath}: ${(error as Error).message}`, ExitCode.RuntimeError);
   }
   if (size > MAX_SOURCE_BYTES) {
-    throw new RalphError(`${rawPath} is too large (${size} bytes; at most ${MAX_SOURCE_BYTES})`, ExitCode.RuntimeError, 'Split the document or keep only the requirements.');
+    throw new RalphError(
+      `${rawPath} is too large (${size} bytes; at most ${MAX_SOURCE_BYTES})`,
+      ExitCode.RuntimeError,
+      'Split the document or keep only the requirements.',
+    );
   }
   let buffer: Buffer;
   try {

@@ -32,7 +32,9 @@ async function callSpec(spec: ToolSpec, args: unknown, ctx: ToolContext): Promis
   try {
     return textResult(await spec.run(args, ctx), false);
   } catch (error) {
-    const toolError = isToolError(error) ? error : new ToolError('run_failed', `unexpected error in ${spec.name}: ${(error as Error).message ?? String(error)}`);
+    const toolError = isToolError(error)
+      ? error
+      : new ToolError('run_failed', `unexpected error in ${spec.name}: ${(error as Error).message ?? String(error)}`);
     return textResult(toolError.toJson(), true);
   }
 }
@@ -56,7 +58,9 @@ export function createRalphMcpServer(options: ServerOptions): McpServer {
           ? {
               progress: (message: string) => {
                 step += 1;
-                void extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress: step, message } }).catch(() => undefined);
+                void extra
+                  .sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress: step, message } })
+                  .catch(() => undefined);
               },
             }
           : {}),

@@ -28,7 +28,13 @@ export interface ToolSpec {
   run(input: unknown, ctx: ToolContext): Promise<object>;
 }
 
-function defineTool<S extends z.ZodType>(spec: { name: string; title: string; description: string; schema: S; run(input: z.output<S>, ctx: ToolContext): Promise<object> | object }): ToolSpec {
+function defineTool<S extends z.ZodType>(spec: {
+  name: string;
+  title: string;
+  description: string;
+  schema: S;
+  run(input: z.output<S>, ctx: ToolContext): Promise<object> | object;
+}): ToolSpec {
   return { ...spec, run: async (input, ctx) => spec.run(input as z.output<S>, ctx) };
 }
 
@@ -36,35 +42,40 @@ export const TOOLS: readonly ToolSpec[] = [
   defineTool({
     name: 'test_setup',
     title: 'Create a test workspace',
-    description: 'Creates an isolated Ralph project (a git repository under the system temp dir) with optional fixture files, .ralphrc config overrides and an initial plan (.ralph/fix_plan.md), and registers it under workspace_id.',
+    description:
+      'Creates an isolated Ralph project (a git repository under the system temp dir) with optional fixture files, .ralphrc config overrides and an initial plan (.ralph/fix_plan.md), and registers it under workspace_id.',
     schema: toolSchemas.test_setup,
     run: testSetup,
   }),
   defineTool({
     name: 'test_mock_backend',
     title: 'Script the mock agent',
-    description: 'Configures the mock backend of a workspace: an ordered list of agent responses (output, exit_code, delay_ms, trigger_pattern, optional file effects). No model is called.',
+    description:
+      'Configures the mock backend of a workspace: an ordered list of agent responses (output, exit_code, delay_ms, trigger_pattern, optional file effects). No model is called.',
     schema: toolSchemas.test_mock_backend,
     run: testMockBackend,
   }),
   defineTool({
     name: 'test_run',
     title: 'Run Ralph in a test workspace',
-    description: 'Runs the real ralph loop in the workspace (mock backend by default) with max_iterations and a max_runtime_secs kill, and returns exit code, termination reason (Ralph exit reason), iterations, elapsed time, the session file, output tails and mock responses consumed.',
+    description:
+      'Runs the real ralph loop in the workspace (mock backend by default) with max_iterations and a max_runtime_secs kill, and returns exit code, termination reason (Ralph exit reason), iterations, elapsed time, the session file, output tails and mock responses consumed.',
     schema: toolSchemas.test_run,
     run: testRun,
   }),
   defineTool({
     name: 'test_assert',
     title: 'Assert on a test run',
-    description: 'Evaluates every assertion (exit_code, termination_reason, iterations, file_exists, file_contains, file_not_contains, event_occurred, event_sequence, event_count, scratchpad_contains, no_event, duration) against the last run, its session recording and the workspace files. A failing assertion is data, not an error.',
+    description:
+      'Evaluates every assertion (exit_code, termination_reason, iterations, file_exists, file_contains, file_not_contains, event_occurred, event_sequence, event_count, scratchpad_contains, no_event, duration) against the last run, its session recording and the workspace files. A failing assertion is data, not an error.',
     schema: toolSchemas.test_assert,
     run: testAssert,
   }),
   defineTool({
     name: 'test_inspect',
     title: 'Inspect the session recording',
-    description: 'Reads .ralph/logs/session.jsonl of a workspace: records filtered by event type, topic glob, iteration window or payload regex, as json, summary or a per-iteration timeline.',
+    description:
+      'Reads .ralph/logs/session.jsonl of a workspace: records filtered by event type, topic glob, iteration window or payload regex, as json, summary or a per-iteration timeline.',
     schema: toolSchemas.test_inspect,
     run: testInspect,
   }),
@@ -78,14 +89,16 @@ export const TOOLS: readonly ToolSpec[] = [
   defineTool({
     name: 'test_diff',
     title: 'Diff workspace states',
-    description: 'Compares "initial" (the setup state) or a snapshot with another snapshot or the current files: changed, added and deleted files with line-level diffs and hunks.',
+    description:
+      'Compares "initial" (the setup state) or a snapshot with another snapshot or the current files: changed, added and deleted files with line-level diffs and hunks.',
     schema: toolSchemas.test_diff,
     run: testDiff,
   }),
   defineTool({
     name: 'test_cleanup',
     title: 'Remove a test workspace',
-    description: 'Deletes the workspace and deregisters its id; with preserve_session only .ralph/logs/session.jsonl is kept (still readable with test_inspect).',
+    description:
+      'Deletes the workspace and deregisters its id; with preserve_session only .ralph/logs/session.jsonl is kept (still readable with test_inspect).',
     schema: toolSchemas.test_cleanup,
     run: testCleanup,
   }),
@@ -100,7 +113,8 @@ export const TOOLS: readonly ToolSpec[] = [
   defineTool({
     name: 'ralph_status',
     title: 'Status of a Ralph loop',
-    description: "The loop snapshot of a project (as ralph --status --json): status, exit reason, loop count, circuit breaker, verify gate, totals, and whether a loop is running.",
+    description:
+      'The loop snapshot of a project (as ralph --status --json): status, exit reason, loop count, circuit breaker, verify gate, totals, and whether a loop is running.',
     schema: statusSchema,
     run: runStatusTool,
   }),
@@ -114,7 +128,10 @@ export function findTool(name: string): ToolSpec | undefined {
 /** Zod's issues as lines `path: message`. */
 export function formatIssues(issues: readonly z.core.$ZodIssue[]): string[] {
   return issues.map((issue) => {
-    const path = issue.path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`)).join('').replace(/^\./, '');
+    const path = issue.path
+      .map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`))
+      .join('')
+      .replace(/^\./, '');
     return path === '' ? issue.message : `${path}: ${issue.message}`;
   });
 }

@@ -62,9 +62,19 @@ export async function withGate<T>(paths: ToolPaths, gateId: string, warn: (messa
   const file = join(paths.gatesDir, gateFileName(gateId));
   let release: () => Promise<void>;
   try {
-    release = await lockfile.lock(file, { realpath: false, lockfilePath: `${file}.lock`, stale: 15_000, retries: { retries: 20, minTimeout: 50, maxTimeout: 250 } });
+    release = await lockfile.lock(file, {
+      realpath: false,
+      lockfilePath: `${file}.lock`,
+      stale: 15_000,
+      retries: { retries: 20, minTimeout: 50, maxTimeout: 250 },
+    });
   } catch {
-    throw new ToolError('gate_busy', `verify gate "${gateId}" is busy: another verify call on it is still running`, { gate_id: gateId }, 'Wait for that call to finish, then call verify again.');
+    throw new ToolError(
+      'gate_busy',
+      `verify gate "${gateId}" is busy: another verify call on it is still running`,
+      { gate_id: gateId },
+      'Wait for that call to finish, then call verify again.',
+    );
   }
   try {
     const stored = loadDocument(file, STORED_GATE, warn);

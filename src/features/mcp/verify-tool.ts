@@ -32,14 +32,24 @@ import { defaultGateId, withGate, type StoredGate } from './verify-gate-store.js
 export const verifySchema = z
   .strictObject({
     command: z.string().min(1).optional().describe('Shell command that must exit 0, e.g. "npm test" (required the first time a gate is used)'),
-    gate_id: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$/, 'must be 1-128 letters, digits, ".", "_", ":" or "-"').optional().describe('Names the gate whose attempts are counted (default: one gate per directory and command)'),
-    gate_action: z.enum(['retry', 'skip', 'abort']).optional().describe('Answer to an escalated gate: retry (reset attempts and run again), skip (stop verifying), abort (stop)'),
+    gate_id: z
+      .string()
+      .regex(/^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$/, 'must be 1-128 letters, digits, ".", "_", ":" or "-"')
+      .optional()
+      .describe('Names the gate whose attempts are counted (default: one gate per directory and command)'),
+    gate_action: z
+      .enum(['retry', 'skip', 'abort'])
+      .optional()
+      .describe('Answer to an escalated gate: retry (reset attempts and run again), skip (stop verifying), abort (stop)'),
     max: z.number().int().min(1).max(100).optional().describe('Failed attempts before escalation (default 5)'),
     timeout: z.number().int().min(1).max(3600).optional().describe('Seconds before the command is killed (default 300)'),
-    working_dir: z.string().min(1).optional().describe('Directory to run in (relative to the server\'s directory; default: that directory)'),
+    working_dir: z.string().min(1).optional().describe("Directory to run in (relative to the server's directory; default: that directory)"),
     checkpoint: z.boolean().optional().describe('Record the work tree (git) at the start of each cycle'),
     rollback: z.boolean().optional().describe('Restore that checkpoint when verification fails'),
-    env: z.record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be an environment variable name'), z.string()).optional().describe('Extra environment variables (everything secret-looking from the server is withheld)'),
+    env: z
+      .record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be an environment variable name'), z.string())
+      .optional()
+      .describe('Extra environment variables (everything secret-looking from the server is withheld)'),
   })
   .refine((v) => v.command !== undefined || v.gate_id !== undefined, { message: 'give command (and optionally gate_id), or gate_id with gate_action' });
 
@@ -110,10 +120,28 @@ function settingsFor(input: VerifyInput, ctx: ToolContext, stored: StoredGate | 
   };
 }
 
-function respond(s: Settings, gate: GateState, passed: boolean, attempts: number, content: string, extra: Partial<VerifyToolResult['verification']> = {}, warnings: string[] = []): VerifyToolResult {
+function respond(
+  s: Settings,
+  gate: GateState,
+  passed: boolean,
+  attempts: number,
+  content: string,
+  extra: Partial<VerifyToolResult['verification']> = {},
+  warnings: string[] = [],
+): VerifyToolResult {
   return {
     success: passed || gate.status === 'skipped',
-    verification: { command: s.command, attempts, passed, lastResult: summary(lastResult(gate)), gateId: s.gateId, maxAttempts: gate.maxAttempts, status: gate.status, workingDir: s.cwd, ...extra },
+    verification: {
+      command: s.command,
+      attempts,
+      passed,
+      lastResult: summary(lastResult(gate)),
+      gateId: s.gateId,
+      maxAttempts: gate.maxAttempts,
+      status: gate.status,
+      workingDir: s.cwd,
+      ...extra,
+    },
     content,
     ...(warnings.length > 0 ? { warnings } : {}),
   };
@@ -122,11 +150,15 @@ function respond(s: Settings, gate: GateState, passed: boolean, attempts: number
 /** The answer for a gate that does not run now: skipped, aborted or waiting for gate_action. */
 function answerWithoutRunning(s: Settings, gate: GateState, action: GateAction | undefined): string | undefined {
   const last = lastResult(gate);
-  if (action === 'skip') return `Verification skipped for ${codeSpan(s.command)}: the gate no longer blocks. Call \`verify\` with gate_action "retry" to verify again.`;
-  if (action === 'abort') return `Verification aborted for ${codeSpan(s.command)} after ${gate.attempt}/${gate.maxAttempts} failed attempts. Stop working on this task; gate_action "retry" starts the gate over.`;
-  if (gate.status === 'skipped') return `This gate was skipped; nothing was run. Call \`verify\` with gate_action "retry" to verify ${codeSpan(s.command)} again.`;
+  if (action === 'skip')
+    return `Verification skipped for ${codeSpan(s.command)}: the gate no longer blocks. Call \`verify\` with gate_action "retry" to verify again.`;
+  if (action === 'abort')
+    return `Verification aborted for ${codeSpan(s.command)} after ${gate.attempt}/${gate.maxAttempts} failed attempts. Stop working on this task; gate_action "retry" starts the gate over.`;
+  if (gate.status === 'skipped')
+    return `This gate was skipped; nothing was run. Call \`verify\` with gate_action "retry" to verify ${codeSpan(s.command)} again.`;
   if (gate.status === 'aborted') return `This gate was aborted; nothing was run. Call \`verify\` with gate_action "retry" to start it over.`;
-  if (gate.status === 'escalated' && last) return `${formatEscalation(last, gate.attempt, gate.maxAttempts, { gateActionPrompt: ACTION_PROMPT(s.gateId) })}\n\nThe attempts are used up: nothing was run. Answer with gate_action first.`;
+  if (gate.status === 'escalated' && last)
+    return `${formatEscalation(last, gate.attempt, gate.maxAttempts, { gateActionPrompt: ACTION_PROMPT(s.gateId) })}\n\nThe attempts are used up: nothing was run. Answer with gate_action first.`;
   return undefined;
 }
 
@@ -141,7 +173,8 @@ export async function runVerifyTool(input: VerifyInput, ctx: ToolContext): Promi
     let gate = reconcileGate(stored?.gate, s.command, s.max, gateId);
     let baseline = stored && gate.command === stored.gate.command ? stored.baseline : null;
     if (stored?.baseline && !baseline) await checkpoints.drop(stored.baseline);
-    const persist = (): void => save({ version: 1, gate, cwd: s.cwd, checkpoint: s.checkpoint, rollback: s.rollback, timeoutSecs: s.timeoutSecs, baseline, updatedAt: ctx.now() });
+    const persist = (): void =>
+      save({ version: 1, gate, cwd: s.cwd, checkpoint: s.checkpoint, rollback: s.rollback, timeoutSecs: s.timeoutSecs, baseline, updatedAt: ctx.now() });
 
     const action = input.gate_action;
     if (action) gate = applyGateAction(gate, action);
@@ -161,7 +194,13 @@ export async function runVerifyTool(input: VerifyInput, ctx: ToolContext): Promi
       gate,
       now: ctx.now,
       run: async () => {
-        const result = await runVerifyCommand({ command: s.command, cwd: s.cwd, timeoutMs: s.timeoutSecs * 1000, env: buildVerifyEnv(ctx.env, input.env ?? {}), ...(ctx.signal ? { signal: ctx.signal } : {}) });
+        const result = await runVerifyCommand({
+          command: s.command,
+          cwd: s.cwd,
+          timeoutMs: s.timeoutSecs * 1000,
+          env: buildVerifyEnv(ctx.env, input.env ?? {}),
+          ...(ctx.signal ? { signal: ctx.signal } : {}),
+        });
         return result.cancelled ? undefined : result;
       },
       // A rolled-back checkpoint stays the baseline: retry starts from the same tree.

@@ -44,5 +44,8 @@ export async function runMonitorCommand(options: MonitorOptions, io: MonitorComm
     io.stdout.write(renderMonitor(readMonitorSnapshot(projectDir, now), { width, color, now, intervalSec: options.intervalSec }));
     return 0;
   }
-  return runMonitor({ projectDir, intervalSec: options.intervalSec }, { stdout: io.stdout, stderr: io.stderr, clock: io.clock, signal: io.signal, color, read: readMonitorSnapshot });
+  return runMonitor(
+    { projectDir, intervalSec: options.intervalSec },
+    { stdout: io.stdout, stderr: io.stderr, clock: io.clock, signal: io.signal, color, read: readMonitorSnapshot },
+  );
 }

@@ -30,9 +30,14 @@ export function deriveProjectName(path: string): string {
 export function resolveProjectDir(raw: string, cwd: string): string {
   const value = raw.trim();
   if (value === '') throw new UsageError('the project name is empty', 'Give a name, for example: ralph-setup my-project');
-  if (/[\u0000-\u001f\u007f]/.test(value)) throw new UsageError('the project name contains control characters', 'Use letters, digits, spaces, "-", "_" or "/" for nested folders.');
+  if (/[\u0000-\u001f\u007f]/.test(value))
+    throw new UsageError('the project name contains control characters', 'Use letters, digits, spaces, "-", "_" or "/" for nested folders.');
   const segments = value.split(/[\\/]+/);
-  if (segments.includes('..')) throw new UsageError(`the project name "${value}" contains "..", which would leave the current folder`, 'Give a name below the current folder, or an absolute path.');
+  if (segments.includes('..'))
+    throw new UsageError(
+      `the project name "${value}" contains "..", which would leave the current folder`,
+      'Give a name below the current folder, or an absolute path.',
+    );
   return isAbsolute(value) ? resolve(value) : resolve(cwd, value);
 }
 

@@ -60,7 +60,9 @@ export async function commitInitialSetup(dir: string, files: readonly string[], 
   const top = await git('rev-parse', '--show-toplevel');
   if (top.spawnError !== undefined) {
     result.repository = 'no-git';
-    result.warnings.push('git is not installed, so the project was not put under version control; Ralph needs git to see progress. Install git, then run: git init');
+    result.warnings.push(
+      'git is not installed, so the project was not put under version control; Ralph needs git to see progress. Install git, then run: git init',
+    );
     return result;
   }
   const topDir = top.exitCode === 0 ? top.stdout.trim() : undefined;
@@ -79,7 +81,10 @@ export async function commitInitialSetup(dir: string, files: readonly string[], 
   }
   if (files.length === 0) return result;
 
-  for (const [key, value] of [['user.name', FALLBACK_IDENTITY.name], ['user.email', FALLBACK_IDENTITY.email]] as const) {
+  for (const [key, value] of [
+    ['user.name', FALLBACK_IDENTITY.name],
+    ['user.email', FALLBACK_IDENTITY.email],
+  ] as const) {
     const current = await git('config', key);
     if (current.stdout.trim() === '') {
       const set = await git('config', '--local', key, value);

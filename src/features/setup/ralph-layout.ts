@@ -58,7 +58,12 @@ export interface LayoutResult {
   skipped: string[];
 }
 
-export const LAYOUT_DIRS = [`${PROJECT_FILES.specs}/stdlib`, `${PROJECT_FILES.dir}/examples`, PROJECT_FILES.logsDir, `${PROJECT_FILES.dir}/docs/generated`] as const;
+export const LAYOUT_DIRS = [
+  `${PROJECT_FILES.specs}/stdlib`,
+  `${PROJECT_FILES.dir}/examples`,
+  PROJECT_FILES.logsDir,
+  `${PROJECT_FILES.dir}/docs/generated`,
+] as const;
 
 const NOT_DETECTED = '# not known yet: add the command here';
 
@@ -70,12 +75,23 @@ function makeDirectory(path: string): void {
   try {
     mkdirSync(path, { recursive: true });
   } catch (error) {
-    throw new RalphError(`cannot create the folder ${path}: ${(error as Error).message}`, ExitCode.RuntimeError, 'Check that no file has that name and that you may write there.');
+    throw new RalphError(
+      `cannot create the folder ${path}: ${(error as Error).message}`,
+      ExitCode.RuntimeError,
+      'Check that no file has that name and that you may write there.',
+    );
   }
 }
 
 /** The contents of every file the layout writes, rendered from the installed templates. */
-export function renderLayoutFiles(options: LayoutOptions): { prompt: string; fixPlan: string; agent: string; ralphrc: string; gitignore: string; readme: string } {
+export function renderLayoutFiles(options: LayoutOptions): {
+  prompt: string;
+  fixPlan: string;
+  agent: string;
+  ralphrc: string;
+  gitignore: string;
+  readme: string;
+} {
   const type = options.projectType ?? 'generic';
   const commands = options.commands ?? {};
   const command = (value: string | undefined): string => (value && value.trim() !== '' ? value : NOT_DETECTED);

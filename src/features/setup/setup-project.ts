@@ -47,7 +47,10 @@ export function formatSetupReport(report: SetupReport, cwd: string): string {
   if (report.layout.skipped.length > 0) lines.push(`  kept as they were (already there): ${report.layout.skipped.join(', ')}`);
   const repo = report.repository;
   if (repo.committed) lines.push(`  git: ${repo.repository === 'created' ? 'new repository, ' : ''}commit "${INITIAL_COMMIT_MESSAGE}"`);
-  if (repo.identitySet) lines.push('  git: no identity was configured, so this repository got a local one (change it with: git config user.name "Your Name"; git config user.email you@example.com)');
+  if (repo.identitySet)
+    lines.push(
+      '  git: no identity was configured, so this repository got a local one (change it with: git config user.name "Your Name"; git config user.email you@example.com)',
+    );
   for (const warning of repo.warnings) lines.push(`  warning: ${warning}`);
   const where = relative(cwd, report.projectDir) || '.';
   lines.push(

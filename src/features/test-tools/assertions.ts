@@ -134,7 +134,10 @@ function result(assertion: AssertionType, passed: boolean, details: Record<strin
   return { assertion, passed, ...details, ...(message !== undefined ? { message } : {}) };
 }
 
-function evaluateRun(a: Extract<Assertion, { type: 'exit_code' | 'termination_reason' | 'iterations' | 'duration' }>, run: RunFacts | undefined): AssertionResult {
+function evaluateRun(
+  a: Extract<Assertion, { type: 'exit_code' | 'termination_reason' | 'iterations' | 'duration' }>,
+  run: RunFacts | undefined,
+): AssertionResult {
   switch (a.type) {
     case 'exit_code':
       if (!run) return result(a.type, false, { expected: a.expected, actual: null }, NO_RUN);
@@ -145,7 +148,12 @@ function evaluateRun(a: Extract<Assertion, { type: 'exit_code' | 'termination_re
       if (!run) return result(a.type, false, { expected: a.expected, actual: null }, NO_RUN);
       const match = reasonMatches(a.expected, run.termination_reason);
       if (match.passed) return result(a.type, true, { expected: a.expected, actual: run.termination_reason, ...(match.via ? { note: match.via } : {}) });
-      return result(a.type, false, { expected: a.expected, actual: run.termination_reason }, `the run ended with ${run.termination_reason}, expected ${a.expected}`);
+      return result(
+        a.type,
+        false,
+        { expected: a.expected, actual: run.termination_reason },
+        `the run ended with ${run.termination_reason}, expected ${a.expected}`,
+      );
     }
     case 'iterations': {
       const details = rangeDetails(a);
@@ -156,12 +164,20 @@ function evaluateRun(a: Extract<Assertion, { type: 'exit_code' | 'termination_re
     case 'duration': {
       if (!run) return result(a.type, false, { max_secs: a.max_secs, actual: null }, NO_RUN);
       const passed = run.elapsed_secs <= a.max_secs;
-      return result(a.type, passed, { max_secs: a.max_secs, actual: run.elapsed_secs }, passed ? undefined : `the run took ${run.elapsed_secs}s, more than ${a.max_secs}s`);
+      return result(
+        a.type,
+        passed,
+        { max_secs: a.max_secs, actual: run.elapsed_secs },
+        passed ? undefined : `the run took ${run.elapsed_secs}s, more than ${a.max_secs}s`,
+      );
     }
   }
 }
 
-function evaluateFile(a: Extract<Assertion, { type: 'file_exists' | 'file_contains' | 'file_not_contains' | 'scratchpad_contains' }>, facts: AssertionFacts): AssertionResult {
+function evaluateFile(
+  a: Extract<Assertion, { type: 'file_exists' | 'file_contains' | 'file_not_contains' | 'scratchpad_contains' }>,
+  facts: AssertionFacts,
+): AssertionResult {
   const path = a.type === 'scratchpad_contains' ? facts.scratchpadPath : a.path;
   const details: Record<string, unknown> = a.type === 'file_exists' ? { path } : { path, pattern: a.pattern };
   const read = facts.readFile(path);
@@ -180,7 +196,10 @@ function topicRegExp(topic: string): RegExp | string {
   return globToRegExp(topic);
 }
 
-function evaluateEvents(a: Extract<Assertion, { type: 'event_occurred' | 'event_sequence' | 'event_count' | 'no_event' }>, facts: AssertionFacts): AssertionResult {
+function evaluateEvents(
+  a: Extract<Assertion, { type: 'event_occurred' | 'event_sequence' | 'event_count' | 'no_event' }>,
+  facts: AssertionFacts,
+): AssertionResult {
   const details: Record<string, unknown> = a.type === 'event_sequence' ? { topics: a.topics } : { topic: a.topic };
   if (a.type === 'event_occurred' && a.payload_pattern !== undefined) details['payload_pattern'] = a.payload_pattern;
   if (a.type === 'event_count') Object.assign(details, rangeDetails(a));
@@ -198,7 +217,12 @@ function evaluateEvents(a: Extract<Assertion, { type: 'event_occurred' | 'event_
       const found = records.findIndex((r, i) => i >= position && re.test(r.event));
       if (found === -1) {
         const after = index === 0 ? '' : ` after "${a.topics[index - 1] ?? ''}" (record ${(matchedAt[index - 1] ?? 0) + 1})`;
-        return result(a.type, false, { ...details, matched: index }, `no "${a.topics[index] ?? ''}" event${after}; matched ${index} of ${a.topics.length} topics in order`);
+        return result(
+          a.type,
+          false,
+          { ...details, matched: index },
+          `no "${a.topics[index] ?? ''}" event${after}; matched ${index} of ${a.topics.length} topics in order`,
+        );
       }
       matchedAt.push(found);
       position = found + 1;
@@ -217,12 +241,24 @@ function evaluateEvents(a: Extract<Assertion, { type: 'event_occurred' | 'event_
   const count = matching.length;
   switch (a.type) {
     case 'event_occurred':
-      return result(a.type, count > 0, { ...details, count }, count > 0 ? undefined : `no "${a.topic}" event${a.payload_pattern !== undefined ? ` whose data matches /${a.payload_pattern}/` : ''} in ${records.length} records`);
+      return result(
+        a.type,
+        count > 0,
+        { ...details, count },
+        count > 0
+          ? undefined
+          : `no "${a.topic}" event${a.payload_pattern !== undefined ? ` whose data matches /${a.payload_pattern}/` : ''} in ${records.length} records`,
+      );
     case 'no_event':
       return result(a.type, count === 0, { ...details, count }, count === 0 ? undefined : `"${a.topic}" occurred ${count} time(s)`);
     case 'event_count': {
       const problem = checkRange(count, a);
-      return result(a.type, problem === undefined, { ...details, actual: count }, problem === undefined ? undefined : `"${a.topic}" occurred ${count} time(s): ${problem}`);
+      return result(
+        a.type,
+        problem === undefined,
+        { ...details, actual: count },
+        problem === undefined ? undefined : `"${a.topic}" occurred ${count} time(s): ${problem}`,
+      );
     }
   }
 }

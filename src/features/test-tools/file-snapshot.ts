@@ -37,7 +37,13 @@ export interface StoredSnapshot {
 
 export const MAX_SNAPSHOT_FILES = 10_000;
 export const MAX_TEXT_BYTES = 1024 * 1024;
-export const RUNTIME_STATE_PATTERNS: readonly string[] = [`${PROJECT_FILES.logsDir}/**`, `${PROJECT_FILES.dir}/status.json`, `${PROJECT_FILES.dir}/progress.json`, `${PROJECT_FILES.dir}/live.log`, `${PROJECT_FILES.dir}/.*`];
+export const RUNTIME_STATE_PATTERNS: readonly string[] = [
+  `${PROJECT_FILES.logsDir}/**`,
+  `${PROJECT_FILES.dir}/status.json`,
+  `${PROJECT_FILES.dir}/progress.json`,
+  `${PROJECT_FILES.dir}/live.log`,
+  `${PROJECT_FILES.dir}/.*`,
+];
 
 function listFiles(root: string, dir = '', out: string[] = []): string[] {
   for (const entry of readdirSync(join(root, dir), { withFileTypes: true })) {
@@ -46,7 +52,12 @@ function listFiles(root: string, dir = '', out: string[] = []): string[] {
     if (entry.isDirectory()) listFiles(root, rel, out);
     else out.push(rel);
     if (out.length > MAX_SNAPSHOT_FILES) {
-      throw new ToolError('too_many_files', `the workspace has more than ${MAX_SNAPSHOT_FILES} files`, {}, 'Narrow the snapshot with include_patterns / exclude_patterns.');
+      throw new ToolError(
+        'too_many_files',
+        `the workspace has more than ${MAX_SNAPSHOT_FILES} files`,
+        {},
+        'Narrow the snapshot with include_patterns / exclude_patterns.',
+      );
     }
   }
   return out;
@@ -90,7 +101,9 @@ export function captureFiles(root: string, include: readonly string[], exclude: 
 /** What test_snapshot shows for a file: its text, or a note for binary and large files. */
 export function displayContent(file: SnapshotFile): string {
   if (file.text !== null) return file.text;
-  return file.bytes > MAX_TEXT_BYTES ? `[${file.bytes} bytes, too large to show; sha256 ${file.sha256}]` : `[binary file, ${file.bytes} bytes; sha256 ${file.sha256}]`;
+  return file.bytes > MAX_TEXT_BYTES
+    ? `[${file.bytes} bytes, too large to show; sha256 ${file.sha256}]`
+    : `[binary file, ${file.bytes} bytes; sha256 ${file.sha256}]`;
 }
 
 export const INITIAL_SNAPSHOT = 'initial';
@@ -147,5 +160,8 @@ export function loadSnapshot(paths: ToolPaths, workspaceId: string, snapshotId: 
   } catch {
     // No snapshots yet.
   }
-  throw new ToolError('unknown_snapshot', `unknown snapshot "${snapshotId}" in workspace ${workspaceId}; known: ${known.join(', ') || 'none'}`, { snapshot_id: snapshotId, available_snapshots: known });
+  throw new ToolError('unknown_snapshot', `unknown snapshot "${snapshotId}" in workspace ${workspaceId}; known: ${known.join(', ') || 'none'}`, {
+    snapshot_id: snapshotId,
+    available_snapshots: known,
+  });
 }

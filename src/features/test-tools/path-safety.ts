@@ -23,7 +23,12 @@ export function isInside(root: string, path: string): boolean {
 }
 
 function outside(what: string, path: string, reason: string): ToolError {
-  return new ToolError('path_outside_workspace', `${what} "${path}" is refused: ${reason}`, { path }, 'Use a path relative to the workspace, without "..", that does not go through a symlink pointing outside it.');
+  return new ToolError(
+    'path_outside_workspace',
+    `${what} "${path}" is refused: ${reason}`,
+    { path },
+    'Use a path relative to the workspace, without "..", that does not go through a symlink pointing outside it.',
+  );
 }
 
 function lstatOrUndefined(path: string): ReturnType<typeof lstatSync> | undefined {

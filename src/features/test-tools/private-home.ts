@@ -17,7 +17,11 @@ export function ensurePrivateHome(path: string): void {
   }
   const stat = lstatSync(path);
   const myUid = typeof process.getuid === 'function' ? process.getuid() : undefined;
-  const problem = privateDirProblem(path, { isSymbolicLink: stat.isSymbolicLink(), isDirectory: stat.isDirectory(), uid: myUid === undefined ? undefined : stat.uid, mode: stat.mode }, myUid);
+  const problem = privateDirProblem(
+    path,
+    { isSymbolicLink: stat.isSymbolicLink(), isDirectory: stat.isDirectory(), uid: myUid === undefined ? undefined : stat.uid, mode: stat.mode },
+    myUid,
+  );
   if (problem !== undefined) {
     throw new ToolError(
       'unsafe_home',

@@ -92,7 +92,10 @@ export const REGISTRY: DocumentSpec<Registry, ToolPaths> = { path: (p) => p.regi
  */
 function dropForeignEntries(paths: ToolPaths, registry: Registry, warn: (message: string) => void): Registry {
   const fits = (id: string, path: string): boolean => isWorkspaceId(id) && path === paths.workspaceDir(id);
-  for (const [kind, entries] of [['workspace', registry.workspaces], ['preserved session', registry.preserved]] as const) {
+  for (const [kind, entries] of [
+    ['workspace', registry.workspaces],
+    ['preserved session', registry.preserved],
+  ] as const) {
     for (const [id, entry] of Object.entries(entries)) {
       if (fits(id, entry.path)) continue;
       warn(`ignored the registry's ${kind} "${id.slice(0, 80)}": its path ${entry.path.slice(0, 200)} is not a test workspace folder of ${paths.home}`);
@@ -114,7 +117,12 @@ async function lockRegistry(path: string): Promise<() => Promise<void>> {
   try {
     release = await lockfile.lock(path, { ...LOCK_OPTIONS, lockfilePath: `${path}.lock` });
   } catch (error) {
-    throw new ToolError('registry_busy', `the test workspace registry ${path} stayed locked (${(error as Error).message})`, {}, 'Another ralph test / ralph mcp process holds it; try again.');
+    throw new ToolError(
+      'registry_busy',
+      `the test workspace registry ${path} stayed locked (${(error as Error).message})`,
+      {},
+      'Another ralph test / ralph mcp process holds it; try again.',
+    );
   }
   return () => release().catch(() => undefined);
 }

@@ -20,18 +20,28 @@ const regex = z.string().describe('Regular expression (JavaScript syntax, multil
 const topic = z.string().min(1).describe('Session event name, glob allowed: "agent.result", "verify.*", "*"');
 
 const bounds = { min: count.optional(), max: count.optional(), exact: count.optional() };
-const hasBound = (v: { min?: number | undefined; max?: number | undefined; exact?: number | undefined }): boolean => v.min !== undefined || v.max !== undefined || v.exact !== undefined;
+const hasBound = (v: { min?: number | undefined; max?: number | undefined; exact?: number | undefined }): boolean =>
+  v.min !== undefined || v.max !== undefined || v.exact !== undefined;
 const NEEDS_BOUND = { message: 'give at least one of min, max, exact' };
 
 export const assertionSchema = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('exit_code'), expected: z.number().int().describe('Expected exit code of ralph') }),
-  z.strictObject({ type: z.literal('termination_reason'), expected: z.string().min(1).describe("Ralph's exit reason (max_loops, plan_complete, max_runtime, …); MaxIterations, CompletionPromise and MaxRuntime are understood too") }),
+  z.strictObject({
+    type: z.literal('termination_reason'),
+    expected: z
+      .string()
+      .min(1)
+      .describe("Ralph's exit reason (max_loops, plan_complete, max_runtime, …); MaxIterations, CompletionPromise and MaxRuntime are understood too"),
+  }),
   z.strictObject({ type: z.literal('iterations'), ...bounds }).refine(hasBound, NEEDS_BOUND),
   z.strictObject({ type: z.literal('file_exists'), path: relativePath }),
   z.strictObject({ type: z.literal('file_contains'), path: relativePath, pattern: regex }),
   z.strictObject({ type: z.literal('file_not_contains'), path: relativePath, pattern: regex }),
   z.strictObject({ type: z.literal('event_occurred'), topic, payload_pattern: regex.optional() }),
-  z.strictObject({ type: z.literal('event_sequence'), topics: z.array(topic).min(1).describe('Events that must occur in this order (other events may come between)') }),
+  z.strictObject({
+    type: z.literal('event_sequence'),
+    topics: z.array(topic).min(1).describe('Events that must occur in this order (other events may come between)'),
+  }),
   z.strictObject({ type: z.literal('event_count'), topic, ...bounds }).refine(hasBound, NEEDS_BOUND),
   z.strictObject({ type: z.literal('scratchpad_contains'), pattern: regex }),
   z.strictObject({ type: z.literal('no_event'), topic }),

@@ -33,7 +33,11 @@ function workspaceFor(input: InspectInput, ctx: ToolContext): string {
 export function testInspect(input: InspectInput, ctx: ToolContext): InspectJson | InspectSummary | InspectTimeline {
   const workspace = workspaceFor(input, ctx);
   const records = loadEventRecords(input.workspace_id, workspace, sessionFile(workspace));
-  const options = { ...(input.filter ? { filter: input.filter } : {}), ...(input.limit !== undefined ? { limit: input.limit } : {}), ...(input.format ? { format: input.format } : {}) };
+  const options = {
+    ...(input.filter ? { filter: input.filter } : {}),
+    ...(input.limit !== undefined ? { limit: input.limit } : {}),
+    ...(input.format ? { format: input.format } : {}),
+  };
   const result = inspectEventLog(records, options);
   if (!result.ok) throw badInput(result.error);
   return result.value;

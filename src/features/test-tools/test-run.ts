@@ -94,10 +94,16 @@ function childEnv(ctx: ToolContext, extra: Record<string, string>): Record<strin
 function prepare(input: RunInput, workspace: string, backend: string): { warnings: string[]; notes: string[] } {
   const paths = ralphPaths(workspace);
   const pid = runningLoopPid(paths);
-  if (pid !== undefined) throw new ToolError('run_in_progress', `a Ralph loop is already running in workspace ${input.workspace_id} (PID ${pid})`, { pid }, 'Wait for it to end.');
+  if (pid !== undefined)
+    throw new ToolError('run_in_progress', `a Ralph loop is already running in workspace ${input.workspace_id} (PID ${pid})`, { pid }, 'Wait for it to end.');
   const notes = input.mock_responses ? writeMockResponses(workspace, input.mock_responses) : [];
   if (backend === 'mock' && !existsSync(join(workspace, MOCK_SCRIPT))) {
-    throw new ToolError('no_mock_responses', `backend "mock" needs scripted responses and workspace ${input.workspace_id} has none`, {}, 'Call test_mock_backend first, or pass mock_responses to test_run.');
+    throw new ToolError(
+      'no_mock_responses',
+      `backend "mock" needs scripted responses and workspace ${input.workspace_id} has none`,
+      {},
+      'Call test_mock_backend first, or pass mock_responses to test_run.',
+    );
   }
   const warnings: string[] = [];
   const reset = resetLoopState(workspace);
@@ -174,7 +180,10 @@ export async function testRun(input: RunInput, ctx: ToolContext): Promise<RunRes
 
   if (proc.cancelled) throw new ToolError('cancelled', 'test_run was cancelled; ralph was stopped and its partial session kept', { run: result });
   if (mock?.exhausted) {
-    const message = typeof lastData(read.records, 'loop.exit')?.['message'] === 'string' ? String(lastData(read.records, 'loop.exit')?.['message']) : 'mock responses exhausted';
+    const message =
+      typeof lastData(read.records, 'loop.exit')?.['message'] === 'string'
+        ? String(lastData(read.records, 'loop.exit')?.['message'])
+        : 'mock responses exhausted';
     throw new ToolError(
       'mock_exhausted',
       `${message}; ${mock.consumed} of ${mock.total} mock responses were consumed`,

@@ -45,7 +45,10 @@ const SCRATCHPAD = PROJECT_FILES.fixPlan;
 /** A JSON config value as its .ralphrc text. */
 export function configText(value: ConfigValue): string {
   if (Array.isArray(value)) return value.join(',');
-  if (typeof value === 'object') return Object.entries(value).map(([k, v]) => `${k}=${v}`).join(',');
+  if (typeof value === 'object')
+    return Object.entries(value)
+      .map(([k, v]) => `${k}=${v}`)
+      .join(',');
   return String(value);
 }
 
@@ -88,13 +91,24 @@ function clearTheWay(ctx: ToolContext, id: string, dir: string, warnings: string
   const paths = toolPaths(ctx.env);
   const registry = readRegistry(paths, ctx.warn);
   if (registry.workspaces[id]) {
-    throw new ToolError('workspace_exists', `workspace "${id}" already exists at ${registry.workspaces[id].path}`, { workspace_id: id }, 'Call test_cleanup for it first, or choose another workspace_id.');
+    throw new ToolError(
+      'workspace_exists',
+      `workspace "${id}" already exists at ${registry.workspaces[id].path}`,
+      { workspace_id: id },
+      'Call test_cleanup for it first, or choose another workspace_id.',
+    );
   }
   if (!existsSync(dir)) return;
   const preserved = registry.preserved[id];
   if (preserved?.path === dir) warnings.push(`removed the session preserved by an earlier test_cleanup of "${id}" (${preserved.session_file})`);
   else if (readMarker(dir) === id) warnings.push(`removed a leftover folder of an earlier "${id}" workspace`);
-  else throw new ToolError('workspace_exists', `${dir} exists and was not made by test_setup`, { workspace_id: id, path: dir }, 'Move it away or choose another workspace_id.');
+  else
+    throw new ToolError(
+      'workspace_exists',
+      `${dir} exists and was not made by test_setup`,
+      { workspace_id: id, path: dir },
+      'Move it away or choose another workspace_id.',
+    );
   removeWorkspaceFiles(paths, id, dir);
 }
 
@@ -114,17 +128,20 @@ function checkFixtureNesting(fixtures: Record<string, string>): void {
     const parts = path.split('/');
     for (let i = 1; i < parts.length; i += 1) {
       const parent = byPath.get(parts.slice(0, i).join('/'));
-      if (parent !== undefined) problems.push(`fixtures "${parent}" and "${rel}" conflict: "${parent}" would have to be a file and the folder holding "${rel}"`);
+      if (parent !== undefined)
+        problems.push(`fixtures "${parent}" and "${rel}" conflict: "${parent}" would have to be a file and the folder holding "${rel}"`);
     }
   }
-  if (problems.length > 0) throw badInput(`invalid fixtures:\n  ${problems.join('\n  ')}`, { problems }, 'Give each fixture a path that is not also the folder of another fixture.');
+  if (problems.length > 0)
+    throw badInput(`invalid fixtures:\n  ${problems.join('\n  ')}`, { problems }, 'Give each fixture a path that is not also the folder of another fixture.');
 }
 
 function writeFixtures(dir: string, fixtures: Record<string, string>): string[] {
   const written: string[] = [];
   for (const [rel, content] of Object.entries(fixtures)) {
     const normalized = normalizeFixturePath(rel);
-    if (normalized === '.git' || normalized.startsWith('.git/')) throw new ToolError('path_outside_workspace', `fixture "${rel}" is refused: .git/ belongs to the workspace's repository`, { path: rel });
+    if (normalized === '.git' || normalized.startsWith('.git/'))
+      throw new ToolError('path_outside_workspace', `fixture "${rel}" is refused: .git/ belongs to the workspace's repository`, { path: rel });
     const target = resolveInside(dir, normalized, 'fixture');
     try {
       mkdirSync(dirname(target), { recursive: true });
@@ -132,7 +149,8 @@ function writeFixtures(dir: string, fixtures: Record<string, string>): string[] 
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       // A fixture that clashes with a file or folder the Ralph layout already made.
-      if (code === 'EEXIST' || code === 'ENOTDIR' || code === 'EISDIR') throw badInput(`fixture "${rel}" cannot be written: a file or folder on its path already exists in the new workspace (${code})`, { path: rel });
+      if (code === 'EEXIST' || code === 'ENOTDIR' || code === 'EISDIR')
+        throw badInput(`fixture "${rel}" cannot be written: a file or folder on its path already exists in the new workspace (${code})`, { path: rel });
       throw error;
     }
     written.push(normalized);
@@ -166,7 +184,8 @@ export async function testSetup(input: SetupInput, ctx: ToolContext): Promise<Se
     const created = [...layout.created];
     created.push(...writeFixtures(dir, input.fixtures ?? {}));
     if (input.scratchpad !== undefined) {
-      if (input.fixtures && Object.keys(input.fixtures).some((p) => p.replace(/^\.\//, '') === SCRATCHPAD)) warnings.push(`both fixtures and scratchpad set ${SCRATCHPAD}; the scratchpad wins`);
+      if (input.fixtures && Object.keys(input.fixtures).some((p) => p.replace(/^\.\//, '') === SCRATCHPAD))
+        warnings.push(`both fixtures and scratchpad set ${SCRATCHPAD}; the scratchpad wins`);
       writeFileSync(ralphPaths(dir).fixPlan, input.scratchpad);
       created.push(SCRATCHPAD);
     }
@@ -185,7 +204,8 @@ export async function testSetup(input: SetupInput, ctx: ToolContext): Promise<Se
     return { workspace_path: dir, workspace_id: id, created_files: files, ...(warnings.length > 0 ? { warnings } : {}) };
   } catch (error) {
     // Half a workspace is worse than none: nothing is registered, nothing stays behind.
-    if (!(error instanceof ToolError && error.code === 'workspace_exists' && readRegistry(paths, ctx.warn).workspaces[id]?.path === dir)) removeWorkspaceFiles(paths, id, dir);
+    if (!(error instanceof ToolError && error.code === 'workspace_exists' && readRegistry(paths, ctx.warn).workspaces[id]?.path === dir))
+      removeWorkspaceFiles(paths, id, dir);
     throw error;
   }
 }

@@ -37,7 +37,10 @@ export function isWorkspaceId(id: string): boolean {
 }
 
 function checkedId(id: string): string {
-  if (!isWorkspaceId(id)) throw badInput(`"${id.slice(0, 80)}" is not a workspace id (letters, digits, "_", ".", "-"; at most 64; starting with a letter or digit)`, { workspace_id: id.slice(0, 80) });
+  if (!isWorkspaceId(id))
+    throw badInput(`"${id.slice(0, 80)}" is not a workspace id (letters, digits, "_", ".", "-"; at most 64; starting with a letter or digit)`, {
+      workspace_id: id.slice(0, 80),
+    });
   return id;
 }
 

@@ -52,7 +52,12 @@ export function readMarker(dir: string): string | undefined {
 
 function unknownWorkspace(id: string, known: string[]): ToolError {
   const list = known.length > 0 ? known.join(', ') : 'none';
-  return new ToolError('unknown_workspace', `unknown workspace_id "${id}"; known workspaces: ${list}`, { workspace_id: id, available_workspaces: known }, 'Create it with test_setup, or use one of the ids listed.');
+  return new ToolError(
+    'unknown_workspace',
+    `unknown workspace_id "${id}"; known workspaces: ${list}`,
+    { workspace_id: id, available_workspaces: known },
+    'Create it with test_setup, or use one of the ids listed.',
+  );
 }
 
 /** The registered workspace, or an `unknown_workspace` error listing the ids there are. */
@@ -62,7 +67,12 @@ export function requireWorkspace(ctx: ToolContext, id: string): { entry: Workspa
   const entry = registry.workspaces[id];
   if (!entry) throw unknownWorkspace(id, Object.keys(registry.workspaces).sort());
   if (!existsSync(entry.path)) {
-    throw new ToolError('unknown_workspace', `workspace "${id}" is registered but its folder ${entry.path} is gone`, { workspace_id: id }, 'Call test_cleanup for it and test_setup again.');
+    throw new ToolError(
+      'unknown_workspace',
+      `workspace "${id}" is registered but its folder ${entry.path} is gone`,
+      { workspace_id: id },
+      'Call test_cleanup for it and test_setup again.',
+    );
   }
   return { entry, paths };
 }

@@ -18,7 +18,10 @@ export const checkpointSchema = record(
     /** `ralph checkpoint: loop N`. */
     message: v.string('is not text'),
     /** ISO 8601. */
-    createdAt: v.pipe(v.string('is not a date'), v.check((text) => !Number.isNaN(Date.parse(text)), 'is not a date')),
+    createdAt: v.pipe(
+      v.string('is not a date'),
+      v.check((text) => !Number.isNaN(Date.parse(text)), 'is not a date'),
+    ),
     /** Commit HEAD pointed at; null on an unborn branch (no commits yet). */
     head: v.nullable(commitId('is not a commit id or null')),
     /** `refs/heads/<name>`, or null when HEAD was detached. */

@@ -45,7 +45,10 @@ const historyEntry = record(
   'is not an object',
 );
 
-export const circuitHistorySchema: v.GenericSchema<unknown, CircuitHistoryEntry[]> = v.pipe(listOf(historyEntry, 'not a JSON array'), lastOnes(CIRCUIT_HISTORY_LIMIT));
+export const circuitHistorySchema: v.GenericSchema<unknown, CircuitHistoryEntry[]> = v.pipe(
+  listOf(historyEntry, 'not a JSON array'),
+  lastOnes(CIRCUIT_HISTORY_LIMIT),
+);
 
 export const CIRCUIT_STATE: RalphDocument<CircuitState> = { path: (p) => p.circuitState, schema: circuitStateSchema, empty: initialCircuit };
 

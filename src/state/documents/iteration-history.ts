@@ -18,4 +18,8 @@ export type IterationHistory = v.InferOutput<typeof iterationHistorySchema>;
 /** How many iterations the file remembers. */
 export const ITERATION_HISTORY_LIMIT = 5;
 
-export const ITERATION_HISTORY: RalphDocument<IterationHistory> = { path: (p) => p.iterationHistory, schema: iterationHistorySchema, empty: () => ({ error_lines: [] }) };
+export const ITERATION_HISTORY: RalphDocument<IterationHistory> = {
+  path: (p) => p.iterationHistory,
+  schema: iterationHistorySchema,
+  empty: () => ({ error_lines: [] }),
+};

@@ -10,7 +10,10 @@ import { isRecord, type JsonRecord } from '../../core/guards.js';
  */
 
 /** For a document whose every field has a neutral value: what `{}` reads as. */
-export const neutralValue = <T>(schema: v.GenericSchema<unknown, T>) => (): T => v.parse(schema, {});
+export const neutralValue =
+  <T>(schema: v.GenericSchema<unknown, T>) =>
+  (): T =>
+    v.parse(schema, {});
 
 /** A JSON object (an array or null is not one); anything else fails with `message`. */
 export function record<const E extends v.ObjectEntries>(entries: E, message: string) {

@@ -20,4 +20,8 @@ export const responseAnalysisSchema = record(
 
 export type ResponseAnalysis = v.InferOutput<typeof responseAnalysisSchema>;
 
-export const RESPONSE_ANALYSIS: RalphDocument<ResponseAnalysis> = { path: (p) => p.responseAnalysis, schema: responseAnalysisSchema, empty: neutralValue(responseAnalysisSchema) };
+export const RESPONSE_ANALYSIS: RalphDocument<ResponseAnalysis> = {
+  path: (p) => p.responseAnalysis,
+  schema: responseAnalysisSchema,
+  empty: neutralValue(responseAnalysisSchema),
+};

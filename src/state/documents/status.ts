@@ -36,7 +36,11 @@ const totals = v.fallback(
   () => ({ cost_usd: 0, input_tokens: 0, output_tokens: 0, cache_read_input_tokens: 0, cache_creation_input_tokens: 0, num_turns: 0, calls: 0 }),
 );
 
-const limits = v.fallback(record({ max_loops: finite(), max_cost_usd: finite(), max_runtime_minutes: finite() }, 'is not an object'), () => ({ max_loops: 0, max_cost_usd: 0, max_runtime_minutes: 0 }));
+const limits = v.fallback(record({ max_loops: finite(), max_cost_usd: finite(), max_runtime_minutes: finite() }, 'is not an object'), () => ({
+  max_loops: 0,
+  max_cost_usd: 0,
+  max_runtime_minutes: 0,
+}));
 
 const lastIteration = record(
   {

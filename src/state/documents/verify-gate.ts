@@ -8,7 +8,8 @@ import type { RalphDocument } from '../document-store.js';
  * read strictly: a wrong attempt count or result could let unverified work
  * through, so a damaged file is set aside and the gate starts over.
  */
-const wholeNumber = (min: number) => v.pipe(v.number(`is not a whole number ≥ ${min}`), v.safeInteger(`is not a whole number ≥ ${min}`), v.minValue(min, `is not a whole number ≥ ${min}`));
+const wholeNumber = (min: number) =>
+  v.pipe(v.number(`is not a whole number ≥ ${min}`), v.safeInteger(`is not a whole number ≥ ${min}`), v.minValue(min, `is not a whole number ≥ ${min}`));
 
 const result = record(
   {

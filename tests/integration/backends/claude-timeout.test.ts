@@ -19,8 +19,20 @@ afterEach(() => killTracked());
 
 async function runWithTimeout(env: Record<string, string>, timeoutMs: number): Promise<AgentResult> {
   const dir = tempDir('claude-timeout-');
-  const backend = new ClaudeBackend({ command: ['claude'], model: '', effort: '', outputFormat: 'json', allowedTools: [], env, logger: createMemoryLogger(), killGraceMs: 500 });
-  return backend.run({ loop: 1, cwd: dir, prompt: 'p', loopContext: 'c', timeoutMs, outputLogPath: join(dir, 'claude_output_loop1.log'), live: false }, new AbortController().signal);
+  const backend = new ClaudeBackend({
+    command: ['claude'],
+    model: '',
+    effort: '',
+    outputFormat: 'json',
+    allowedTools: [],
+    env,
+    logger: createMemoryLogger(),
+    killGraceMs: 500,
+  });
+  return backend.run(
+    { loop: 1, cwd: dir, prompt: 'p', loopContext: 'c', timeoutMs, outputLogPath: join(dir, 'claude_output_loop1.log'), live: false },
+    new AbortController().signal,
+  );
 }
 
 describe('an agent call that outlives its timeout', () => {
@@ -36,7 +48,12 @@ describe('an agent call that outlives its timeout', () => {
 
   it('ends a SIGTERM-ignoring agent and its setsid, SIGTERM-ignoring child', async () => {
     const fake = fakeClaude([], {
-      default: { stdout: inProgress, sleep_ms: 120_000, ignore_term: true, shell: `setsid sh -c '${stubborn('$FAKE_CLAUDE_STATE/child.pid')}' >/dev/null 2>&1 &` },
+      default: {
+        stdout: inProgress,
+        sleep_ms: 120_000,
+        ignore_term: true,
+        shell: `setsid sh -c '${stubborn('$FAKE_CLAUDE_STATE/child.pid')}' >/dev/null 2>&1 &`,
+      },
     });
     const run = await runWithTimeout(fake.env, 1500);
     expect(run.end).toBe('timeout');

@@ -15,7 +15,8 @@ import { createMemoryLogger } from '../../../src/ui/logger.js';
 import { fakeClaude, type FakeCall } from '../../helpers/run-cli.js';
 import { tempDir } from '../../helpers/temp-dir.js';
 
-type Scenario = 'completed' | 'usage_limit' | 'api_transient' | 'unrecoverable' | 'timeout' | 'interrupted' | 'failed' | 'fatal' | 'permission_denied' | 'streamed';
+type Scenario =
+  'completed' | 'usage_limit' | 'api_transient' | 'unrecoverable' | 'timeout' | 'interrupted' | 'failed' | 'fatal' | 'permission_denied' | 'streamed';
 
 /** Makes a backend whose next call plays `scenario` in project `dir`. */
 type Driver = (scenario: Scenario, dir: string) => Promise<AgentBackend>;
@@ -73,14 +74,27 @@ const DRIVERS = {
   },
 } satisfies Record<BackendName, Driver>;
 
-async function play(name: BackendName, scenario: Scenario, options: { live?: boolean; abortAfterMs?: number } = {}): Promise<{ result: AgentResult; progress: AgentProgress[] }> {
+async function play(
+  name: BackendName,
+  scenario: Scenario,
+  options: { live?: boolean; abortAfterMs?: number } = {},
+): Promise<{ result: AgentResult; progress: AgentProgress[] }> {
   const dir = tempDir(`conformance-${name}-`);
   const backend = await DRIVERS[name](scenario, dir);
   const progress: AgentProgress[] = [];
   const stop = new AbortController();
   const timer = options.abortAfterMs === undefined ? undefined : setTimeout(() => stop.abort(), options.abortAfterMs);
   const timeoutMs = scenario === 'timeout' ? 300 : 30_000;
-  const request = { loop: 1, cwd: dir, prompt: 'Create hello.txt', loopContext: 'Loop #1.', timeoutMs, outputLogPath: join(dir, 'out.log'), live: options.live ?? false, onProgress: (e: AgentProgress) => progress.push(e) };
+  const request = {
+    loop: 1,
+    cwd: dir,
+    prompt: 'Create hello.txt',
+    loopContext: 'Loop #1.',
+    timeoutMs,
+    outputLogPath: join(dir, 'out.log'),
+    live: options.live ?? false,
+    onProgress: (e: AgentProgress) => progress.push(e),
+  };
   try {
     return { result: await backend.run(request, stop.signal), progress };
   } finally {

@@ -69,7 +69,7 @@ describe('mock backend file effects never leave the project', () => {
     symlinkSync(join(outside, 'tree'), join(project, 'tree-link'));
     mkdirSync(join(project, 'old'));
     writeFileSync(join(project, 'old', 'a.txt'), 'a');
-    const backend = backendFor(project, { 'tree-link': null, 'old': null, 'src/new/file.txt': 'hello\n' });
+    const backend = backendFor(project, { 'tree-link': null, old: null, 'src/new/file.txt': 'hello\n' });
     const run = await backend.run(request(project), new AbortController().signal);
     expect(run.end).toBe('exited');
     expect(() => lstatSync(join(project, 'tree-link'))).toThrow();
@@ -86,11 +86,20 @@ describe('mock backend file effects never leave the project', () => {
     symlinkSync(join(outside, 'plan.md'), join(project, '.ralph', 'fix_plan.md'));
     const scriptPath = join(project, '.ralph', 'mock.json');
     writeFileSync(scriptPath, JSON.stringify({ responses: [{ output: 'done', check_tasks: 1 }] }));
-    const backend = new MockBackend({ scriptPath, projectDir: project, fixPlanPath: join(project, '.ralph', 'fix_plan.md'), optionalSections: [], runner, clock });
+    const backend = new MockBackend({
+      scriptPath,
+      projectDir: project,
+      fixPlanPath: join(project, '.ralph', 'fix_plan.md'),
+      optionalSections: [],
+      runner,
+      clock,
+    });
     const run = await backend.run(request(project), new AbortController().signal);
     expect(run.end).toBe('spawn_failed');
     expect(run.outcome).toMatchObject({ kind: 'fatal' });
-    expect(run.outcome.kind === 'fatal' ? run.outcome.message : '').toContain('check_tasks cannot update .ralph/fix_plan.md: ".ralph/fix_plan.md" is a symbolic link');
+    expect(run.outcome.kind === 'fatal' ? run.outcome.message : '').toContain(
+      'check_tasks cannot update .ralph/fix_plan.md: ".ralph/fix_plan.md" is a symbolic link',
+    );
     expect(readFileSync(join(outside, 'plan.md'), 'utf8')).toBe('- [ ] not yours\n');
   });
 

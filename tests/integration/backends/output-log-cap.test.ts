@@ -14,7 +14,17 @@ describe('the per-call output log of an agent that never stops printing', () => 
     const dir = tempDir('capped-');
     const logger = createMemoryLogger();
     const cap = { maxBytes: 64 * 1024, tailBytes: 16 * 1024 };
-    const backend = new ClaudeBackend({ command: ['sh', '-c', `yes '${LINE.trim()}'`, 'sh'], model: '', effort: '', outputFormat: 'text', allowedTools: [], env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin' }, logger, killGraceMs: 500, outputLogCap: cap });
+    const backend = new ClaudeBackend({
+      command: ['sh', '-c', `yes '${LINE.trim()}'`, 'sh'],
+      model: '',
+      effort: '',
+      outputFormat: 'text',
+      allowedTools: [],
+      env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin' },
+      logger,
+      killGraceMs: 500,
+      outputLogCap: cap,
+    });
     const stop = new AbortController();
     let seen = 0;
     const outputLogPath = join(dir, 'claude_output_loop1.log');

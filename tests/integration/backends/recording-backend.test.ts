@@ -14,12 +14,32 @@ import { tempDir } from '../../helpers/temp-dir.js';
 const FIXTURES = join(import.meta.dirname, '..', '..', 'fixtures', 'claude-cli');
 
 function claude(env: Record<string, string>): ClaudeBackend {
-  return new ClaudeBackend({ command: ['claude'], model: '', effort: '', outputFormat: 'json', allowedTools: ['Write', 'Bash(git *)'], env, logger: createMemoryLogger(), killGraceMs: 500, now: () => Date.parse('2026-11-22T12:00:00Z'), timeZone: 'UTC' });
+  return new ClaudeBackend({
+    command: ['claude'],
+    model: '',
+    effort: '',
+    outputFormat: 'json',
+    allowedTools: ['Write', 'Bash(git *)'],
+    env,
+    logger: createMemoryLogger(),
+    killGraceMs: 500,
+    now: () => Date.parse('2026-11-22T12:00:00Z'),
+    timeZone: 'UTC',
+  });
 }
 
 async function call(backend: AgentBackend, cwd: string, live: boolean): Promise<{ result: AgentResult; progress: AgentProgress[] }> {
   const progress: AgentProgress[] = [];
-  const request: AgentRequest = { loop: 1, cwd, prompt: 'Create hello.txt', loopContext: 'Loop #1.', timeoutMs: 30_000, outputLogPath: join(cwd, 'out.log'), live, onProgress: (event) => progress.push(event) };
+  const request: AgentRequest = {
+    loop: 1,
+    cwd,
+    prompt: 'Create hello.txt',
+    loopContext: 'Loop #1.',
+    timeoutMs: 30_000,
+    outputLogPath: join(cwd, 'out.log'),
+    live,
+    onProgress: (event) => progress.push(event),
+  };
   return { result: await backend.run(request, new AbortController().signal), progress };
 }
 
@@ -46,7 +66,14 @@ describe('RecordingBackend', () => {
     expect(stdout).toBe(readFileSync(join(FIXTURES, fixture), 'utf8'));
     const manifest = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')) as { cases: Array<Record<string, unknown>> };
     expect(manifest.cases).toEqual([
-      expect.objectContaining({ file: `captured.${ext}`, stderr_file: null, exit_code: exit, about: `re-recorded ${fixture}`, resumed_session_from: null, claude_command: expect.stringContaining('-p <prompt:16 chars>') }),
+      expect.objectContaining({
+        file: `captured.${ext}`,
+        stderr_file: null,
+        exit_code: exit,
+        about: `re-recorded ${fixture}`,
+        resumed_session_from: null,
+        claude_command: expect.stringContaining('-p <prompt:16 chars>'),
+      }),
     ]);
 
     const replay = fakeClaude([{ fixture: `captured.${ext}`, exit: manifest.cases[0]?.['exit_code'] as number }], { env: { FAKE_CLAUDE_FIXTURES: dir } });

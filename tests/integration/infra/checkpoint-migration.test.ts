@@ -23,7 +23,10 @@ function legacyCheckpoint(dir: string, id: string, loop: number): string {
   const worktree = execFileSync('git', ['write-tree'], { cwd: dir, env, encoding: 'utf8' }).trim();
   rmSync(index);
   const head = git(dir, 'rev-parse', 'HEAD').trim();
-  const indexCommit = execFileSync('git', ['commit-tree', indexTree, '-p', head, '-m', `index on main: ralph checkpoint: loop ${loop}`], { cwd: dir, encoding: 'utf8' }).trim();
+  const indexCommit = execFileSync('git', ['commit-tree', indexTree, '-p', head, '-m', `index on main: ralph checkpoint: loop ${loop}`], {
+    cwd: dir,
+    encoding: 'utf8',
+  }).trim();
   const message = [
     `ralph checkpoint: loop ${loop}`,
     '',
@@ -35,13 +38,17 @@ function legacyCheckpoint(dir: string, id: string, loop: number): string {
     `Ralph-Worktree-Tree: ${worktree}`,
     '',
   ].join('\n');
-  const commit = execFileSync('git', ['commit-tree', worktree, '-p', head, '-p', indexCommit, '-F', '-'], { cwd: dir, input: message, encoding: 'utf8' }).trim();
+  const commit = execFileSync('git', ['commit-tree', worktree, '-p', head, '-p', indexCommit, '-F', '-'], {
+    cwd: dir,
+    input: message,
+    encoding: 'utf8',
+  }).trim();
   git(dir, 'stash', 'store', '-m', `ralph checkpoint: loop ${loop}`, commit);
   return commit;
 }
 
 describe('checkpoints of older versions in the stash list', () => {
-  it('move to refs/ralph/checkpoints on first use; the user\'s own stash entries stay, in order', async () => {
+  it("move to refs/ralph/checkpoints on first use; the user's own stash entries stay, in order", async () => {
     const dir = gitRepo({ 'a.txt': 'v1\n', 'b.txt': 'b\n' });
     writeFileSync(join(dir, 'a.txt'), 'user stash 1\n');
     git(dir, 'stash', 'push', '-q', '-m', 'user one');
@@ -53,7 +60,9 @@ describe('checkpoints of older versions in the stash list', () => {
     writeFileSync(join(dir, 'a.txt'), 'user stash 2\n');
     git(dir, 'stash', 'push', '-q', '-m', 'user two');
     legacyCheckpoint(dir, 'cp2-old', 2);
-    const userEntries = git(dir, 'stash', 'list', '--format=%H %gs').split('\n').filter((l) => !l.includes('ralph checkpoint'));
+    const userEntries = git(dir, 'stash', 'list', '--format=%H %gs')
+      .split('\n')
+      .filter((l) => !l.includes('ralph checkpoint'));
 
     const messages: string[] = [];
     const ws = new GitWorkspace(dir, createProcessRunner());

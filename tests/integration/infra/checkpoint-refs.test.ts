@@ -2,7 +2,14 @@ import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, sy
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createProcessRunner } from '../../../src/infra/process-runner.js';
-import { createCheckpoint, dropCheckpoint, listCheckpoints, pruneCheckpoints, rollbackToCheckpoint, type Checkpoint } from '../../../src/infra/git-checkpoints.js';
+import {
+  createCheckpoint,
+  dropCheckpoint,
+  listCheckpoints,
+  pruneCheckpoints,
+  rollbackToCheckpoint,
+  type Checkpoint,
+} from '../../../src/infra/git-checkpoints.js';
 import { GitWorkspace } from '../../../src/infra/git-workspace.js';
 import { createProgressProbe } from '../../../src/infra/progress-probe.js';
 import { git, gitRepo, writeFiles } from '../../helpers/git-repo.js';
@@ -55,12 +62,21 @@ describe('checkpoints under refs/ralph/checkpoints', () => {
     expect(git(dir, 'show', `${cp.commit}:b.txt`)).toBe('staged\n');
   });
 
-  it('fire none of the user\'s hooks and keep temporary files out of the shared temp dir', async () => {
+  it("fire none of the user's hooks and keep temporary files out of the shared temp dir", async () => {
     const dir = gitRepo({ 'a.txt': 'one\n' });
     const log = join(dir, '..', `${dir.split('/').pop() ?? 'x'}-hooks.log`);
     const hooks = join(dir, '.git', 'hooks');
     git(dir, 'config', 'core.fsmonitor', join(hooks, 'fsmonitor-watchman'));
-    for (const name of ['reference-transaction', 'post-index-change', 'post-checkout', 'pre-commit', 'post-commit', 'post-rewrite', 'pre-auto-gc', 'fsmonitor-watchman']) {
+    for (const name of [
+      'reference-transaction',
+      'post-index-change',
+      'post-checkout',
+      'pre-commit',
+      'post-commit',
+      'post-rewrite',
+      'pre-auto-gc',
+      'fsmonitor-watchman',
+    ]) {
       writeFileSync(join(hooks, name), `#!/bin/sh\necho ${name} >> '${log}'\nexit 0\n`);
       chmodSync(join(hooks, name), 0o755);
     }
@@ -98,7 +114,9 @@ describe('checkpoints under refs/ralph/checkpoints', () => {
     expect(listed.ok && listed.checkpoints.map((c) => c.id)).toEqual(ids);
     const pruned = await pruneCheckpoints(workspace(dir), 2);
     expect(pruned.ok && pruned.dropped).toEqual(ids.slice(0, 2));
-    expect(git(dir, 'for-each-ref', '--format=%(refname)', 'refs/ralph/checkpoints/').trim().split('\n')).toEqual(ids.slice(2).map((id) => `refs/ralph/checkpoints/${id}`));
+    expect(git(dir, 'for-each-ref', '--format=%(refname)', 'refs/ralph/checkpoints/').trim().split('\n')).toEqual(
+      ids.slice(2).map((id) => `refs/ralph/checkpoints/${id}`),
+    );
     const dropped = await dropCheckpoint(workspace(dir), ids[3] as string);
     expect(dropped.ok && dropped.dropped).toBe(true);
     expect(git(dir, 'stash', 'list')).toBe('');
@@ -162,7 +180,13 @@ describe('rollback restores the exact bytes and modes', () => {
 
   it('file names that are not UTF-8 or hold a newline round-trip as bytes', async () => {
     const dir = gitRepo();
-    const odd = [Buffer.from([0x66, 0xff, 0xfe, 0x2e, 0x74]), Buffer.from('new\nline'), Buffer.from('"quoted"'), Buffer.from('back\\slash'), Buffer.from('tab\there')];
+    const odd = [
+      Buffer.from([0x66, 0xff, 0xfe, 0x2e, 0x74]),
+      Buffer.from('new\nline'),
+      Buffer.from('"quoted"'),
+      Buffer.from('back\\slash'),
+      Buffer.from('tab\there'),
+    ];
     for (const name of odd) writeFileSync(Buffer.concat([Buffer.from(`${dir}/`), name]), name);
     git(dir, 'add', '-A');
     git(dir, 'commit', '-qm', 'odd names');

@@ -56,7 +56,10 @@ describe('start: how a command ended', () => {
 
   it('keeps a bounded tail of the output while the callbacks see all of it', async () => {
     let seen = 0;
-    const r = await sh(`i=0; while [ $i -lt 2000 ]; do echo "line $i of the output"; i=$((i+1)); done`, { tailChars: 100, onStdout: (text) => (seen += text.length) });
+    const r = await sh(`i=0; while [ $i -lt 2000 ]; do echo "line $i of the output"; i=$((i+1)); done`, {
+      tailChars: 100,
+      onStdout: (text) => (seen += text.length),
+    });
     expect(r.stdoutTail).toHaveLength(100);
     expect(r.stdoutTail.endsWith('line 1999 of the output\n')).toBe(true);
     expect(seen).toBeGreaterThan(40_000);
@@ -73,7 +76,10 @@ describe('start: how a command ended', () => {
 describe('start: nothing outlives the command', () => {
   it('a timeout ends the group, its grandchildren and a SIGTERM-ignoring process that left the group', async () => {
     const dir = tempDir('ralph-process-');
-    const r = await sh(`sleep 300 & echo $! > child.pid; setsid ${stubborn('escaped.pid')} & while [ ! -s escaped.pid ]; do sleep 0.01; done; sleep 300`, { cwd: dir, timeoutMs: 500 });
+    const r = await sh(`sleep 300 & echo $! > child.pid; setsid ${stubborn('escaped.pid')} & while [ ! -s escaped.pid ]; do sleep 0.01; done; sleep 300`, {
+      cwd: dir,
+      timeoutMs: 500,
+    });
     const pids = [track(Number(readFileSync(join(dir, 'child.pid'), 'utf8'))), track(Number(readFileSync(join(dir, 'escaped.pid'), 'utf8')))];
     expect(r.end).toBe('timeout');
     expect(r.exitCode).toBeUndefined();
@@ -132,7 +138,11 @@ describe('run: short helpers', () => {
   });
 
   it('writes input to stdin, and uses only the environment it is given', async () => {
-    const r = await run('sh', ['-c', 'cat; printf "[$ONLY_HERE][$HOME]"'], { cwd: tempDir('ralph-process-'), env: { ...env, ONLY_HERE: 'yes' }, input: Buffer.from('bytes in ') });
+    const r = await run('sh', ['-c', 'cat; printf "[$ONLY_HERE][$HOME]"'], {
+      cwd: tempDir('ralph-process-'),
+      env: { ...env, ONLY_HERE: 'yes' },
+      input: Buffer.from('bytes in '),
+    });
     expect(r.stdout.toString()).toBe('bytes in [yes][]');
   });
 

@@ -49,7 +49,17 @@ async function eventually(check: () => boolean, ms = 2000): Promise<boolean> {
 describe('runVerifyCommand: pass and fail', () => {
   it('scenario 1: exit 0 passes and keeps stdout', async () => {
     const r = await run('echo SUCCESS && exit 0');
-    expect(r).toMatchObject({ command: 'echo SUCCESS && exit 0', passed: true, exitCode: 0, signal: null, timedOut: false, stdout: 'SUCCESS\n', stderr: '', stdoutTruncated: false, stderrTruncated: false });
+    expect(r).toMatchObject({
+      command: 'echo SUCCESS && exit 0',
+      passed: true,
+      exitCode: 0,
+      signal: null,
+      timedOut: false,
+      stdout: 'SUCCESS\n',
+      stderr: '',
+      stdoutTruncated: false,
+      stderrTruncated: false,
+    });
     expect(r.explanation).toBeUndefined();
     expect(r.durationMs).toBeGreaterThanOrEqual(0);
   });
@@ -80,7 +90,7 @@ describe('runVerifyCommand: timeouts kill the whole process group', () => {
     expect(isRunning(pid)).toBe(false);
   });
 
-  it('a grandchild (sh -c \'sleep 300 & wait\') is killed too, checked by PID', async () => {
+  it("a grandchild (sh -c 'sleep 300 & wait') is killed too, checked by PID", async () => {
     let pgid = 0;
     const r = await run(`sh -c 'sleep 300 & echo $!; wait'`, { timeoutMs: 1000, onStart: (p) => (pgid = p) });
     const grandchild = Number(r.stdout.trim());
@@ -111,7 +121,10 @@ describe('runVerifyCommand: timeouts kill the whole process group', () => {
     const dir = tempDir('ralph-verify-');
     const lookalike = spawn('sh', ['-c', 'trap "" TERM; exec sleep 300'], { stdio: 'ignore', detached: true });
     try {
-      const r = await run(`setsid sh -c 'trap "" TERM; echo $$ > escaped.pid; exec sleep 300' & while [ ! -s escaped.pid ]; do sleep 0.01; done; echo done`, { cwd: dir, killGraceMs: 200 });
+      const r = await run(`setsid sh -c 'trap "" TERM; echo $$ > escaped.pid; exec sleep 300' & while [ ! -s escaped.pid ]; do sleep 0.01; done; echo done`, {
+        cwd: dir,
+        killGraceMs: 200,
+      });
       const pid = Number(readFileSync(join(dir, 'escaped.pid'), 'utf8'));
       expect(r.passed).toBe(true);
       expect(r.stdout).toBe('done\n');

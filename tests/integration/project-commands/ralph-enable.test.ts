@@ -26,7 +26,10 @@ const read = (cwd: string, rel: string): string => readFileSync(join(cwd, rel), 
 const rcValue = (cwd: string, key: string): string | undefined => parseRalphrc(read(cwd, '.ralphrc')).entries.find((e) => e.key === key)?.value;
 const json = (result: CommandResult): Record<string, unknown> => JSON.parse(result.stdout) as Record<string, unknown>;
 
-const TS_PROJECT = { 'package.json': JSON.stringify({ name: 'shop', scripts: { test: 'vitest run', build: 'tsc' }, devDependencies: { typescript: '5', react: '18' } }), 'tsconfig.json': '{}' };
+const TS_PROJECT = {
+  'package.json': JSON.stringify({ name: 'shop', scripts: { test: 'vitest run', build: 'tsc' }, devDependencies: { typescript: '5', react: '18' } }),
+  'tsconfig.json': '{}',
+};
 const PRD = ['# Shop PRD', '', '## Must have', '1. Product list', '2. Cart', '', '## Nice to have', '- Wishlist', ''].join('\n');
 
 describe('ralph-enable', () => {
@@ -71,7 +74,13 @@ describe('ralph-enable', () => {
     const p = project({ 'pyproject.toml': '[project]\nname = "api"\ndependencies = ["fastapi"]\n', 'uv.lock': '', '.gitignore': '.venv/\n' });
     const result = await enable(p, '--json', '--verify-command', 'uv run pytest -q', '--project-name', 'My API');
     expect(result.code).toBe(0);
-    expect(json(result)).toMatchObject({ project_name: 'My API', project_type: 'python', framework: 'fastapi', verify_command: 'uv run pytest -q', files_updated: ['.gitignore'] });
+    expect(json(result)).toMatchObject({
+      project_name: 'My API',
+      project_type: 'python',
+      framework: 'fastapi',
+      verify_command: 'uv run pytest -q',
+      files_updated: ['.gitignore'],
+    });
     expect(rcValue(p.cwd, 'VERIFY_COMMAND')).toBe('uv run pytest -q');
     expect(rcValue(p.cwd, 'PROJECT_NAME')).toBe('My API');
     expect(read(p.cwd, '.gitignore')).toMatch(/^\.venv\/\n\n# Ralph state and logs[^\n]*\n\.ralph\/logs\//);
@@ -119,7 +128,7 @@ describe('ralph-enable', () => {
     expect(statSync(join(p.cwd, '.ralphrc')).mode & 0o777).toBe(0o600);
   });
 
-  it("restores only what is missing, and --force keeps every customised file as a free .bak", async () => {
+  it('restores only what is missing, and --force keeps every customised file as a free .bak', async () => {
     const p = project(TS_PROJECT);
     expect((await enable(p)).code).toBe(0);
     writeFileSync(join(p.cwd, '.ralph/PROMPT.md'), 'my own prompt\n');
@@ -139,7 +148,10 @@ describe('ralph-enable', () => {
 
     const forced = await enable(p, '--force', '--json');
     expect(forced.code).toBe(0);
-    expect(json(forced)).toMatchObject({ files_overwritten: ['.ralph/PROMPT.md', '.ralph/AGENT.md'], files_backed_up: ['.ralph/PROMPT.md.bak.1', '.ralph/AGENT.md.bak'] });
+    expect(json(forced)).toMatchObject({
+      files_overwritten: ['.ralph/PROMPT.md', '.ralph/AGENT.md'],
+      files_backed_up: ['.ralph/PROMPT.md.bak.1', '.ralph/AGENT.md.bak'],
+    });
     expect(read(p.cwd, '.ralph/PROMPT.md')).toContain('RALPH_STATUS');
     expect(read(p.cwd, '.ralph/PROMPT.md.bak.1')).toBe('my own prompt\n');
     expect(read(p.cwd, '.ralph/PROMPT.md.bak')).toBe('an older backup\n');
@@ -166,7 +178,12 @@ describe('ralph-enable', () => {
     const p = project();
     const result = await enable(p, '--json', '--from', 'prd', 'nope.md');
     expect(result.code).toBe(4);
-    expect(json(result)).toMatchObject({ success: false, code: 4, message: 'document not found: nope.md', error: { code: 4, kind: 'runtime', message: 'document not found: nope.md' } });
+    expect(json(result)).toMatchObject({
+      success: false,
+      code: 4,
+      message: 'document not found: nope.md',
+      error: { code: 4, kind: 'runtime', message: 'document not found: nope.md' },
+    });
     expect(existsSync(join(p.cwd, '.ralph'))).toBe(false);
     expect(existsSync(join(p.cwd, '.ralphrc'))).toBe(false);
   });

@@ -64,7 +64,16 @@ describe('ralph-import', () => {
     expect(result.stderr).toMatch(/RALPH_STATUS block/);
     expect(git(dir, 'log', '--format=%s')).toBe('Initial Ralph project setup\n');
     expect(git(dir, 'ls-tree', '-r', '--name-only', 'HEAD').split('\n').filter(Boolean).sort()).toEqual(
-      ['.gitignore', '.ralph/AGENT.md', '.ralph/PROMPT.md', '.ralph/fix_plan.md', '.ralph/specs/requirements.md', '.ralphrc', 'README.md', 'shop-prd.md'].sort(),
+      [
+        '.gitignore',
+        '.ralph/AGENT.md',
+        '.ralph/PROMPT.md',
+        '.ralph/fix_plan.md',
+        '.ralph/specs/requirements.md',
+        '.ralphrc',
+        'README.md',
+        'shop-prd.md',
+      ].sort(),
     );
     expect(readdirSync(join(dir, '.ralph/logs')).some((f) => f.startsWith('claude_import_'))).toBe(true);
 
@@ -97,16 +106,16 @@ describe('ralph-import', () => {
     expect(readFileSync(join(w.cwd, 'shop-prd.md'), 'utf8')).toBe(PRD);
   });
 
-  it.each([['json-error-auth.json', /Claude reported an error \(API status 401\): Invalid API key/], ['json-error-rate-limit.json', /Claude reported an error/]])(
-    'fails on an is_error result (%s) even though the files were written',
-    async (fixture, message) => {
-      const w = workspace({ shell: WRITE_ALL, fixture });
-      const result = await importPrd(w, 'shop-prd.md');
-      expect(result.code).toBe(1);
-      expect(result.stderr).toMatch(message);
-      expectNothingLeft(w.cwd, 'shop-prd');
-    },
-  );
+  it.each([
+    ['json-error-auth.json', /Claude reported an error \(API status 401\): Invalid API key/],
+    ['json-error-rate-limit.json', /Claude reported an error/],
+  ])('fails on an is_error result (%s) even though the files were written', async (fixture, message) => {
+    const w = workspace({ shell: WRITE_ALL, fixture });
+    const result = await importPrd(w, 'shop-prd.md');
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(message);
+    expectNothingLeft(w.cwd, 'shop-prd');
+  });
 
   it('names the denied tools when the conversion fails', async () => {
     const w = workspace({ shell: WRITE_TWO, fixture: 'json-permission-denied.json' });
@@ -138,7 +147,11 @@ describe('ralph-import', () => {
 
   it('stops on Ctrl+C with exit 130, ending Claude and removing the half-made project', async () => {
     const w = workspace({ shell: WRITE_ALL, fixture: 'json-success-tool-use.json', sleep_ms: 20_000 });
-    const child = spawn(process.execPath, [join(REPO_ROOT, 'bin/ralph-import.js'), 'shop-prd.md'], { cwd: w.cwd, env: w.env, stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn(process.execPath, [join(REPO_ROOT, 'bin/ralph-import.js'), 'shop-prd.md'], {
+      cwd: w.cwd,
+      env: w.env,
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
     let stderr = '';
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
     const exited = new Promise<number | null>((resolve) => child.once('close', resolve));

@@ -34,7 +34,8 @@ describe('ralph-setup', () => {
     expect(result.code).toBe(0);
     expect(result.stdout).toBe('');
     const dir = join(cwd, name);
-    for (const sub of ['src', '.ralph/specs/stdlib', '.ralph/examples', '.ralph/logs', '.ralph/docs/generated']) expect(statSync(join(dir, sub)).isDirectory()).toBe(true);
+    for (const sub of ['src', '.ralph/specs/stdlib', '.ralph/examples', '.ralph/logs', '.ralph/docs/generated'])
+      expect(statSync(join(dir, sub)).isDirectory()).toBe(true);
     expect(statSync(join(dir, '.ralphrc')).mode & 0o777).toBe(0o600);
     const last = name.split('/').pop() ?? name;
     expect(readFileSync(join(dir, 'README.md'), 'utf8')).toBe(`# ${last}\n`);

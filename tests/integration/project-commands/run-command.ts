@@ -37,7 +37,11 @@ export function isolatedEnv(home: string, extra: Record<string, string> = {}): N
 /** Runs `node bin/<command>.js args` with stdin closed (so never a TTY). */
 export function runCommand(command: ProjectCommand, args: readonly string[], options: { cwd: string; env: NodeJS.ProcessEnv }): Promise<CommandResult> {
   return new Promise((resolvePromise, reject) => {
-    const child = spawn(process.execPath, [join(REPO_ROOT, 'bin', `${command}.js`), ...args], { cwd: options.cwd, env: options.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [join(REPO_ROOT, 'bin', `${command}.js`), ...args], {
+      cwd: options.cwd,
+      env: options.env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));

@@ -104,8 +104,21 @@ describe('seed 003 acceptance: test execution', () => {
     await setup(home, 'claude');
     const state = tempDir('fake-claude-state-');
     const scenario = join(state, 'scenario.json');
-    writeFileSync(scenario, JSON.stringify({ calls: [{ stdout: resultJson(`Implemented the parser.\n${statusBlock({ STATUS: 'IN_PROGRESS', EXIT_SIGNAL: 'false' })}`), shell: 'echo done > parser.txt' }] }));
-    const r = await ralphTest(home, 'test_run', { workspace_id: 'claude', task: 'Write a parser', backend: 'claude', max_iterations: 1, env: { FAKE_CLAUDE_SCENARIO: scenario, FAKE_CLAUDE_STATE: state } });
+    writeFileSync(
+      scenario,
+      JSON.stringify({
+        calls: [
+          { stdout: resultJson(`Implemented the parser.\n${statusBlock({ STATUS: 'IN_PROGRESS', EXIT_SIGNAL: 'false' })}`), shell: 'echo done > parser.txt' },
+        ],
+      }),
+    );
+    const r = await ralphTest(home, 'test_run', {
+      workspace_id: 'claude',
+      task: 'Write a parser',
+      backend: 'claude',
+      max_iterations: 1,
+      env: { FAKE_CLAUDE_SCENARIO: scenario, FAKE_CLAUDE_STATE: state },
+    });
     expect(r.exitCode, r.stderr).toBe(0);
     expect(r.json).toMatchObject({ exit_code: 7, termination_reason: 'max_loops', iterations: 1 });
     expect(r.json['mock_responses']).toBeUndefined();
@@ -119,7 +132,11 @@ describe('seed 003 acceptance: assertions', () => {
   it('exit_code 0 passes after a run that completed', async () => {
     const home = toolsHome();
     await setup(home, 'done', { scratchpad: '# Plan\n- [ ] the only task\n' });
-    const r = await ralphTest(home, 'test_run', { workspace_id: 'done', task: 'Finish the plan', mock_responses: [{ output: 'Finished.', check_tasks: 1, files: { 'done.txt': 'yes\n' } }] });
+    const r = await ralphTest(home, 'test_run', {
+      workspace_id: 'done',
+      task: 'Finish the plan',
+      mock_responses: [{ output: 'Finished.', check_tasks: 1, files: { 'done.txt': 'yes\n' } }],
+    });
     expect(r.json).toMatchObject({ exit_code: 0, termination_reason: 'plan_complete' });
     const a = await ralphTest(home, 'test_assert', { workspace_id: 'done', assertions: [{ type: 'exit_code', expected: 0 }] });
     expect(a.exitCode).toBe(0);
@@ -154,7 +171,12 @@ describe('seed 003 acceptance: assertions', () => {
   it('file_exists passes for a file the run created', async () => {
     const home = toolsHome();
     await setup(home, 'made');
-    await ralphTest(home, 'test_run', { workspace_id: 'made', task: 'Create main', max_iterations: 1, mock_responses: [{ output: 'created', files: { 'src/main.rs': 'fn main() {}\n' } }] });
+    await ralphTest(home, 'test_run', {
+      workspace_id: 'made',
+      task: 'Create main',
+      max_iterations: 1,
+      mock_responses: [{ output: 'created', files: { 'src/main.rs': 'fn main() {}\n' } }],
+    });
     const r = await ralphTest(home, 'test_assert', {
       workspace_id: 'made',
       assertions: [
@@ -176,7 +198,10 @@ describe('seed 003 acceptance: inspection', () => {
   it('limit 10 of 50 events returns the first 10 with truncated: true', async () => {
     const home = toolsHome();
     const dir = await setup(home, 'fifty');
-    writeSession(dir, Array.from({ length: 50 }, (_, i) => ({ event: `e.${i}` })));
+    writeSession(
+      dir,
+      Array.from({ length: 50 }, (_, i) => ({ event: `e.${i}` })),
+    );
     const r = await ralphTest(home, 'test_inspect', { workspace_id: 'fifty', limit: 10 });
     const records = r.json['records'] as Array<{ event: string }>;
     expect(records.map((x) => x.event)).toEqual(Array.from({ length: 10 }, (_, i) => `e.${i}`));
@@ -194,7 +219,15 @@ describe('seed 003 acceptance: inspection', () => {
   it('timeline groups a multi-iteration run by iteration with durations', async () => {
     const home = toolsHome();
     await setup(home, 'multi');
-    await ralphTest(home, 'test_run', { workspace_id: 'multi', task: 'Two steps', max_iterations: 2, mock_responses: [{ output: 'one', files: { 'a.txt': '1' } }, { output: 'two', files: { 'b.txt': '2' } }] });
+    await ralphTest(home, 'test_run', {
+      workspace_id: 'multi',
+      task: 'Two steps',
+      max_iterations: 2,
+      mock_responses: [
+        { output: 'one', files: { 'a.txt': '1' } },
+        { output: 'two', files: { 'b.txt': '2' } },
+      ],
+    });
     const r = await ralphTest(home, 'test_inspect', { workspace_id: 'multi', format: 'timeline' }, ['--format', 'timeline']);
     const timeline = r.json['timeline'] as Array<{ iteration: number; events: string[]; duration_ms: number }>;
     expect(timeline.map((t) => t.iteration)).toEqual([1, 2]);
@@ -219,7 +252,9 @@ describe('seed 003 acceptance: snapshots and diffs', () => {
     const r = await ralphTest(home, 'test_diff', { workspace_id: 'snap', baseline: 'snap_snap_001', compare_to: 'current' });
     expect(r.exitCode).toBe(0);
     expect(r.json).toMatchObject({ changed_files: ['old.txt', 'src/main.rs'], added_files: ['src/utils.rs'], deleted_files: [] });
-    const diff = (r.json['diffs'] as Record<string, { additions: number; deletions: number; hunks: Array<{ start: number; end: number; content: string }> }>)['src/main.rs'];
+    const diff = (r.json['diffs'] as Record<string, { additions: number; deletions: number; hunks: Array<{ start: number; end: number; content: string }> }>)[
+      'src/main.rs'
+    ];
     expect(diff).toMatchObject({ additions: 1, deletions: 1 });
     expect(diff?.hunks[0]?.content).toContain('-    println!("hi");\n+    println!("hello");');
     const initial = await ralphTest(home, 'test_diff', { workspace_id: 'snap', baseline: 'initial' });

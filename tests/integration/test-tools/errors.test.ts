@@ -39,10 +39,16 @@ describe('ralph test: paths stay inside the workspace', () => {
     mkdirSync(join(dir, 'inside'));
     writeFileSync(join(dir, 'inside', 'x.txt'), 'x\n');
     symlinkSync(join(dir, 'inside'), join(dir, 'in'));
-    const a = await ralphTest(home, 'test_assert', { workspace_id: 'links', assertions: [{ type: 'file_contains', path: 'out/secret.txt', pattern: 'secret' }] });
+    const a = await ralphTest(home, 'test_assert', {
+      workspace_id: 'links',
+      assertions: [{ type: 'file_contains', path: 'out/secret.txt', pattern: 'secret' }],
+    });
     expect(a.exitCode).toBe(2);
     expect((a.json['error'] as { message: string }).message).toContain('outside the workspace');
-    const traversal = await ralphTest(home, 'test_assert', { workspace_id: 'links', assertions: [{ type: 'file_exists', path: '../ralph-test-links/.ralphrc' }] });
+    const traversal = await ralphTest(home, 'test_assert', {
+      workspace_id: 'links',
+      assertions: [{ type: 'file_exists', path: '../ralph-test-links/.ralphrc' }],
+    });
     expect(traversal.json['error']).toMatchObject({ code: 'path_outside_workspace' });
     const inside = await ralphTest(home, 'test_assert', { workspace_id: 'links', assertions: [{ type: 'file_exists', path: 'in/x.txt' }] });
     expect(inside.json['passed']).toBe(true);
@@ -84,11 +90,25 @@ describe('ralph test: error table', () => {
   it('exhausted mock responses are an error naming how many were consumed; the run is still recorded', async () => {
     const home = toolsHome();
     await setup(home, 'short');
-    const r = await ralphTest(home, 'test_run', { workspace_id: 'short', task: 'More than scripted', max_iterations: 5, mock_responses: [{ output: 'a', files: { 'a.txt': 'a' } }, { output: 'b', files: { 'b.txt': 'b' } }] });
+    const r = await ralphTest(home, 'test_run', {
+      workspace_id: 'short',
+      task: 'More than scripted',
+      max_iterations: 5,
+      mock_responses: [
+        { output: 'a', files: { 'a.txt': 'a' } },
+        { output: 'b', files: { 'b.txt': 'b' } },
+      ],
+    });
     expect(r.exitCode).toBe(1);
     expect(r.json['error']).toMatchObject({ code: 'mock_exhausted', consumed: 2, total: 2, run: { termination_reason: 'agent_failure', exit_code: 1 } });
     expect((r.json['error'] as { message: string }).message).toContain('2 of 2 mock responses were consumed');
-    const a = await ralphTest(home, 'test_assert', { workspace_id: 'short', assertions: [{ type: 'exit_code', expected: 1 }, { type: 'event_count', topic: 'agent.result', exact: 3 }] });
+    const a = await ralphTest(home, 'test_assert', {
+      workspace_id: 'short',
+      assertions: [
+        { type: 'exit_code', expected: 1 },
+        { type: 'event_count', topic: 'agent.result', exact: 3 },
+      ],
+    });
     expect(a.json['passed']).toBe(true);
   });
 
@@ -119,7 +139,10 @@ describe('ralph test: error table', () => {
     const problems = (r.json['error'] as { problems: string[] }).problems;
     expect(problems.some((p) => p.startsWith('workspace_id:'))).toBe(true);
     expect(problems.some((p) => p.includes('"extra"'))).toBe(true);
-    const config = await ralphTest(home, 'test_setup', { workspace_id: 'cfg', config: { NOT_A_KEY: 1, MAX_CALLS_PER_HOUR: 'lots', VERIFY_COMMAND: 'npm test' } });
+    const config = await ralphTest(home, 'test_setup', {
+      workspace_id: 'cfg',
+      config: { NOT_A_KEY: 1, MAX_CALLS_PER_HOUR: 'lots', VERIFY_COMMAND: 'npm test' },
+    });
     expect(config.exitCode).toBe(2);
     const list = (config.json['error'] as { problems: string[] }).problems;
     expect(list).toHaveLength(2);
@@ -133,7 +156,12 @@ describe('ralph test: error table', () => {
     const home = toolsHome();
     const dir = await setup(home, 'conf', { config: { VERIFY_COMMAND: 'test -f done.txt', VERIFY_MAX_ATTEMPTS: 1, ON_VERIFY_EXHAUSTED: 'abort' } });
     expect(readFileSync(join(dir, '.ralphrc'), 'utf8')).toMatch(/^VERIFY_COMMAND="test -f done.txt"$/m);
-    const r = await ralphTest(home, 'test_run', { workspace_id: 'conf', task: 'x', max_iterations: 3, mock_responses: [{ output: 'no file yet', files: { 'other.txt': '1' } }] });
+    const r = await ralphTest(home, 'test_run', {
+      workspace_id: 'conf',
+      task: 'x',
+      max_iterations: 3,
+      mock_responses: [{ output: 'no file yet', files: { 'other.txt': '1' } }],
+    });
     expect(r.json).toMatchObject({ termination_reason: 'verify_aborted', exit_code: 6 });
   });
 

@@ -17,7 +17,13 @@ afterEach(async () => {
 });
 
 async function connect(home: string, cwd: string): Promise<Client> {
-  const transport = new StdioClientTransport({ command: process.execPath, args: [join(ROOT, 'bin', 'ralph.js'), 'mcp'], cwd, env: cleanEnv({ RALPH_TEST_TOOLS_HOME: home }), stderr: 'pipe' });
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [join(ROOT, 'bin', 'ralph.js'), 'mcp'],
+    cwd,
+    env: cleanEnv({ RALPH_TEST_TOOLS_HOME: home }),
+    stderr: 'pipe',
+  });
   const client = new Client({ name: 'ralph-tests', version: '1.0.0' });
   await client.connect(transport);
   open.push(client);
@@ -43,7 +49,18 @@ describe('ralph mcp', () => {
   it('lists every tool with its input schema', async () => {
     const client = await connect(toolsHome(), toolsHome());
     const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name).sort()).toEqual(['ralph_status', 'test_assert', 'test_cleanup', 'test_diff', 'test_inspect', 'test_mock_backend', 'test_run', 'test_setup', 'test_snapshot', 'verify']);
+    expect(tools.map((t) => t.name).sort()).toEqual([
+      'ralph_status',
+      'test_assert',
+      'test_cleanup',
+      'test_diff',
+      'test_inspect',
+      'test_mock_backend',
+      'test_run',
+      'test_setup',
+      'test_snapshot',
+      'verify',
+    ]);
     const byName = new Map(tools.map((t) => [t.name, t]));
     const run = byName.get('test_run')?.inputSchema as { properties: Record<string, Json>; required: string[] };
     expect(run.required.sort()).toEqual(['task', 'workspace_id']);
@@ -60,14 +77,21 @@ describe('ralph mcp', () => {
     const client = await connect(home, home);
     const setup = await call(client, 'test_setup', { workspace_id: 'planner_test_001', scratchpad: '## Plan\n(empty)' });
     expect(setup.isError).toBe(false);
-    const mock = await call(client, 'test_mock_backend', { workspace_id: 'planner_test_001', responses: [{ hat: 'planner', output: '<event topic="build.task">\n## Task\nImplement feature X\n</event>' }] });
+    const mock = await call(client, 'test_mock_backend', {
+      workspace_id: 'planner_test_001',
+      responses: [{ hat: 'planner', output: '<event topic="build.task">\n## Task\nImplement feature X\n</event>' }],
+    });
     expect(mock.json).toMatchObject({ configured: true, response_count: 1 });
     expect(mock.json['notes']).toEqual([expect.stringContaining('hat is accepted and ignored')]);
     const progress: string[] = [];
-    const raw = await client.callTool({ name: 'test_run', arguments: { workspace_id: 'planner_test_001', task: 'Implement user authentication', backend: 'mock', max_iterations: 1 } }, undefined, {
-      onprogress: (p) => progress.push(p.message ?? ''),
-      resetTimeoutOnProgress: true,
-    });
+    const raw = await client.callTool(
+      { name: 'test_run', arguments: { workspace_id: 'planner_test_001', task: 'Implement user authentication', backend: 'mock', max_iterations: 1 } },
+      undefined,
+      {
+        onprogress: (p) => progress.push(p.message ?? ''),
+        resetTimeoutOnProgress: true,
+      },
+    );
     const run = JSON.parse((raw.content as Array<{ text: string }>)[0]?.text ?? '{}') as Json;
     expect(run).toMatchObject({ exit_code: 7, termination_reason: 'max_loops', iterations: 1, mock_responses: { consumed: 1, remaining: 0, total: 1 } });
     expect(progress).toContain('iteration 1 of at most 1');
@@ -82,7 +106,9 @@ describe('ralph mcp', () => {
     });
     expect(assert.json).toMatchObject({ passed: true, failed_count: 0 });
     const timeline = await call(client, 'test_inspect', { workspace_id: 'planner_test_001', format: 'timeline' });
-    expect(timeline.json['timeline']).toEqual([expect.objectContaining({ iteration: 1, hat: 'ralph', events: ['iteration.start', 'agent.result', 'analysis', 'iteration.end'] })]);
+    expect(timeline.json['timeline']).toEqual([
+      expect.objectContaining({ iteration: 1, hat: 'ralph', events: ['iteration.start', 'agent.result', 'analysis', 'iteration.end'] }),
+    ]);
     const status = await call(client, 'ralph_status', { workspace_id: 'planner_test_001' });
     expect(status.json).toMatchObject({ exit_reason: 'max_loops', loop_count: 1, running: false });
     const cleanup = await call(client, 'test_cleanup', { workspace_id: 'planner_test_001' });
@@ -92,7 +118,13 @@ describe('ralph mcp', () => {
 
   it('exits on its own when the client closes stdin (no signal needed)', async () => {
     const home = toolsHome();
-    const transport = new StdioClientTransport({ command: process.execPath, args: [join(ROOT, 'bin', 'ralph.js'), 'mcp'], cwd: home, env: cleanEnv({ RALPH_TEST_TOOLS_HOME: home }), stderr: 'pipe' });
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [join(ROOT, 'bin', 'ralph.js'), 'mcp'],
+      cwd: home,
+      env: cleanEnv({ RALPH_TEST_TOOLS_HOME: home }),
+      stderr: 'pipe',
+    });
     let stderr = '';
     transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     const client = new Client({ name: 'ralph-tests', version: '1.0.0' });
@@ -109,7 +141,10 @@ describe('ralph mcp', () => {
     const client = await connect(toolsHome(), repo);
     const gate = { command: 'test -f fixed.txt || { echo "FAIL fixed.txt missing" >&2; exit 1; }', gate_id: 'fix', max: 3 };
     const first = await call(client, 'verify', gate);
-    expect(first.json).toMatchObject({ success: false, verification: { attempts: 1, passed: false, status: 'pending', gateId: 'fix', maxAttempts: 3, workingDir: repo, lastResult: { exitCode: 1 } } });
+    expect(first.json).toMatchObject({
+      success: false,
+      verification: { attempts: 1, passed: false, status: 'pending', gateId: 'fix', maxAttempts: 3, workingDir: repo, lastResult: { exitCode: 1 } },
+    });
     expect(first.json['content']).toContain('## Shell Verification FAILED (Attempt 1/3)');
     expect(first.json['content']).toContain('FAIL fixed.txt missing');
     expect((await call(client, 'verify', gate)).json['content']).toContain('(Attempt 2/3)');

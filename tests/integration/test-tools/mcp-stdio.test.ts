@@ -79,7 +79,9 @@ describe('ralph mcp over raw stdio', () => {
     await initialize(server);
     const huge = 'x'.repeat(11 * 1024 * 1024);
     // The id comes after the huge params, as some clients write it.
-    server.child.stdin.write(`{"jsonrpc":"2.0","method":"tools/call","params":{"name":"test_setup","arguments":{"workspace_id":"big","fixtures":{"big.txt":"${huge}"}}},"id":2}\n`);
+    server.child.stdin.write(
+      `{"jsonrpc":"2.0","method":"tools/call","params":{"name":"test_setup","arguments":{"workspace_id":"big","fixtures":{"big.txt":"${huge}"}}},"id":2}\n`,
+    );
     const answer = await Promise.race([server.response(2), server.exit.then((code) => ({ exited: code }))]);
     expect(answer).toMatchObject({ id: 2, error: { code: -32600 } });
     expect((answer as { error: { message: string } }).error.message).toContain('at most 10 MiB (10485760 bytes)');
@@ -120,7 +122,14 @@ describe('ralph mcp over raw stdio', () => {
     server.send({ id: 2, method: 'tools/call', params: { name: 'test_setup', arguments: { workspace_id: 'busy' } } });
     const setup = (await server.response(2)) as { result: { structuredContent: { workspace_path: string } } };
     const dir = setup.result.structuredContent.workspace_path;
-    server.send({ id: 3, method: 'tools/call', params: { name: 'test_run', arguments: { workspace_id: 'busy', task: 'wait', max_runtime_secs: 60, mock_responses: [{ output: 'slow', delay_ms: 30_000 }] } } });
+    server.send({
+      id: 3,
+      method: 'tools/call',
+      params: {
+        name: 'test_run',
+        arguments: { workspace_id: 'busy', task: 'wait', max_runtime_secs: 60, mock_responses: [{ output: 'slow', delay_ms: 30_000 }] },
+      },
+    });
     const status = join(dir, '.ralph', 'status.json');
     for (let i = 0; i < 200 && !existsSync(status); i += 1) await new Promise((r) => setTimeout(r, 25));
     const pid = (JSON.parse(readFileSync(status, 'utf8')) as { pid: number }).pid;

@@ -31,7 +31,7 @@ async function messageOf(call: () => unknown): Promise<string> {
   try {
     await call();
   } catch (error) {
-    return JSON.stringify({ message: (error as Error).message, ...(error as { details?: unknown }).details ?? {} });
+    return JSON.stringify({ message: (error as Error).message, ...((error as { details?: unknown }).details ?? {}) });
   }
   throw new Error('expected the call to be refused');
 }
@@ -65,7 +65,10 @@ describe('the session recording is only read from inside the workspace', () => {
     mkdirSync(join(workspace, '.ralph', 'logs'), { recursive: true });
     const outside = outsideSession();
     plant(workspace, outside);
-    for (const call of [() => testInspect({ workspace_id: 'w' }, ctx), () => testAssert({ workspace_id: 'w', assertions: [{ type: 'event_occurred', topic: 'loop.start' }] }, ctx)]) {
+    for (const call of [
+      () => testInspect({ workspace_id: 'w' }, ctx),
+      () => testAssert({ workspace_id: 'w', assertions: [{ type: 'event_occurred', topic: 'loop.start' }] }, ctx),
+    ]) {
       const message = await messageOf(call);
       expect(message).toContain('is a symbolic link');
       expect(message).not.toContain('SECRET');
@@ -73,7 +76,9 @@ describe('the session recording is only read from inside the workspace', () => {
     }
     // test_cleanup with preserve_session deletes the link, never what it points at.
     await testCleanup({ workspace_id: 'w', preserve_session: true }, ctx);
-    expect(readFileSync(existsSync(join(outside, 'session.jsonl')) ? join(outside, 'session.jsonl') : join(outside, 'logs', 'session.jsonl'), 'utf8')).toContain(SECRET);
+    expect(
+      readFileSync(existsSync(join(outside, 'session.jsonl')) ? join(outside, 'session.jsonl') : join(outside, 'logs', 'session.jsonl'), 'utf8'),
+    ).toContain(SECRET);
   });
 
   it('a damaged line inside the workspace is named by number, its text never quoted', async () => {

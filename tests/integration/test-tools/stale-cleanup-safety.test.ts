@@ -14,7 +14,13 @@ import { ralphTest } from '../../helpers/test-tools.js';
 const TWO_DAYS = 2 * 24 * 60 * 60 * 1000;
 
 function context(home: string, warnings: string[] = []): ToolContext {
-  return { env: { RALPH_TEST_TOOLS_HOME: home }, cwd: home, now: () => Date.now() + TWO_DAYS, runner: createDefaultDeps().runner, warn: (m) => warnings.push(m) };
+  return {
+    env: { RALPH_TEST_TOOLS_HOME: home },
+    cwd: home,
+    now: () => Date.now() + TWO_DAYS,
+    runner: createDefaultDeps().runner,
+    warn: (m) => warnings.push(m),
+  };
 }
 
 function victim(root: string, name: string): string {
@@ -65,7 +71,14 @@ describe('stale workspace cleanup never deletes outside its home', () => {
     const { root, home } = privateRoot();
     const target = victim(root, 'victim2');
     const entry = { path: target, created_at: 0, used_at: 0, config: {}, last_run: null, snapshot_count: 0 };
-    writeFileSync(join(home, 'registry.json'), JSON.stringify({ version: 1, workspaces: { x: entry, '../../victim2': entry }, preserved: { y: { path: target, session_file: join(target, 's'), preserved_at: 0 } } }));
+    writeFileSync(
+      join(home, 'registry.json'),
+      JSON.stringify({
+        version: 1,
+        workspaces: { x: entry, '../../victim2': entry },
+        preserved: { y: { path: target, session_file: join(target, 's'), preserved_at: 0 } },
+      }),
+    );
     const warnings: string[] = [];
     await cleanStaleWorkspaces(context(home, warnings));
     expect(existsSync(join(target, 'precious.txt'))).toBe(true);

@@ -18,7 +18,8 @@ function sourceFiles(dir: string): string[] {
 }
 
 /** Field and event names of Claude's output and the flags that shape it. */
-const CLAUDE_WIRE = /total_cost_usd|\bpermission_denials\b|"is_error"|\['is_error'\]|api_error_status|rate_limit_event|stream_event|content_block_|tool_use_id|--output-format|--append-system-prompt|--allowedTools|--resume\b/;
+const CLAUDE_WIRE =
+  /total_cost_usd|\bpermission_denials\b|"is_error"|\['is_error'\]|api_error_status|rate_limit_event|stream_event|content_block_|tool_use_id|--output-format|--append-system-prompt|--allowedTools|--resume\b/;
 /** The stream format's name is a config value in src/config and src/cli, nowhere else outside the backends. */
 const STREAM_FORMAT = /stream-json/;
 
@@ -26,7 +27,8 @@ const layers = ['core', 'engine', 'state', 'infra', 'ui', 'features'];
 
 describe('Claude wire format stays in src/backends', () => {
   it('the rules recognise what they forbid', () => {
-    for (const text of ["value['total_cost_usd']", "e['is_error']", 'permission_denials: []', "'--append-system-prompt'", "type: 'rate_limit_event'"]) expect(text).toMatch(CLAUDE_WIRE);
+    for (const text of ["value['total_cost_usd']", "e['is_error']", 'permission_denials: []', "'--append-system-prompt'", "type: 'rate_limit_event'"])
+      expect(text).toMatch(CLAUDE_WIRE);
     for (const own of ['consecutive_permission_denials: 0', 'has_permission_denials: true']) expect(own).not.toMatch(CLAUDE_WIRE);
     expect('is_error: o.reportedError').not.toMatch(CLAUDE_WIRE);
   });

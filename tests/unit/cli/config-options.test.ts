@@ -64,7 +64,17 @@ describe('config flags come from the key registry', () => {
 
   it('the short alias and the switch that turns a setting off work too', async () => {
     const args = await parseRalphArgs(['-c', '7', '-t', '3', '-p', 'P.md', '-v', '-l', '-n', '-b', '--no-checkpoint', '--no-continue'], '0.0.0', silent);
-    expect(args?.flags).toEqual({ maxCallsPerHour: '7', timeoutMinutes: '3', promptFile: 'P.md', verbose: true, live: true, notify: true, backup: true, checkpoint: false, sessionContinuity: false });
+    expect(args?.flags).toEqual({
+      maxCallsPerHour: '7',
+      timeoutMinutes: '3',
+      promptFile: 'P.md',
+      verbose: true,
+      live: true,
+      notify: true,
+      backup: true,
+      checkpoint: false,
+      sessionContinuity: false,
+    });
   });
 
   it('repeatable flags add up', async () => {

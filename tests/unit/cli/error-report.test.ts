@@ -41,7 +41,7 @@ describe('reportError: one policy for every command', () => {
     expect(document(reportError(new UsageError('x'), JSON_MODE).stdout)).toEqual({ error: { code: 2, kind: 'usage', message: 'x' } });
   });
 
-  it("a commander error that escaped the factory: help and version end well, the rest is a usage error", () => {
+  it('a commander error that escaped the factory: help and version end well, the rest is a usage error', () => {
     expect(reportError(new CommanderError(0, 'commander.helpDisplayed', '(outputHelp)'), JSON_MODE)).toEqual({ exitCode: 0, stderr: '' });
     const r = reportError(new CommanderError(1, 'commander.unknownOption', "error: unknown option '--x'"), JSON_MODE);
     expect(r.exitCode).toBe(2);
@@ -70,8 +70,16 @@ describe('reportError: one policy for every command', () => {
   });
 
   it('keeps the fields an older JSON error of the command had, beside the envelope', () => {
-    const r = reportError(new UsageError('Ralph already enabled.'), { ...JSON_MODE, jsonErrorFields: (e) => ({ success: false, code: e.code, message: e.message }) });
-    expect(document(r.stdout)).toEqual({ success: false, code: 2, message: 'Ralph already enabled.', error: { code: 2, kind: 'usage', message: 'Ralph already enabled.' } });
+    const r = reportError(new UsageError('Ralph already enabled.'), {
+      ...JSON_MODE,
+      jsonErrorFields: (e) => ({ success: false, code: e.code, message: e.message }),
+    });
+    expect(document(r.stdout)).toEqual({
+      success: false,
+      code: 2,
+      message: 'Ralph already enabled.',
+      error: { code: 2, kind: 'usage', message: 'Ralph already enabled.' },
+    });
   });
 });
 

@@ -14,10 +14,18 @@ describe('parseLoopPaneArgs', () => {
   });
 
   it('keeps the flags of the loop command for the loop', async () => {
-    expect((await parseLoopPaneArgs(['--exit-file', '/x', '--session', 's', '--', 'ralph', '--live', '--calls', '50'], silent))?.command).toEqual(['ralph', '--live', '--calls', '50']);
+    expect((await parseLoopPaneArgs(['--exit-file', '/x', '--session', 's', '--', 'ralph', '--live', '--calls', '50'], silent))?.command).toEqual([
+      'ralph',
+      '--live',
+      '--calls',
+      '50',
+    ]);
   });
 
-  it.each([[[]], [['--exit-file', '/x', '--session', 's']], [['--session', 's', '--', 'ralph']], [['--exit-file', '/x', '--session', 's', 'ralph']]])('refuses %j with a usage error', async (argv) => {
-    await expect(parseLoopPaneArgs(argv, silent)).rejects.toThrow(/needs --exit-file FILE --session NAME/);
-  });
+  it.each([[[]], [['--exit-file', '/x', '--session', 's']], [['--session', 's', '--', 'ralph']], [['--exit-file', '/x', '--session', 's', 'ralph']]])(
+    'refuses %j with a usage error',
+    async (argv) => {
+      await expect(parseLoopPaneArgs(argv, silent)).rejects.toThrow(/needs --exit-file FILE --session NAME/);
+    },
+  );
 });

@@ -11,7 +11,13 @@ import { done, loopHarness, working } from '../engine/support/loop-harness.js';
 function present(events: LoopEvent[], live = false): { lines: string[]; written: string[] } {
   const logger = createMemoryLogger();
   const written: string[] = [];
-  const presenter = createTerminalPresenter({ logger, write: (t) => written.push(t), tty: false, live, createCallProgress: () => ({ update() {}, tick() {}, stop() {} }) });
+  const presenter = createTerminalPresenter({
+    logger,
+    write: (t) => written.push(t),
+    tty: false,
+    live,
+    createCallProgress: () => ({ update() {}, tick() {}, stop() {} }),
+  });
   for (const event of events) presenter(event);
   return { lines: logger.lines, written };
 }
@@ -26,7 +32,11 @@ describe('the terminal presenter', () => {
     expect(lines[2]).toBe('[LOOP] === Starting Loop #1 ===');
     expect(lines[3]).toBe('[INFO] Executing mock agent (call 1; timeout 15 min)');
     expect(lines).toContain('[LOOP] === Completed Loop #1 (success, 0s) ===');
-    expect(lines.slice(-3)).toEqual(['[WARN] Loop stopped: max_loops — reached --max-loops 1', '[INFO] Loops: 1; calls: 1; cost: $0.0000; tokens: 0 in / 0 out; time: 0s', '[INFO] Exit reason: max_loops (exit code 7)']);
+    expect(lines.slice(-3)).toEqual([
+      '[WARN] Loop stopped: max_loops — reached --max-loops 1',
+      '[INFO] Loops: 1; calls: 1; cost: $0.0000; tokens: 0 in / 0 out; time: 0s',
+      '[INFO] Exit reason: max_loops (exit code 7)',
+    ]);
   });
 
   it('shows a wait as a line and a countdown without a terminal', async () => {
@@ -49,10 +59,12 @@ describe('the event-log recorder', () => {
   it('records the events of session.jsonl with the fields its readers rely on', async () => {
     const h = loopHarness({ responses: [working({ cost_usd: 0.5 })], config: { maxLoops: 1 } });
     await h.run();
-    const byName = new Map(h.events.flatMap((e) => {
-      const r = toEventRecord(e);
-      return r ? [r] : [];
-    }));
+    const byName = new Map(
+      h.events.flatMap((e) => {
+        const r = toEventRecord(e);
+        return r ? [r] : [];
+      }),
+    );
     expect(byName.get('loop.start')).toEqual({ project: h.dir, backend: 'mock', max_loops: 1, dry_run: false, verify_command: null, task: null, pid: 4242 });
     expect(byName.get('agent.result')).toMatchObject({ iteration: 1, end: 'exited', outcome: 'success', cost_usd: 0.5, mock_response: 0 });
     expect(byName.get('iteration.end')).toEqual({ iteration: 1, outcome: 'success', result: 'success', success: true, duration_ms: 0 });

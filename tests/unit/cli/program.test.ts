@@ -15,7 +15,10 @@ const HELP = {
   description: 'does a thing',
   notes: '\nA note between the options and the examples.\n',
   examples: [['tool --x', 'an example']] as const,
-  exitCodes: [['0', 'fine'], ['2', 'usage error']] as const,
+  exitCodes: [
+    ['0', 'fine'],
+    ['2', 'usage error'],
+  ] as const,
 };
 
 describe('createCommand', () => {

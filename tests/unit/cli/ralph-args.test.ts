@@ -24,7 +24,13 @@ async function refusal(...argv: string[]): Promise<UsageError> {
 
 describe('parseRalphArgs: argv → what ralph does', () => {
   it('no flags runs the loop with nothing overridden', async () => {
-    expect(await parse()).toEqual({ action: 'loop', flags: {}, json: false, dryRun: false, inspect: { format: 'summary', events: [], topics: [], limit: 100 } });
+    expect(await parse()).toEqual({
+      action: 'loop',
+      flags: {},
+      json: false,
+      dryRun: false,
+      inspect: { format: 'summary', events: [], topics: [], limit: 100 },
+    });
   });
 
   it.each([
@@ -75,8 +81,34 @@ describe('parseRalphArgs: argv → what ralph does', () => {
   });
 
   it('--inspect filters: repeatable events and topics, iteration bounds, payload, limit, format', async () => {
-    const args = await parse('--inspect', '--format', 'timeline', '--event', 'loop.start', '--event', 'loop.exit', '--topic', 'verify.*', '--after-iteration', '2', '--before-iteration', '5', '--payload', 'npm', '--limit', '7');
-    expect(args.inspect).toEqual({ format: 'timeline', events: ['loop.start', 'loop.exit'], topics: ['verify.*'], afterIteration: 2, beforeIteration: 5, payloadPattern: 'npm', limit: 7 });
+    const args = await parse(
+      '--inspect',
+      '--format',
+      'timeline',
+      '--event',
+      'loop.start',
+      '--event',
+      'loop.exit',
+      '--topic',
+      'verify.*',
+      '--after-iteration',
+      '2',
+      '--before-iteration',
+      '5',
+      '--payload',
+      'npm',
+      '--limit',
+      '7',
+    );
+    expect(args.inspect).toEqual({
+      format: 'timeline',
+      events: ['loop.start', 'loop.exit'],
+      topics: ['verify.*'],
+      afterIteration: 2,
+      beforeIteration: 5,
+      payloadPattern: 'npm',
+      limit: 7,
+    });
   });
 
   it.each([

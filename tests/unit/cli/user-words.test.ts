@@ -15,10 +15,16 @@ const FOREIGN = /\bseeds?\b|\bseed's\b|\bhats?\b|scratchpad|U§|spec §|P§/i;
  */
 const CONTRACT_NAMES = new Set(['scratchpad', 'scratchpad_contains', 'hat', 'hats_used', '--scratchpad <text>']);
 /** A message that names the user's own field back to them ("hat is accepted and ignored"). */
-const ALLOWED = [/^hat is accepted and ignored: Ralph runs one agent role, so a response is used whatever hat it names$/];
+const ALLOWED = [
+  /^hat is accepted and ignored: Ralph runs one agent role, so a response is used whatever hat it names$/,
+  // test_setup's warning names its own `scratchpad` input back to the caller.
+  /^both fixtures and scratchpad set \$\{SCRATCHPAD\}; the scratchpad wins$/,
+];
 
 function tsFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? tsFiles(join(dir, e.name)) : e.name.endsWith('.ts') ? [join(dir, e.name)] : []));
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? tsFiles(join(dir, e.name)) : e.name.endsWith('.ts') ? [join(dir, e.name)] : [],
+  );
 }
 
 /** String literals of a source file, comments removed first. */

@@ -52,11 +52,25 @@ describe('CONFIG_KEYS', () => {
   });
 
   it('the default allowlist is the original 19 entries: Edit and test runners, no broad git, no git clean/reset', () => {
-    expect(DEFAULT_ALLOWED_TOOLS).toEqual(expect.arrayContaining(['Write', 'Read', 'Edit', 'Bash(git status)', 'Bash(git diff *)', 'Bash(git commit *)', 'Bash(npm test)', 'Bash(npm run *)', 'Bash(pytest)']));
+    expect(DEFAULT_ALLOWED_TOOLS).toEqual(
+      expect.arrayContaining([
+        'Write',
+        'Read',
+        'Edit',
+        'Bash(git status)',
+        'Bash(git diff *)',
+        'Bash(git commit *)',
+        'Bash(npm test)',
+        'Bash(npm run *)',
+        'Bash(pytest)',
+      ]),
+    );
     // An unattended agent must not reach outside the machine or throw work away by default.
     const unsafe = /git (push|pull|fetch|checkout|switch|stash|merge|rebase|reset|clean|rm|tag|branch)|npm (publish|\*)|npm install \*/;
     expect(DEFAULT_ALLOWED_TOOLS.filter((t) => unsafe.test(t))).toEqual([]);
-    expect(DEFAULT_ALLOWED_TOOLS.filter((t) => /\*\)$/.test(t) && !/^Bash\((git (status|diff|log|show|add|commit)|npm (test|run)|pytest) \*\)$/.test(t))).toEqual([]);
+    expect(
+      DEFAULT_ALLOWED_TOOLS.filter((t) => /\*\)$/.test(t) && !/^Bash\((git (status|diff|log|show|add|commit)|npm (test|run)|pytest) \*\)$/.test(t)),
+    ).toEqual([]);
     expect(DEFAULT_ALLOWED_TOOLS).not.toContain('Bash(git *)');
     expect(DEFAULT_ALLOWED_TOOLS.filter((t) => /git (clean|rm|reset)/.test(t))).toEqual([]);
     expect(defaultConfig().allowedTools).toEqual(DEFAULT_ALLOWED_TOOLS);

@@ -22,7 +22,7 @@ describe('parseRalphrc: values', () => {
     ["A='single quoted'", 'single quoted'],
     ['A="double quoted"', 'double quoted'],
     ["A='$HOME is not expanded in single quotes'", '$HOME is not expanded in single quotes'],
-    ["A='a \"b\" c'", 'a "b" c'],
+    ['A=\'a "b" c\'', 'a "b" c'],
     ['A="it\'s"', "it's"],
     ['A="say \\"hi\\""', 'say "hi"'],
     ['A="back\\\\slash"', 'back\\slash'],
@@ -137,7 +137,7 @@ describe('parseRalphrc: variable expansion', () => {
     for (const value of ['npm_x', 'postgres://', 'ghp_x']) expect(parsed.errors[0]?.message).not.toContain(value);
   });
 
-  it('leaves a secret reference in single quotes (or escaped) to the command\'s own shell', () => {
+  it("leaves a secret reference in single quotes (or escaped) to the command's own shell", () => {
     expect(valueOf(`VERIFY_COMMAND='npm publish --token "$NPM_TOKEN"'`, { NPM_TOKEN: 'npm_x' })).toBe('npm publish --token "$NPM_TOKEN"');
     expect(valueOf('VERIFY_COMMAND="npm publish --token \\$NPM_TOKEN"', { NPM_TOKEN: 'npm_x' })).toBe('npm publish --token $NPM_TOKEN');
   });

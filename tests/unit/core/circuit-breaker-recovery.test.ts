@@ -14,7 +14,18 @@ import { LIMITS, MINUTE, T0, closed, iso, outcome, withState } from '../support/
 /** Recovery of an open circuit (U§6.4, U§13.7), manual reset and the state files. */
 describe('applyCooldown (U§6.4) with an injected clock', () => {
   const open = (overrides: Partial<CircuitState> = {}): CircuitState =>
-    withState({ state: 'OPEN', consecutive_no_progress: 3, consecutive_failures: 2, consecutive_same_error: 1, consecutive_permission_denials: 1, total_opens: 4, reason: 'No progress', opened_at: iso(T0), last_change: iso(T0), ...overrides });
+    withState({
+      state: 'OPEN',
+      consecutive_no_progress: 3,
+      consecutive_failures: 2,
+      consecutive_same_error: 1,
+      consecutive_permission_denials: 1,
+      total_opens: 4,
+      reason: 'No progress',
+      opened_at: iso(T0),
+      last_change: iso(T0),
+      ...overrides,
+    });
 
   it('does nothing unless the circuit is OPEN', () => {
     for (const state of ['CLOSED', 'HALF_OPEN'] as const) {
@@ -79,7 +90,13 @@ describe('applyCooldown (U§6.4) with an injected clock', () => {
 
   it('CB_AUTO_RESET → CLOSED at once, keeping total_opens', () => {
     const update = applyCooldown(open(), T0 + MINUTE, { ...LIMITS, autoReset: true });
-    expect(update.state).toMatchObject({ state: 'CLOSED', total_opens: 4, consecutive_no_progress: 0, consecutive_failures: 0, reason: 'Auto-reset on startup (CB_AUTO_RESET=true)' });
+    expect(update.state).toMatchObject({
+      state: 'CLOSED',
+      total_opens: 4,
+      consecutive_no_progress: 0,
+      consecutive_failures: 0,
+      reason: 'Auto-reset on startup (CB_AUTO_RESET=true)',
+    });
     expect(update.state.opened_at).toBeUndefined();
     expect(update.transition).toEqual({ from: 'OPEN', to: 'CLOSED', reason: 'Auto-reset on startup (CB_AUTO_RESET=true)' });
   });

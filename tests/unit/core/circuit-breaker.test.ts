@@ -1,6 +1,21 @@
 import { describe, expect, it } from 'vitest';
 import { RECOVERED_MESSAGE, appendHistory, applyCooldown, initialCircuit, recordIteration } from '../../../src/core/circuit-breaker.js';
-import { DENIED, FAILED, LIMITS, MINUTE, NO_PROGRESS, PROGRESS, SAME_ERROR, T0, closed, feed, finalState, iso, outcome, withState } from '../support/circuit.js';
+import {
+  DENIED,
+  FAILED,
+  LIMITS,
+  MINUTE,
+  NO_PROGRESS,
+  PROGRESS,
+  SAME_ERROR,
+  T0,
+  closed,
+  feed,
+  finalState,
+  iso,
+  outcome,
+  withState,
+} from '../support/circuit.js';
 
 describe('initialCircuit', () => {
   it('is CLOSED with zero counters and the original field names', () => {
@@ -74,7 +89,12 @@ describe('recordIteration: CLOSED (U§6.3, U§13.7)', () => {
 
   it('different errors each loop never open the circuit ("same error" means the same lines)', () => {
     const differing = { progress: true, hasErrors: true, errorsRepeat: false };
-    const s = finalState(feed(closed(), Array.from({ length: 8 }, () => differing)));
+    const s = finalState(
+      feed(
+        closed(),
+        Array.from({ length: 8 }, () => differing),
+      ),
+    );
     expect(s).toMatchObject({ state: 'CLOSED', consecutive_same_error: 1 });
   });
 
@@ -85,7 +105,11 @@ describe('recordIteration: CLOSED (U§6.3, U§13.7)', () => {
   it('permission denials in 2 consecutive loops → OPEN with ALLOWED_TOOLS guidance', () => {
     const updates = feed(closed(), [DENIED, DENIED]);
     expect(updates[0]?.state.state).toBe('CLOSED');
-    expect(updates[1]?.transition).toEqual({ from: 'CLOSED', to: 'OPEN', reason: 'Permission denied in 2 consecutive loops - update ALLOWED_TOOLS in .ralphrc' });
+    expect(updates[1]?.transition).toEqual({
+      from: 'CLOSED',
+      to: 'OPEN',
+      reason: 'Permission denied in 2 consecutive loops - update ALLOWED_TOOLS in .ralphrc',
+    });
   });
 
   it('a loop without a denial resets the denial counter', () => {
@@ -118,7 +142,14 @@ describe('recordIteration: CLOSED (U§6.3, U§13.7)', () => {
 
 describe('recordIteration: HALF_OPEN', () => {
   it('seed 002 "Circuit breaker auto-recovery": HALF_OPEN + progress at loop 13 → CLOSED', () => {
-    const halfOpen = withState({ state: 'HALF_OPEN', consecutive_no_progress: 2, last_progress_loop: 10, current_loop: 12, total_opens: 1, reason: 'Monitoring: 2 loops without progress' });
+    const halfOpen = withState({
+      state: 'HALF_OPEN',
+      consecutive_no_progress: 2,
+      last_progress_loop: 10,
+      current_loop: 12,
+      total_opens: 1,
+      reason: 'Monitoring: 2 loops without progress',
+    });
     const update = recordIteration(halfOpen, outcome({ loop: 13, progress: true }), T0, LIMITS);
     expect(update.state).toMatchObject({
       state: 'CLOSED',
@@ -153,23 +184,43 @@ describe('recordIteration: HALF_OPEN', () => {
   });
 
   it('HALF_OPEN watches failures', () => {
-    const update = recordIteration(withState({ state: 'HALF_OPEN', consecutive_failures: 4, consecutive_no_progress: 2 }), outcome({ loop: 9, failed: true }), T0, LIMITS);
+    const update = recordIteration(
+      withState({ state: 'HALF_OPEN', consecutive_failures: 4, consecutive_no_progress: 2 }),
+      outcome({ loop: 9, failed: true }),
+      T0,
+      LIMITS,
+    );
     expect(update.transition).toEqual({ from: 'HALF_OPEN', to: 'OPEN', reason: 'Agent call failed in 5 consecutive loops' });
   });
 
   it('HALF_OPEN watches the same error', () => {
-    const update = recordIteration(withState({ state: 'HALF_OPEN', consecutive_same_error: 4, consecutive_no_progress: 2 }), outcome({ loop: 9, hasErrors: true, errorsRepeat: true, askingQuestions: true }), T0, LIMITS);
+    const update = recordIteration(
+      withState({ state: 'HALF_OPEN', consecutive_same_error: 4, consecutive_no_progress: 2 }),
+      outcome({ loop: 9, hasErrors: true, errorsRepeat: true, askingQuestions: true }),
+      T0,
+      LIMITS,
+    );
     expect(update.transition).toEqual({ from: 'HALF_OPEN', to: 'OPEN', reason: 'Same error repeated in 5 consecutive loops' });
   });
 
   it('HALF_OPEN watches permission denials', () => {
-    const update = recordIteration(withState({ state: 'HALF_OPEN', consecutive_permission_denials: 1 }), outcome({ loop: 4, progress: true, permissionDenied: true }), T0, LIMITS);
+    const update = recordIteration(
+      withState({ state: 'HALF_OPEN', consecutive_permission_denials: 1 }),
+      outcome({ loop: 4, progress: true, permissionDenied: true }),
+      T0,
+      LIMITS,
+    );
     expect(update.state.state).toBe('OPEN');
     expect(update.transition?.reason).toContain('Permission denied in 2 consecutive loops');
   });
 
   it('a failed call with a progress flag is not progress and does not recover', () => {
-    const update = recordIteration(withState({ state: 'HALF_OPEN', consecutive_no_progress: 2 }), outcome({ loop: 4, progress: true, failed: true }), T0, LIMITS);
+    const update = recordIteration(
+      withState({ state: 'HALF_OPEN', consecutive_no_progress: 2 }),
+      outcome({ loop: 4, progress: true, failed: true }),
+      T0,
+      LIMITS,
+    );
     expect(update.state.state).toBe('HALF_OPEN');
     expect(update.state.consecutive_failures).toBe(1);
   });

@@ -183,7 +183,10 @@ describe('decideIterationExit: completion needs work done in the run', () => {
   });
 
   it('work earlier in the run is enough', () => {
-    expect(last(run([EXIT_TRUE, EXIT_TRUE], (loop) => ({ configured: false, workInRun: loop >= 1 })))).toEqual({ kind: 'complete', reason: 'project_complete' });
+    expect(last(run([EXIT_TRUE, EXIT_TRUE], (loop) => ({ configured: false, workInRun: loop >= 1 })))).toEqual({
+      kind: 'complete',
+      reason: 'project_complete',
+    });
   });
 
   it('test saturation needs no work: it is stagnation', () => {
@@ -212,7 +215,10 @@ describe('decideIterationExit: the verify gate and the safety breaker', () => {
   });
 
   it('the 5th unaccepted claim in a row trips safety_circuit_breaker', () => {
-    const verdicts = run(Array.from({ length: 5 }, () => EXIT_TRUE), VERIFY_FAILS);
+    const verdicts = run(
+      Array.from({ length: 5 }, () => EXIT_TRUE),
+      VERIFY_FAILS,
+    );
     expect(verdicts.slice(0, 4).every((v) => v.kind === 'continue')).toBe(true);
     expect(verdicts[4]).toEqual({ kind: 'safety_circuit_breaker', claims: 5 });
   });
@@ -223,14 +229,20 @@ describe('decideIterationExit: the verify gate and the safety breaker', () => {
   });
 
   it('text-mode claims count too', () => {
-    const verdicts = run(Array.from({ length: 5 }, () => TEXT_DONE), VERIFY_FAILS);
+    const verdicts = run(
+      Array.from({ length: 5 }, () => TEXT_DONE),
+      VERIFY_FAILS,
+    );
     expect(verdicts[4]).toEqual({ kind: 'safety_circuit_breaker', claims: 5 });
   });
 });
 
 describe('decideIterationExit: permission denials', () => {
   it('a real denial ends the loop with permission_denied and the denied commands', () => {
-    expect(run([{ hasPermissionDenials: true, permissionDenialCount: 1, deniedCommands: ['Bash(npm test)'] }])[0]).toEqual({ kind: 'permission_denied', deniedCommands: ['Bash(npm test)'] });
+    expect(run([{ hasPermissionDenials: true, permissionDenialCount: 1, deniedCommands: ['Bash(npm test)'] }])[0]).toEqual({
+      kind: 'permission_denied',
+      deniedCommands: ['Bash(npm test)'],
+    });
   });
 
   it('beats a completion in the same iteration', () => {
@@ -238,12 +250,18 @@ describe('decideIterationExit: permission denials', () => {
   });
 
   it('compound-command denials continue', () => {
-    expect(run([{ hasCompoundCommandLimitation: true, compoundCommandCount: 1, deniedCommands: ['Bash(mvn test | tail)'] }])[0]).toMatchObject({ kind: 'continue' });
+    expect(run([{ hasCompoundCommandLimitation: true, compoundCommandCount: 1, deniedCommands: ['Bash(mvn test | tail)'] }])[0]).toMatchObject({
+      kind: 'continue',
+    });
   });
 
   it('from a real answer: a denial outside ALLOWED_TOOLS halts, a compound one inside it continues', () => {
-    const denied = analyze(cliResult('blocked', { permission_denials: [{ tool_name: 'Bash', tool_input: { command: 'npm test 2>&1 | tail' } }] }), { allowedTools: ['Bash(git *)'] });
-    const compound = analyze(cliResult('blocked', { permission_denials: [{ tool_name: 'Bash', tool_input: { command: 'npm test 2>&1 | tail' } }] }), { allowedTools: ['Bash(npm *)'] });
+    const denied = analyze(cliResult('blocked', { permission_denials: [{ tool_name: 'Bash', tool_input: { command: 'npm test 2>&1 | tail' } }] }), {
+      allowedTools: ['Bash(git *)'],
+    });
+    const compound = analyze(cliResult('blocked', { permission_denials: [{ tool_name: 'Bash', tool_input: { command: 'npm test 2>&1 | tail' } }] }), {
+      allowedTools: ['Bash(npm *)'],
+    });
     expect(run([denied])[0]?.kind).toBe('permission_denied');
     expect(run([compound])[0]?.kind).toBe('continue');
   });
@@ -262,7 +280,10 @@ describe('decideIterationExit: precedence and thresholds', () => {
     let signals = emptyExitSignals();
     const a = makeAnalysis({ loop: 1, ...EXIT_TRUE });
     signals = recordAnalysis(signals, a);
-    expect(decideIterationExit(signals, a, NO_VERIFY, { exitSignals: 1, completionSignals: 2, testOnly: 3, safetyClaims: 5 })).toEqual({ kind: 'complete', reason: 'project_complete' });
+    expect(decideIterationExit(signals, a, NO_VERIFY, { exitSignals: 1, completionSignals: 2, testOnly: 3, safetyClaims: 5 })).toEqual({
+      kind: 'complete',
+      reason: 'project_complete',
+    });
   });
 });
 

@@ -79,4 +79,3 @@ describe('recordClaimOutcome', () => {
     expect(recordClaimOutcome({ ...emptyExitSignals(), unaccepted_claims: before }, claimed, accepted).unaccepted_claims).toBe(after);
   });
 });
-

@@ -95,7 +95,18 @@ describe('parseFixPlan: checkbox grammar', () => {
 
 describe('parseFixPlan: optional sections (#239)', () => {
   it('only optional items unchecked → complete', () => {
-    const text = plan('## High Priority', '- [x] core', '## Optional', '- [ ] nice', '## Future', '- [ ] later', '## Future Enhancements', '- [ ] x', '## Nice to Have', '- [ ] y');
+    const text = plan(
+      '## High Priority',
+      '- [x] core',
+      '## Optional',
+      '- [ ] nice',
+      '## Future',
+      '- [ ] later',
+      '## Future Enhancements',
+      '- [ ] x',
+      '## Nice to Have',
+      '- [ ] y',
+    );
     const s = summary(text);
     expect(s.blockingUnchecked).toBe(0);
     expect(s.optionalUnchecked).toBe(4);

@@ -7,7 +7,10 @@ function applyHunks(oldText: string, hunks: ReturnType<typeof diffLines>['hunks'
   const out: string[] = [];
   let cursor = 0;
   for (const h of hunks) {
-    const body = h.content.split('\n').slice(1).filter((l) => !l.startsWith('\\'));
+    const body = h.content
+      .split('\n')
+      .slice(1)
+      .filter((l) => !l.startsWith('\\'));
     const oldStart = h.old_start === 0 ? cursor : h.old_start - 1;
     out.push(...old.slice(cursor, oldStart));
     cursor = oldStart;
@@ -26,7 +29,8 @@ function applyHunks(oldText: string, hunks: ReturnType<typeof diffLines>['hunks'
 
 function lcs(a: string[], b: string[]): number {
   const dp = Array.from({ length: a.length + 1 }, () => new Array<number>(b.length + 1).fill(0));
-  for (let i = 1; i <= a.length; i += 1) for (let j = 1; j <= b.length; j += 1) dp[i]![j] = a[i - 1] === b[j - 1] ? dp[i - 1]![j - 1]! + 1 : Math.max(dp[i - 1]![j]!, dp[i]![j - 1]!);
+  for (let i = 1; i <= a.length; i += 1)
+    for (let j = 1; j <= b.length; j += 1) dp[i]![j] = a[i - 1] === b[j - 1] ? dp[i - 1]![j - 1]! + 1 : Math.max(dp[i - 1]![j]!, dp[i]![j - 1]!);
   return dp[a.length]![b.length]!;
 }
 

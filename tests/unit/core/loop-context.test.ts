@@ -46,7 +46,14 @@ describe('buildLoopContext (U§3.4 step 4)', () => {
   });
 
   it(`cuts the base context at ${BASE_CONTEXT_LIMIT} characters`, () => {
-    const text = buildLoopContext({ loop: 9, remainingTasks: 3, circuitState: 'HALF_OPEN', previousSummary: 'x'.repeat(200), askedQuestions: true, repeatedErrors: ['Error: '.padEnd(150, 'e')] });
+    const text = buildLoopContext({
+      loop: 9,
+      remainingTasks: 3,
+      circuitState: 'HALF_OPEN',
+      previousSummary: 'x'.repeat(200),
+      askedQuestions: true,
+      repeatedErrors: ['Error: '.padEnd(150, 'e')],
+    });
     expect(BASE_CONTEXT_LIMIT).toBe(500);
     expect(text.length).toBeLessThanOrEqual(500);
     expect(text.startsWith('Loop #9. Remaining tasks: 3.')).toBe(true);
@@ -54,7 +61,13 @@ describe('buildLoopContext (U§3.4 step 4)', () => {
 
   it('appends the task and the verify feedback after the base, never cut', () => {
     const feedback = `## Shell Verification FAILED (Attempt 2/5)\nCommand: npm test\nExit code: 1\n${'output line\n'.repeat(100)}`;
-    const text = buildLoopContext({ loop: 2, previousSummary: 'p'.repeat(200), askedQuestions: true, task: '  fix-auth: make login work  ', verifyFeedback: feedback });
+    const text = buildLoopContext({
+      loop: 2,
+      previousSummary: 'p'.repeat(200),
+      askedQuestions: true,
+      task: '  fix-auth: make login work  ',
+      verifyFeedback: feedback,
+    });
     const parts = text.split('\n\n');
     expect(parts[0]?.startsWith('Loop #2.')).toBe(true);
     expect(parts[1]).toBe('fix-auth: make login work');

@@ -25,7 +25,10 @@ describe('capMessages', () => {
     [21, 21],
     [200_000, 21],
   ])('%i messages → %i lines', (count, lines) => {
-    const out = capMessages(Array.from({ length: count }, (_, i) => `m${i}`), 'unknown keys');
+    const out = capMessages(
+      Array.from({ length: count }, (_, i) => `m${i}`),
+      'unknown keys',
+    );
     expect(out).toHaveLength(lines);
     if (count > 20) expect(out[20]).toBe(`… and ${count - 20} more unknown keys`);
   });

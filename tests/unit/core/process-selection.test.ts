@@ -2,7 +2,16 @@ import { describe, expect, it } from 'vitest';
 import { describeProcesses, selectOwnedProcesses, type ProcessEntry } from '../../../src/core/process-selection.js';
 import { parseProcStat } from '../../../src/infra/process-table.js';
 
-const p = (pid: number, ppid: number, pgid: number, extra: Partial<ProcessEntry> = {}): ProcessEntry => ({ pid, ppid, pgid, startTime: `t${pid}`, command: 'sh', zombie: false, marked: false, ...extra });
+const p = (pid: number, ppid: number, pgid: number, extra: Partial<ProcessEntry> = {}): ProcessEntry => ({
+  pid,
+  ppid,
+  pgid,
+  startTime: `t${pid}`,
+  command: 'sh',
+  zombie: false,
+  marked: false,
+  ...extra,
+});
 
 // Ralph is 10; the agent 20 leads group 20. 21 is its child; 30 left the group and
 // session (setsid) but is still 21's child; 40 was re-parented to init and only
@@ -23,8 +32,16 @@ const table: ProcessEntry[] = [
 
 describe('selectOwnedProcesses', () => {
   const cases: Array<{ name: string; rule: Parameters<typeof selectOwnedProcesses>[1]; owned: number[] }> = [
-    { name: 'the group, its descendants across sessions, marked processes and theirs', rule: { spawned: [], groups: [20], exclude: [10] }, owned: [20, 21, 30, 31, 40, 41] },
-    { name: 'a spawned process with a matching start time and its descendants', rule: { spawned: [{ pid: 30, startTime: 't30' }], groups: [], exclude: [] }, owned: [30, 31, 40, 41] },
+    {
+      name: 'the group, its descendants across sessions, marked processes and theirs',
+      rule: { spawned: [], groups: [20], exclude: [10] },
+      owned: [20, 21, 30, 31, 40, 41],
+    },
+    {
+      name: 'a spawned process with a matching start time and its descendants',
+      rule: { spawned: [{ pid: 30, startTime: 't30' }], groups: [], exclude: [] },
+      owned: [30, 31, 40, 41],
+    },
     { name: 'a recycled PID (other start time) is not ours', rule: { spawned: [{ pid: 50, startTime: 'other' }], groups: [], exclude: [] }, owned: [40, 41] },
     { name: 'excluded processes and their subtrees stay untouched', rule: { spawned: [], groups: [20], exclude: [21] }, owned: [20, 40, 41] },
   ];

@@ -58,14 +58,34 @@ describe('parseStatusBlock: quirks of the original that are fixed (U§4.2, U§15
   });
 
   it('the last block wins', () => {
-    const text = lines('---RALPH_STATUS---', 'STATUS: COMPLETE', 'EXIT_SIGNAL: true', '---END_RALPH_STATUS---', '', 'Wait, more to do.', '', '---RALPH_STATUS---', 'STATUS: IN_PROGRESS', 'EXIT_SIGNAL: false', '---END_RALPH_STATUS---');
+    const text = lines(
+      '---RALPH_STATUS---',
+      'STATUS: COMPLETE',
+      'EXIT_SIGNAL: true',
+      '---END_RALPH_STATUS---',
+      '',
+      'Wait, more to do.',
+      '',
+      '---RALPH_STATUS---',
+      'STATUS: IN_PROGRESS',
+      'EXIT_SIGNAL: false',
+      '---END_RALPH_STATUS---',
+    );
     const block = parseStatusBlock(text);
     expect(block?.status).toBe('IN_PROGRESS');
     expect(block?.exitSignal).toBe(false);
   });
 
   it('only the last block is read: fields of an earlier block do not leak', () => {
-    const text = lines('---RALPH_STATUS---', 'FILES_MODIFIED: 9', 'EXIT_SIGNAL: true', '---END_RALPH_STATUS---', '---RALPH_STATUS---', 'STATUS: BLOCKED', '---END_RALPH_STATUS---');
+    const text = lines(
+      '---RALPH_STATUS---',
+      'FILES_MODIFIED: 9',
+      'EXIT_SIGNAL: true',
+      '---END_RALPH_STATUS---',
+      '---RALPH_STATUS---',
+      'STATUS: BLOCKED',
+      '---END_RALPH_STATUS---',
+    );
     const block = parseStatusBlock(text);
     expect(block?.filesModified).toBeUndefined();
     expect(block?.exitSignal).toBeUndefined();
@@ -73,7 +93,19 @@ describe('parseStatusBlock: quirks of the original that are fixed (U§4.2, U§15
   });
 
   it('a quoted template earlier in the answer does not matter', () => {
-    const text = lines('The template says:', '```', '---RALPH_STATUS---', 'EXIT_SIGNAL: false | true', '---END_RALPH_STATUS---', '```', '', '---RALPH_STATUS---', 'STATUS: COMPLETE', 'EXIT_SIGNAL: true', '---END_RALPH_STATUS---');
+    const text = lines(
+      'The template says:',
+      '```',
+      '---RALPH_STATUS---',
+      'EXIT_SIGNAL: false | true',
+      '---END_RALPH_STATUS---',
+      '```',
+      '',
+      '---RALPH_STATUS---',
+      'STATUS: COMPLETE',
+      'EXIT_SIGNAL: true',
+      '---END_RALPH_STATUS---',
+    );
     expect(parseStatusBlock(text)?.exitSignal).toBe(true);
   });
 
@@ -91,9 +123,12 @@ describe('parseStatusBlock: quirks of the original that are fixed (U§4.2, U§15
     expect(parseStatusBlock(lines('---RALPH_STATUS---', `EXIT_SIGNAL: ${value}`, '---END_RALPH_STATUS---'))?.exitSignal).toBe(false);
   });
 
-  it.each(['exit_signal: true', 'Exit_Signal: true', 'EXIT_SIGNAL:true', 'EXIT_SIGNAL :  true'])('keys are case-insensitive and spacing is free: %s', (line) => {
-    expect(parseStatusBlock(lines('---RALPH_STATUS---', line, '---END_RALPH_STATUS---'))?.exitSignal).toBe(true);
-  });
+  it.each(['exit_signal: true', 'Exit_Signal: true', 'EXIT_SIGNAL:true', 'EXIT_SIGNAL :  true'])(
+    'keys are case-insensitive and spacing is free: %s',
+    (line) => {
+      expect(parseStatusBlock(lines('---RALPH_STATUS---', line, '---END_RALPH_STATUS---'))?.exitSignal).toBe(true);
+    },
+  );
 
   it.each([
     ['**EXIT_SIGNAL:** **true**'],
@@ -104,7 +139,10 @@ describe('parseStatusBlock: quirks of the original that are fixed (U§4.2, U§15
     ['`EXIT_SIGNAL:` true'],
     ['> EXIT_SIGNAL: true'],
   ])('markdown emphasis around keys and values is tolerated: %s', (line) => {
-    expect(parseStatusBlock(lines('---RALPH_STATUS---', '**STATUS:** COMPLETE', line, '---END_RALPH_STATUS---'))).toMatchObject({ status: 'COMPLETE', exitSignal: true });
+    expect(parseStatusBlock(lines('---RALPH_STATUS---', '**STATUS:** COMPLETE', line, '---END_RALPH_STATUS---'))).toMatchObject({
+      status: 'COMPLETE',
+      exitSignal: true,
+    });
   });
 
   it('a bold opening marker is recognised', () => {
@@ -134,7 +172,10 @@ describe('parseStatusBlock: quirks of the original that are fixed (U§4.2, U§15
   });
 
   it('a bold YAML style header is read', () => {
-    expect(parseStatusBlock(lines('**RALPH_STATUS:**', '- **STATUS:** COMPLETE', '- **EXIT_SIGNAL:** true'))).toMatchObject({ status: 'COMPLETE', exitSignal: true });
+    expect(parseStatusBlock(lines('**RALPH_STATUS:**', '- **STATUS:** COMPLETE', '- **EXIT_SIGNAL:** true'))).toMatchObject({
+      status: 'COMPLETE',
+      exitSignal: true,
+    });
   });
 
   it.each(['## RALPH_STATUS', '### RALPH_STATUS', '# ralph_status'])('the heading form %s opens a block', (heading) => {
@@ -151,7 +192,17 @@ describe('parseStatusBlock: quirks of the original that are fixed (U§4.2, U§15
   });
 
   it('text outside the block never sets a field (before or after)', () => {
-    const text = lines('HTTP STATUS: 200', 'EXIT_SIGNAL: true', '', '---RALPH_STATUS---', 'EXIT_SIGNAL: false', 'WORK_TYPE: TESTING', '---END_RALPH_STATUS---', 'STATUS: COMPLETE', 'FILES_MODIFIED: 8');
+    const text = lines(
+      'HTTP STATUS: 200',
+      'EXIT_SIGNAL: true',
+      '',
+      '---RALPH_STATUS---',
+      'EXIT_SIGNAL: false',
+      'WORK_TYPE: TESTING',
+      '---END_RALPH_STATUS---',
+      'STATUS: COMPLETE',
+      'FILES_MODIFIED: 8',
+    );
     const block = parseStatusBlock(text);
     expect(block?.status).toBeUndefined();
     expect(block?.filesModified).toBeUndefined();
@@ -220,7 +271,9 @@ describe('parseStatusBlock: values', () => {
   });
 
   it('RECOMMENDATION keeps its text, colons included', () => {
-    expect(parseStatusBlock(lines('---RALPH_STATUS---', 'RECOMMENDATION: Next: wire up the CLI (see: docs)', '---END_RALPH_STATUS---'))?.recommendation).toBe('Next: wire up the CLI (see: docs)');
+    expect(parseStatusBlock(lines('---RALPH_STATUS---', 'RECOMMENDATION: Next: wire up the CLI (see: docs)', '---END_RALPH_STATUS---'))?.recommendation).toBe(
+      'Next: wire up the CLI (see: docs)',
+    );
   });
 
   it('empty values set nothing', () => {
@@ -243,7 +296,15 @@ describe('withoutStatusBlock', () => {
   });
 
   it('removes only the last block', () => {
-    const text = lines('---RALPH_STATUS---', 'EXIT_SIGNAL: true', '---END_RALPH_STATUS---', 'middle', '---RALPH_STATUS---', 'EXIT_SIGNAL: false', '---END_RALPH_STATUS---');
+    const text = lines(
+      '---RALPH_STATUS---',
+      'EXIT_SIGNAL: true',
+      '---END_RALPH_STATUS---',
+      'middle',
+      '---RALPH_STATUS---',
+      'EXIT_SIGNAL: false',
+      '---END_RALPH_STATUS---',
+    );
     expect(withoutStatusBlock(text)).toBe(lines('---RALPH_STATUS---', 'EXIT_SIGNAL: true', '---END_RALPH_STATUS---', 'middle'));
   });
 

@@ -82,7 +82,11 @@ describe('checkCall: tokens per hour', () => {
         { at: NOW - 20 * MINUTE, tokens: 500 },
       ],
     };
-    expect(checkCall(state, NOW, { maxCallsPerHour: 100, maxTokensPerHour: 1000 })).toEqual({ ok: false, waitUntil: NOW + 10 * MINUTE, reason: 'tokens: 1100/1000' });
+    expect(checkCall(state, NOW, { maxCallsPerHour: 100, maxTokensPerHour: 1000 })).toEqual({
+      ok: false,
+      waitUntil: NOW + 10 * MINUTE,
+      reason: 'tokens: 1100/1000',
+    });
     expect(checkCall({ calls: [{ at: NOW - MINUTE, tokens: 1000 }] }, NOW, { maxCallsPerHour: 100, maxTokensPerHour: 1000 }).ok).toBe(false);
   });
 
@@ -164,7 +168,12 @@ describe('windowUsage and pruneCalls', () => {
   });
 
   it('drops calls recorded far in the future (a clock that jumped back)', () => {
-    const s: RateState = { calls: [{ at: NOW + 2 * WINDOW_MS, tokens: 0 }, { at: NOW + MINUTE, tokens: 0 }] };
+    const s: RateState = {
+      calls: [
+        { at: NOW + 2 * WINDOW_MS, tokens: 0 },
+        { at: NOW + MINUTE, tokens: 0 },
+      ],
+    };
     expect(pruneCalls(s, NOW).calls).toEqual([{ at: NOW + MINUTE, tokens: 0 }]);
   });
 });

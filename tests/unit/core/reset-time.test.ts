@@ -118,9 +118,12 @@ describe('parseResetTime: zones and junk', () => {
     expect(parseResetTime('resets 9pm (Mars/Olympus)', at('2026-01-15T12:00:00Z'), 'Europe/Berlin')).toBe(at('2026-01-15T20:00:00Z'));
   });
 
-  it.each(['resets 9', 'resets 25:00', 'resets 13pm', 'resets 0am', 'resets 9:75', 'resets 24:00', 'no time here', '', 'try again later', 'resets soon'])('%j → undefined', (text) => {
-    expect(parseResetTime(text, at('2026-01-15T12:00:00Z'), 'UTC')).toBeUndefined();
-  });
+  it.each(['resets 9', 'resets 25:00', 'resets 13pm', 'resets 0am', 'resets 9:75', 'resets 24:00', 'no time here', '', 'try again later', 'resets soon'])(
+    '%j → undefined',
+    (text) => {
+      expect(parseResetTime(text, at('2026-01-15T12:00:00Z'), 'UTC')).toBeUndefined();
+    },
+  );
 });
 
 describe('wallClock and zonedToEpoch', () => {

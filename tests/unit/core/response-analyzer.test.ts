@@ -32,7 +32,16 @@ describe('analyzeResponse: EXIT_SIGNAL and STATUS (spec §4–§5)', () => {
 
   it('reads WORK_TYPE, FILES_MODIFIED, TASKS_COMPLETED_THIS_LOOP and RECOMMENDATION in JSON mode', () => {
     const a = analyze(
-      cliResult(statusBlock({ STATUS: 'IN_PROGRESS', TASKS_COMPLETED_THIS_LOOP: '2', FILES_MODIFIED: '3', WORK_TYPE: 'REFACTORING', EXIT_SIGNAL: 'false', RECOMMENDATION: 'Next: docs' })),
+      cliResult(
+        statusBlock({
+          STATUS: 'IN_PROGRESS',
+          TASKS_COMPLETED_THIS_LOOP: '2',
+          FILES_MODIFIED: '3',
+          WORK_TYPE: 'REFACTORING',
+          EXIT_SIGNAL: 'false',
+          RECOMMENDATION: 'Next: docs',
+        }),
+      ),
       { progress: { method: 'none', filesChanged: 0, changedFiles: [], committed: false, tasksChecked: 0 } },
     );
     expect(a).toMatchObject({ workType: 'REFACTORING', filesModified: 3, tasksCompleted: 2, recommendation: 'Next: docs' });
@@ -49,13 +58,16 @@ describe('analyzeResponse: EXIT_SIGNAL and STATUS (spec §4–§5)', () => {
 });
 
 describe('analyzeResponse: JSON mode ignores prose heuristics (#224)', () => {
-  it.each(['All done, the project is complete.', 'Done!', 'Nothing to do, everything is up to date.', 'Ready for review.'])('%j without a block is no completion', (text) => {
-    const a = analyze(cliResult(text));
-    expect(a.mode).toBe('json');
-    expect(a.exitSignal).toBe(false);
-    expect(a.hasCompletionSignal).toBe(false);
-    expect(a.completionPhrase).toBeUndefined();
-  });
+  it.each(['All done, the project is complete.', 'Done!', 'Nothing to do, everything is up to date.', 'Ready for review.'])(
+    '%j without a block is no completion',
+    (text) => {
+      const a = analyze(cliResult(text));
+      expect(a.mode).toBe('json');
+      expect(a.exitSignal).toBe(false);
+      expect(a.hasCompletionSignal).toBe(false);
+      expect(a.completionPhrase).toBeUndefined();
+    },
+  );
 
   it('prose test commands do not make a JSON answer test-only', () => {
     expect(analyze(cliResult('Running tests\nnpm test: 10 passing')).isTestOnly).toBe(false);
@@ -180,7 +192,9 @@ describe('analyzeResponse: progress sources', () => {
   });
 
   it('lists every source that applies', () => {
-    const a = analyze(cliResult(statusBlock({ FILES_MODIFIED: '2', TASKS_COMPLETED_THIS_LOOP: '1' })), { progress: { ...noProgress(), filesChanged: 2, tasksChecked: 1 } });
+    const a = analyze(cliResult(statusBlock({ FILES_MODIFIED: '2', TASKS_COMPLETED_THIS_LOOP: '1' })), {
+      progress: { ...noProgress(), filesChanged: 2, tasksChecked: 1 },
+    });
     expect(a.progressSources).toEqual(['git', 'fix_plan', 'files_modified', 'tasks_completed']);
   });
 
@@ -199,16 +213,33 @@ describe('analyzeResponse: permission denials', () => {
 
   it('a denied command outside ALLOWED_TOOLS is a real denial', () => {
     const a = analyze(denied, { allowedTools: ['Write', 'Bash(git *)'] });
-    expect(a).toMatchObject({ hasPermissionDenials: true, permissionDenialCount: 1, deniedCommands: ['Bash(npm test)'], hasCompoundCommandLimitation: false, compoundCommandCount: 0 });
+    expect(a).toMatchObject({
+      hasPermissionDenials: true,
+      permissionDenialCount: 1,
+      deniedCommands: ['Bash(npm test)'],
+      hasCompoundCommandLimitation: false,
+      compoundCommandCount: 0,
+    });
   });
 
   it('a denied command whose base is allowed is the compound-command limitation, not a denial', () => {
     const a = analyze(denied, { allowedTools: ['Write', 'Bash(npm *)'] });
-    expect(a).toMatchObject({ hasPermissionDenials: false, permissionDenialCount: 0, hasCompoundCommandLimitation: true, compoundCommandCount: 1, deniedCommands: ['Bash(npm test)'] });
+    expect(a).toMatchObject({
+      hasPermissionDenials: false,
+      permissionDenialCount: 0,
+      hasCompoundCommandLimitation: true,
+      compoundCommandCount: 1,
+      deniedCommands: ['Bash(npm test)'],
+    });
   });
 
   it('no denials, no flags', () => {
-    expect(analyze(cliResult('ok'))).toMatchObject({ hasPermissionDenials: false, permissionDenialCount: 0, deniedCommands: [], hasCompoundCommandLimitation: false });
+    expect(analyze(cliResult('ok'))).toMatchObject({
+      hasPermissionDenials: false,
+      permissionDenialCount: 0,
+      deniedCommands: [],
+      hasCompoundCommandLimitation: false,
+    });
   });
 });
 
@@ -238,7 +269,9 @@ describe('analyzeResponse: questions, errors, summary', () => {
   });
 
   it('summarizes the prose', () => {
-    expect(analyze(cliResult('Looked around.\nImplemented the tokenizer.\n' + statusBlock({ EXIT_SIGNAL: 'false' }))).workSummary).toBe('Implemented the tokenizer.');
+    expect(analyze(cliResult('Looked around.\nImplemented the tokenizer.\n' + statusBlock({ EXIT_SIGNAL: 'false' }))).workSummary).toBe(
+      'Implemented the tokenizer.',
+    );
   });
 
   it('falls back to a fixed summary when there is no prose', () => {
@@ -282,9 +315,25 @@ describe('isStuckLoop (U§13.5 detect_stuck_loop)', () => {
     ['only one previous output', [E], [[E]], false],
     ['no current errors (JSON error fields only)', [], [[E], [E]], false],
     ['the same error in all three', [E], [[E], [E]], true],
-    ['the same error plus extras before', [E], [[E, F], [F, E]], true],
+    [
+      'the same error plus extras before',
+      [E],
+      [
+        [E, F],
+        [F, E],
+      ],
+      true,
+    ],
     ['different errors', [E], [[F], [F]], false],
-    ['several errors, all repeated', [E, F], [[F, E], [E, F]], true],
+    [
+      'several errors, all repeated',
+      [E, F],
+      [
+        [F, E],
+        [E, F],
+      ],
+      true,
+    ],
     ['only some repeated', [E, F], [[E], [E, F]], false],
     ['repeated once, not twice', [E], [[E], []], false],
     ['older history beyond two is not needed', [E], [[E], [E], [F]], true],

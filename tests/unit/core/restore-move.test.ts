@@ -7,7 +7,10 @@ const base: RestoreMoveFacts = {
   checkpointHead: 'a'.repeat(40),
   branchTip: 'b'.repeat(40),
   currentBranch: 'refs/heads/main',
-  commitsLeft: [{ sha: 'b'.repeat(40), subject: 'agent: second' }, { sha: 'c'.repeat(40), subject: 'agent: first' }],
+  commitsLeft: [
+    { sha: 'b'.repeat(40), subject: 'agent: second' },
+    { sha: 'c'.repeat(40), subject: 'agent: first' },
+  ],
 };
 
 describe('restoreRewindsBranch', () => {

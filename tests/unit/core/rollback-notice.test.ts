@@ -2,7 +2,14 @@ import { describe, expect, it } from 'vitest';
 import { buildLoopContext } from '../../../src/core/loop-context.js';
 import { formatRollbackNotice, type RollbackFacts } from '../../../src/core/rollback-notice.js';
 
-const facts: RollbackFacts = { loop: 3, checkpointId: 'cp3-abc', cause: 'verify_failed', files: ['src/a.ts', 'src/b.ts'], attemptRef: 'refs/ralph/attempts/cp3-abc', headMoved: false };
+const facts: RollbackFacts = {
+  loop: 3,
+  checkpointId: 'cp3-abc',
+  cause: 'verify_failed',
+  files: ['src/a.ts', 'src/b.ts'],
+  attemptRef: 'refs/ralph/attempts/cp3-abc',
+  headMoved: false,
+};
 
 describe('formatRollbackNotice', () => {
   it('says which checkpoint, why, and which files', () => {
@@ -15,7 +22,9 @@ describe('formatRollbackNotice', () => {
   });
 
   it('says the commits left the branch when HEAD moved', () => {
-    expect(formatRollbackNotice({ ...facts, headMoved: true })).toContain('The commits you made in that loop are gone from the branch (kept under refs/ralph/attempts/cp3-abc');
+    expect(formatRollbackNotice({ ...facts, headMoved: true })).toContain(
+      'The commits you made in that loop are gone from the branch (kept under refs/ralph/attempts/cp3-abc',
+    );
   });
 
   it('names a failed agent call as the cause and lists at most ten files', () => {

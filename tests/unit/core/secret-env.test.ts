@@ -19,12 +19,21 @@ describe('isSecretName', () => {
     expect(isSecretName(name)).toBe(true);
   });
 
-  it.each(['PATH', 'PWD', 'OLDPWD', 'GIT_AUTHOR_NAME', 'GIT_AUTHOR_EMAIL', 'XAUTHORITY', 'NODE_OPTIONS', 'MAVEN_OPTS', 'HTTPS_PROXY', 'KEYBOARD_LAYOUT', 'TERM_SESSION_ID'])(
-    '%s is not a secret by its name',
-    (name) => {
-      expect(isSecretName(name)).toBe(false);
-    },
-  );
+  it.each([
+    'PATH',
+    'PWD',
+    'OLDPWD',
+    'GIT_AUTHOR_NAME',
+    'GIT_AUTHOR_EMAIL',
+    'XAUTHORITY',
+    'NODE_OPTIONS',
+    'MAVEN_OPTS',
+    'HTTPS_PROXY',
+    'KEYBOARD_LAYOUT',
+    'TERM_SESSION_ID',
+  ])('%s is not a secret by its name', (name) => {
+    expect(isSecretName(name)).toBe(false);
+  });
 });
 
 describe('judgeValue', () => {
@@ -53,9 +62,12 @@ describe('judgeValue', () => {
     expect(judgeValue(value)).toEqual({ kind: 'secret' });
   });
 
-  it.each(['/usr/bin:/bin', 'en_US.UTF-8', '-Xmx1g -Dfile.encoding=UTF-8', 'https://proxy.corp:8080', 'di=01;34:ln=01;36', 'user@example.com', ''])('%s is clean', (value) => {
-    expect(judgeValue(value)).toEqual({ kind: 'clean' });
-  });
+  it.each(['/usr/bin:/bin', 'en_US.UTF-8', '-Xmx1g -Dfile.encoding=UTF-8', 'https://proxy.corp:8080', 'di=01;34:ln=01;36', 'user@example.com', ''])(
+    '%s is clean',
+    (value) => {
+      expect(judgeValue(value)).toEqual({ kind: 'clean' });
+    },
+  );
 
   it('classifies every planted credential by its name or its value', () => {
     for (const [name, value] of Object.entries(PLANTED_SECRETS)) {

@@ -4,7 +4,13 @@ import { MIN_REDACTED_LENGTH, StreamRedactor, collectSecretValues, createRedacto
 describe('collectSecretValues', () => {
   it('takes secret-named values whole, tokens found in other values whole, and the credential part of stripped values', () => {
     const found = collectSecretValues(
-      { GITHUB_TOKEN: 'ghp_x1', PATH: '/bin', HTTPS_PROXY: 'http://u:proxypass@p:1', NODE_PATH: 'ghp_abcdefghijklmnopqrstuvwxyz0123', MAVEN_OPTS: '-Dproxy.password=mvnpass -Xmx1g' },
+      {
+        GITHUB_TOKEN: 'ghp_x1',
+        PATH: '/bin',
+        HTTPS_PROXY: 'http://u:proxypass@p:1',
+        NODE_PATH: 'ghp_abcdefghijklmnopqrstuvwxyz0123',
+        MAVEN_OPTS: '-Dproxy.password=mvnpass -Xmx1g',
+      },
       { NPM_TOKEN: 'npm-from-flag', PLAIN: 'not-secret' },
     );
     expect(found).toEqual([

@@ -13,25 +13,42 @@ function err(input: string) {
   return parsed.error;
 }
 
-describe('parseTaskSpec: the seeds\' examples', () => {
+describe("parseTaskSpec: the seeds' examples", () => {
   it.each<[string, TaskSpec]>([
     ['>>implement-feature :: verify:"npm test"', { task: 'implement-feature', verify: { command: 'npm test' }, criteria: [] }],
     ['>>fix-bug :: verify:"pytest -v" loop:true', { task: 'fix-bug', verify: { command: 'pytest -v', loop: true }, criteria: [] }],
-    ['>>refactor-module :: verify:"npm run build" checkpoint:true rollback:true', { task: 'refactor-module', verify: { command: 'npm run build', checkpoint: true, rollback: true }, criteria: [] }],
-    ['>>optimize-code :: verify:"npm run lint" max:10 timeout:120', { task: 'optimize-code', verify: { command: 'npm run lint', max: 10, timeout: 120 }, criteria: [] }],
-    ['>>write-api :: verify:"npm test" :: code-quality :: "follows REST conventions"', { task: 'write-api', verify: { command: 'npm test' }, criteria: ['code-quality', 'follows REST conventions'] }],
-    ['>>fix-auth-bug :: verify:\'npm test\'', { task: 'fix-auth-bug', verify: { command: 'npm test' }, criteria: [] }],
+    [
+      '>>refactor-module :: verify:"npm run build" checkpoint:true rollback:true',
+      { task: 'refactor-module', verify: { command: 'npm run build', checkpoint: true, rollback: true }, criteria: [] },
+    ],
+    [
+      '>>optimize-code :: verify:"npm run lint" max:10 timeout:120',
+      { task: 'optimize-code', verify: { command: 'npm run lint', max: 10, timeout: 120 }, criteria: [] },
+    ],
+    [
+      '>>write-api :: verify:"npm test" :: code-quality :: "follows REST conventions"',
+      { task: 'write-api', verify: { command: 'npm test' }, criteria: ['code-quality', 'follows REST conventions'] },
+    ],
+    [">>fix-auth-bug :: verify:'npm test'", { task: 'fix-auth-bug', verify: { command: 'npm test' }, criteria: [] }],
     ['>>echo-test :: verify:"echo SUCCESS && exit 0"', { task: 'echo-test', verify: { command: 'echo SUCCESS && exit 0' }, criteria: [] }],
     ['>>slow-task :: verify:"sleep 60" timeout:2', { task: 'slow-task', verify: { command: 'sleep 60', timeout: 2 }, criteria: [] }],
-    ['>>test-submodule :: verify:"npm test" workingDir:"./packages/core"', { task: 'test-submodule', verify: { command: 'npm test', workingDir: './packages/core' }, criteria: [] }],
+    [
+      '>>test-submodule :: verify:"npm test" workingDir:"./packages/core"',
+      { task: 'test-submodule', verify: { command: 'npm test', workingDir: './packages/core' }, criteria: [] },
+    ],
     ['>>fix-all-tests :: verify:"npm test" loop:true max:10', { task: 'fix-all-tests', verify: { command: 'npm test', loop: true, max: 10 }, criteria: [] }],
-    ['>>fix-bug :: verify:"pytest -v" :: "follows coding standards"', { task: 'fix-bug', verify: { command: 'pytest -v' }, criteria: ['follows coding standards'] }],
+    [
+      '>>fix-bug :: verify:"pytest -v" :: "follows coding standards"',
+      { task: 'fix-bug', verify: { command: 'pytest -v' }, criteria: ['follows coding standards'] },
+    ],
   ])('%s', (input, expected) => {
     expect(ok(input)).toEqual(expected);
   });
 
   it('the full example of the brief', () => {
-    expect(ok('>>fix-auth :: verify:"npm test" max:5 timeout:120 checkpoint:true rollback:true loop:true :fast :: "follows REST conventions" :: code-quality')).toEqual({
+    expect(
+      ok('>>fix-auth :: verify:"npm test" max:5 timeout:120 checkpoint:true rollback:true loop:true :fast :: "follows REST conventions" :: code-quality'),
+    ).toEqual({
       task: 'fix-auth',
       verify: { command: 'npm test', max: 5, timeout: 120, checkpoint: true, rollback: true, loop: true, preset: 'fast' },
       criteria: ['follows REST conventions', 'code-quality'],
@@ -44,9 +61,9 @@ describe('parseTaskSpec: task text', () => {
     ['fix-auth', 'fix-auth'],
     ['  >>fix-auth  ', 'fix-auth'],
     ['Fix the login bug in src/auth.ts :: verify:"npm test"', 'Fix the login bug in src/auth.ts'],
-    [">>fix the user's login :: verify:\"npm test\"", "fix the user's login"],
+    ['>>fix the user\'s login :: verify:"npm test"', "fix the user's login"],
     ['>>"fix the bug :: really" :: verify:"npm test"', 'fix the bug :: really'],
-    ['>>make \'quoted\' words work', "make 'quoted' words work"],
+    [">>make 'quoted' words work", "make 'quoted' words work"],
   ])('%j → task %j', (input, task) => {
     expect(ok(input).task).toBe(task);
   });
@@ -113,7 +130,9 @@ describe('parseTaskSpec: errors name the token and its position', () => {
   });
 
   it('unknown preset', () => {
-    expect(err('>>t :: verify:"x" :quick').message).toBe('unknown option ":quick" at character 19; known: max, timeout, checkpoint, rollback, loop, workingDir, :fast, :full, :extended');
+    expect(err('>>t :: verify:"x" :quick').message).toBe(
+      'unknown option ":quick" at character 19; known: max, timeout, checkpoint, rollback, loop, workingDir, :fast, :full, :extended',
+    );
   });
 
   it('an unquoted command with spaces', () => {
@@ -131,7 +150,11 @@ describe('parseTaskSpec: errors name the token and its position', () => {
   });
 
   it('bad boolean', () => {
-    expect(err('>>t :: verify:"x" checkpoint:maybe')).toEqual({ message: 'invalid value "checkpoint:maybe" at character 19; expected true or false', token: 'checkpoint:maybe', index: 18 });
+    expect(err('>>t :: verify:"x" checkpoint:maybe')).toEqual({
+      message: 'invalid value "checkpoint:maybe" at character 19; expected true or false',
+      token: 'checkpoint:maybe',
+      index: 18,
+    });
   });
 
   it('missing value', () => {
@@ -150,7 +173,11 @@ describe('parseTaskSpec: errors name the token and its position', () => {
   });
 
   it('duplicate verify gates', () => {
-    expect(err('>>t :: verify:"a" :: verify:"b"')).toEqual({ message: 'duplicate verify gate "verify:"b"" at character 22; only one verify:"…" is allowed', token: 'verify:"b"', index: 21 });
+    expect(err('>>t :: verify:"a" :: verify:"b"')).toEqual({
+      message: 'duplicate verify gate "verify:"b"" at character 22; only one verify:"…" is allowed',
+      token: 'verify:"b"',
+      index: 21,
+    });
   });
 
   it('duplicate option and preset', () => {
@@ -184,7 +211,9 @@ describe('parseTaskSpec: errors name the token and its position', () => {
 
 describe('taskVerifyFlags', () => {
   it('maps the task options onto config fields', () => {
-    expect(taskVerifyFlags({ command: 'npm test', max: 3, timeout: 60, preset: 'fast', checkpoint: true, rollback: false, loop: true, workingDir: 'pkg' })).toEqual({
+    expect(
+      taskVerifyFlags({ command: 'npm test', max: 3, timeout: 60, preset: 'fast', checkpoint: true, rollback: false, loop: true, workingDir: 'pkg' }),
+    ).toEqual({
       verifyCommand: 'npm test',
       verifyMaxAttempts: '3',
       verifyTimeoutSeconds: '60',

@@ -105,9 +105,12 @@ describe('findNoWorkPhrase', () => {
     expect(findNoWorkPhrase(text)).toBe(phrase);
   });
 
-  it.each(['I made no changesets', 'Updated the docs', 'There is nothing-to-do-list', 'We have up-to-date-ish docs', 'Lots of changes'])('%j is not a no-work phrase', (text) => {
-    expect(findNoWorkPhrase(text)).toBeUndefined();
-  });
+  it.each(['I made no changesets', 'Updated the docs', 'There is nothing-to-do-list', 'We have up-to-date-ish docs', 'Lots of changes'])(
+    '%j is not a no-work phrase',
+    (text) => {
+      expect(findNoWorkPhrase(text)).toBeUndefined();
+    },
+  );
 });
 
 describe('looksTestOnly (U§4.5 step 3)', () => {
@@ -162,9 +165,12 @@ describe('countQuestions (U§4.5 QUESTION_PATTERNS)', () => {
     expect(countQuestions(text)).toBe(count);
   });
 
-  it.each(['I should refactor this next.', 'I shall continue.', 'The function should return early.', 'Implemented the login flow.', ''])('%j asks nothing', (text) => {
-    expect(countQuestions(text)).toBe(0);
-  });
+  it.each(['I should refactor this next.', 'I shall continue.', 'The function should return early.', 'Implemented the login flow.', ''])(
+    '%j asks nothing',
+    (text) => {
+      expect(countQuestions(text)).toBe(0);
+    },
+  );
 
   it('skips fenced code blocks', () => {
     const text = ['Here is the code:', '```ts', '// should I cache this? would you?', 'const shouldI = true;', '```', 'Done.'].join('\n');

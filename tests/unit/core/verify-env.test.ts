@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { VERIFY_ENV_ALLOWLIST, buildVerifyEnv, droppedVerifyEnvNames, isAllowedName, isSecretName, strippedVerifyEnvNames } from '../../../src/core/verify-env.js';
+import {
+  VERIFY_ENV_ALLOWLIST,
+  buildVerifyEnv,
+  droppedVerifyEnvNames,
+  isAllowedName,
+  isSecretName,
+  strippedVerifyEnvNames,
+} from '../../../src/core/verify-env.js';
 
 const parent = {
   PATH: '/usr/bin:/bin',

@@ -8,7 +8,8 @@ const result = {
   signal: null,
   timedOut: false,
   durationMs: 1200,
-  stdout: '\n> calc@1.0.0 test\n> vitest run\n\n FAIL  tests/calc.test.ts > add\nAssertionError: expected 4 to be 3 // Object.is equality\n Test Files  1 failed (1)\n',
+  stdout:
+    '\n> calc@1.0.0 test\n> vitest run\n\n FAIL  tests/calc.test.ts > add\nAssertionError: expected 4 to be 3 // Object.is equality\n Test Files  1 failed (1)\n',
   stderr: '',
 };
 

@@ -1,7 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { formatBounceBack, formatEscalation, type VerifyOutcome } from '../../../src/core/verify-feedback.js';
 
-const failed: VerifyOutcome = { command: 'npm test', passed: false, exitCode: 1, signal: null, timedOut: false, durationMs: 20, stdout: '', stderr: 'FAIL x\n' };
+const failed: VerifyOutcome = {
+  command: 'npm test',
+  passed: false,
+  exitCode: 1,
+  signal: null,
+  timedOut: false,
+  durationMs: 20,
+  stdout: '',
+  stderr: 'FAIL x\n',
+};
 
 describe('feedback wording for other callers (the MCP verify tool)', () => {
   it('keeps the loop wording by default', () => {

@@ -57,7 +57,11 @@ describe('formatBounceBack', () => {
   });
 
   it('says "timed out after Ns" instead of an exit code', () => {
-    const text = formatBounceBack(result({ exitCode: null, signal: 'SIGTERM', timedOut: true, timeoutMs: 2000, durationMs: 2004, explanation: 'timed out after 2s; …' }), 1, 5);
+    const text = formatBounceBack(
+      result({ exitCode: null, signal: 'SIGTERM', timedOut: true, timeoutMs: 2000, durationMs: 2004, explanation: 'timed out after 2s; …' }),
+      1,
+      5,
+    );
     expect(text).toContain('**Exit Code:** timed out after 2s');
     expect(text).not.toContain('**Reason:**');
   });
@@ -67,7 +71,11 @@ describe('formatBounceBack', () => {
   });
 
   it('gives the reason in plain words when there is one', () => {
-    const text = formatBounceBack(result({ exitCode: 127, stderr: 'sh: 1: nonexistent_command_xyz: not found\n', explanation: 'command not found: nonexistent_command_xyz' }), 1, 5);
+    const text = formatBounceBack(
+      result({ exitCode: 127, stderr: 'sh: 1: nonexistent_command_xyz: not found\n', explanation: 'command not found: nonexistent_command_xyz' }),
+      1,
+      5,
+    );
     expect(text).toContain('**Exit Code:** 127');
     expect(text).toContain('**Reason:** command not found: nonexistent_command_xyz');
   });
@@ -90,11 +98,21 @@ describe('formatBounceBack', () => {
     expect(fencedBlocks(text)).toEqual(['FAILED tests/test_a.py::test_x - assert 1 == 2']);
   });
 
-  it('shows both streams when both have text, so `npm test` does not hide the cause behind npm\'s own error', () => {
-    const text = formatBounceBack(result({ stdout: ' FAIL  tests/a.test.ts > adds\nAssertionError: expected 3 to be 4\n', stderr: 'npm error Lifecycle script `test` failed with error:\n' }), 1, 3);
+  it("shows both streams when both have text, so `npm test` does not hide the cause behind npm's own error", () => {
+    const text = formatBounceBack(
+      result({
+        stdout: ' FAIL  tests/a.test.ts > adds\nAssertionError: expected 3 to be 4\n',
+        stderr: 'npm error Lifecycle script `test` failed with error:\n',
+      }),
+      1,
+      3,
+    );
     expect(text).toContain('### Error Output');
     expect(text).toContain('### Standard Output');
-    expect(fencedBlocks(text)).toEqual(['npm error Lifecycle script `test` failed with error:', ' FAIL  tests/a.test.ts > adds\nAssertionError: expected 3 to be 4']);
+    expect(fencedBlocks(text)).toEqual([
+      'npm error Lifecycle script `test` failed with error:',
+      ' FAIL  tests/a.test.ts > adds\nAssertionError: expected 3 to be 4',
+    ]);
   });
 
   it('caps what goes into the prompt at about 2,000 characters of tail and keeps the end', () => {
@@ -131,7 +149,9 @@ describe('formatBounceBack', () => {
   });
 
   it('ends with an instruction to the agent', () => {
-    expect(formatBounceBack(result(), 1, 5).split('\n').at(-1)).toBe('Fix the cause of this failure. Ralph runs `npm test` again after your next iteration; exit code 0 passes.');
+    expect(formatBounceBack(result(), 1, 5).split('\n').at(-1)).toBe(
+      'Fix the cause of this failure. Ralph runs `npm test` again after your next iteration; exit code 0 passes.',
+    );
   });
 });
 
@@ -139,7 +159,13 @@ describe('formatEscalation', () => {
   it('follows seed 000: header, command, attempts, recent output, gate_action list', () => {
     const text = formatEscalation(result({ stderr: "Cannot resolve module './missing-dep'\n" }), 5, 5);
     const lines = text.split('\n');
-    expect(lines.slice(0, 5)).toEqual(['## Shell Verification FAILED - Maximum Attempts Reached', '', '**Command:** `npm test`', '**Attempts:** 5/5', '**Exit Code:** 1']);
+    expect(lines.slice(0, 5)).toEqual([
+      '## Shell Verification FAILED - Maximum Attempts Reached',
+      '',
+      '**Command:** `npm test`',
+      '**Attempts:** 5/5',
+      '**Exit Code:** 1',
+    ]);
     expect(text).toContain("### Recent Error Output\n```\nCannot resolve module './missing-dep'\n```");
     expect(lines.slice(-4)).toEqual([
       'Use `gate_action` (`ralph --gate-action retry|skip|abort`):',

@@ -171,4 +171,3 @@ describe('reconcileGate', () => {
     expect(reconcileGate(pending, 'a', 2, 'n')).toMatchObject({ status: 'escalated', maxAttempts: 2 });
   });
 });
-

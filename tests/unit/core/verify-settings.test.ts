@@ -16,11 +16,27 @@ function settings(flags: FlagValues, ralphrc?: string, env: Record<string, strin
 describe('resolveVerifySettings: defaults', () => {
   it('has no gate without a command', () => {
     const s = settings({});
-    expect(s).toMatchObject({ command: '', enabled: false, checkpoint: false, timeoutMs: 300_000, maxAttempts: 5, cwd: project, onExhausted: 'ask', preset: null });
+    expect(s).toMatchObject({
+      command: '',
+      enabled: false,
+      checkpoint: false,
+      timeoutMs: 300_000,
+      maxAttempts: 5,
+      cwd: project,
+      onExhausted: 'ask',
+      preset: null,
+    });
   });
 
   it('uses spec defaults: 300 s, 5 attempts, checkpoint on in a git repo', () => {
-    expect(settings({ verifyCommand: 'npm test' })).toMatchObject({ command: 'npm test', enabled: true, timeoutMs: 300_000, maxAttempts: 5, checkpoint: true, rollbackOnFail: false });
+    expect(settings({ verifyCommand: 'npm test' })).toMatchObject({
+      command: 'npm test',
+      enabled: true,
+      timeoutMs: 300_000,
+      maxAttempts: 5,
+      checkpoint: true,
+      rollbackOnFail: false,
+    });
   });
 });
 
@@ -42,7 +58,10 @@ describe('resolveVerifySettings: presets vs explicit values', () => {
 
   it('a value from .ralphrc or the environment also beats the preset', () => {
     expect(settings({ verifyPreset: 'extended' }, 'VERIFY_COMMAND="npm test"\nVERIFY_MAX_ATTEMPTS=3\n')).toMatchObject({ maxAttempts: 3, timeoutMs: 600_000 });
-    expect(settings({ verifyCommand: 'x', verifyPreset: 'extended' }, undefined, { VERIFY_TIMEOUT: '45' })).toMatchObject({ timeoutMs: 45_000, maxAttempts: 10 });
+    expect(settings({ verifyCommand: 'x', verifyPreset: 'extended' }, undefined, { VERIFY_TIMEOUT: '45' })).toMatchObject({
+      timeoutMs: 45_000,
+      maxAttempts: 10,
+    });
   });
 
   it('an explicit value equal to the default still counts as explicit (the quirk in P§2.1 fixed)', () => {
@@ -101,6 +120,13 @@ describe('task mode through the same layering', () => {
     const parsed = parseTaskSpec('>>fix-auth :: verify:"npm test" :fast timeout:120 checkpoint:true rollback:true workingDir:"./packages/core"');
     if (!parsed.ok) throw new Error(parsed.error.message);
     const s = settings(taskVerifyFlags(parsed.spec.verify!));
-    expect(s).toMatchObject({ command: 'npm test', maxAttempts: 1, timeoutMs: 120_000, checkpoint: true, rollbackOnFail: true, cwd: `${project}/packages/core` });
+    expect(s).toMatchObject({
+      command: 'npm test',
+      maxAttempts: 1,
+      timeoutMs: 120_000,
+      checkpoint: true,
+      rollbackOnFail: true,
+      cwd: `${project}/packages/core`,
+    });
   });
 });

@@ -25,7 +25,8 @@ not ok 1 - adds
 # pass 0
 # fail 1
 `;
-const NPM_STDERR_NEW = 'npm error Lifecycle script `test` failed with error:\nnpm error code 1\nnpm error path /tmp/calc\nnpm error command failed\nnpm error command sh -c node --test\n';
+const NPM_STDERR_NEW =
+  'npm error Lifecycle script `test` failed with error:\nnpm error code 1\nnpm error path /tmp/calc\nnpm error command failed\nnpm error command sh -c node --test\n';
 const NPM_STDERR_OLD = 'npm ERR! Test failed.  See above for more details.\n';
 
 const NODE_SPEC = `✖ adds (0.9ms)
@@ -116,7 +117,8 @@ failures:
 
 test result: FAILED. 0 passed; 1 failed; 0 ignored
 `;
-const CARGO_STDERR = '   Compiling calc v0.1.0 (/tmp/calc)\n    Finished test [unoptimized + debuginfo] target(s) in 0.5s\n     Running unittests src/lib.rs\nerror: test failed, to rerun pass `--lib`\n';
+const CARGO_STDERR =
+  '   Compiling calc v0.1.0 (/tmp/calc)\n    Finished test [unoptimized + debuginfo] target(s) in 0.5s\n     Running unittests src/lib.rs\nerror: test failed, to rerun pass `--lib`\n';
 
 const CARGO_COMPILE = `   Compiling calc v0.1.0 (/tmp/calc)
 error[E0308]: mismatched types
@@ -144,7 +146,12 @@ describe('pickWhyLine: the line that says why a verify command failed', () => {
     ['go test', GO, '', 'calc_test.go:8: Add(1, 2) = 4; want 3'],
     ['cargo test', CARGO_STDOUT, CARGO_STDERR, 'assertion `left == right` failed'],
     ['cargo compile error', '', CARGO_COMPILE, 'error[E0308]: mismatched types'],
-    ['tsc', "src/a.ts(3,7): error TS2322: Type 'string' is not assignable to type 'number'.\n", '', "src/a.ts(3,7): error TS2322: Type 'string' is not assignable to type 'number'."],
+    [
+      'tsc',
+      "src/a.ts(3,7): error TS2322: Type 'string' is not assignable to type 'number'.\n",
+      '',
+      "src/a.ts(3,7): error TS2322: Type 'string' is not assignable to type 'number'.",
+    ],
     ['a plain script', '', 'database not reachable at localhost:5432\n', 'database not reachable at localhost:5432'],
   ])('%s', (_name, stdout, stderr, expected) => {
     expect(pickWhyLine(stdout, stderr)).toBe(expected);
@@ -170,8 +177,16 @@ describe('pickWhyLine: the line that says why a verify command failed', () => {
 describe('describeVerifyFailure', () => {
   const base = { command: 'npm test', passed: false, signal: null, timedOut: false, durationMs: 900 };
   it.each([
-    ['the why-line after the exit code', { ...base, exitCode: 1, stdout: NPM_NODE_TEST_STDOUT, stderr: NPM_STDERR_NEW }, 'exit code 1 — Expected values to be strictly equal:'],
-    ['the plain explanation when there is one', { ...base, exitCode: 127, stdout: '', stderr: 'sh: 1: jest: not found', explanation: 'command not found: jest' }, 'exit code 127 — command not found: jest'],
+    [
+      'the why-line after the exit code',
+      { ...base, exitCode: 1, stdout: NPM_NODE_TEST_STDOUT, stderr: NPM_STDERR_NEW },
+      'exit code 1 — Expected values to be strictly equal:',
+    ],
+    [
+      'the plain explanation when there is one',
+      { ...base, exitCode: 127, stdout: '', stderr: 'sh: 1: jest: not found', explanation: 'command not found: jest' },
+      'exit code 127 — command not found: jest',
+    ],
     ['a timeout', { ...base, exitCode: null, timedOut: true, timeoutMs: 30_000, stdout: '', stderr: '' }, 'timed out after 30s'],
     ['a signal', { ...base, exitCode: null, signal: 'SIGKILL', stdout: '', stderr: '' }, 'killed by SIGKILL'],
     ['only banners', { ...base, exitCode: 1, stdout: '> calc@1.0.0 test\n> node --test\n', stderr: NPM_STDERR_NEW }, 'exit code 1'],

@@ -3,7 +3,16 @@ import type { VerifyOutcome } from '../../../src/core/verify-feedback.js';
 import { createGate, type GateState } from '../../../src/core/verify-gate.js';
 import { runGateAttempt, type AttemptCheckpoint } from '../../../src/engine/gate-attempt.js';
 
-const outcome = (passed: boolean): VerifyOutcome => ({ command: 'npm test', passed, exitCode: passed ? 0 : 1, signal: null, timedOut: false, durationMs: 10, stdout: '', stderr: passed ? '' : 'FAIL' });
+const outcome = (passed: boolean): VerifyOutcome => ({
+  command: 'npm test',
+  passed,
+  exitCode: passed ? 0 : 1,
+  signal: null,
+  timedOut: false,
+  durationMs: 10,
+  stdout: '',
+  stderr: passed ? '' : 'FAIL',
+});
 
 function checkpoint(options: Partial<AttemptCheckpoint<string>> = {}): AttemptCheckpoint<string> & { log: string[] } {
   const log: string[] = [];
@@ -40,10 +49,18 @@ describe('runGateAttempt', () => {
 
   it('a failure below the limit bounces and rolls back; the loop then drops the checkpoint, the tool keeps it', async () => {
     const loop = checkpoint();
-    expect(await runGateAttempt({ gate: createGate('npm test', 3, 'g'), run: async () => outcome(false), now: () => 5, checkpoint: loop })).toMatchObject({ decision: 'bounce', rolledBack: 'restored', dropped: true });
+    expect(await runGateAttempt({ gate: createGate('npm test', 3, 'g'), run: async () => outcome(false), now: () => 5, checkpoint: loop })).toMatchObject({
+      decision: 'bounce',
+      rolledBack: 'restored',
+      dropped: true,
+    });
     expect(loop.log).toEqual(['rollback after 1 failure(s)', 'drop']);
     const tool = checkpoint({ dropAfterRollback: false });
-    expect(await runGateAttempt({ gate: createGate('npm test', 3, 'g'), run: async () => outcome(false), now: () => 5, checkpoint: tool })).toMatchObject({ decision: 'bounce', rolledBack: 'restored', dropped: false });
+    expect(await runGateAttempt({ gate: createGate('npm test', 3, 'g'), run: async () => outcome(false), now: () => 5, checkpoint: tool })).toMatchObject({
+      decision: 'bounce',
+      rolledBack: 'restored',
+      dropped: false,
+    });
     expect(tool.log).toEqual(['rollback after 1 failure(s)']);
   });
 
@@ -75,13 +92,18 @@ describe('runGateAttempt', () => {
 
   it('a cancelled run is no attempt', async () => {
     const cp = checkpoint();
-    expect(await runGateAttempt({ gate: createGate('npm test', 3, 'g'), run: async () => undefined, now: () => 5, checkpoint: cp })).toEqual({ kind: 'cancelled' });
+    expect(await runGateAttempt({ gate: createGate('npm test', 3, 'g'), run: async () => undefined, now: () => 5, checkpoint: cp })).toEqual({
+      kind: 'cancelled',
+    });
     expect(cp.log).toEqual([]);
   });
 
   it('a rollback that restores nothing keeps the checkpoint', async () => {
     const cp = checkpoint({ rollback: async () => undefined });
-    expect(await runGateAttempt({ gate: createGate('npm test', 3, 'g'), run: async () => outcome(false), now: () => 5, checkpoint: cp })).toMatchObject({ decision: 'bounce', dropped: false });
+    expect(await runGateAttempt({ gate: createGate('npm test', 3, 'g'), run: async () => outcome(false), now: () => 5, checkpoint: cp })).toMatchObject({
+      decision: 'bounce',
+      dropped: false,
+    });
     expect(cp.log).toEqual([]);
   });
 });

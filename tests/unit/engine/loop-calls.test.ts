@@ -18,7 +18,10 @@ describe('runLoop: what a call amounts to', () => {
   });
 
   it('a timeout is never taken for a usage limit, whatever the agent printed', async () => {
-    const h = loopHarness({ responses: [hangs({ output: "You've hit your 5-hour limit · resets 9pm", exit_code: 1 })], config: { timeoutMinutes: 1, maxLoops: 1 } });
+    const h = loopHarness({
+      responses: [hangs({ output: "You've hit your 5-hour limit · resets 9pm", exit_code: 1 })],
+      config: { timeoutMinutes: 1, maxLoops: 1 },
+    });
     h.probe.changes = [{ filesChanged: 0 }];
     await h.run();
     expect(h.of('limit.usage')).toEqual([]);
@@ -71,7 +74,10 @@ describe('runLoop: what a call amounts to', () => {
   });
 
   it('emits the call around the agent: start, running, output, end; adds tokens and cost to the totals', async () => {
-    const h = loopHarness({ responses: [working({ cost_usd: 0.25, input_tokens: 1000, output_tokens: 200 })], config: { maxLoops: 1, maxTokensPerHour: 100_000 } });
+    const h = loopHarness({
+      responses: [working({ cost_usd: 0.25, input_tokens: 1000, output_tokens: 200 })],
+      config: { maxLoops: 1, maxTokensPerHour: 100_000 },
+    });
     await h.run();
     const types = h.events.map((e) => e.type).filter((t) => t.startsWith('call.'));
     expect(types[0]).toBe('call.start');
@@ -95,7 +101,11 @@ describe('runLoop: what a call amounts to', () => {
     const h = loopHarness({ responses: [{ output: `Did it.\n${statusBlock({ STATUS: 'IN_PROGRESS', WORK_TYPE: 'TESTING' })}` }], config: { maxLoops: 1 } });
     await h.run();
     const [analysis] = h.of('analysis');
-    expect(analysis).toMatchObject({ iteration: 1, analysis: { status: 'IN_PROGRESS', workType: 'TESTING', exitSignal: false }, progress: { filesChanged: 1, changedFiles: ['work.txt'] } });
+    expect(analysis).toMatchObject({
+      iteration: 1,
+      analysis: { status: 'IN_PROGRESS', workType: 'TESTING', exitSignal: false },
+      progress: { filesChanged: 1, changedFiles: ['work.txt'] },
+    });
     expect(h.store.analysis).toBe(analysis?.analysis);
   });
 

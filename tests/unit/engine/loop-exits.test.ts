@@ -32,12 +32,18 @@ describe('runLoop: why the loop ends', () => {
 
 describe('runLoop: limits and stops', () => {
   it('max_cost: stops once the run has cost the limit (exit 7)', async () => {
-    const h = loopHarness({ responses: [working({ cost_usd: 0.4 }), working({ cost_usd: 0.4 }), working({ cost_usd: 0.4 }), working()], config: { maxCostUsd: 1 } });
+    const h = loopHarness({
+      responses: [working({ cost_usd: 0.4 }), working({ cost_usd: 0.4 }), working({ cost_usd: 0.4 }), working()],
+      config: { maxCostUsd: 1 },
+    });
     expect(await h.run()).toMatchObject({ reason: 'max_cost', exitCode: 7, loops: 3, message: 'spent $1.2000 (limit $1)' });
   });
 
   it('max_runtime: stops once the run has lasted the limit (exit 7)', async () => {
-    const h = loopHarness({ responses: [working({ delay_ms: 20 * 60_000 }), working({ delay_ms: 20 * 60_000 }), working()], config: { maxRuntimeMinutes: 30, timeoutMinutes: 60 } });
+    const h = loopHarness({
+      responses: [working({ delay_ms: 20 * 60_000 }), working({ delay_ms: 20 * 60_000 }), working()],
+      config: { maxRuntimeMinutes: 30, timeoutMinutes: 60 },
+    });
     expect(await h.run()).toMatchObject({ reason: 'max_runtime', exitCode: 7, loops: 2 });
   });
 

@@ -10,7 +10,17 @@ describe('runLoop: the verify gate', () => {
   it('pass: checkpoint → agent → verify passes → checkpoint dropped; a task ends complete (exit 0)', async () => {
     const h = loopHarness({ responses: [done()], gate: { results: [true] }, task: task() });
     expect(await h.run()).toMatchObject({ reason: 'project_complete', exitCode: 0, message: "the task's verify command passed (attempt 1)" });
-    expect(h.recorded()).toEqual(['loop.start', 'checkpoint.created', 'iteration.start', 'agent.result', 'analysis', 'verify.result', 'checkpoint.dropped', 'iteration.end', 'loop.exit']);
+    expect(h.recorded()).toEqual([
+      'loop.start',
+      'checkpoint.created',
+      'iteration.start',
+      'agent.result',
+      'analysis',
+      'verify.result',
+      'checkpoint.dropped',
+      'iteration.end',
+      'loop.exit',
+    ]);
     expect(h.of('verify.result')[0]).toMatchObject({ decision: 'passed', attempt: 1, maxAttempts: 3 });
     expect(h.checkpoints?.dropped).toEqual(['cp-1']);
   });
@@ -31,7 +41,11 @@ describe('runLoop: the verify gate', () => {
 
   it('a single-shot task stops at its first failure (exit 6)', async () => {
     const h = loopHarness({ responses: [done()], gate: { results: [false, false] }, task: task(true) });
-    expect(await h.run()).toMatchObject({ reason: 'verify_aborted', exitCode: 6, message: 'the verify command failed on the single attempt (add loop:true to keep trying)' });
+    expect(await h.run()).toMatchObject({
+      reason: 'verify_aborted',
+      exitCode: 6,
+      message: 'the verify command failed on the single attempt (add loop:true to keep trying)',
+    });
   });
 
   it('fail: the failure bounces back to the agent, and a later pass completes', async () => {
@@ -122,11 +136,15 @@ describe('runLoop: the verify gate', () => {
     const failing = { output: 'Error: something broke', exit_code: 1 };
     const kept = loopHarness({ responses: [failing, working()], gate: { results: [true] }, config: { maxLoops: 2 } });
     await kept.run();
-    expect(kept.notices('call.failed_with_changes')).toEqual([expect.stringContaining("the changes stay in the work tree. 'ralph --restore cp-1' brings back the state before loop #1")]);
+    expect(kept.notices('call.failed_with_changes')).toEqual([
+      expect.stringContaining("the changes stay in the work tree. 'ralph --restore cp-1' brings back the state before loop #1"),
+    ]);
 
     const rolled = loopHarness({ responses: [failing, working()], gate: { results: [true], rollbackOnFail: true }, config: { maxLoops: 2 } });
     await rolled.run();
-    expect(rolled.notices('call.failed_with_changes')).toEqual(['The agent call failed after changing 1 file: a failed attempt, rolled back like a failed verify.']);
+    expect(rolled.notices('call.failed_with_changes')).toEqual([
+      'The agent call failed after changing 1 file: a failed attempt, rolled back like a failed verify.',
+    ]);
     expect(rolled.of('checkpoint.restored')[0]).toMatchObject({ cause: 'agent_failed' });
     expect(rolled.probe.invalidated).toBe(1);
 
@@ -138,13 +156,21 @@ describe('runLoop: the verify gate', () => {
   it('plan_complete needs a passing verify run on the current tree; a failure is fed back instead', async () => {
     const h = loopHarness({ responses: [{ output: 'Worked on it.' }], fixPlan: plan(true), gate: { results: [false, true] } });
     expect(await h.run()).toMatchObject({ reason: 'plan_complete', exitCode: 0 });
-    expect(h.notices('plan.verify_fails')).toEqual(['Every task in fix_plan.md is checked, but the verify command fails: the loop continues with the failure as feedback']);
+    expect(h.notices('plan.verify_fails')).toEqual([
+      'Every task in fix_plan.md is checked, but the verify command fails: the loop continues with the failure as feedback',
+    ]);
   });
 
   it('the gate shows in the status: command, state and attempt', async () => {
     const h = loopHarness({ responses: [working()], gate: { results: [false] }, config: { maxLoops: 1 } });
     await h.run();
-    expect(h.of('status').at(-1)?.run.verify).toMatchObject({ command: 'npm test', state: 'failing', attempt: 1, max_attempts: 3, last: { passed: false, exit_code: 1 } });
+    expect(h.of('status').at(-1)?.run.verify).toMatchObject({
+      command: 'npm test',
+      state: 'failing',
+      attempt: 1,
+      max_attempts: 3,
+      last: { passed: false, exit_code: 1 },
+    });
   });
 
   it('plan_complete without a gate: every blocking task checked ends the loop before a call (exit 0)', async () => {

@@ -168,7 +168,12 @@ describe('templates/gitignore', () => {
       }
       state.push(relative(root, path));
     }
-    state.push('.ralph/logs/claude_output_2026-01-01_10-00-00.log', '.ralph/status.json.corrupt', '.ralph/.status.json.123.1.tmp', '.ralph/docs/generated/x.md');
+    state.push(
+      '.ralph/logs/claude_output_2026-01-01_10-00-00.log',
+      '.ralph/status.json.corrupt',
+      '.ralph/.status.json.123.1.tmp',
+      '.ralph/docs/generated/x.md',
+    );
     expect(state.length).toBeGreaterThan(25);
     const ignored = ignoredPaths(root, state);
     expect(state.filter((p) => !ignored.has(p))).toEqual([]);

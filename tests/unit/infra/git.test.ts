@@ -2,12 +2,23 @@ import { describe, expect, it } from 'vitest';
 import { gitArguments, gitEnvironment, NO_HOOKS, NO_SIGNING, ownRepositoryConfig, RALPH_IDENTITY, runGitText } from '../../../src/infra/git.js';
 import { fakeRunner } from '../../helpers/fake-runner.js';
 
-const parent = { PATH: '/usr/bin', HOME: '/home/u', GIT_DIR: '/elsewhere/.git', GIT_INDEX_FILE: '/elsewhere/index', GIT_WORK_TREE: '/elsewhere', GIT_COMMON_DIR: '/c', GIT_PREFIX: 'sub/', GIT_OBJECT_DIRECTORY: '/o', GIT_AUTHOR_NAME: 'Hook Author' };
+const parent = {
+  PATH: '/usr/bin',
+  HOME: '/home/u',
+  GIT_DIR: '/elsewhere/.git',
+  GIT_INDEX_FILE: '/elsewhere/index',
+  GIT_WORK_TREE: '/elsewhere',
+  GIT_COMMON_DIR: '/c',
+  GIT_PREFIX: 'sub/',
+  GIT_OBJECT_DIRECTORY: '/o',
+  GIT_AUTHOR_NAME: 'Hook Author',
+};
 
 describe('gitEnvironment', () => {
   it('drops every variable that would point git at another repository or index, and keeps the rest', () => {
     const env = gitEnvironment(parent);
-    for (const name of ['GIT_DIR', 'GIT_INDEX_FILE', 'GIT_WORK_TREE', 'GIT_COMMON_DIR', 'GIT_PREFIX', 'GIT_OBJECT_DIRECTORY']) expect(env).not.toHaveProperty(name);
+    for (const name of ['GIT_DIR', 'GIT_INDEX_FILE', 'GIT_WORK_TREE', 'GIT_COMMON_DIR', 'GIT_PREFIX', 'GIT_OBJECT_DIRECTORY'])
+      expect(env).not.toHaveProperty(name);
     expect(env).toMatchObject({ PATH: '/usr/bin', HOME: '/home/u', GIT_AUTHOR_NAME: 'Hook Author' });
   });
 
@@ -63,7 +74,7 @@ describe('runGitText', () => {
 });
 
 describe('ownRepositoryConfig', () => {
-  it("gives a repository Ralph creates its own identity and turns signing off in it", () => {
+  it('gives a repository Ralph creates its own identity and turns signing off in it', () => {
     expect(ownRepositoryConfig({ name: 'Ralph Demo', email: 'ralph-demo@localhost' })).toEqual([
       ['user.name', 'Ralph Demo'],
       ['user.email', 'ralph-demo@localhost'],

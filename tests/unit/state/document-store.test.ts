@@ -148,7 +148,7 @@ describe('the registry', () => {
     for (const file of loopScratchFiles(paths)) expect(files).not.toContain(file);
   });
 
-  it("gives every document an empty value its own schema accepts", () => {
+  it('gives every document an empty value its own schema accepts', () => {
     const paths = project();
     for (const doc of LOOP_DOCUMENTS) {
       const empty = doc.empty(NOW);

@@ -1,7 +1,15 @@
 import { existsSync, readFileSync, readdirSync, utimesSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { LOGS_DIR_MAX_BYTES, LOG_ROTATE_BYTES, LOG_ROTATE_KEEP, OUTPUT_LOGS_KEEP, outputLogPath, pruneOutputLogs, rotateLogIfNeeded } from '../../../src/state/log-files.js';
+import {
+  LOGS_DIR_MAX_BYTES,
+  LOG_ROTATE_BYTES,
+  LOG_ROTATE_KEEP,
+  OUTPUT_LOGS_KEEP,
+  outputLogPath,
+  pruneOutputLogs,
+  rotateLogIfNeeded,
+} from '../../../src/state/log-files.js';
 import { fileTimestamp } from '../../../src/core/time-format.js';
 import { tempDir } from '../../helpers/temp-dir.js';
 

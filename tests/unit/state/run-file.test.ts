@@ -9,7 +9,14 @@ describe('run file', () => {
     const path = join(tempDir('ralph-run-'), 'run.json');
     const processes = Array.from({ length: 25 }, (_, i) => ({ pid: 1000 + i, startTime: String(i), role: i % 2 ? 'agent' : 'verify' }));
     writeRunFile(path, { pid: 42, startTime: '777', host: 'box', token: '42-0123456789abcdef', watchdogPid: 43, processes });
-    expect(readRunFile(path)).toEqual({ pid: 42, startTime: '777', host: 'box', token: '42-0123456789abcdef', watchdogPid: 43, processes: processes.slice(-20) });
+    expect(readRunFile(path)).toEqual({
+      pid: 42,
+      startTime: '777',
+      host: 'box',
+      token: '42-0123456789abcdef',
+      watchdogPid: 43,
+      processes: processes.slice(-20),
+    });
   });
 
   const bad: Array<[string, string]> = [
@@ -28,7 +35,15 @@ describe('run file', () => {
 
   it('drops recorded commands that are not valid PIDs (never signals PID 0, 1 or a group)', () => {
     const path = join(tempDir('ralph-run-'), 'run.json');
-    writeFileSync(path, JSON.stringify({ pid: 4, start_time: '1', token: '4-abcdefabcdef', processes: [{ pid: 0 }, { pid: 1 }, { pid: -5 }, { pid: 3.5 }, { pid: 'x' }, { pid: 77, start_time: '9', role: 'agent' }] }));
+    writeFileSync(
+      path,
+      JSON.stringify({
+        pid: 4,
+        start_time: '1',
+        token: '4-abcdefabcdef',
+        processes: [{ pid: 0 }, { pid: 1 }, { pid: -5 }, { pid: 3.5 }, { pid: 'x' }, { pid: 77, start_time: '9', role: 'agent' }],
+      }),
+    );
     expect(readRunFile(path)?.processes).toEqual([{ pid: 77, startTime: '9', role: 'agent' }]);
   });
 });

@@ -1,14 +1,39 @@
-import { initialCircuit, recordIteration, type CircuitLimits, type CircuitState, type CircuitUpdate, type IterationOutcome } from '../../../src/core/circuit-breaker.js';
+import {
+  initialCircuit,
+  recordIteration,
+  type CircuitLimits,
+  type CircuitState,
+  type CircuitUpdate,
+  type IterationOutcome,
+} from '../../../src/core/circuit-breaker.js';
 
 /** Shared fixtures of the circuit-breaker tests: an injected clock and outcome builders. */
 export const T0 = Date.UTC(2026, 0, 15, 12, 0, 0);
 export const MINUTE = 60_000;
 export const iso = (ms: number): string => new Date(ms).toISOString().replace(/\.\d{3}Z$/, '+00:00');
 
-export const LIMITS: CircuitLimits = { noProgress: 3, sameError: 5, permissionDenials: 2, failures: 5, halfOpenAfter: 2, cooldownMinutes: 30, autoReset: false };
+export const LIMITS: CircuitLimits = {
+  noProgress: 3,
+  sameError: 5,
+  permissionDenials: 2,
+  failures: 5,
+  halfOpenAfter: 2,
+  cooldownMinutes: 30,
+  autoReset: false,
+};
 
 export function outcome(overrides: Partial<IterationOutcome> = {}): IterationOutcome {
-  return { loop: 1, failed: false, progress: false, verifyFailed: false, askingQuestions: false, hasErrors: false, errorsRepeat: false, permissionDenied: false, ...overrides };
+  return {
+    loop: 1,
+    failed: false,
+    progress: false,
+    verifyFailed: false,
+    askingQuestions: false,
+    hasErrors: false,
+    errorsRepeat: false,
+    permissionDenied: false,
+    ...overrides,
+  };
 }
 
 export const PROGRESS = { progress: true };

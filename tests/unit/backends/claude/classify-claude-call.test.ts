@@ -84,7 +84,11 @@ describe('classifyClaudeCall: failures no retry fixes', () => {
   });
 
   it('a revoked OAuth login in stderr, without a result object', () => {
-    const run = runOf('', { exitCode: 1, stderrTail: 'API Error: 401 {"type":"error","error":{"type":"authentication_error","message":"OAuth token has been revoked. Please obtain a new token or refresh your existing token."}}\n' });
+    const run = runOf('', {
+      exitCode: 1,
+      stderrTail:
+        'API Error: 401 {"type":"error","error":{"type":"authentication_error","message":"OAuth token has been revoked. Please obtain a new token or refresh your existing token."}}\n',
+    });
     expect(classify(run)).toMatchObject({ kind: 'unrecoverable', advice: expect.stringContaining('claude /login') });
   });
 
@@ -111,7 +115,11 @@ describe('classifyClaudeCall: usage limits', () => {
 
   it('the json usage limit parses "resets 2:39pm (UTC)" from the message', () => {
     const outcome = classify(runOfFixture(fixture('json-error-usage-limit.json')));
-    expect(outcome).toEqual({ kind: 'usage_limit', message: "You've hit your session limit · resets 2:39pm (UTC)", resetAt: Date.parse('2026-11-22T14:39:00Z') });
+    expect(outcome).toEqual({
+      kind: 'usage_limit',
+      message: "You've hit your session limit · resets 2:39pm (UTC)",
+      resetAt: Date.parse('2026-11-22T14:39:00Z'),
+    });
   });
 
   it('v2.1.330 (api_error usage_limit_reached, "5-hour limit · resets 2:40pm (UTC)")', () => {
@@ -143,12 +151,18 @@ describe('classifyClaudeCall: usage limits', () => {
   });
 
   it('a rejected rate_limit_event is a usage limit even without limit words', () => {
-    const stream = [JSON.stringify({ type: 'rate_limit_event', rate_limit_info: { status: 'rejected', resetsAt: NOW / 1000 + 3600 } }), cliResult('API Error', { is_error: true })].join('\n');
+    const stream = [
+      JSON.stringify({ type: 'rate_limit_event', rate_limit_info: { status: 'rejected', resetsAt: NOW / 1000 + 3600 } }),
+      cliResult('API Error', { is_error: true }),
+    ].join('\n');
     expect(classify(runOf(stream, { exitCode: 1 }))).toMatchObject({ kind: 'usage_limit', resetAt: NOW + 3_600_000 });
   });
 
   it('an allowed rate_limit_event (a warning) is not a usage limit', () => {
-    const stream = [JSON.stringify({ type: 'rate_limit_event', rate_limit_info: { status: 'allowed_warning', resetsAt: NOW / 1000 + 3600 } }), cliResult('Server exploded', { is_error: true })].join('\n');
+    const stream = [
+      JSON.stringify({ type: 'rate_limit_event', rate_limit_info: { status: 'allowed_warning', resetsAt: NOW / 1000 + 3600 } }),
+      cliResult('Server exploded', { is_error: true }),
+    ].join('\n');
     expect(classify(runOf(stream, { exitCode: 1 })).kind).toBe('failed');
   });
 
@@ -178,11 +192,18 @@ describe('classifyClaudeCall: timeouts, interrupts, spawn failures', () => {
   });
 
   it('a spawn failure marked fatal stops the loop', () => {
-    expect(classify(runOf('', { end: 'spawn_failed', exitCode: undefined, failure: 'claude: command not found', fatal: true }))).toEqual({ kind: 'fatal', message: 'claude: command not found' });
+    expect(classify(runOf('', { end: 'spawn_failed', exitCode: undefined, failure: 'claude: command not found', fatal: true }))).toEqual({
+      kind: 'fatal',
+      message: 'claude: command not found',
+    });
   });
 
   it('a spawn failure that is not fatal is a plain failure', () => {
-    expect(classify(runOf('', { end: 'spawn_failed', exitCode: undefined, failure: 'EAGAIN' }))).toEqual({ kind: 'failed', message: 'EAGAIN', resetSession: false });
+    expect(classify(runOf('', { end: 'spawn_failed', exitCode: undefined, failure: 'EAGAIN' }))).toEqual({
+      kind: 'failed',
+      message: 'EAGAIN',
+      resetSession: false,
+    });
     expect(classify(runOf('', { end: 'spawn_failed', exitCode: undefined }))).toMatchObject({ kind: 'failed', message: 'the agent could not be started' });
   });
 });

@@ -35,7 +35,9 @@ interface ManifestCase {
 
 function isManifestCase(value: unknown): value is ManifestCase {
   if (!isObj(value)) return false;
-  return typeof value['file'] === 'string' && typeof value['exit_code'] === 'number' && (value['stderr_file'] === null || typeof value['stderr_file'] === 'string');
+  return (
+    typeof value['file'] === 'string' && typeof value['exit_code'] === 'number' && (value['stderr_file'] === null || typeof value['stderr_file'] === 'string')
+  );
 }
 
 export function loadManifest(dir: string): ManifestCase[] {

@@ -9,7 +9,13 @@ const FIXTURES = 'tests/fixtures/claude-cli';
 function claudeLiveView(options: LiveRendererOptions): { push(event: unknown): string } {
   const reader = createClaudeProgressReader();
   const renderer = createLiveRenderer(options);
-  return { push: (event) => reader.read(event).map((progress) => renderer.push(progress)).join('') };
+  return {
+    push: (event) =>
+      reader
+        .read(event)
+        .map((progress) => renderer.push(progress))
+        .join(''),
+  };
 }
 
 /** Replays a recorded stream line by line, as the loop would feed parsed events. */
@@ -133,12 +139,17 @@ describe('live renderer on other events', () => {
   const toolUse = (name: string, input: unknown) => ({ type: 'assistant', message: { id: 'm1', content: [{ type: 'tool_use', name, input }] } });
 
   it('sub-agent starts and progress', () => {
-    expect(render([{ type: 'system', subtype: 'task_started', task_id: 't1', description: 'Explore the test suite' }])).toBe('🚀 Agent: Explore the test suite\n');
+    expect(render([{ type: 'system', subtype: 'task_started', task_id: 't1', description: 'Explore the test suite' }])).toBe(
+      '🚀 Agent: Explore the test suite\n',
+    );
     expect(render([{ type: 'system', subtype: 'task_progress', description: 'Reading files' }])).toBe('📌 Reading files\n');
   });
 
   it('a started task is named by the tool that started it, not always "Agent"', () => {
-    const bash = { type: 'assistant', message: { id: 'm1', content: [{ type: 'tool_use', id: 'tu1', name: 'Bash', input: { command: 'sleep 600', description: 'long job' } }] } };
+    const bash = {
+      type: 'assistant',
+      message: { id: 'm1', content: [{ type: 'tool_use', id: 'tu1', name: 'Bash', input: { command: 'sleep 600', description: 'long job' } }] },
+    };
     const started = { type: 'system', subtype: 'task_started', task_id: 't1', tool_use_id: 'tu1', description: 'long job', task_type: 'local_bash' };
     expect(render([bash, started], false)).toBe('⚡ [Bash]\n🚀 Bash: long job\n');
     expect(render([{ ...started, tool_use_id: 'unknown' }])).toBe('🚀 Bash: long job\n');
@@ -179,7 +190,19 @@ describe('live renderer on other events', () => {
   });
 
   it('prints nothing for unknown, malformed or silent events', () => {
-    expect(render([null, 42, 'text', [], {}, { type: 'user', message: {} }, { type: 'system', subtype: 'init' }, { type: 'stream_event' }, { type: 'rate_limit_event', rate_limit_info: { status: 'allowed' } }])).toBe('');
+    expect(
+      render([
+        null,
+        42,
+        'text',
+        [],
+        {},
+        { type: 'user', message: {} },
+        { type: 'system', subtype: 'init' },
+        { type: 'stream_event' },
+        { type: 'rate_limit_event', rate_limit_info: { status: 'allowed' } },
+      ]),
+    ).toBe('');
   });
 
   it('describes error results with their subtype and first error', () => {

@@ -48,7 +48,16 @@ describe('toolArgument', () => {
 
 describe('ClaudeOutputBuilder', () => {
   it('starts from an empty output', () => {
-    expect(emptyClaudeOutput()).toMatchObject({ format: 'empty', chars: 0, hasResult: false, errors: [], permissionDenials: [], apiRetries: 0, toolUseCount: 0, warnings: [] });
+    expect(emptyClaudeOutput()).toMatchObject({
+      format: 'empty',
+      chars: 0,
+      hasResult: false,
+      errors: [],
+      permissionDenials: [],
+      apiRetries: 0,
+      toolUseCount: 0,
+      warnings: [],
+    });
   });
 
   it('reads permission denials: Bash commands keep their first line, other tools their name', () => {
@@ -64,7 +73,12 @@ describe('ClaudeOutputBuilder', () => {
         ],
       },
     ]);
-    expect(out.permissionDenials).toEqual([{ tool: 'Bash', detail: 'mvn clean compile 2>&1 | tail -40' }, { tool: 'AskUserQuestion' }, { tool: 'Bash' }, { tool: 'unknown' }]);
+    expect(out.permissionDenials).toEqual([
+      { tool: 'Bash', detail: 'mvn clean compile 2>&1 | tail -40' },
+      { tool: 'AskUserQuestion' },
+      { tool: 'Bash' },
+      { tool: 'unknown' },
+    ]);
   });
 
   it('keeps the last rate_limit_event of a stream', () => {
@@ -90,7 +104,15 @@ describe('ClaudeOutputBuilder', () => {
     const out = build([
       { type: 'system', subtype: 'init', session_id: 'init-1', model: 'claude-x' },
       { type: 'assistant', message: { content: [{ type: 'text', text: 'first' }] } },
-      { type: 'assistant', message: { content: [{ type: 'text', text: 'second' }, { type: 'tool_use', name: 'Read', input: { file_path: 'a.ts' } }] } },
+      {
+        type: 'assistant',
+        message: {
+          content: [
+            { type: 'text', text: 'second' },
+            { type: 'tool_use', name: 'Read', input: { file_path: 'a.ts' } },
+          ],
+        },
+      },
       { type: 'assistant', message: { content: [{ type: 'text', text: '' }] } },
     ]);
     expect(out.hasResult).toBe(false);
@@ -129,7 +151,15 @@ describe('ClaudeOutputBuilder', () => {
       },
     ]);
     expect(out.usage).toEqual({ inputTokens: 100, outputTokens: 50, cacheReadInputTokens: 7, cacheCreationInputTokens: 3 });
-    expect(out).toMatchObject({ costUsd: 0.12, numTurns: 4, durationMs: 1234, apiErrorType: 'overloaded_error', apiError: 'connection_failed', terminalReason: 'api_error', errors: ['a', 'b'] });
+    expect(out).toMatchObject({
+      costUsd: 0.12,
+      numTurns: 4,
+      durationMs: 1234,
+      apiErrorType: 'overloaded_error',
+      apiError: 'connection_failed',
+      terminalReason: 'api_error',
+      errors: ['a', 'b'],
+    });
   });
 
   it('reads is_error given as a string', () => {

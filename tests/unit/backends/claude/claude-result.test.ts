@@ -9,7 +9,13 @@ const NOW = Date.parse('2026-11-22T12:39:00Z');
 
 function read(name: string, onProgress?: (event: AgentProgress) => void): ReturnType<typeof readClaudeStdout> {
   const f = fixture(name);
-  return readClaudeStdout(f.stdout, { end: 'exited', exitCode: f.exitCode, durationMs: 1200, stderrTail: f.stderr, details: { argv: 'claude -p' } }, NOW, 'UTC', onProgress);
+  return readClaudeStdout(
+    f.stdout,
+    { end: 'exited', exitCode: f.exitCode, durationMs: 1200, stderrTail: f.stderr, details: { argv: 'claude -p' } },
+    NOW,
+    'UTC',
+    onProgress,
+  );
 }
 
 describe('the neutral result of every recorded Claude output', () => {
@@ -32,7 +38,14 @@ describe('the neutral result of every recorded Claude output', () => {
     expect(result.lastToolUse?.name).toBe(expected.lastToolName);
     expect(result.errors).toEqual(expected.errors);
     if (expected.text !== '') expect(digestText(result.text)).toBe(expected.text);
-    expect(result).toMatchObject({ end: 'exited', exitCode: f.exitCode, durationMs: 1200, stderrTail: f.stderr, outputChars: f.stdout.length, details: { argv: 'claude -p' } });
+    expect(result).toMatchObject({
+      end: 'exited',
+      exitCode: f.exitCode,
+      durationMs: 1200,
+      stderrTail: f.stderr,
+      outputChars: f.stdout.length,
+      details: { argv: 'claude -p' },
+    });
   });
 });
 

@@ -12,7 +12,8 @@ function runnerAnswering(result: Partial<RunResult>, calls: string[][] = []): Pr
   };
 }
 
-const check = (runner: ProcessRunner, warnings: string[] = [], command = ['claude']): Promise<string | undefined> => checkClaudeCli(runner, command, '2.0.76', '/project', (m) => warnings.push(m));
+const check = (runner: ProcessRunner, warnings: string[] = [], command = ['claude']): Promise<string | undefined> =>
+  checkClaudeCli(runner, command, '2.0.76', '/project', (m) => warnings.push(m));
 
 describe('compareVersions', () => {
   it.each([

@@ -17,7 +17,9 @@ const FIXTURES = loadFixtures();
 describe('recorded Claude CLI fixtures', () => {
   it.each(FIXTURE_DIRS.map((d) => [d || '.']))('the manifest of %s lists every output file', (dir) => {
     const listed = loadManifest(dir === '.' ? '' : dir).map((c) => c.file);
-    const files = readdirSync(join(FIXTURE_ROOT, dir === '.' ? '' : dir)).filter((f) => /\.(json|jsonl|txt)$/.test(f) && f !== 'manifest.json' && !f.endsWith('.stderr.txt'));
+    const files = readdirSync(join(FIXTURE_ROOT, dir === '.' ? '' : dir)).filter(
+      (f) => /\.(json|jsonl|txt)$/.test(f) && f !== 'manifest.json' && !f.endsWith('.stderr.txt'),
+    );
     expect(listed.sort()).toEqual(files.sort());
     expect(listed).toHaveLength(34);
   });
@@ -168,7 +170,15 @@ describe('recorded fixtures: facts checked by hand against README.md', () => {
 });
 
 describe('OutputScanner: shapes', () => {
-  const RESULT = { type: 'result', subtype: 'success', is_error: false, result: 'Did it.\nEXIT_SIGNAL: false', session_id: 'sess-1', total_cost_usd: 0.5, num_turns: 2 };
+  const RESULT = {
+    type: 'result',
+    subtype: 'success',
+    is_error: false,
+    result: 'Did it.\nEXIT_SIGNAL: false',
+    session_id: 'sess-1',
+    total_cost_usd: 0.5,
+    num_turns: 2,
+  };
 
   it('reads a pretty-printed multi-line JSON object', () => {
     const out = scanOutput(JSON.stringify(RESULT, null, 2));
@@ -180,7 +190,11 @@ describe('OutputScanner: shapes', () => {
   });
 
   it('reads JSONL with the result as the last line', () => {
-    const lines = [{ type: 'system', subtype: 'init', session_id: 'init-id', model: 'm' }, { type: 'assistant', message: { content: [{ type: 'text', text: 'working' }] } }, RESULT];
+    const lines = [
+      { type: 'system', subtype: 'init', session_id: 'init-id', model: 'm' },
+      { type: 'assistant', message: { content: [{ type: 'text', text: 'working' }] } },
+      RESULT,
+    ];
     const out = scanOutput(lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
     expect(out.format).toBe('stream-json');
     expect(out.sessionId).toBe('sess-1');
@@ -217,7 +231,7 @@ describe('OutputScanner: shapes', () => {
     expect(out.hasResult).toBe(false);
   });
 
-  describe('a non-JSON line before (or between) Claude\'s JSON', () => {
+  describe("a non-JSON line before (or between) Claude's JSON", () => {
     const answer = 'Done for now.\n---RALPH_STATUS---\nSTATUS: IN_PROGRESS\nEXIT_SIGNAL: false\n---END_RALPH_STATUS---';
     const result = JSON.stringify({ ...RESULT, result: answer });
 
@@ -327,7 +341,9 @@ describe('OutputScanner: shapes', () => {
   });
 
   it('"__proto__" keys in agent output do not pollute prototypes or fake fields', () => {
-    const out = scanOutput('{"type":"result","__proto__":{"is_error":true,"session_id":"evil"},"result":"ok","permission_denials":[{"__proto__":{"tool_name":"Bash"}}]}');
+    const out = scanOutput(
+      '{"type":"result","__proto__":{"is_error":true,"session_id":"evil"},"result":"ok","permission_denials":[{"__proto__":{"tool_name":"Bash"}}]}',
+    );
     expect(out.isError).toBeUndefined();
     expect(out.sessionId).toBeUndefined();
     expect(out.permissionDenials).toEqual([{ tool: 'unknown' }]);
@@ -336,7 +352,18 @@ describe('OutputScanner: shapes', () => {
   });
 
   it('treats every field as untrusted: wrong types are ignored', () => {
-    const out = scanOutput(JSON.stringify({ type: 'result', is_error: 'yes', session_id: 42, total_cost_usd: '0.5', num_turns: null, permission_denials: 'none', usage: [1], errors: [{ code: 1 }, 'plain'] }));
+    const out = scanOutput(
+      JSON.stringify({
+        type: 'result',
+        is_error: 'yes',
+        session_id: 42,
+        total_cost_usd: '0.5',
+        num_turns: null,
+        permission_denials: 'none',
+        usage: [1],
+        errors: [{ code: 1 }, 'plain'],
+      }),
+    );
     expect(out.hasResult).toBe(true);
     expect(out.isError).toBeUndefined();
     expect(out.sessionId).toBeUndefined();
@@ -360,11 +387,29 @@ describe('OutputScanner: shapes', () => {
 describe('OutputScanner: the flat Ralph JSON format (U§4.2 shape 1)', () => {
   it('reads every field of the flat format', () => {
     const out = scanOutput(
-      JSON.stringify({ status: 'COMPLETE', exit_signal: true, work_type: 'TEST_ONLY', files_modified: 3, error_count: 1, summary: 'All tests pass', confidence: 95, loop_number: 4, session_id: 'flat-1' }),
+      JSON.stringify({
+        status: 'COMPLETE',
+        exit_signal: true,
+        work_type: 'TEST_ONLY',
+        files_modified: 3,
+        error_count: 1,
+        summary: 'All tests pass',
+        confidence: 95,
+        loop_number: 4,
+        session_id: 'flat-1',
+      }),
     );
     expect(out.format).toBe('json');
     expect(out.hasResult).toBe(false);
-    expect(out.selfReport).toEqual({ status: 'COMPLETE', exitSignal: true, workType: 'TEST_ONLY', filesModified: 3, errorCount: 1, confidence: 95, summary: 'All tests pass' });
+    expect(out.selfReport).toEqual({
+      status: 'COMPLETE',
+      exitSignal: true,
+      workType: 'TEST_ONLY',
+      filesModified: 3,
+      errorCount: 1,
+      confidence: 95,
+      summary: 'All tests pass',
+    });
     expect(digestText(out.text)).toBe('All tests pass');
     expect(out.sessionId).toBe('flat-1');
   });
@@ -375,7 +420,14 @@ describe('OutputScanner: the flat Ralph JSON format (U§4.2 shape 1)', () => {
         type: 'result',
         result: 'Implemented the parser',
         sessionId: 'camel-id',
-        metadata: { files_changed: 2, has_errors: true, completion_status: 'complete', progress_indicators: ['a', 'b', 'c'], session_id: 'meta-id', usage: { input_tokens: 10, output_tokens: 5 } },
+        metadata: {
+          files_changed: 2,
+          has_errors: true,
+          completion_status: 'complete',
+          progress_indicators: ['a', 'b', 'c'],
+          session_id: 'meta-id',
+          usage: { input_tokens: 10, output_tokens: 5 },
+        },
       }),
     );
     expect(out.sessionId).toBe('camel-id');

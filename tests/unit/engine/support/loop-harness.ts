@@ -28,7 +28,10 @@ export function statusBlock(fields: Record<string, string> = {}): string {
 /** A mock response that works and says it is not done. */
 export const working = (extra: Record<string, unknown> = {}): Record<string, unknown> => ({ output: `Working.\n${statusBlock()}`, ...extra });
 /** A mock response that says the work is done. */
-export const done = (extra: Record<string, unknown> = {}): Record<string, unknown> => ({ output: `All done.\n${statusBlock({ STATUS: 'COMPLETE', EXIT_SIGNAL: 'true' })}`, ...extra });
+export const done = (extra: Record<string, unknown> = {}): Record<string, unknown> => ({
+  output: `All done.\n${statusBlock({ STATUS: 'COMPLETE', EXIT_SIGNAL: 'true' })}`,
+  ...extra,
+});
 
 /** Progress as the probe measures it: each measure() takes the next entry, then `otherwise`. */
 export class FakeProbe implements ProgressProbe {
@@ -55,7 +58,14 @@ export class FakeCheckpoints implements CheckpointPort {
   rolledBack: string[] = [];
   pruned = 0;
   createFails: string | undefined;
-  rollbackResult: RollbackResult = { ok: true, restored: true, attemptRef: 'refs/ralph/attempts/1', reverted: ['work.txt'], restoreCommand: 'git checkout refs/ralph/attempts/1 -- <file>', headMoved: false };
+  rollbackResult: RollbackResult = {
+    ok: true,
+    restored: true,
+    attemptRef: 'refs/ralph/attempts/1',
+    reverted: ['work.txt'],
+    restoreCommand: 'git checkout refs/ralph/attempts/1 -- <file>',
+    headMoved: false,
+  };
   async create(loop: number): Promise<{ ok: true; id: string } | { ok: false; reason: string }> {
     if (this.createFails) return { ok: false, reason: this.createFails };
     this.created.push(loop);
@@ -107,7 +117,16 @@ export interface HarnessOptions {
 }
 
 function outcome(passed: boolean, command: string): VerifyOutcome {
-  return { command, passed, exitCode: passed ? 0 : 1, signal: null, timedOut: false, durationMs: 120, stdout: passed ? 'ok' : '', stderr: passed ? '' : 'FAIL: 1 test failed' };
+  return {
+    command,
+    passed,
+    exitCode: passed ? 0 : 1,
+    signal: null,
+    timedOut: false,
+    durationMs: 120,
+    stdout: passed ? 'ok' : '',
+    stderr: passed ? '' : 'FAIL: 1 test failed',
+  };
 }
 
 const noRunner: ProcessRunner = { run: async () => ({ exitCode: 0, stdout: '', stderr: '', timedOut: false, durationMs: 0 }) };
@@ -147,7 +166,14 @@ export function loopHarness(o: HarnessOptions = {}) {
     interrupt: abort.signal,
   };
   const backend = new MockBackend({ scriptPath, projectDir: dir, fixPlanPath, optionalSections: config.optionalSections, runner: noRunner, clock });
-  const deps: LoopDeps = { ...io, backend, store, probe, random: { next: () => o.random ?? 0.5 }, createLiveView: () => createLiveRenderer({ showToolArgs: false }) };
+  const deps: LoopDeps = {
+    ...io,
+    backend,
+    store,
+    probe,
+    random: { next: () => o.random ?? 0.5 },
+    createLiveView: () => createLiveRenderer({ showToolArgs: false }),
+  };
   const verifyRuns: boolean[] = [...(o.gate?.results ?? [])];
   let checkpoints: FakeCheckpoints | undefined;
   if (o.gate) {
@@ -191,11 +217,20 @@ export function loopHarness(o: HarnessOptions = {}) {
     abort,
     checkpoints,
     run: (): Promise<LoopResult> =>
-      runLoop(deps, { config, promptPath: join(dir, 'PROMPT.md'), readPrompt: () => 'Do the work.', dryRun: o.dryRun ?? false, pid: 4242, ...(o.task ? { task: o.task } : {}) }),
+      runLoop(deps, {
+        config,
+        promptPath: join(dir, 'PROMPT.md'),
+        readPrompt: () => 'Do the work.',
+        dryRun: o.dryRun ?? false,
+        pid: 4242,
+        ...(o.task ? { task: o.task } : {}),
+      }),
     /** The events session.jsonl records, by name. */
     recorded: (): string[] => events.flatMap((e) => toEventRecord(e)?.[0] ?? []),
     /** The notices of this code, as the terminal presenter words them. */
-    notices: (code?: NoticeCode): string[] => events.flatMap((e) => (e.type === 'notice' && (code === undefined || e.code === code) ? [noticeLine(e).text] : [])),
-    of: <K extends LoopEvent['type']>(type: K): Array<Extract<LoopEvent, { type: K }>> => events.filter((e): e is Extract<LoopEvent, { type: K }> => e.type === type),
+    notices: (code?: NoticeCode): string[] =>
+      events.flatMap((e) => (e.type === 'notice' && (code === undefined || e.code === code) ? [noticeLine(e).text] : [])),
+    of: <K extends LoopEvent['type']>(type: K): Array<Extract<LoopEvent, { type: K }>> =>
+      events.filter((e): e is Extract<LoopEvent, { type: K }> => e.type === type),
   };
 }

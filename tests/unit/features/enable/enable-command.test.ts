@@ -7,7 +7,8 @@ import { ALREADY_ENABLED_MESSAGE, formatEnableJson, formatEnableReport, runEnabl
 import { tempDir } from '../../../helpers/temp-dir.js';
 import { scriptedPrompter } from './scripted-prompter.js';
 
-const rc = (dir: string, key: string): string | undefined => parseRalphrc(readFileSync(join(dir, '.ralphrc'), 'utf8')).entries.find((e) => e.key === key)?.value;
+const rc = (dir: string, key: string): string | undefined =>
+  parseRalphrc(readFileSync(join(dir, '.ralphrc'), 'utf8')).entries.find((e) => e.key === key)?.value;
 
 describe('runEnable', () => {
   it('runs the wizard: PRD picked from the ones found, calls per hour and verify command written', async () => {

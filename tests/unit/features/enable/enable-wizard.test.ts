@@ -47,7 +47,10 @@ describe('runEnableWizard', () => {
 
   it('does not ask what the flags already answered', async () => {
     const { prompter, output } = scriptedPrompter(['7']);
-    const answers = await runEnableWizard(prompter, context({ projectName: 'flagged', prdPath: 'x.md', verifyCommand: 'pytest', prdCandidates: ['docs/prd.md'] }));
+    const answers = await runEnableWizard(
+      prompter,
+      context({ projectName: 'flagged', prdPath: 'x.md', verifyCommand: 'pytest', prdCandidates: ['docs/prd.md'] }),
+    );
     expect(answers).toEqual({ projectName: 'flagged', maxCallsPerHour: 7, prdPath: 'x.md', verifyCommand: 'pytest' });
     expect(output()).not.toMatch(/Project name|verify command\?|Tasks for/);
   });

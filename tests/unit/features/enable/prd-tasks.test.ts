@@ -5,7 +5,9 @@ import { extractPrdTasks, MAX_PRD_TASKS, detectPriority, renderFixPlan } from '.
 
 describe('extractPrdTasks', () => {
   it('converts numbered and bulleted items', () => {
-    const doc = ['# App', '', 'Intro text.', '', '1. Create the login page', '2) Store sessions', '- Add logout', '* Show the profile', '+ Export data'].join('\n');
+    const doc = ['# App', '', 'Intro text.', '', '1. Create the login page', '2) Store sessions', '- Add logout', '* Show the profile', '+ Export data'].join(
+      '\n',
+    );
     expect(extractPrdTasks(doc).map((t) => t.text)).toEqual(['Create the login page', 'Store sessions', 'Add logout', 'Show the profile', 'Export data']);
   });
 

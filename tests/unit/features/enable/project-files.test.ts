@@ -37,6 +37,12 @@ describe('findPrdFiles', () => {
       'src/spec.md': '',
       'docs/prd.pdf': '',
     });
-    expect(findPrdFiles(dir)).toEqual(['PRD.md', 'docs/api/spec.txt', 'docs/product-requirements.md', 'requirements/prd-v2.md', 'specs/billing-specification.md']);
+    expect(findPrdFiles(dir)).toEqual([
+      'PRD.md',
+      'docs/api/spec.txt',
+      'docs/product-requirements.md',
+      'requirements/prd-v2.md',
+      'specs/billing-specification.md',
+    ]);
   });
 });

@@ -12,7 +12,9 @@ describe('findUnproducedOutputs', () => {
   const before = snapshot({ '.ralph/PROMPT.md': 'template prompt', '.ralph/fix_plan.md': 'template plan', '.ralph/specs/requirements.md': undefined });
 
   it('is empty when all three files are new or changed', () => {
-    expect(findUnproducedOutputs(before, snapshot({ '.ralph/PROMPT.md': 'new', '.ralph/fix_plan.md': 'new', '.ralph/specs/requirements.md': 'r' }))).toEqual([]);
+    expect(findUnproducedOutputs(before, snapshot({ '.ralph/PROMPT.md': 'new', '.ralph/fix_plan.md': 'new', '.ralph/specs/requirements.md': 'r' }))).toEqual(
+      [],
+    );
   });
 
   it('counts untouched templates, missing and empty files as not produced', () => {

@@ -9,7 +9,12 @@ import { describeConversionFailure, describeDenials } from '../../../../src/feat
 const fixture = (name: string): string => readFileSync(join('tests/fixtures/claude-cli', name), 'utf8');
 /** The result the Claude backend reports for a conversion that printed `stdout`. */
 const run = ({ stdout, ...over }: Partial<Omit<ClaudeRun, 'output'>> & { stdout?: string }): AgentResult =>
-  readClaudeStdout(stdout ?? fixture('json-success-tool-use.json'), { end: 'exited', exitCode: 0, durationMs: 1, stderrTail: '', ...over }, Date.parse('2026-11-22T12:00:00Z'), 'UTC');
+  readClaudeStdout(
+    stdout ?? fixture('json-success-tool-use.json'),
+    { end: 'exited', exitCode: 0, durationMs: 1, stderrTail: '', ...over },
+    Date.parse('2026-11-22T12:00:00Z'),
+    'UTC',
+  );
 
 describe('describeConversionFailure', () => {
   it('accepts a successful JSON result and plain text output', () => {
@@ -28,7 +33,10 @@ describe('describeConversionFailure', () => {
   });
 
   it('reports a non-zero exit with the last stderr line', () => {
-    expect(describeConversionFailure(run({ exitCode: 3, stdout: '', stderrTail: 'warn\nboom: no config\n' }), 60_000)).toEqual({ message: 'Claude exited with code 3: boom: no config', exitCode: 1 });
+    expect(describeConversionFailure(run({ exitCode: 3, stdout: '', stderrTail: 'warn\nboom: no config\n' }), 60_000)).toEqual({
+      message: 'Claude exited with code 3: boom: no config',
+      exitCode: 1,
+    });
   });
 
   it('reports a timeout with the limit, an interrupt, and a missing command as a usage problem', () => {

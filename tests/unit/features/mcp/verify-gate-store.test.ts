@@ -19,7 +19,16 @@ describe('gate files', () => {
   });
 
   it('reads a stored gate and refuses damaged ones', () => {
-    const stored = { version: 1, gate: createGate('npm test', 5, 'g'), cwd: '/p', checkpoint: false, rollback: false, timeoutSecs: 300, baseline: null, updatedAt: 1 };
+    const stored = {
+      version: 1,
+      gate: createGate('npm test', 5, 'g'),
+      cwd: '/p',
+      checkpoint: false,
+      rollback: false,
+      timeoutSecs: 300,
+      baseline: null,
+      updatedAt: 1,
+    };
     expect(normalizeStoredGate(stored)).toEqual(stored);
     expect(normalizeStoredGate({ ...stored, timeoutSecs: 0 })).toBe('timeoutSecs is damaged');
     expect(normalizeStoredGate({ ...stored, gate: { ...stored.gate, attempt: -1 } })).toContain('attempt');

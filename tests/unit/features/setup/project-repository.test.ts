@@ -72,7 +72,9 @@ describe('commitInitialSetup', () => {
 
   it('a failed add or commit becomes a warning naming git’s first line', async () => {
     const addFails = git([{ command: 'git add', result: { exitCode: 128, stderr: "fatal: pathspec '.ralphrc' did not match any files\n" } }]);
-    expect((await commitInitialSetup('/tmp', files, { newFolder: true, runner: addFails })).warnings).toEqual([`git add failed, nothing was committed: fatal: pathspec '.ralphrc' did not match any files`]);
+    expect((await commitInitialSetup('/tmp', files, { newFolder: true, runner: addFails })).warnings).toEqual([
+      `git add failed, nothing was committed: fatal: pathspec '.ralphrc' did not match any files`,
+    ]);
     const commitFails = git([{ command: 'git commit', result: { exitCode: 1, stderr: 'error: hook declined\n' } }]);
     const result = await commitInitialSetup('/tmp', files, { newFolder: true, runner: commitFails });
     expect(result).toMatchObject({ committed: false, warnings: ["git commit failed, Ralph's files are not committed: error: hook declined"] });

@@ -59,7 +59,12 @@ describe('createRalphLayout', () => {
   it('with force never overwrites a backup: the next free name is used', () => {
     const dir = tempDir();
     createRalphLayout(dir, { projectName: 'p' });
-    for (const [rel, text] of [['.ralph/AGENT.md', 'mine'], ['.ralph/AGENT.md.bak', 'older'], ['.ralph/AGENT.md.bak.1', 'oldest']]) writeFileSync(join(dir, rel as string), text as string);
+    for (const [rel, text] of [
+      ['.ralph/AGENT.md', 'mine'],
+      ['.ralph/AGENT.md.bak', 'older'],
+      ['.ralph/AGENT.md.bak.1', 'oldest'],
+    ])
+      writeFileSync(join(dir, rel as string), text as string);
     const result = createRalphLayout(dir, { projectName: 'p', force: true });
     expect(result.backups).toEqual(['.ralph/AGENT.md.bak.2']);
     expect([read(dir, '.ralph/AGENT.md.bak.2'), read(dir, '.ralph/AGENT.md.bak'), read(dir, '.ralph/AGENT.md.bak.1')]).toEqual(['mine', 'older', 'oldest']);

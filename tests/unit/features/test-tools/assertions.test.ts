@@ -1,9 +1,22 @@
 import { describe, expect, it } from 'vitest';
-import { evaluateAssertion, evaluateAssertions, reasonMatches, type Assertion, type AssertionFacts, type FileRead } from '../../../../src/features/test-tools/assertions.js';
+import {
+  evaluateAssertion,
+  evaluateAssertions,
+  reasonMatches,
+  type Assertion,
+  type AssertionFacts,
+  type FileRead,
+} from '../../../../src/features/test-tools/assertions.js';
 import type { EventRecord } from '../../../../src/features/event-log-inspect.js';
 
 const rec = (event: string, data: Record<string, unknown> = {}): EventRecord => ({ ts: 0, event, data });
-const RECORDS = [rec('task.start'), rec('build.task', { payload: 'Implement X' }), rec('verify.result', { passed: false }), rec('build.done'), rec('verify.result', { passed: true })];
+const RECORDS = [
+  rec('task.start'),
+  rec('build.task', { payload: 'Implement X' }),
+  rec('verify.result', { passed: false }),
+  rec('build.done'),
+  rec('verify.result', { passed: true }),
+];
 const FILES: Record<string, FileRead> = {
   'src/main.rs': { kind: 'file', text: 'fn main() {\n    println!("hi");\n}\n' },
   '.ralph/fix_plan.md': { kind: 'file', text: '# Plan\n## Completed\n- [x] one\n' },
@@ -68,7 +81,9 @@ describe('evaluateAssertion', () => {
     const result = evaluateAssertion({ type: 'file_contains', path: 'src/main.rs', pattern: 'fn main(' }, facts());
     expect(result).toMatchObject({ passed: false, path: 'src/main.rs' });
     expect(result.message).toContain('not a valid regular expression');
-    expect(evaluateAssertion({ type: 'event_occurred', topic: 'build.task', payload_pattern: '[' }, facts()).message).toContain('payload_pattern is not a valid regular expression');
+    expect(evaluateAssertion({ type: 'event_occurred', topic: 'build.task', payload_pattern: '[' }, facts()).message).toContain(
+      'payload_pattern is not a valid regular expression',
+    );
   });
 
   it('an overlong pattern is refused instead of run', () => {
@@ -108,7 +123,11 @@ describe('evaluateAssertions', () => {
   });
 
   it('passes when every assertion passes', () => {
-    expect(evaluateAssertions([{ type: 'iterations', min: 1 }], facts())).toEqual({ passed: true, failed_count: 0, results: [{ assertion: 'iterations', passed: true, min: 1, actual: 3 }] });
+    expect(evaluateAssertions([{ type: 'iterations', min: 1 }], facts())).toEqual({
+      passed: true,
+      failed_count: 0,
+      results: [{ assertion: 'iterations', passed: true, min: 1, actual: 3 }],
+    });
   });
 });
 

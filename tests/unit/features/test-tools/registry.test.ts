@@ -8,9 +8,22 @@ const entry = { path: '/tmp/ralph-test-a', created_at: 1, used_at: 2, config: { 
 
 describe('registry.json schema', () => {
   it('reads a valid registry and fills ids from the keys', () => {
-    const run = { exit_code: 7, termination_reason: 'max_loops', iterations: 1, elapsed_secs: 0.5, backend: 'mock', session_file: '/s', events_count: 6, started_at: 9 };
+    const run = {
+      exit_code: 7,
+      termination_reason: 'max_loops',
+      iterations: 1,
+      elapsed_secs: 0.5,
+      backend: 'mock',
+      session_file: '/s',
+      events_count: 6,
+      started_at: 9,
+    };
     const value = { version: 1, workspaces: { a: { ...entry, last_run: run } }, preserved: { b: { path: '/p', session_file: '/p/s', preserved_at: 3 } } };
-    expect(normalizeRegistry(value)).toEqual({ version: 1, workspaces: { a: { id: 'a', ...entry, last_run: run } }, preserved: { b: { id: 'b', path: '/p', session_file: '/p/s', preserved_at: 3 } } });
+    expect(normalizeRegistry(value)).toEqual({
+      version: 1,
+      workspaces: { a: { id: 'a', ...entry, last_run: run } },
+      preserved: { b: { id: 'b', path: '/p', session_file: '/p/s', preserved_at: 3 } },
+    });
   });
 
   it('accepts a registry without preserved sessions', () => {

@@ -6,7 +6,9 @@ describe('withTask', () => {
 
   it('puts the task above the prompt between markers', () => {
     const text = withTask(prompt, 'Implement user authentication');
-    expect(text.startsWith('<!-- ralph test_run: task -->\n## Task\n\nImplement user authentication\n<!-- ralph test_run: end of task -->\n\n# Ralph')).toBe(true);
+    expect(text.startsWith('<!-- ralph test_run: task -->\n## Task\n\nImplement user authentication\n<!-- ralph test_run: end of task -->\n\n# Ralph')).toBe(
+      true,
+    );
     expect(text.endsWith(prompt)).toBe(true);
   });
 

@@ -16,12 +16,34 @@ describe('.circuit_breaker_state schema', () => {
   });
 
   it("reads the original's state file", () => {
-    const file = { state: 'OPEN', last_change: '2026-01-15T12:00:00+00:00', consecutive_no_progress: 3, consecutive_same_error: 0, consecutive_permission_denials: 0, last_progress_loop: 7, total_opens: 1, reason: 'No progress detected in 3 consecutive loops', current_loop: 10, opened_at: '2026-01-15T12:00:00+00:00' };
+    const file = {
+      state: 'OPEN',
+      last_change: '2026-01-15T12:00:00+00:00',
+      consecutive_no_progress: 3,
+      consecutive_same_error: 0,
+      consecutive_permission_denials: 0,
+      last_progress_loop: 7,
+      total_opens: 1,
+      reason: 'No progress detected in 3 consecutive loops',
+      current_loop: 10,
+      opened_at: '2026-01-15T12:00:00+00:00',
+    };
     expect(normalizeCircuit(file)).toEqual({ ...file, consecutive_failures: 0 });
   });
 
   it('repairs damaged fields', () => {
-    expect(normalizeCircuit({ state: 'HALF_OPEN', consecutive_no_progress: -1, consecutive_failures: 2.5, total_opens: '3', reason: 5, current_loop: null, last_change: 7, opened_at: 9 })).toEqual({
+    expect(
+      normalizeCircuit({
+        state: 'HALF_OPEN',
+        consecutive_no_progress: -1,
+        consecutive_failures: 2.5,
+        total_opens: '3',
+        reason: 5,
+        current_loop: null,
+        last_change: 7,
+        opened_at: 9,
+      }),
+    ).toEqual({
       state: 'HALF_OPEN',
       last_change: '',
       consecutive_no_progress: 0,
@@ -47,7 +69,15 @@ describe('.circuit_breaker_history schema', () => {
   });
 
   it('drops junk entries and repairs damaged ones', () => {
-    expect(normalizeHistory(['junk', 3, null, { timestamp: 't', loop: 2, from_state: 'CLOSED', to_state: 'OPEN', reason: 'r' }, { loop: -4, from_state: 'nope', to_state: 'HALF_OPEN' }])).toEqual([
+    expect(
+      normalizeHistory([
+        'junk',
+        3,
+        null,
+        { timestamp: 't', loop: 2, from_state: 'CLOSED', to_state: 'OPEN', reason: 'r' },
+        { loop: -4, from_state: 'nope', to_state: 'HALF_OPEN' },
+      ]),
+    ).toEqual([
       { timestamp: 't', loop: 2, from_state: 'CLOSED', to_state: 'OPEN', reason: 'r' },
       { timestamp: '', loop: 0, from_state: 'CLOSED', to_state: 'HALF_OPEN', reason: '' },
     ]);

@@ -24,7 +24,9 @@ describe('.exit_signals schema', () => {
     { test_only_loops: ['1'], done_signals: [], completion_indicators: [] },
     { test_only_loops: [], done_signals: [null], completion_indicators: [] },
   ])('rejects malformed signal arrays %j, naming the list', (value) => {
-    expect(normalizeExitSignals(value)).toMatch(/^(test_only_loops|done_signals|completion_indicators)(\[0\])? is (missing|not a list of loop numbers|not a whole number)$/);
+    expect(normalizeExitSignals(value)).toMatch(
+      /^(test_only_loops|done_signals|completion_indicators)(\[0\])? is (missing|not a list of loop numbers|not a whole number)$/,
+    );
   });
 
   it("reads the original's file shape, filling our extra fields", () => {
@@ -60,7 +62,12 @@ describe('.exit_signals schema', () => {
   });
 
   it('booleans must be real booleans', () => {
-    const s = normalizeExitSignals({ test_only_loops: [], done_signals: [], completion_indicators: [], recent: [{ loop: 2, exit_signal: 'true', explicit: 1, completion: true }] });
+    const s = normalizeExitSignals({
+      test_only_loops: [],
+      done_signals: [],
+      completion_indicators: [],
+      recent: [{ loop: 2, exit_signal: 'true', explicit: 1, completion: true }],
+    });
     if (typeof s === 'string') throw new Error(s);
     expect(s.recent).toEqual([{ loop: 2, exit_signal: false, explicit: false, completion: true, test_only: false, progress: false }]);
   });

@@ -23,9 +23,18 @@ function load<T>(doc: DocumentSpec<T, RalphPaths>, content: unknown): { value: T
   return { value: loadDocument(paths, doc, (m) => warnings.push(m), 0), warnings };
 }
 
-describe("files written by the original Ralph", () => {
+describe('files written by the original Ralph', () => {
   it('status.json', () => {
-    const original = { timestamp: '2026-01-15T12:00:00+00:00', loop_count: 4, calls_made_this_hour: 4, max_calls_per_hour: 100, last_action: 'executing', status: 'running', exit_reason: '', next_reset: '13:00:00' };
+    const original = {
+      timestamp: '2026-01-15T12:00:00+00:00',
+      loop_count: 4,
+      calls_made_this_hour: 4,
+      max_calls_per_hour: 100,
+      last_action: 'executing',
+      status: 'running',
+      exit_reason: '',
+      next_reset: '13:00:00',
+    };
     const { value, warnings } = load(STATUS, original);
     expect(warnings).toEqual([]);
     expect(value).toMatchObject(original);
@@ -33,11 +42,22 @@ describe("files written by the original Ralph", () => {
   });
 
   it('.circuit_breaker_state and its history', () => {
-    const state = { state: 'HALF_OPEN', last_change: '2026-01-15T12:00:00+00:00', consecutive_no_progress: 2, consecutive_same_error: 0, last_progress_loop: 3, total_opens: 0, reason: 'Monitoring: 2 loops without progress', current_loop: 5 };
+    const state = {
+      state: 'HALF_OPEN',
+      last_change: '2026-01-15T12:00:00+00:00',
+      consecutive_no_progress: 2,
+      consecutive_same_error: 0,
+      last_progress_loop: 3,
+      total_opens: 0,
+      reason: 'Monitoring: 2 loops without progress',
+      current_loop: 5,
+    };
     const read = load(CIRCUIT_STATE, state);
     expect(read.warnings).toEqual([]);
     expect(read.value).toEqual({ ...state, consecutive_failures: 0, consecutive_permission_denials: 0 });
-    const history = [{ timestamp: '2026-01-15T12:00:00+00:00', loop: 5, from_state: 'CLOSED', to_state: 'HALF_OPEN', reason: 'Monitoring: 2 loops without progress' }];
+    const history = [
+      { timestamp: '2026-01-15T12:00:00+00:00', loop: 5, from_state: 'CLOSED', to_state: 'HALF_OPEN', reason: 'Monitoring: 2 loops without progress' },
+    ];
     expect(load(CIRCUIT_HISTORY, history)).toEqual({ value: history, warnings: [] });
   });
 
@@ -59,7 +79,13 @@ describe("files written by the original Ralph", () => {
   });
 
   it('.response_analysis keeps the analysis as written', () => {
-    const original = { loop_number: 3, timestamp: '2026-01-15T12:00:00+00:00', output_file: 'logs/claude_output_3.log', output_format: 'json', analysis: { has_completion_signal: false, confidence_score: 40, work_summary: 'Added tests' } };
+    const original = {
+      loop_number: 3,
+      timestamp: '2026-01-15T12:00:00+00:00',
+      output_file: 'logs/claude_output_3.log',
+      output_format: 'json',
+      analysis: { has_completion_signal: false, confidence_score: 40, work_summary: 'Added tests' },
+    };
     expect(load(RESPONSE_ANALYSIS, original)).toEqual({ value: original, warnings: [] });
   });
 });

@@ -23,7 +23,9 @@ describe('docs/schemas/status.schema.json', () => {
 
   it('rejects what Ralph would repair', () => {
     expect(schemaProblems(published, { loop_count: 'five' })).toEqual(['$.loop_count: string is not number']);
-    expect(schemaProblems(published, { verify: { command: '', state: 'weird', attempt: 0, max_attempts: 0, last: null } })).toEqual(['$.verify.state: "weird" is not one of ["idle","passing","failing","escalated","skipped","aborted"]']);
+    expect(schemaProblems(published, { verify: { command: '', state: 'weird', attempt: 0, max_attempts: 0, last: null } })).toEqual([
+      '$.verify.state: "weird" is not one of ["idle","passing","failing","escalated","skipped","aborted"]',
+    ]);
   });
 });
 

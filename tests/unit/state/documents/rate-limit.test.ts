@@ -14,7 +14,9 @@ describe('.rate_limit_state schema', () => {
   });
 
   it('keeps good calls and drops junk ones', () => {
-    expect(normalizeRateState({ calls: [{ at: NOW, tokens: 5 }, { at: 'noon' }, null, { at: NOW + 1, tokens: -3 }, { at: Number.NaN }, { at: NOW + 2 }] })).toEqual({
+    expect(
+      normalizeRateState({ calls: [{ at: NOW, tokens: 5 }, { at: 'noon' }, null, { at: NOW + 1, tokens: -3 }, { at: Number.NaN }, { at: NOW + 2 }] }),
+    ).toEqual({
       calls: [
         { at: NOW, tokens: 5 },
         { at: NOW + 1, tokens: 0 },
@@ -24,7 +26,11 @@ describe('.rate_limit_state schema', () => {
   });
 
   it('the saved wait and apiRetry survive a save and load', () => {
-    const state: RateState = { calls: [{ at: NOW, tokens: 1 }], wait: { reason: 'api_retry', until: NOW + 5 * MINUTE, message: 'Rate limit detected, attempt 1/3' }, apiRetry: { attempts: 2, lastError: 'rate_limit_error' } };
+    const state: RateState = {
+      calls: [{ at: NOW, tokens: 1 }],
+      wait: { reason: 'api_retry', until: NOW + 5 * MINUTE, message: 'Rate limit detected, attempt 1/3' },
+      apiRetry: { attempts: 2, lastError: 'rate_limit_error' },
+    };
     expect(normalizeRateState(JSON.parse(JSON.stringify(state)))).toEqual(state);
   });
 

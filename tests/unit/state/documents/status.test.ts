@@ -27,7 +27,16 @@ const FULL: StatusDocument = {
   circuit: { state: 'CLOSED', reason: '', consecutive_no_progress: 0, consecutive_failures: 0, consecutive_same_error: 0, total_opens: 1 },
   totals: { cost_usd: 1.25, input_tokens: 100, output_tokens: 50, cache_read_input_tokens: 7, cache_creation_input_tokens: 3, num_turns: 12, calls: 7 },
   limits: { max_loops: 10, max_cost_usd: 5, max_runtime_minutes: 60 },
-  last_iteration: { loop: 7, outcome: 'success', duration_ms: 1234, cost_usd: 0.2, files_changed: 2, exit_signal: false, summary: 'Wrote tests', ended_at: '2026-01-15T12:00:00+00:00' },
+  last_iteration: {
+    loop: 7,
+    outcome: 'success',
+    duration_ms: 1234,
+    cost_usd: 0.2,
+    files_changed: 2,
+    exit_signal: false,
+    summary: 'Wrote tests',
+    ended_at: '2026-01-15T12:00:00+00:00',
+  },
   verify: {
     command: 'npm test',
     state: 'failing',
@@ -76,7 +85,7 @@ describe('status.json schema', () => {
     });
   });
 
-  it("reads a status.json written by the original (U§2)", () => {
+  it('reads a status.json written by the original (U§2)', () => {
     const original = {
       timestamp: '2026-01-15T12:00:00-05:00',
       loop_count: 5,

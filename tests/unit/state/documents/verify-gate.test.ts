@@ -8,7 +8,11 @@ const normalizeGateState = (value: unknown) => parseOrReason(gateStateSchema, va
 function failTimes(state: GateState, times: number): { state: GateState } {
   let s = state;
   for (let i = 1; i <= times; i += 1) {
-    s = recordVerifyResult(s, { command: 'npm test', passed: false, exitCode: 1, signal: null, timedOut: false, durationMs: 100 + i, stdout: '', stderr: `failure ${i}` }, 1000 + i).state;
+    s = recordVerifyResult(
+      s,
+      { command: 'npm test', passed: false, exitCode: 1, signal: null, timedOut: false, durationMs: 100 + i, stdout: '', stderr: `failure ${i}` },
+      1000 + i,
+    ).state;
   }
   return { state: s };
 }
@@ -47,6 +51,15 @@ describe('.verify_gate schema', () => {
     expect(typeof out).toBe('object');
     const state = out as GateState;
     expect(state.results).toHaveLength(MAX_GATE_RESULTS);
-    expect(state.results[0]).toEqual({ command: 'npm test', passed: false, exitCode: null, signal: null, timedOut: true, durationMs: 5, stdout: '', stderr: '' });
+    expect(state.results[0]).toEqual({
+      command: 'npm test',
+      passed: false,
+      exitCode: null,
+      signal: null,
+      timedOut: true,
+      durationMs: 5,
+      stdout: '',
+      stderr: '',
+    });
   });
 });
