@@ -1,6 +1,7 @@
 import type { PermissionDenial, SelfReport, TokenUsage, ToolUse } from '../../agent-result.js';
 import { firstLine, toolArgument } from './claude-tool-argument.js';
 import { digestOf, emptyDigest, isTextDigest, type TextDigest } from '../../core/text-digest.js';
+import { isObject, str, type Json } from './json-fields.js';
 
 /**
  * A bounded, normalized digest of one agent call's stdout, whatever its shape
@@ -58,16 +59,6 @@ export function emptyClaudeOutput(): ClaudeOutput {
   return { format: 'empty', chars: 0, hasResult: false, errors: [], text: emptyDigest(), permissionDenials: [], apiRetries: 0, toolUseCount: 0, warnings: [] };
 }
 
-type Json = Record<string, unknown>;
-
-function isObject(value: unknown): value is Json {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-function str(value: unknown): string | undefined {
-  if (typeof value === 'string') return value;
-  if (isTextDigest(value)) return value.head + value.tail;
-  return undefined;
-}
 function num(value: unknown): number | undefined {
   return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
 }

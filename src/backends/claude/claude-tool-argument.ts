@@ -1,15 +1,4 @@
-import { isTextDigest } from '../../core/text-digest.js';
-
-type Json = Record<string, unknown>;
-
-function isObject(value: unknown): value is Json {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-function str(value: unknown): string | undefined {
-  if (typeof value === 'string') return value;
-  if (isTextDigest(value)) return value.head + value.tail;
-  return undefined;
-}
+import { isObject, str } from './json-fields.js';
 
 /** The first line of a text, cut to `max` characters. */
 export function firstLine(text: string, max: number): string {

@@ -16,7 +16,6 @@ export function toEventRecord(e: LoopEvent): EventRecord | undefined {
       return [e.type, { iteration: e.iteration }];
     case 'agent.result': {
       const { run } = e;
-      const o = run;
       return [
         e.type,
         {
@@ -24,15 +23,15 @@ export function toEventRecord(e: LoopEvent): EventRecord | undefined {
           end: run.end,
           outcome: e.outcome,
           exit_code: run.exitCode ?? null,
-          is_error: o.reportedError ?? null,
-          subtype: o.resultKind ?? null,
-          session_id: o.sessionId ?? null,
-          cost_usd: o.cost?.usd ?? 0,
-          input_tokens: o.usage?.inputTokens ?? 0,
-          output_tokens: o.usage?.outputTokens ?? 0,
-          num_turns: o.turns ?? 0,
+          is_error: run.reportedError ?? null,
+          subtype: run.resultKind ?? null,
+          session_id: run.sessionId ?? null,
+          cost_usd: run.cost?.usd ?? 0,
+          input_tokens: run.usage?.inputTokens ?? 0,
+          output_tokens: run.usage?.outputTokens ?? 0,
+          num_turns: run.turns ?? 0,
           duration_ms: run.durationMs,
-          format: o.format,
+          format: run.format,
           ...(run.details ?? {}),
         },
       ];
