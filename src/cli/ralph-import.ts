@@ -12,12 +12,6 @@ import { createLogger } from '../ui/logger.js';
 import { systemClock } from '../infra/system-clock.js';
 import { createConversionBackend } from '../backends/claude/create-claude-backend.js';
 
-/**
- * A millisecond timeout that wins over --timeout, for tests (the smallest
- * --timeout is one minute). Deliberately not in --help.
- */
-const TEST_TIMEOUT_ENV = 'RALPH_IMPORT_TIMEOUT_MS';
-
 function readClaudeCommand(env: NodeJS.ProcessEnv): string[] {
   const raw = env['CLAUDE_CODE_CMD'];
   if (raw === undefined || raw.trim() === '') return ['claude'];
@@ -26,13 +20,7 @@ function readClaudeCommand(env: NodeJS.ProcessEnv): string[] {
   return parsed.value;
 }
 
-function readTimeoutMs(flag: string | undefined, env: NodeJS.ProcessEnv): number {
-  const override = env[TEST_TIMEOUT_ENV];
-  if (override !== undefined && override !== '') {
-    const ms = integer(1, 24 * 60 * 60 * 1000).parse(override);
-    if (!ms.ok) throw new UsageError(`environment variable ${TEST_TIMEOUT_ENV}="${override}" is invalid; expected ${ms.expected}`);
-    return ms.value;
-  }
+function readTimeoutMs(flag: string | undefined): number {
   return parseFlagValue('--timeout', flag ?? '15', integer(1, 120, 'minutes')) * 60_000;
 }
 
@@ -69,7 +57,7 @@ async function importCommand(argv: string[]): Promise<number> {
   const { timeout } = program.opts<{ timeout?: string }>();
   const env = process.env;
   const command = readClaudeCommand(env);
-  const limitMs = readTimeoutMs(timeout, env);
+  const limitMs = readTimeoutMs(timeout);
   const cwd = process.cwd();
   const projectDir = resolveProjectDir(name ?? deriveProjectName(file), cwd);
 

@@ -4,6 +4,10 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { createConversionBackend } from '../../../src/backends/claude/create-claude-backend.js';
+import { importProject } from '../../../src/features/import/import-project.js';
+import { createProcessRunner } from '../../../src/infra/process-runner.js';
+import { createMemoryLogger } from '../../../src/ui/logger.js';
 import { git } from '../../helpers/git-repo.js';
 import { tempDir } from '../../helpers/temp-dir.js';
 import { assertBuilt, FAKE_CLAUDE_BIN, isolatedEnv, REPO_ROOT, runCommand, type CommandResult } from './run-command.js';
@@ -135,10 +139,18 @@ describe('ralph-import', () => {
   });
 
   it("times out, ending Claude's whole process tree, and leaves nothing behind", async () => {
-    const w = workspace({ shell: WRITE_ALL, fixture: 'json-success-tool-use.json', sleep_ms: 20_000, grandchild: true }, { RALPH_IMPORT_TIMEOUT_MS: '400' });
-    const result = await importPrd(w, 'shop-prd.md');
-    expect(result.code).toBe(1);
-    expect(result.stderr).toContain('Claude did not finish the conversion within 400 ms');
+    // The smallest --timeout is a minute: the same conversion runs in-process with a short limit.
+    const w = workspace({ shell: WRITE_ALL, fixture: 'json-success-tool-use.json', sleep_ms: 20_000, grandchild: true });
+    const backend = createConversionBackend(['claude'], w.env, createMemoryLogger());
+    const conversion = importProject({
+      sourcePath: 'shop-prd.md',
+      projectDir: join(w.cwd, 'shop-prd'),
+      cwd: w.cwd,
+      backend,
+      timeoutMs: 400,
+      runner: createProcessRunner(),
+    });
+    await expect(conversion).rejects.toThrow('Claude did not finish the conversion within 400 ms');
     expect(readdirSync(w.cwd)).toEqual(['shop-prd.md']);
     const call = JSON.parse(readFileSync(join(w.state, 'call-1.json'), 'utf8')) as { pid: number };
     expect(isRunning(call.pid)).toBe(false);
