@@ -2,7 +2,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import { emptyAgentResult, type AgentResult } from '../agent-result.js';
 import { checkFirstTasks } from '../core/fix-plan.js';
-import { RalphError, ExitCode } from '../errors.js';
+import { errorMessage, ExitCode, RalphError } from '../errors.js';
 import { containedPathRefusal, removeContainedPath, writeContainedFile } from '../infra/contained-files.js';
 import { runGitText } from '../infra/git.js';
 import type { AgentBackend, AgentRequest, Clock, ProcessRunner } from '../ports.js';
@@ -53,7 +53,7 @@ export function loadMockScript(path: string): MockResponse[] {
   try {
     value = JSON.parse(text);
   } catch (error) {
-    throw new RalphError(`Mock script ${path} is not valid JSON: ${(error as Error).message}`, ExitCode.Usage);
+    throw new RalphError(`Mock script ${path} is not valid JSON: ${errorMessage(error)}`, ExitCode.Usage);
   }
   const parsed = parseMockScript(value);
   if (!parsed.ok) throw new RalphError(`Mock script ${path} is invalid:\n  ${parsed.errors.join('\n  ')}`, ExitCode.Usage);
@@ -181,7 +181,7 @@ export class MockBackend implements AgentBackend {
         if (content === null) removeContainedPath(root, relative);
         else writeContainedFile(root, relative, content);
       } catch (error) {
-        throw new RalphError(this.describeRefusal(index, relative, (error as Error).message), ExitCode.RuntimeError);
+        throw new RalphError(this.describeRefusal(index, relative, errorMessage(error)), ExitCode.RuntimeError);
       }
     }
     if (response.checkTasks > 0 && existsSync(this.options.fixPlanPath)) {

@@ -1,5 +1,6 @@
 import { isRecord } from '../core/guards.js';
 import { containedPathProblem } from '../infra/contained-files.js';
+import { errorMessage } from '../errors.js';
 
 /**
  * The mock backend's script: ordered
@@ -99,7 +100,7 @@ export function parseMockScript(value: unknown): MockScriptResult {
           response.triggerPattern = new RegExp(trigger);
           response.triggerSource = trigger;
         } catch (error) {
-          errors.push(`${at}.trigger_pattern: invalid regular expression (${(error as Error).message})`);
+          errors.push(`${at}.trigger_pattern: invalid regular expression (${errorMessage(error)})`);
         }
       }
     }

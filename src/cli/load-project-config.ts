@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { loadConfig, type FlagValues, type LoadedConfig } from '../config/load-config.js';
-import { UsageError } from '../errors.js';
+import { errorMessage, UsageError } from '../errors.js';
 import { collectSecretValues } from '../core/secret-redactor.js';
 import type { RalphPaths } from '../state/paths.js';
 import { addSecretValues } from '../state/redaction.js';
@@ -16,7 +16,7 @@ export function loadProjectConfig(paths: RalphPaths, env: Readonly<Record<string
   try {
     ralphrc = { path: PROJECT_FILES.ralphrc, text: readFileSync(paths.ralphrc, 'utf8') };
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw new UsageError(`Cannot read .ralphrc: ${(error as Error).message}`);
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw new UsageError(`Cannot read .ralphrc: ${errorMessage(error)}`);
   }
   const loaded = loadConfig({ ralphrc, env, flags });
   // A secret given to the verify command by name (`--verify-env NPM_TOKEN=…`) is redacted like one from the environment.

@@ -10,6 +10,7 @@ import { finishLoop, type LoopResult } from './loop-finish.js';
 import { LoopRun, type Step } from './loop-run.js';
 import { checkBeforeCall } from './preflight.js';
 import { pause } from './pause.js';
+import { errorMessage } from '../errors.js';
 
 export type { LoopResult } from './loop-finish.js';
 
@@ -26,8 +27,8 @@ export async function runLoop(deps: LoopDeps, options: LoopOptions): Promise<Loo
   } catch (error) {
     // An unexpected failure still leaves a truthful status behind.
     s.state.exitReason = 'agent_failure';
-    s.setAction('crashed', 'error', `Ralph stopped on an unexpected error: ${(error as Error).message}`);
-    s.emit({ type: 'loop.crash', iterations: s.state.loop, message: (error as Error).message });
+    s.setAction('crashed', 'error', `Ralph stopped on an unexpected error: ${errorMessage(error)}`);
+    s.emit({ type: 'loop.crash', iterations: s.state.loop, message: errorMessage(error) });
     throw error;
   }
 }

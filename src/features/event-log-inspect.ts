@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import * as v from 'valibot';
 import { sessionEventSchema, type SessionEvent } from '../state/documents/session-event.js';
+import { errorMessage } from '../errors.js';
 
 /**
  * Reading and filtering the event log (.ralph/logs/session.jsonl) in
@@ -148,7 +149,7 @@ function compilePattern(pattern: string): RegExp | string {
   try {
     return new RegExp(pattern);
   } catch (e) {
-    return `payload_pattern is not a valid regular expression: ${(e as Error).message}`;
+    return `payload_pattern is not a valid regular expression: ${errorMessage(e)}`;
   }
 }
 

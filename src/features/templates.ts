@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ExitCode, RalphError } from '../errors.js';
+import { errorMessage, ExitCode, RalphError } from '../errors.js';
 import { packageRoot } from '../infra/package-info.js';
 
 /** The files in `templates/` that project commands copy into a project. */
@@ -18,7 +18,7 @@ export function readTemplate(name: TemplateName): string {
     return readFileSync(path, 'utf8');
   } catch (error) {
     throw new RalphError(
-      `Ralph's template ${name} could not be read (${path}): ${(error as Error).message}`,
+      `Ralph's template ${name} could not be read (${path}): ${errorMessage(error)}`,
       ExitCode.RuntimeError,
       'The installation is incomplete; reinstall Ralph.',
     );

@@ -1,4 +1,4 @@
-import { ExitCode } from '../../errors.js';
+import { errorMessage, ExitCode } from '../../errors.js';
 import type { ToolContext } from '../../features/test-tools/tool-home.js';
 import { createDefaultDeps } from '../deps.js';
 
@@ -27,7 +27,7 @@ export async function runMcpCommand(cwd: string, env: NodeJS.ProcessEnv): Promis
   ]);
   const { runner, clock } = createDefaultDeps();
   const context: Omit<ToolContext, 'signal' | 'progress'> = { env, cwd, now: () => clock.now(), runner, warn: (m) => log(`warning: ${m}`) };
-  await cleanStaleWorkspaces(context).catch((error: unknown) => log(`warning: stale workspace cleanup failed: ${(error as Error).message}`));
+  await cleanStaleWorkspaces(context).catch((error: unknown) => log(`warning: stale workspace cleanup failed: ${errorMessage(error)}`));
 
   const shutdown = new AbortController();
   const server = createRalphMcpServer({ context, shutdown: shutdown.signal });

@@ -35,13 +35,13 @@ export function readInput(
     try {
       text = args.input === '-' ? stdin() : read(args.input);
     } catch (error) {
-      throw badInput(`cannot read --input ${args.input}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+      throw badInput(`cannot read --input ${args.input}: ${(error as NodeJS.ErrnoException).code ?? errorMessage(error)}`);
     }
     let value: unknown;
     try {
       value = JSON.parse(text);
     } catch (error) {
-      throw badInput(`--input ${args.input} is not valid JSON: ${(error as Error).message}`);
+      throw badInput(`--input ${args.input} is not valid JSON: ${errorMessage(error)}`);
     }
     if (typeof value !== 'object' || value === null || Array.isArray(value))
       throw badInput(`--input ${args.input} must hold one JSON object of tool parameters`);

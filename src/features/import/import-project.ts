@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { copyFileSync, existsSync, writeFileSync, mkdirSync, readdirSync, readFileSync, renameSync, rmdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
-import { ExitCode, RalphError } from '../../errors.js';
+import { errorMessage, ExitCode, RalphError } from '../../errors.js';
 import type { AgentBackend, ProcessRunner } from '../../ports.js';
 import { fileTimestamp, formatDuration } from '../../core/time-format.js';
 import { writeFileAtomic } from '../../state/json-file.js';
@@ -66,7 +66,7 @@ function makeParents(dir: string): string | undefined {
   try {
     mkdirSync(dir, { recursive: true });
   } catch (error) {
-    throw new RalphError(`cannot create the folder ${dir}: ${(error as Error).message}`, ExitCode.RuntimeError);
+    throw new RalphError(`cannot create the folder ${dir}: ${errorMessage(error)}`, ExitCode.RuntimeError);
   }
   return first;
 }
@@ -76,7 +76,7 @@ function moveIntoPlace(staging: string, target: string): void {
     renameSync(staging, target);
   } catch (error) {
     throw new RalphError(
-      `cannot move the finished project to ${target}: ${(error as Error).message}`,
+      `cannot move the finished project to ${target}: ${errorMessage(error)}`,
       ExitCode.RuntimeError,
       'Did something create that folder meanwhile? Choose another name.',
     );

@@ -1,6 +1,6 @@
 import { readFileSync, statSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
-import { ExitCode, RalphError } from '../../errors.js';
+import { errorMessage, ExitCode, RalphError } from '../../errors.js';
 
 /** ralph-enable and ralph-import use exit code 4 for "the document does not exist". */
 export const FILE_NOT_FOUND_EXIT = 4;
@@ -39,7 +39,7 @@ export function readSourceDocument(rawPath: string, cwd: string): SourceDocument
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
       throw new RalphError(`document not found: ${rawPath}`, FILE_NOT_FOUND_EXIT, `Check the path (looked for ${path}).`);
     }
-    throw new RalphError(`cannot read ${rawPath}: ${(error as Error).message}`, ExitCode.RuntimeError);
+    throw new RalphError(`cannot read ${rawPath}: ${errorMessage(error)}`, ExitCode.RuntimeError);
   }
   if (size > MAX_SOURCE_BYTES) {
     throw new RalphError(
@@ -52,7 +52,7 @@ export function readSourceDocument(rawPath: string, cwd: string): SourceDocument
   try {
     buffer = readFileSync(path);
   } catch (error) {
-    throw new RalphError(`cannot read ${rawPath}: ${(error as Error).message}`, ExitCode.RuntimeError);
+    throw new RalphError(`cannot read ${rawPath}: ${errorMessage(error)}`, ExitCode.RuntimeError);
   }
   const binaryHint = 'Give a text document such as .md, .txt or .json (export PDFs and Word files to text first).';
   if (buffer.includes(0)) throw new RalphError(`${rawPath} looks like a binary file, not text`, ExitCode.RuntimeError, binaryHint);

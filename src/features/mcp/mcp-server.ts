@@ -4,6 +4,7 @@ import { packageVersion } from '../../infra/package-info.js';
 import { isToolError, ToolError } from '../test-tools/tool-error.js';
 import type { ToolContext } from '../test-tools/tool-home.js';
 import { TOOLS, type ToolSpec } from './tool-catalog.js';
+import { errorMessage } from '../../errors.js';
 
 /**
  * Ralph's MCP server: every tool of the catalog, with its zod schema as the
@@ -32,9 +33,7 @@ async function callSpec(spec: ToolSpec, args: unknown, ctx: ToolContext): Promis
   try {
     return textResult(await spec.run(args, ctx), false);
   } catch (error) {
-    const toolError = isToolError(error)
-      ? error
-      : new ToolError('run_failed', `unexpected error in ${spec.name}: ${(error as Error).message ?? String(error)}`);
+    const toolError = isToolError(error) ? error : new ToolError('run_failed', `unexpected error in ${spec.name}: ${errorMessage(error) ?? String(error)}`);
     return textResult(toolError.toJson(), true);
   }
 }

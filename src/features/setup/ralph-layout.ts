@@ -1,6 +1,6 @@
 import { lstatSync, mkdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { ExitCode, RalphError } from '../../errors.js';
+import { errorMessage, ExitCode, RalphError } from '../../errors.js';
 import { writeFileAtomic } from '../../state/json-file.js';
 import { readTemplate, renderTemplate } from '../templates.js';
 import { createFileExclusive, keepBackup, replaceFileKeepingMode } from './file-writes.js';
@@ -76,7 +76,7 @@ function makeDirectory(path: string): void {
     mkdirSync(path, { recursive: true });
   } catch (error) {
     throw new RalphError(
-      `cannot create the folder ${path}: ${(error as Error).message}`,
+      `cannot create the folder ${path}: ${errorMessage(error)}`,
       ExitCode.RuntimeError,
       'Check that no file has that name and that you may write there.',
     );

@@ -1,4 +1,5 @@
 import { globToRegExp, MAX_PATTERN_CHARS, type EventRecord } from '../event-log-inspect.js';
+import { errorMessage } from '../../errors.js';
 
 /**
  * test_assert's evaluation, pure: the caller
@@ -82,7 +83,7 @@ export function compileUserPattern(pattern: string, field = 'pattern'): RegExp |
   try {
     return new RegExp(pattern, 'm');
   } catch (error) {
-    return `${field} is not a valid regular expression: ${(error as Error).message}`;
+    return `${field} is not a valid regular expression: ${errorMessage(error)}`;
   }
 }
 

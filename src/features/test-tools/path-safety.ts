@@ -1,6 +1,7 @@
 import { lstatSync, readlinkSync, realpathSync } from 'node:fs';
 import { dirname, join, resolve, sep } from 'node:path';
 import { ToolError } from './tool-error.js';
+import { errorMessage } from '../../errors.js';
 
 /**
  * Every path a test tool takes (fixtures, file assertions) must stay inside
@@ -70,7 +71,7 @@ export function resolveInside(root: string, relative: string, what = 'path'): st
   try {
     real = realLocation(target);
   } catch (error) {
-    throw outside(what, relative, (error as Error).message);
+    throw outside(what, relative, errorMessage(error));
   }
   if (!isInside(realRoot, real)) throw outside(what, relative, `it leads to ${real} through a symbolic link, outside the workspace`);
   return target;

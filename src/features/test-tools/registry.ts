@@ -5,6 +5,7 @@ import { loadDocument, updateDocument, type DocumentSpec } from '../../state/doc
 import { mapOf, record } from '../../state/documents/lenient.js';
 import { ToolError } from './tool-error.js';
 import { isWorkspaceId, type ToolPaths } from './tool-home.js';
+import { errorMessage } from '../../errors.js';
 
 /**
  * The registry of test workspaces: one JSON file that survives between calls
@@ -119,7 +120,7 @@ async function lockRegistry(path: string): Promise<() => Promise<void>> {
   } catch (error) {
     throw new ToolError(
       'registry_busy',
-      `the test workspace registry ${path} stayed locked (${(error as Error).message})`,
+      `the test workspace registry ${path} stayed locked (${errorMessage(error)})`,
       {},
       'Another ralph test / ralph mcp process holds it; try again.',
     );

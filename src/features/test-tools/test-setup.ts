@@ -15,6 +15,7 @@ import { badInput, ToolError } from './tool-error.js';
 import { toolPaths, type ToolContext } from './tool-home.js';
 import { readMarker, removeWorkspaceFiles, writeMarker } from './workspace.js';
 import { PROJECT_FILES } from '../../state/project-layout.js';
+import { errorMessage } from '../../errors.js';
 
 /**
  * test_setup: a Ralph project in `<tmp>/ralph-test-<id>`, made
@@ -72,7 +73,7 @@ export function renderConfig(config: Record<string, ConfigValue>): Record<string
       quoteRalphrcValue(text);
       out[key] = text;
     } catch (error) {
-      problems.push(`config.${key}: ${(error as Error).message}`);
+      problems.push(`config.${key}: ${errorMessage(error)}`);
     }
   }
   if (problems.length > 0) throw badInput(`invalid config:\n  ${problems.join('\n  ')}`, { problems });
