@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { relative } from 'node:path';
 import { outputLogPath, pruneOutputLogs, rotateLogIfNeeded } from './log-files.js';
 import { appendHistory, type CircuitState, type Transition } from '../core/circuit-breaker.js';
@@ -19,7 +19,8 @@ import { RESPONSE_ANALYSIS } from './documents/response-analysis.js';
 import { STATUS } from './documents/status.js';
 import { VERIFY_GATE } from './documents/verify-gate.js';
 import { requiredProjectFiles } from './project-files.js';
-import { appendLine, writeFileAtomic, writeJsonAtomic } from './json-file.js';
+import { appendLine, writeJsonAtomic } from './json-file.js';
+import { LIVE_LOG_MAX_BYTES, LiveLogFile, type DeferFlush } from './live-log-file.js';
 import type { RalphPaths } from './paths.js';
 import { StreamRedactor } from '../core/secret-redactor.js';
 import type { LoopStorePort } from '../engine/ports.js';
@@ -30,17 +31,15 @@ import { readAgentSession, rememberAgentSession, resetSession, touchRalphSession
  * The loop's persistent state, one method per file. Every write is atomic;
  * every read of a damaged file resets it with a warning (never a crash).
  */
-/** live.log holds the current loop's stream; past this size it starts over, so a runaway agent cannot fill the disk. */
-export const LIVE_LOG_MAX_BYTES = 10 * 1024 * 1024;
-
 export class LoopStore implements LoopStorePort {
-  private liveLogBytes = 0;
+  private liveLog: LiveLogFile | undefined;
   private liveRedactor: StreamRedactor | undefined;
 
   constructor(
     readonly paths: RalphPaths,
     private readonly warn: (message: string) => void,
     private readonly liveLogMaxBytes = LIVE_LOG_MAX_BYTES,
+    private readonly deferLiveFlush?: DeferFlush,
   ) {}
 
   loadCircuit(nowMs: number): CircuitState {
@@ -144,8 +143,8 @@ export class LoopStore implements LoopStorePort {
   }
 
   resetLiveLog(header: string): void {
-    writeFileAtomic(this.paths.liveLog, `${header}\n`);
-    this.liveLogBytes = 0;
+    this.liveLog?.close();
+    this.liveLog = LiveLogFile.start(this.paths.liveLog, header, this.liveLogMaxBytes, this.deferLiveFlush);
     this.liveRedactor = new StreamRedactor(currentRedactors().text);
   }
 
@@ -156,33 +155,23 @@ export class LoopStore implements LoopStorePort {
    */
   appendLiveLog(text: string): void {
     this.liveRedactor ??= new StreamRedactor(currentRedactors().text);
-    this.writeLive(this.liveRedactor.write(text));
+    this.liveLog ??= LiveLogFile.append(this.paths.liveLog, this.liveLogMaxBytes, this.deferLiveFlush);
+    this.liveLog.write(this.liveRedactor.write(text));
   }
 
-  /** Lets out what the redactor still holds at the end of a call. */
+  /** Lets out what the redactor still holds at the end of a call and closes live.log. */
   endLiveLog(): void {
     const rest = this.liveRedactor?.end() ?? '';
     this.liveRedactor = undefined;
-    this.writeLive(rest);
+    if (rest !== '') this.liveLog ??= LiveLogFile.append(this.paths.liveLog, this.liveLogMaxBytes, this.deferLiveFlush);
+    this.liveLog?.write(rest);
+    this.liveLog?.close();
+    this.liveLog = undefined;
   }
 
-  private writeLive(clean: string): void {
-    if (clean === '') return;
-    try {
-      const size = Buffer.byteLength(clean);
-      if (this.liveLogBytes + size > this.liveLogMaxBytes) {
-        // Start over rather than stop: whoever follows live.log wants the latest output.
-        writeFileAtomic(
-          this.paths.liveLog,
-          `[... earlier output of this loop cut: live.log keeps at most ${this.liveLogMaxBytes} bytes; the beginning is in this call's output log under .ralph/logs ...]\n`,
-        );
-        this.liveLogBytes = 0;
-      }
-      writeFileSync(this.paths.liveLog, clean, { flag: 'a' });
-      this.liveLogBytes += size;
-    } catch {
-      // The live view is best effort.
-    }
+  /** Writes the live output held so far, for an exit that cannot wait for the call's end. */
+  flushLiveLog(): void {
+    this.liveLog?.flush();
   }
 
   readClaudeSession(): StoredAgentSession | undefined {

@@ -67,13 +67,18 @@ export async function runLoopCommand(input: LoopCommandInput): Promise<number> {
   });
   const abort = new AbortController();
   const exitGuard = new ExitGuard();
-  const onSignal = createStopSignalHandler({ abort, guard: exitGuard, write: (text) => process.stderr.write(text), exit: (code) => process.exit(code) });
+  const store = new LoopStore(paths, (m) => logger.warn(m));
+  // A forced exit skips the call's end, where live.log is written out: what it holds goes out first.
+  const forceExit = (code: number): never => {
+    store.flushLiveLog();
+    process.exit(code);
+  };
+  const onSignal = createStopSignalHandler({ abort, guard: exitGuard, write: (text) => process.stderr.write(text), exit: forceExit });
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
   let guard: RunGuard | undefined;
   try {
     guard = await startRunGuard(paths.runFile, logger);
-    const store = new LoopStore(paths, (m) => logger.warn(m));
     const readPrompt = (): string => {
       if (input.task && !readIfExists(promptPath)) return taskPrompt(input.task);
       const text = readIfExists(promptPath);

@@ -1,0 +1,157 @@
+import { closeSync, constants, mkdirSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import { redactText } from './redaction.js';
+
+/** live.log holds the current loop's stream; past this size it starts over, so a runaway agent cannot fill the disk. */
+export const LIVE_LOG_MAX_BYTES = 10 * 1024 * 1024;
+
+/** Past this much held text a write goes out at once, so the held text stays small whatever the agent prints. */
+export const LIVE_LOG_FLUSH_BYTES = 64 * 1024;
+
+/** Runs `flush` once the events at hand are handled: by default when the current pipe chunk is fully parsed. */
+export type DeferFlush = (flush: () => void) => void;
+
+const afterCurrentEvents: DeferFlush = (flush) => {
+  setImmediate(flush);
+};
+
+const APPEND = constants.O_WRONLY | constants.O_APPEND | constants.O_NOFOLLOW;
+let counter = 0;
+
+/**
+ * live.log during one agent call, kept open from the loop's header to the
+ * call's end. A stream brings thousands of small events a second: opening,
+ * appending to and closing the file for each cost more than the rest of the
+ * live view, so events are held and written together once the burst that
+ * brought them is handled (or a size is reached), which keeps a watcher's
+ * view as fresh as before. The file is never reached through a symbolic link
+ * the agent may plant: a new file is created beside it and renamed over it,
+ * and the descriptor of that very file is kept; an existing file is opened
+ * with O_NOFOLLOW.
+ */
+export class LiveLogFile {
+  private fd: number | undefined;
+  private held: string[] = [];
+  private heldBytes = 0;
+  private written = 0;
+  private flushQueued = false;
+
+  private constructor(
+    private readonly path: string,
+    private readonly maxBytes: number,
+    private readonly defer: DeferFlush,
+    private readonly flushBytes: number,
+  ) {}
+
+  /** Replaces live.log with a file that starts with `header`. */
+  static start(path: string, header: string, maxBytes: number, defer: DeferFlush = afterCurrentEvents, flushBytes = LIVE_LOG_FLUSH_BYTES): LiveLogFile {
+    const file = new LiveLogFile(path, maxBytes, defer, flushBytes);
+    file.replace(header);
+    return file;
+  }
+
+  /** Appends to live.log as it is, without a header of its own. */
+  static append(path: string, maxBytes: number, defer: DeferFlush = afterCurrentEvents, flushBytes = LIVE_LOG_FLUSH_BYTES): LiveLogFile {
+    const file = new LiveLogFile(path, maxBytes, defer, flushBytes);
+    file.attempt(() => {
+      file.fd = openSync(path, APPEND | constants.O_CREAT, 0o666);
+    });
+    return file;
+  }
+
+  /** Holds `text` (already redacted) for the next flush. */
+  write(text: string): void {
+    if (text === '' || this.fd === undefined) return;
+    const size = Buffer.byteLength(text);
+    if (this.written + this.heldBytes + size > this.maxBytes) {
+      // Start over rather than stop: whoever follows live.log wants the latest output.
+      this.held = [];
+      this.heldBytes = 0;
+      this.replace(
+        `[... earlier output of this loop cut: live.log keeps at most ${this.maxBytes} bytes; the beginning is in this call's output log under .ralph/logs ...]`,
+      );
+      if (this.fd === undefined) return;
+    }
+    this.held.push(text);
+    this.heldBytes += size;
+    if (this.heldBytes >= this.flushBytes) this.flush();
+    else if (!this.flushQueued) {
+      this.flushQueued = true;
+      this.defer(() => {
+        this.flushQueued = false;
+        this.flush();
+      });
+    }
+  }
+
+  /** Writes what is held now. */
+  flush(): void {
+    if (this.heldBytes === 0 || this.fd === undefined) return;
+    const text = this.held.join('');
+    this.held = [];
+    this.written += this.heldBytes;
+    this.heldBytes = 0;
+    const fd = this.fd;
+    this.attempt(() => writeSync(fd, text));
+  }
+
+  /** Writes what is held and lets the file go; later writes are dropped. */
+  close(): void {
+    this.flush();
+    this.release();
+  }
+
+  private replace(firstLine: string): void {
+    this.release();
+    this.written = 0;
+    this.attempt(() => {
+      this.fd = createBeside(this.path, `${redactText(firstLine)}\n`);
+    });
+  }
+
+  private release(): void {
+    if (this.fd === undefined) return;
+    const fd = this.fd;
+    this.fd = undefined;
+    this.attempt(() => closeSync(fd));
+  }
+
+  /** The live view is best effort: a failed write ends it for this call, never the call itself. */
+  private attempt(effect: () => void): void {
+    try {
+      effect();
+    } catch {
+      this.release();
+    }
+  }
+}
+
+/**
+ * Creates a new file beside `path` holding `content`, renames it over `path`
+ * and returns its open descriptor: what is written later goes to that file,
+ * whatever is put in its place meanwhile.
+ */
+function createBeside(path: string, content: string): number {
+  counter += 1;
+  const tmp = join(dirname(path), `.${basename(path)}.${process.pid}.${counter}.tmp`);
+  const create = (): number => openSync(tmp, APPEND | constants.O_CREAT | constants.O_EXCL, 0o666);
+  let fd: number;
+  try {
+    fd = create();
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') mkdirSync(dirname(path), { recursive: true });
+    else if (code === 'EEXIST') rmSync(tmp, { force: true });
+    else throw error;
+    fd = create();
+  }
+  try {
+    writeSync(fd, content);
+    renameSync(tmp, path);
+    return fd;
+  } catch (error) {
+    closeSync(fd);
+    rmSync(tmp, { force: true });
+    throw error;
+  }
+}
