@@ -4,6 +4,7 @@ import { spawnSync } from 'node:child_process';
 import { createWriteStream } from 'node:fs';
 import { join } from 'node:path';
 import { cleanup, median, printTable, row, tempDir } from './lib.mjs';
+import { streamJson } from './stream-json.mjs';
 
 const TARGET = 50 * 1024 * 1024;
 const STATUS = '\n---RALPH_STATUS---\nSTATUS: COMPLETE\nEXIT_SIGNAL: true\n---END_RALPH_STATUS---';
@@ -15,23 +16,6 @@ async function writeFile(name, chunks) {
   for (const chunk of chunks()) if (!out.write(chunk)) await new Promise((r) => out.once('drain', r));
   await new Promise((r) => out.end(r));
   return path;
-}
-
-function* streamJson() {
-  let size = 0;
-  const text = 'Running the test suite and reading the results. '.repeat(40);
-  for (let i = 0; size < TARGET; i += 1) {
-    const event =
-      i % 3 === 0
-        ? { type: 'assistant', message: { id: `m${i}`, content: [{ type: 'text', text }] }, session_id: 's' }
-        : i % 3 === 1
-          ? { type: 'assistant', message: { id: `m${i}`, content: [{ type: 'tool_use', name: 'Bash', input: { command: `npm test -- --shard ${i}` } }] } }
-          : { type: 'user', message: { content: [{ type: 'tool_result', tool_use_id: `t${i}`, content: `PASS src/test${i}.ts\n${'ok\n'.repeat(200)}` }] } };
-    const line = `${JSON.stringify(event)}\n`;
-    size += line.length;
-    yield line;
-  }
-  yield `${JSON.stringify({ type: 'result', subtype: 'success', is_error: false, result: `All done.${STATUS}`, session_id: 's', total_cost_usd: 1.5, usage: { input_tokens: 1, output_tokens: 1 } })}\n`;
 }
 
 function* giantResult() {
@@ -50,7 +34,7 @@ function* plainText() {
 try {
   const rows = [];
   for (const [name, gen] of [
-    ['stream-json log', streamJson],
+    ['stream-json log', () => streamJson(TARGET, `All done.${STATUS}`)],
     ['one 50 MB result object', giantResult],
     ['plain text', plainText],
   ]) {
