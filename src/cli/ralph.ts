@@ -1,4 +1,8 @@
-import { runMain } from './main.js';
-import { runRalph } from './ralph-command.js';
+import { answerQuickly } from './ralph-quick-answers.js';
 
-await runMain((argv) => runRalph(argv), { json: true });
+// The parser and the commands load only when the quick answers do not apply.
+if (!answerQuickly(process.argv.slice(2))) {
+  const { runMain } = await import('./main.js');
+  const { runRalph } = await import('./ralph-command.js');
+  await runMain((argv) => runRalph(argv), { json: true });
+}

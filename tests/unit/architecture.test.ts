@@ -91,6 +91,10 @@ describe('cold start (spec §13: read-only commands ≤ 150 ms)', () => {
     const packages = reachablePackages(join(ROOT, entry));
     for (const heavy of ['proper-lockfile', 'ora', 'zod', '@modelcontextprotocol/sdk']) expect(packages.has(heavy), `${entry} reaches ${heavy}`).toBe(false);
   });
+
+  it('src/cli/ralph.ts loads no package before it knows the arguments need the parser (--help and --version answer without commander)', () => {
+    expect([...reachablePackages(join(ROOT, 'src/cli/ralph.ts'))]).toEqual(['node:fs', 'node:path', 'node:url']);
+  });
 });
 
 /** The package a bare import specifier names ('@scope/name/sub' → '@scope/name'); undefined for a Node builtin. */

@@ -1,0 +1,48 @@
+import { readFileSync } from 'node:fs';
+import { packageVersion } from '../infra/package-info.js';
+import { tolerateClosedOutput } from './closed-pipes.js';
+
+/**
+ * `ralph --version` and `ralph --help` answered before commander and the
+ * command modules load: they are asked most and by scripts, and loading the
+ * parser costs more than the answer itself. The help text is what commander
+ * printed to a pipe when the package was built (scripts/render-help.mjs).
+ */
+
+/** Where the build leaves the help text, beside the compiled module. */
+export const RENDERED_HELP = new URL('./ralph-help.txt', import.meta.url);
+
+const VERSION_FLAGS = new Set(['--version', '-V']);
+const HELP_FLAGS = new Set(['--help', '-h']);
+
+/** The rendered help, or undefined when this is not a build that has it. */
+function renderedHelp(): string | undefined {
+  try {
+    return readFileSync(RENDERED_HELP, 'utf8');
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * What `ralph` prints for these arguments without parsing them, or undefined
+ * when the parser must answer. Help goes through the parser on a terminal:
+ * commander wraps it to the terminal's width there, and only a pipe gets the
+ * fixed width the build rendered.
+ */
+export function quickAnswer(argv: readonly string[], toTerminal: boolean, help: () => string | undefined = renderedHelp): string | undefined {
+  if (argv.length !== 1) return undefined;
+  const flag = argv[0] as string;
+  if (VERSION_FLAGS.has(flag)) return `${packageVersion()}\n`;
+  if (HELP_FLAGS.has(flag) && !toTerminal) return help();
+  return undefined;
+}
+
+/** Prints the quick answer when there is one; true when the command is done. */
+export function answerQuickly(argv: readonly string[]): boolean {
+  const answer = quickAnswer(argv, process.stdout.isTTY === true);
+  if (answer === undefined) return false;
+  tolerateClosedOutput();
+  process.stdout.write(answer);
+  return true;
+}
