@@ -57,7 +57,8 @@ copy_package() {
   local staging="$RALPH_HOME.new.$$"
   rm -rf "$staging"
   mkdir -p "$staging"
-  cp -R "$SRC_DIR/bin" "$SRC_DIR/dist" "$SRC_DIR/templates" "$SRC_DIR/package.json" "$SRC_DIR/package-lock.json" "$staging/"
+  # -p keeps the build's times: ralph answers --help from the rendered text only when it is not older than the compiled parser.
+  cp -pR "$SRC_DIR/bin" "$SRC_DIR/dist" "$SRC_DIR/templates" "$SRC_DIR/package.json" "$SRC_DIR/package-lock.json" "$staging/"
   [ -f "$SRC_DIR/README.md" ] && cp "$SRC_DIR/README.md" "$staging/"
   (cd "$staging" && npm ci --omit=dev --no-audit --no-fund --prefer-offline --ignore-scripts >/dev/null)
   # Swap in the new copy only once it is complete.

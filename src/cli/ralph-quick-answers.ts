@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { packageVersion } from '../infra/package-info.js';
 import { tolerateClosedOutput } from './closed-pipes.js';
 
@@ -15,9 +15,16 @@ export const RENDERED_HELP = new URL('./ralph-help.txt', import.meta.url);
 const VERSION_FLAGS = new Set(['--version', '-V']);
 const HELP_FLAGS = new Set(['--help', '-h']);
 
-/** The rendered help, or undefined when this is not a build that has it. */
+/** The module that declares the options; tsc rewrites it on every build. */
+const PARSER_MODULE = new URL('./ralph-args.js', import.meta.url);
+
+/**
+ * The rendered help, or undefined when this build has none or a newer compile
+ * (a bare `tsc`) may have changed the options since it was rendered.
+ */
 function renderedHelp(): string | undefined {
   try {
+    if (statSync(RENDERED_HELP).mtimeMs < statSync(PARSER_MODULE).mtimeMs) return undefined;
     return readFileSync(RENDERED_HELP, 'utf8');
   } catch {
     return undefined;
