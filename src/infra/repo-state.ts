@@ -244,6 +244,13 @@ async function hashBlob(ctx: RepoContext, content: Buffer): Promise<string> {
   return (await gitText(['hash-object', '-w', '--no-filters', '--stdin'], { cwd: ctx.root, input: content })).trim();
 }
 
+/** Projects whose last capture had untracked directories holding files. */
+const expandedBefore = new Set<string>();
+
+function untrackedInFull(cwd: string): Promise<Buffer> {
+  return gitBytes(['ls-files', '-z', '-o', '--exclude-standard'], { cwd });
+}
+
 export interface FileCapture {
   files: Map<string, FileEntry>;
   emptyDirs: string[];
@@ -261,23 +268,35 @@ export interface FileCapture {
  */
 export async function captureFiles(ctx: RepoContext, cache: StatCache, extraPaths: Iterable<string> = []): Promise<FileCapture> {
   const cwd = ctx.project;
-  // Untracked files come collapsed (`dir/` for a wholly untracked directory, an
-  // empty one or a nested repository); only the directories that hold files are
-  // listed again in full. Usually there are none, which saves a git call.
   // Tracked files whose stat data no longer matches the index, checked by git in C
   // with every stat field trusted whatever the repository's settings say.
   const dirtyFiles = gitBytes(
     ['-c', 'core.trustctime=true', '-c', 'core.checkStat=default', '-c', 'core.ignoreStat=false', 'diff-files', '-z', '--name-only', '--', '.'],
     { cwd },
   ).catch(() => null);
-  const [tracked, collapsed] = await Promise.all([
-    gitBytes(['ls-files', '-z', '-s', '--cached'], { cwd }),
-    gitBytes(['ls-files', '-z', '-o', '--exclude-standard', '--directory'], { cwd }),
-  ]);
+  // The full list of untracked files, started at once when the last capture of
+  // this project needed it (untracked directories with files usually outlive an
+  // iteration), so it runs alongside the other calls instead of after them.
+  const early = expandedBefore.has(cwd) ? untrackedInFull(cwd) : null;
+  early?.catch(() => undefined);
+  // Tracked files (tagged H, S or M) and untracked ones (tagged ?) in one call.
+  // Untracked files come collapsed (`dir/` for a wholly untracked directory, an
+  // empty one or a nested repository); only the directories that hold files are
+  // listed again in full. Usually there are none, which saves a git call.
+  const listing = await gitBytes(['ls-files', '-z', '-t', '-s', '--cached', '-o', '--exclude-standard', '--directory'], { cwd });
   const candidates = new Set<string>();
   const gitlinks = new Map<string, string>();
   const indexObjects = new Set<string>();
-  for (const line of splitZ(tracked)) {
+  const collapsed: string[] = [];
+  // The digest reads the tracked entries as `ls-files -s` prints them, which is what older checkpoints recorded.
+  const view = ctx.prefix ? createHash('sha1') : null;
+  for (const tagged of splitZ(listing)) {
+    if (tagged.startsWith('? ')) {
+      collapsed.push(tagged.slice(2));
+      continue;
+    }
+    const line = tagged.slice(2);
+    view?.update(Buffer.from(`${line}\0`, 'latin1'));
     const tab = line.indexOf('\t');
     const path = line.slice(tab + 1);
     if (!line.startsWith('160000 ')) indexObjects.add(line.slice(7, line.indexOf(' ', 7)));
@@ -289,7 +308,7 @@ export async function captureFiles(ctx: RepoContext, cache: StatCache, extraPath
   const emptyDirs: string[] = [];
   const expand: string[] = [];
   const budget = { left: 10_000 };
-  for (const entry of splitZ(collapsed)) {
+  for (const entry of collapsed) {
     if (!entry.endsWith('/')) {
       if (!isRalphStatePath(entry)) candidates.add(entry);
       continue;
@@ -301,14 +320,15 @@ export async function captureFiles(ctx: RepoContext, cache: StatCache, extraPath
     else emptyLeaves(cwd, dir, emptyDirs, budget);
   }
   if (expand.length > 0) {
+    expandedBefore.add(cwd);
     // Listed in full (file names are bytes; a pathspec argument could not carry every name).
-    const listed = await gitBytes(['ls-files', '-z', '-o', '--exclude-standard'], { cwd });
+    const listed = await (early ?? untrackedInFull(cwd));
     for (const path of splitZ(listed)) {
       if (!expand.some((d) => path.startsWith(d))) continue;
       if (path.endsWith('/')) nestedPaths.push(path.slice(0, -1));
       else if (!isRalphStatePath(path)) candidates.add(path);
     }
-  }
+  } else expandedBefore.delete(cwd);
   for (const path of extraPaths) if (!gitlinks.has(path)) candidates.add(path);
 
   const files = new Map<string, FileEntry>();
@@ -388,7 +408,7 @@ export async function captureFiles(ctx: RepoContext, cache: StatCache, extraPath
     }),
   );
   const nested = await Promise.all(nestedPaths.map(async (path) => ({ path, head: await subRepoHead(underRoot(cwd, path)) })));
-  const indexView = ctx.prefix ? createHash('sha1').update(tracked).digest('hex') : '';
+  const indexView = view ? view.digest('hex') : '';
   return { files, emptyDirs: emptyDirs.sort(), nested, submodules, indexObjects: [...indexObjects].sort(), indexView };
 }
 
