@@ -25,8 +25,15 @@ interface CacheFile {
 const RACY_MS = 2_000;
 const MAX_TREES = 64;
 
-/** The last cache read or written per file, so a long run does not parse it again each iteration. */
-const memory = new Map<string, { mtimeMs: number; file: CacheFile }>();
+interface Remembered {
+  mtimeMs: number;
+  /** Never changed once stored: a cache replaces its entries rather than editing them. */
+  entries: Map<string, CachedStat>;
+  trees: Map<string, string>;
+}
+
+/** The last cache read or written per file, kept as maps, so a long run neither parses nor rebuilds it each iteration. */
+const memory = new Map<string, Remembered>();
 
 function fileMtime(path: string): number {
   try {
@@ -43,23 +50,30 @@ export class StatCache {
 
   private constructor(
     private readonly path: string,
-    file: CacheFile | null,
+    entries: Map<string, CachedStat>,
+    trees: Map<string, string>,
   ) {
-    this.entries = new Map(Object.entries(file?.entries ?? {}));
-    this.trees = new Map(Object.entries(file?.trees ?? {}));
+    this.entries = entries;
+    this.trees = new Map(trees);
   }
 
   static load(dir: string): StatCache {
     const path = join(dir, 'stat-cache.json');
+    const mtimeMs = fileMtime(path);
     const known = memory.get(path);
-    if (known && known.mtimeMs === fileMtime(path)) return new StatCache(path, known.file);
+    if (known && known.mtimeMs === mtimeMs) return new StatCache(path, known.entries, known.trees);
     try {
       const parsed: unknown = JSON.parse(readFileSync(path, 'latin1'));
-      if (typeof parsed === 'object' && parsed !== null && (parsed as { version?: unknown }).version === 2) return new StatCache(path, parsed as CacheFile);
+      if (typeof parsed === 'object' && parsed !== null && (parsed as { version?: unknown }).version === 2) {
+        const file = parsed as CacheFile;
+        const read: Remembered = { mtimeMs, entries: new Map(Object.entries(file.entries)), trees: new Map(Object.entries(file.trees)) };
+        memory.set(path, read);
+        return new StatCache(path, read.entries, read.trees);
+      }
     } catch {
       // Missing or damaged: a cache is only a shortcut, start empty.
     }
-    return new StatCache(path, null);
+    return new StatCache(path, new Map(), new Map());
   }
 
   /** The cached blob id and st_mode when `key` (see statKey) is what was recorded for `path`. */
@@ -94,31 +108,29 @@ export class StatCache {
     this.fresh.clear();
   }
 
-  private unchanged(entries: Record<string, CachedStat>): boolean {
-    let count = 0;
-    for (const [key, value] of Object.entries(entries)) {
-      count += 1;
+  private unchanged(entries: Map<string, CachedStat>): boolean {
+    for (const [key, value] of entries) {
       const old = this.entries.get(key);
       if (!old || old.some((v, i) => v !== value[i])) return false;
     }
-    return count === this.entries.size && !this.treesChanged;
+    return entries.size === this.entries.size && !this.treesChanged;
   }
 
   private treesChanged = false;
 
   /** Writes the entries seen in this capture (others are gone from the tree) atomically; nothing when nothing changed. */
   save(now: number, tmpName: string): void {
-    const entries: Record<string, CachedStat> = {};
-    for (const [key, value] of this.fresh) if (value[1] < now - RACY_MS) entries[key] = value;
+    const entries = new Map<string, CachedStat>();
+    for (const [key, value] of this.fresh) if (value[1] < now - RACY_MS) entries.set(key, value);
     if (this.unchanged(entries)) return;
-    const file: CacheFile = { version: 2, entries, trees: Object.fromEntries(this.trees) };
+    const file: CacheFile = { version: 2, entries: Object.fromEntries(entries), trees: Object.fromEntries(this.trees) };
     try {
       const dir = join(this.path, '..');
       mkdirSync(dir, { recursive: true });
       const tmp = join(dir, tmpName);
       writeFileSync(tmp, JSON.stringify(file), 'latin1');
       renameSync(tmp, this.path);
-      memory.set(this.path, { mtimeMs: fileMtime(this.path), file });
+      memory.set(this.path, { mtimeMs: fileMtime(this.path), entries, trees: new Map(this.trees) });
     } catch {
       // A cache that cannot be written only costs time next run.
     }
