@@ -60,15 +60,24 @@ export function env(extra = {}) {
   return { PATH: process.env.PATH, HOME: process.env.HOME, LANG: 'C.UTF-8', NO_COLOR: '1', ...extra };
 }
 
-export function timeCommand(args, cwd, runs) {
+/**
+ * Wall time of `node <args>` over `runs` runs, in the bench's clean environment. The floor
+ * (`node -e 0`) goes through here too: an inherited NODE_EXTRA_CA_CERTS alone adds ~60 ms to a
+ * start, so a floor measured with the caller's environment is not a floor.
+ */
+export function timeNode(args, cwd, runs) {
   const times = [];
   for (let i = 0; i < runs; i += 1) {
     const start = process.hrtime.bigint();
-    const r = spawnSync(process.execPath, [RALPH, ...args], { cwd, env: env(), stdio: 'ignore' });
+    const r = spawnSync(process.execPath, args, { cwd, env: env(), stdio: 'ignore' });
     times.push(Number(process.hrtime.bigint() - start) / 1e6);
-    if (r.status !== 0) throw new Error(`ralph ${args.join(' ')} exited ${r.status}`);
+    if (r.status !== 0) throw new Error(`node ${args.join(' ')} exited ${r.status}`);
   }
   return times;
+}
+
+export function timeCommand(args, cwd, runs) {
+  return timeNode([RALPH, ...args], cwd, runs);
 }
 
 export function row(name, value, budget, ok) {
