@@ -3,7 +3,16 @@ import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 
-const scripts = ['cold-start.mjs', 'loop-overhead.mjs', 'analysis.mjs', 'live-stream.mjs', 'verify-bench.mjs', 'checkpoint-bench.mjs', 'agent-tools-bench.mjs'];
+const scripts = [
+  'cold-start.mjs',
+  'loop-overhead.mjs',
+  'analysis.mjs',
+  'live-stream.mjs',
+  'agent-output.mjs',
+  'verify-bench.mjs',
+  'checkpoint-bench.mjs',
+  'agent-tools-bench.mjs',
+];
 let failed = false;
 for (const script of scripts) {
   const path = join(import.meta.dirname, script);

@@ -10,6 +10,11 @@ export class BoundedTail {
 
   write(chunk: string): void {
     this.total += chunk.length;
+    if (chunk.length >= this.max) {
+      // A chunk that fills the tail replaces it: no copy of the old tail joined to it.
+      this.text = chunk.length > this.max ? chunk.slice(-this.max) : chunk;
+      return;
+    }
     // Keep up to twice the cap before trimming so trimming is rare.
     this.text += chunk;
     if (this.text.length > this.max * 2) this.text = this.text.slice(-this.max);

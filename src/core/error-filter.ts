@@ -13,13 +13,14 @@ export const ERROR_LINE_SCAN_CHARS = 2000;
 
 export function isErrorLine(line: string): boolean {
   const scanned = line.length > ERROR_LINE_SCAN_CHARS ? line.slice(0, ERROR_LINE_SCAN_CHARS) : line;
-  if (JSON_ERROR_KEY.test(scanned)) return false;
-  return REAL_ERROR.test(scanned);
+  // Most lines hold no error marker: asked first, it spares them the key test.
+  return REAL_ERROR.test(scanned) && !JSON_ERROR_KEY.test(scanned);
 }
 
 /** Normalizes an error line for comparison across iterations (trailing CR/space, capped length). */
 export function normalizeErrorLine(line: string): string {
-  return line.replace(/\s+$/u, '').slice(0, 300);
+  // trimEnd drops what /\s+$/u would (white space and line ends), without a regex run over each line.
+  return line.trimEnd().slice(0, 300);
 }
 
 export function findErrorLines(text: string): string[] {

@@ -1,3 +1,4 @@
+import { CharRing } from './char-ring.js';
 import { isErrorLine, normalizeErrorLine, ERROR_LINE_SCAN_CHARS } from './error-filter.js';
 
 /**
@@ -38,14 +39,21 @@ export function digestText(digest: TextDigest): string {
 
 export class TextAccumulator {
   private head = '';
-  /** The tail as pieces; joined and cut only when they hold twice the tail size (amortized O(n)). */
+  /**
+   * The tail: the pieces written while they fit in it, then a ring of the last tailChars
+   * characters. Pieces are dropped once newer ones hold the whole tail; they are never joined
+   * as they come, since each join made a string of twice the tail in the engine's large-object
+   * space, which only a full collection frees (tens of megabytes on a 50 MB answer).
+   */
   private tailParts: string[] = [];
   private tailLength = 0;
+  private ring: CharRing | undefined;
   private length = 0;
   private line = '';
   private lineOverflow = false;
   private readonly errorSet = new Set<string>();
   private errorCount = 0;
+  private lastErrorLine: string | undefined;
 
   constructor(
     private readonly headChars = DIGEST_HEAD_CHARS,
@@ -61,20 +69,34 @@ export class TextAccumulator {
       this.head += rest.slice(0, room);
       rest = rest.slice(room);
     }
-    if (rest.length > 0) {
-      this.tailParts.push(rest);
-      this.tailLength += rest.length;
-      if (this.tailLength > this.tailChars * 2) this.compactTail();
-    }
+    if (rest.length > 0) this.appendTail(rest);
     this.scanLines(text);
   }
 
-  private compactTail(): string {
+  private appendTail(piece: string): void {
+    if (this.ring !== undefined) {
+      this.ring.write(piece);
+      return;
+    }
+    if (this.tailLength + piece.length <= this.tailChars) {
+      this.tailParts.push(piece);
+      this.tailLength += piece.length;
+      return;
+    }
+    // The text outgrew the tail: from here on only its last tailChars characters are kept.
+    this.ring = new CharRing(this.tailChars);
+    for (const part of this.tailParts) this.ring.write(part);
+    this.ring.write(piece);
+    this.tailParts = [];
+    this.tailLength = 0;
+  }
+
+  /** The last tailChars characters written after the head. */
+  private tailText(): string {
+    if (this.ring !== undefined) return this.ring.text();
     const tail = this.tailParts.join('');
-    const kept = tail.length > this.tailChars ? tail.slice(-this.tailChars) : tail;
-    this.tailParts = kept.length > 0 ? [kept] : [];
-    this.tailLength = kept.length;
-    return kept;
+    this.tailParts = tail.length > 0 ? [tail] : [];
+    return tail;
   }
 
   private scanLines(text: string): void {
@@ -103,8 +125,12 @@ export class TextAccumulator {
   }
 
   private finishLine(): void {
-    if (isErrorLine(this.line)) {
+    if (this.line === this.lastErrorLine) {
+      // A failure repeated line after line (a retry loop, a flaky test run a thousand times) is judged once.
       this.errorCount += 1;
+    } else if (isErrorLine(this.line)) {
+      this.errorCount += 1;
+      this.lastErrorLine = this.line;
       if (this.errorSet.size < MAX_UNIQUE_ERROR_LINES) this.errorSet.add(normalizeErrorLine(this.line));
     }
     this.line = '';
@@ -113,7 +139,7 @@ export class TextAccumulator {
 
   digest(): TextDigest {
     if (this.line.length > 0) this.finishLine();
-    const tail = this.compactTail();
+    const tail = this.tailText();
     return {
       kind: 'text-digest',
       head: this.head,

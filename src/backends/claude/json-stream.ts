@@ -1,4 +1,5 @@
 import { TextAccumulator } from '../../core/text-digest.js';
+import { JsonStringReader } from './json-string-reader.js';
 
 /**
  * An incremental JSON parser for agent output: one JSON document, a JSON array,
@@ -39,7 +40,6 @@ const DEFAULT_MAX_STRING = 16 * 1024;
 const MAX_KEY_CHARS = 1024;
 const NUMBER_CHARS = /[0-9eE+\-.]/;
 const NUMBER_SYNTAX = /^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?$/;
-const ESCAPES: Record<string, string> = { '"': '"', '\\': '\\', '/': '/', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t' };
 
 function isSpace(c: number): boolean {
   return c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
@@ -56,8 +56,11 @@ export class JsonStreamParser {
   private strParts: string[] = [];
   private strLength = 0;
   private strText: TextAccumulator | undefined;
-  private escape = 0; // 0 none, 1 after '\', 2 collecting \u hex
-  private hex = '';
+  private readonly strings = new JsonStringReader({
+    append: (piece) => this.appendString(piece),
+    fail: (message, at) => this.fail(message, at),
+    failed: () => this.failure !== undefined,
+  });
   // current number / literal
   private token = '';
 
@@ -89,28 +92,11 @@ export class JsonStreamParser {
     if (this.failure !== undefined) return;
     const n = chunk.length;
     let i = 0;
-    let nextQuote = -2;
-    let nextSlash = -2;
+    this.strings.startChunk();
     while (i < n && this.failure === undefined) {
       if (this.state === S.Str) {
-        if (this.escape !== 0) {
-          i = this.readEscape(chunk, i);
-          continue;
-        }
-        if (nextQuote !== -1 && nextQuote < i) nextQuote = chunk.indexOf('"', i);
-        if (nextSlash !== -1 && nextSlash < i) nextSlash = chunk.indexOf('\\', i);
-        if (nextSlash !== -1 && (nextQuote === -1 || nextSlash < nextQuote)) {
-          this.appendString(chunk.slice(i, nextSlash));
-          this.escape = 1;
-          i = nextSlash + 1;
-        } else if (nextQuote !== -1) {
-          this.appendString(chunk.slice(i, nextQuote));
-          i = nextQuote + 1;
-          this.finishString();
-        } else {
-          this.appendString(chunk.slice(i));
-          i = n;
-        }
+        i = this.strings.read(chunk, i);
+        if (this.strings.closed) this.finishString();
         continue;
       }
       const ch = chunk[i] as string;
@@ -218,6 +204,7 @@ export class JsonStreamParser {
     this.strParts = [];
     this.strLength = 0;
     this.strText = undefined;
+    this.strings.startString();
     if (!isKey) {
       const top = this.stack[this.stack.length - 1];
       if (top !== undefined && !top.isArray && this.textKeys.has(top.key)) this.strText = new TextAccumulator();
@@ -234,36 +221,6 @@ export class JsonStreamParser {
     const cap = this.strIsKey ? MAX_KEY_CHARS : this.maxString;
     if (this.strLength < cap) this.strParts.push(piece.length > cap - this.strLength ? piece.slice(0, cap - this.strLength) : piece);
     this.strLength += piece.length;
-  }
-
-  private readEscape(chunk: string, i: number): number {
-    const ch = chunk[i] as string;
-    if (this.escape === 1) {
-      if (ch === 'u') {
-        this.escape = 2;
-        this.hex = '';
-        return i + 1;
-      }
-      const mapped = ESCAPES[ch];
-      if (mapped === undefined) {
-        this.fail(`bad escape "\\${ch}"`, i);
-        return i + 1;
-      }
-      this.appendString(mapped);
-      this.escape = 0;
-      return i + 1;
-    }
-    this.hex += ch;
-    if (this.hex.length === 4) {
-      const code = Number.parseInt(this.hex, 16);
-      if (!/^[0-9a-fA-F]{4}$/.test(this.hex)) {
-        this.fail(`bad unicode escape "\\u${this.hex}"`, i);
-        return i + 1;
-      }
-      this.appendString(String.fromCharCode(code));
-      this.escape = 0;
-    }
-    return i + 1;
   }
 
   private finishString(): void {

@@ -85,6 +85,20 @@ describe('TextAccumulator', () => {
     expect(digestOf('{"is_error": false, "error": null}\n"error": "x",').errorLines).toEqual([]);
   });
 
+  it('a text far longer than head and tail digests exactly as if held whole, whatever the pieces', () => {
+    const text = Array.from({ length: 5000 }, (_, i) => `line ${i} ${'·'.repeat(i % 13)}😀`).join('\n');
+    const expected = { head: text.slice(0, 1000), tail: text.slice(1000).slice(-3000), length: text.length, truncated: true };
+    for (const size of [1, 999, 2999, 4096, text.length]) {
+      expect(digestInChunks(text, size, 1000, 3000)).toMatchObject(expected);
+    }
+  });
+
+  it('counts an error line repeated line after line each time, and lists it once', () => {
+    const d = digestOf(`${'Error: flaky test\n'.repeat(1000)}ok\nError: flaky test  \nError: other`);
+    expect(d.errorLineCount).toBe(1002);
+    expect(d.errorLines).toEqual(['Error: flaky test', 'Error: other']);
+  });
+
   it('handles an empty write and an empty text', () => {
     const acc = new TextAccumulator();
     acc.write('');

@@ -61,6 +61,11 @@ describe('JsonStreamParser: values', () => {
     }
   });
 
+  it('lets a raw control character inside a string through, beside escapes', () => {
+    const text = '{"s":"tab\there\\nnext\u0001 \\u00e9 \\"q\\""}';
+    for (const size of [1, 3, 5, text.length]) expect(parse(text, size).values).toEqual([{ s: 'tab\there\nnext\u0001 é "q"' }]);
+  });
+
   it('reads concatenated and newline-separated documents (stream-json)', () => {
     const text = '{"a":1}{"b":2}\n{"c":3}\r\n\n  [4]\n"five"\n6\ntrue\n';
     const parsed = parse(text);
@@ -103,6 +108,13 @@ describe('JsonStreamParser: errors', () => {
     expect(parsed.error).toContain(words);
     expect(parsed.error).toMatch(/at character \d+$/);
     expect(parsed.incomplete).toBe(false);
+  });
+
+  it('reports a bad escape at the same character whatever the chunk size', () => {
+    const text = '{"result":"line\\nline\\n\\u00e9 \\q"}';
+    for (let size = 1; size <= text.length; size += 1) {
+      expect(parse(text, size, { textKeys: new Set(['result']) }).error).toBe('bad escape "\\q" at character 32');
+    }
   });
 
   it('reports the position of the error in the whole input, across chunks', () => {

@@ -324,9 +324,8 @@ describe('OutputScanner: shapes', () => {
   });
 
   it('a 10 MB result keeps head and tail bounded and finds error lines in the middle', () => {
-    // Long lines keep the number of JSON escapes small: each escape is a separate small write into
-    // the digest, and many of them are slow (a cost measured in bench/, never timed here).
-    const filler = `${'lorem ipsum '.repeat(10_000)}\n`.repeat(42);
+    // Short lines: one JSON escape every 50 characters, as in a test runner's output.
+    const filler = `${'lorem ipsum dolor sit amet, consectetur adipiscing'}\n`.repeat(100_000);
     const result = `${filler}Error: hidden in the middle\n${filler}\n---RALPH_STATUS---\nEXIT_SIGNAL: false\n---END_RALPH_STATUS---`;
     const json = JSON.stringify({ type: 'result', is_error: false, result, session_id: 'big' });
     expect(json.length).toBeGreaterThan(10_000_000);

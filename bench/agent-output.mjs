@@ -1,0 +1,130 @@
+// The whole `ralph` process (one iteration, no --live) on a 50 MB agent output: Claude's
+// `--output-format json` (one result object whose `result` string is ~50 MB) and a stream-json
+// log read without --live. Wall time, CPU time and peak RSS, each beside its floor: a bare node
+// process that starts the same fake claude and reads its stdout through a pipe, measured
+// interleaved in the same run. Target: peak RSS ≤ 100 MB (the original bash tool: 16.5 s, 354 MB
+// on the json output).
+import { spawnSync } from 'node:child_process';
+import { chmodSync, closeSync, createWriteStream, existsSync, mkdirSync, openSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { cleanup, env, median, printTable, project, RALPH, ROOT, row, tempDir, write } from './lib.mjs';
+import { streamJson } from './stream-json.mjs';
+
+const TARGET = 50 * 1024 * 1024;
+const RUNS = 3;
+const RSS_TARGET_MB = 100;
+const STATUS = '\n---RALPH_STATUS---\nSTATUS: IN_PROGRESS\nEXIT_SIGNAL: false\n---END_RALPH_STATUS---';
+// GNU time reports CPU time and the peak RSS of the process it runs; without it only the wall time is measured.
+const GNU_TIME = '/usr/bin/time';
+const withTime = existsSync(GNU_TIME);
+
+function* giantResult() {
+  yield '{"type":"result","subtype":"success","is_error":false,"result":"';
+  const line = JSON.stringify('Error: flaky test output line with some detail\n').slice(1, -1);
+  for (let size = 0; size < TARGET; size += line.length * 1000) yield line.repeat(1000);
+  yield `${JSON.stringify(`All done.${STATUS}`).slice(1, -1)}","session_id":"s","total_cost_usd":0.5,"usage":{"input_tokens":1,"output_tokens":1}}\n`;
+}
+
+async function writeOutput(path, chunks) {
+  const out = createWriteStream(path);
+  for (const chunk of chunks) if (!out.write(chunk)) await new Promise((r) => out.once('drain', r));
+  await new Promise((r) => out.end(r));
+}
+
+/** Runs `args` under GNU time; returns wall, CPU (user + system) and peak RSS, and what it printed on stderr. */
+function measure(args, cwd, extraEnv) {
+  const errPath = join(cwd, 'bench-stderr.txt');
+  const err = openSync(errPath, 'w');
+  const command = withTime ? [GNU_TIME, '-f', '%e %U %S %M', ...args] : args;
+  const start = process.hrtime.bigint();
+  const r = spawnSync(command[0], command.slice(1), { cwd, env: env(extraEnv), stdio: ['ignore', 'ignore', err] });
+  const wallMs = Number(process.hrtime.bigint() - start) / 1e6;
+  closeSync(err);
+  const stderr = readFileSync(errPath, 'utf8').trim();
+  const figures = { status: r.status, wallMs, stderr };
+  if (withTime) {
+    const [, user, sys, rssKb] = stderr.split('\n').at(-1).split(' ').map(Number);
+    Object.assign(figures, { cpuMs: (user + sys) * 1000, rssMb: rssKb / 1024 });
+  }
+  return figures;
+}
+
+const tools = tempDir('ralph-bench-agent-output-');
+const dirs = [];
+const results = {};
+try {
+  const json = join(tools, 'result.json');
+  const stream = join(tools, 'stream.jsonl');
+  await writeOutput(json, giantResult());
+  await writeOutput(stream, streamJson(TARGET, `All done.${STATUS}`));
+  // The fake claude prints the file named by $BENCH_OUTPUT as fast as the pipe takes it.
+  write(tools, {
+    'bin/claude': `#!/bin/sh\nfor a in "$@"; do [ "$a" = --version ] && { echo '2.1.197 (Claude Code)'; exit 0; }; done\nexec cat "$BENCH_OUTPUT"\n`,
+    'floor.mjs':
+      "import { spawn } from 'node:child_process';\nconst c = spawn('claude', ['-p', 'x'], { stdio: ['ignore', 'pipe', 'inherit'] });\nlet n = 0;\nc.stdout.on('data', (b) => { n += b.length; });\nc.on('close', () => { if (n === 0) process.exitCode = 1; });\n",
+  });
+  chmodSync(join(tools, 'bin', 'claude'), 0o755);
+  const PATH = `${join(tools, 'bin')}:${process.env.PATH}`;
+
+  const rows = [];
+  for (const [mode, output] of [
+    ['json', json],
+    ['stream-json (no --live)', stream],
+  ]) {
+    const ours = [];
+    const floor = [];
+    for (let i = 0; i < RUNS; i += 1) {
+      const dir = project({ git: false });
+      dirs.push(dir);
+      const r = measure([process.execPath, RALPH, '--max-loops', '1', '--pause', '0'], dir, { PATH, BENCH_OUTPUT: output });
+      // One iteration that did not finish the work: the loop stops at its limit (exit 7).
+      if (r.status !== 7) throw new Error(`${mode}: loop exited ${r.status}: ${r.stderr.slice(-500)}`);
+      ours.push(r);
+      const f = measure([process.execPath, join(tools, 'floor.mjs')], dir, { PATH, BENCH_OUTPUT: output });
+      if (f.status !== 0) throw new Error(`${mode}: floor exited ${f.status}: ${f.stderr.slice(-500)}`);
+      floor.push(f);
+    }
+    const pick = (runs, key) => median(runs.map((r) => r[key]));
+    const figures = { wallMs: pick(ours, 'wallMs'), floorWallMs: pick(floor, 'wallMs') };
+    if (withTime) {
+      Object.assign(figures, {
+        cpuMs: pick(ours, 'cpuMs'),
+        floorCpuMs: pick(floor, 'cpuMs'),
+        rssMb: Math.max(...ours.map((r) => r.rssMb)),
+        floorRssMb: Math.max(...floor.map((r) => r.rssMb)),
+      });
+    }
+    results[mode] = figures;
+    const ratio = (a, b) => `${(a / b).toFixed(1)}×`;
+    rows.push(
+      row(
+        `${mode}: wall`,
+        `${figures.wallMs.toFixed(0)} ms / floor ${figures.floorWallMs.toFixed(0)} = ${ratio(figures.wallMs, figures.floorWallMs)}`,
+        '—',
+        true,
+      ),
+    );
+    if (withTime) {
+      rows.push(
+        row(`${mode}: CPU`, `${figures.cpuMs.toFixed(0)} ms / floor ${figures.floorCpuMs.toFixed(0)} = ${ratio(figures.cpuMs, figures.floorCpuMs)}`, '—', true),
+      );
+      rows.push(
+        row(
+          `${mode}: peak RSS`,
+          `${figures.rssMb.toFixed(0)} MB / floor ${figures.floorRssMb.toFixed(0)} = ${ratio(figures.rssMb, figures.floorRssMb)}`,
+          `≤ ${RSS_TARGET_MB} MB`,
+          figures.rssMb <= RSS_TARGET_MB,
+        ),
+      );
+    }
+  }
+  printTable(`ralph --max-loops 1 on a 50 MB agent output (median of ${RUNS}; floor: node reading the same fake claude)`, rows);
+  mkdirSync(join(ROOT, 'bench', 'results'), { recursive: true });
+  writeFileSync(
+    join(ROOT, 'bench', 'results', 'agent-output.json'),
+    `${JSON.stringify({ runs: RUNS, targetRssMb: RSS_TARGET_MB, modes: results }, null, 2)}\n`,
+  );
+} finally {
+  for (const dir of dirs) cleanup(dir);
+  cleanup(tools);
+}
