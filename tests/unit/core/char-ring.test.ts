@@ -33,6 +33,15 @@ describe('CharRing', () => {
     expect(ringOf(3, ['😀', '中', '\ud800']).text()).toBe('\ude00中\ud800');
   });
 
+  it('copies text that mixes ASCII and other characters across the end of the ring', () => {
+    const text = Array.from({ length: 400 }, (_, i) => (i % 9 === 0 ? 'é✓😀' : `line ${i} `)).join('');
+    for (const size of [5, 17, 64, 333]) {
+      const pieces: string[] = [];
+      for (let i = 0; i < text.length; i += size) pieces.push(text.slice(i, i + size));
+      expect(ringOf(97, pieces).text()).toBe(text.slice(-97));
+    }
+  });
+
   it('reads back a tail larger than one decoding block', () => {
     const text = 'x'.repeat(20_000) + 'y'.repeat(30_000);
     expect(ringOf(40_000, [text.slice(0, 12_345), text.slice(12_345)]).text()).toBe(text.slice(-40_000));
