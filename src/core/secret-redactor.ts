@@ -10,6 +10,8 @@ export interface Redactor {
   redact(text: string): string;
   /** Length of the longest value looked for (how much a stream must hold back). */
   readonly longest: number;
+  /** Every form looked for, as found in the text: `redact` changes a text only if one occurs in it. */
+  readonly forms: readonly string[];
 }
 
 export interface SecretValue {
@@ -23,7 +25,7 @@ export interface SecretValue {
  */
 export const MIN_REDACTED_LENGTH = 6;
 
-export const NO_REDACTION: Redactor = { redact: (text) => text, longest: 0 };
+export const NO_REDACTION: Redactor = { redact: (text) => text, longest: 0, forms: [] };
 
 /** The credentials an environment holds: secret-named values, and secrets found inside other values. */
 export function collectSecretValues(env: Readonly<Record<string, string | undefined>>, extra: Readonly<Record<string, string>> = {}): SecretValue[] {
@@ -68,6 +70,7 @@ export function createRedactor(secrets: readonly SecretValue[], encode: (value: 
   const pattern = new RegExp(forms.map(escapeRegExp).join('|'), 'g');
   return {
     longest: forms[0]?.length ?? 0,
+    forms,
     redact: (text) => (text.length === 0 ? text : text.replace(pattern, (match) => encode(`[REDACTED:${nameOf.get(match) ?? 'secret'}]`))),
   };
 }

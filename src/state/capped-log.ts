@@ -1,5 +1,5 @@
 import { closeSync, openSync, writeSync } from 'node:fs';
-import { StreamRedactor, type Redactor } from '../core/secret-redactor.js';
+import type { Redactor } from '../core/secret-redactor.js';
 
 /**
  * The output log of one agent call, bounded: an agent that prints without end
@@ -38,18 +38,21 @@ export class CappedLog {
   private tail: Buffer[] = [];
   private tailSize = 0;
   private cut = 0;
-  private readonly redactor: StreamRedactor;
+  /** The values redacted, as the bytes they are in the output. */
+  private readonly needles: Buffer[];
+  /** The last bytes written, held back until the next write shows whether a value starts in them. */
+  private held = Buffer.alloc(0);
   private closed = false;
 
   constructor(
     readonly path: string,
     private readonly cap: LogCap = OUTPUT_LOG_CAP,
-    redactor: Redactor,
+    private readonly redactor: Redactor,
   ) {
     this.fd = openQuietly(path);
     this.closed = this.fd === undefined;
     this.headMax = Math.max(0, cap.maxBytes - cap.tailBytes);
-    this.redactor = new StreamRedactor(redactor);
+    this.needles = redactor.forms.map((form) => Buffer.from(form, 'latin1'));
   }
 
   /** Bytes cut out of the middle of the log so far. */
@@ -60,8 +63,7 @@ export class CappedLog {
   write(chunk: Buffer): void {
     if (this.closed) return;
     try {
-      // latin1 maps each byte to one char and back, so the bytes come out unchanged.
-      this.take(Buffer.from(this.redactor.write(chunk.toString('latin1')), 'latin1'));
+      this.take(this.redactBytes(chunk));
     } catch {
       // A full disk or a vanished logs directory ends the log, never the agent call.
       this.close();
@@ -72,7 +74,9 @@ export class CappedLog {
     if (this.closed) return;
     this.closed = true;
     try {
-      this.take(Buffer.from(this.redactor.end(), 'latin1'));
+      const rest = this.held;
+      this.held = Buffer.alloc(0);
+      this.take(this.redactWhole(rest));
       if (this.cut > 0) this.emit(describeCut(this.cut, this.head, this.tailSize));
       for (const piece of this.tail) this.emit(piece);
     } catch {
@@ -81,6 +85,28 @@ export class CappedLog {
       if (this.fd !== undefined) closeSync(this.fd);
     }
     this.tail = [];
+  }
+
+  /**
+   * The bytes that can be written now, secrets redacted: a value split between two writes is
+   * still found, because the last `longest - 1` bytes wait for the next write (or the close).
+   */
+  private redactBytes(chunk: Buffer): Buffer {
+    if (this.needles.length === 0) return chunk;
+    const bytes = this.redactWhole(this.held.length > 0 ? Buffer.concat([this.held, chunk]) : chunk);
+    const keep = Math.min(bytes.length, this.redactor.longest - 1);
+    // A copy: the few bytes held must not keep the whole chunk alive.
+    this.held = Buffer.from(bytes.subarray(bytes.length - keep));
+    return bytes.subarray(0, bytes.length - keep);
+  }
+
+  /**
+   * Bytes with every value redacted. Output rarely holds one, and then goes out as it came; only
+   * bytes that do take the way through a string (latin1: one char per byte, and back unchanged).
+   */
+  private redactWhole(bytes: Buffer): Buffer {
+    if (!this.needles.some((needle) => bytes.includes(needle))) return bytes;
+    return Buffer.from(this.redactor.redact(bytes.toString('latin1')), 'latin1');
   }
 
   private emit(data: Buffer | string): void {

@@ -56,6 +56,34 @@ describe('CappedLog', () => {
     expect(readFileSync(log.path, 'utf8')).toBe('before [REDACTED:DB_PASSWORD] after [REDACTED:DB_PASSWORD]');
   });
 
+  it('with secrets to look for, output that holds none is written byte for byte, whatever the cut between writes', () => {
+    const redactor = createRedactor([{ name: 'API_KEY', value: 'sk-secret-value-1234' }], toByteString);
+    const bytes = Buffer.concat([Buffer.from('plain text sk-secret-value-123 almost '), Buffer.from([0xff, 0x00, 0xc3]), Buffer.from(' end')]);
+    for (const size of [1, 5, 19, bytes.length]) {
+      const log = logIn(tempDir(), 1000, 100, redactor);
+      for (let i = 0; i < bytes.length; i += size) log.write(bytes.subarray(i, i + size));
+      log.close();
+      expect(readFileSync(log.path).equals(bytes)).toBe(true);
+    }
+  });
+
+  it('redacts a secret at the very end of the output and a short one among the bytes held back', () => {
+    const redactor = createRedactor(
+      [
+        { name: 'LONG_TOKEN', value: 'a-much-longer-secret-token' },
+        { name: 'SHORT', value: 'pw-1234' },
+      ],
+      toByteString,
+    );
+    for (const size of [1, 4, 64]) {
+      const log = logIn(tempDir(), 1000, 100, redactor);
+      const text = Buffer.from('x a-much-longer-secret-token y pw-1234');
+      for (let i = 0; i < text.length; i += size) log.write(text.subarray(i, i + size));
+      log.close();
+      expect(readFileSync(log.path, 'utf8')).toBe('x [REDACTED:LONG_TOKEN] y [REDACTED:SHORT]');
+    }
+  });
+
   it('a log that cannot be opened is skipped, never an error', () => {
     const log = new CappedLog(join(tempDir(), 'missing-dir', 'out.log'), { maxBytes: 10, tailBytes: 5 }, NO_REDACTION);
     expect(() => {
