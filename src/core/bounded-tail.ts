@@ -11,8 +11,8 @@ export class BoundedTail {
   write(chunk: string): void {
     this.total += chunk.length;
     if (chunk.length >= this.max) {
-      // A chunk that fills the tail replaces it: no copy of the old tail joined to it.
-      this.text = chunk.length > this.max ? chunk.slice(-this.max) : chunk;
+      // The chunk alone holds the whole tail: nothing before it needs joining (and copying).
+      this.text = chunk.slice(-this.max);
       return;
     }
     // Keep up to twice the cap before trimming so trimming is rare.

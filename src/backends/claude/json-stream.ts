@@ -1,5 +1,5 @@
-import { TextAccumulator } from '../../core/text-digest.js';
 import { JsonStringReader } from './json-string-reader.js';
+import { TextAccumulator } from '../../core/text-digest.js';
 
 /**
  * An incremental JSON parser for agent output: one JSON document, a JSON array,
