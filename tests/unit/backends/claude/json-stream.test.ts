@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { JsonStreamParser, type JsonStreamOptions } from '../../../../src/backends/claude/json-stream.js';
-import { isTextDigest } from '../../../../src/core/text-digest.js';
+import { digestOf, isTextDigest } from '../../../../src/core/text-digest.js';
 
 interface Parsed {
   values: unknown[];
@@ -183,6 +183,16 @@ describe('JsonStreamParser: bounded memory', () => {
       expect(value.result.head).toBe(long.slice(0, value.result.head.length));
       expect(value.result.tail).toBe(long.slice(-value.result.tail.length));
       expect(value.result.errorLines).toEqual(['Error: in the middle']);
+    }
+  });
+
+  it('digests a text full of escapes, longer than head and tail, exactly as JSON.parse reads it, whatever the chunk size', () => {
+    const text = Array.from({ length: 12_000 }, (_, i) => `line ${i}\t"quoted" \\ é 😀 \u0001`).join('\n');
+    const json = JSON.stringify({ type: 'result', result: text });
+    const expected = digestOf(text);
+    for (const size of [5, 6, 7, 4096, json.length]) {
+      const value = parse(json, size, { textKeys: new Set(['result']) }).values[0] as { result: unknown };
+      expect(value.result).toEqual(expected);
     }
   });
 
