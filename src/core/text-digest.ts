@@ -40,10 +40,10 @@ export function digestText(digest: TextDigest): string {
 export class TextAccumulator {
   private head = '';
   /**
-   * The tail: the pieces written while they fit in it, then a ring of the last tailChars
-   * characters. Pieces are dropped once newer ones hold the whole tail; they are never joined
-   * as they come, since each join made a string of twice the tail in the engine's large-object
-   * space, which only a full collection frees (tens of megabytes on a 50 MB answer).
+   * The tail: the pieces written while they all fit in it; once the text outgrows it, a ring of
+   * its last tailChars characters (char-ring.ts). Pieces are never joined as they come: each
+   * join made a string of twice the tail in the engine's large-object space, which only a full
+   * collection frees (tens of megabytes on a 50 MB answer).
    */
   private tailParts: string[] = [];
   private tailLength = 0;
