@@ -46,7 +46,7 @@ build() {
     say "Installing dependencies (npm ci)..."
     npm ci --no-audit --no-fund --prefer-offline
   fi
-  if [ ! -f dist/cli/ralph.js ] || [ -n "$(find src package.json tsconfig.json tsconfig.build.json -newer dist/cli/ralph.js -print -quit)" ]; then
+  if [ ! -f dist/bundle/ralph-help.txt ] || [ -n "$(find src scripts package.json tsconfig.json tsconfig.build.json -newer dist/bundle/ralph-help.txt -print -quit)" ]; then
     say "Building..."
     npm run --silent build
   fi
@@ -57,8 +57,11 @@ copy_package() {
   local staging="$RALPH_HOME.new.$$"
   rm -rf "$staging"
   mkdir -p "$staging"
-  # -p keeps the build's times: ralph answers --help from the rendered text only when it is not older than the compiled parser.
-  cp -pR "$SRC_DIR/bin" "$SRC_DIR/dist" "$SRC_DIR/templates" "$SRC_DIR/package.json" "$SRC_DIR/package-lock.json" "$staging/"
+  # -p keeps the build's times: ralph answers --help from the rendered text only when it is not older than the bundle.
+  cp -pR "$SRC_DIR/bin" "$SRC_DIR/templates" "$SRC_DIR/package.json" "$SRC_DIR/package-lock.json" "$staging/"
+  # The commands run from the bundle alone; the rest of dist/ is what tests and benches import.
+  mkdir -p "$staging/dist"
+  cp -pR "$SRC_DIR/dist/bundle" "$staging/dist/"
   [ -f "$SRC_DIR/README.md" ] && cp "$SRC_DIR/README.md" "$staging/"
   (cd "$staging" && npm ci --omit=dev --no-audit --no-fund --prefer-offline --ignore-scripts >/dev/null)
   # Swap in the new copy only once it is complete.

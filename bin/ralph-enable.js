@@ -1,2 +1,2 @@
 #!/usr/bin/env node
-import '../dist/cli/ralph-enable.js';
+import '../dist/bundle/ralph-enable.js';

@@ -1,2 +1,2 @@
 #!/usr/bin/env node
-import '../dist/cli/ralph-import.js';
+import '../dist/bundle/ralph-import.js';

@@ -1,2 +1,2 @@
 #!/usr/bin/env node
-import '../dist/cli/ralph-monitor.js';
+import '../dist/bundle/ralph-monitor.js';

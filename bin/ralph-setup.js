@@ -1,2 +1,2 @@
 #!/usr/bin/env node
-import '../dist/cli/ralph-setup.js';
+import '../dist/bundle/ralph-setup.js';

@@ -1,2 +1,2 @@
 #!/usr/bin/env node
-import '../dist/cli/ralph-stats.js';
+import '../dist/bundle/ralph-stats.js';

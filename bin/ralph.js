@@ -1,2 +1,2 @@
 #!/usr/bin/env node
-import '../dist/cli/ralph.js';
+import '../dist/bundle/ralph.js';

@@ -1,21 +1,10 @@
-import type { RalphArgs } from './ralph-args.js';
-import { quickRalphArgs } from './ralph-quick-args.js';
-
-/** argv read by commander, loaded only when the quick shapes do not apply. */
-async function parsedArgs(argv: readonly string[]): Promise<RalphArgs | undefined> {
-  const quick = quickRalphArgs(argv);
-  if (quick) return quick;
-  const [{ parseRalphArgs }, { packageVersion }, { processIo }] = await Promise.all([
-    import('./ralph-args.js'),
-    import('../infra/package-info.js'),
-    import('./program.js'),
-  ]);
-  return parseRalphArgs(argv, packageVersion(), processIo);
-}
+import { packageVersion } from '../infra/package-info.js';
+import { parseRalphArgs } from './ralph-args.js';
+import { processIo } from './program.js';
 
 /** Dispatches `ralph` to the command the flags ask for. Heavy modules load lazily. */
 export async function runRalph(argv: readonly string[]): Promise<number> {
-  const args = await parsedArgs(argv);
+  const args = await parseRalphArgs(argv, packageVersion(), processIo);
   if (!args) return 0;
   const cwd = process.cwd();
   switch (args.action) {

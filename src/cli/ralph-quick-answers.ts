@@ -9,22 +9,25 @@ import { tolerateClosedOutput } from './closed-pipes.js';
  * printed to a pipe when the package was built (scripts/render-help.mjs).
  */
 
-/** Where the build leaves the help text, beside the compiled module. */
+/** Where the build leaves the help text, beside the bundled command. */
 export const RENDERED_HELP = new URL('./ralph-help.txt', import.meta.url);
 
 const VERSION_FLAGS = new Set(['--version', '-V']);
 const HELP_FLAGS = new Set(['--help', '-h']);
 
-/** The module that declares the options; tsc rewrites it on every build. */
-const PARSER_MODULE = new URL('./ralph-args.js', import.meta.url);
+/**
+ * The file this code runs from. The build writes the whole bundle, parser
+ * included, before it renders the help: a newer file may declare other options.
+ */
+const THIS_MODULE = new URL(import.meta.url);
 
 /**
- * The rendered help, or undefined when this build has none or a newer compile
- * (a bare `tsc`) may have changed the options since it was rendered.
+ * The rendered help, or undefined when this build has none or a newer bundle
+ * (built without rendering) may have changed the options since it was rendered.
  */
 function renderedHelp(): string | undefined {
   try {
-    if (statSync(RENDERED_HELP).mtimeMs < statSync(PARSER_MODULE).mtimeMs) return undefined;
+    if (statSync(RENDERED_HELP).mtimeMs < statSync(THIS_MODULE).mtimeMs) return undefined;
     return readFileSync(RENDERED_HELP, 'utf8');
   } catch {
     return undefined;

@@ -1,4 +1,5 @@
-import type { RalphAction, RalphArgs } from './ralph-args.js';
+import type { StatusAction } from './commands/status-commands.js';
+import type { RalphArgs } from './ralph-args.js';
 
 /**
  * The read-only commands scripts poll most (`ralph --status [--json]`,
@@ -8,13 +9,13 @@ import type { RalphAction, RalphArgs } from './ralph-args.js';
  * checks and errors stay the only ones.
  */
 
-const QUICK_ACTIONS = new Map<string, RalphAction>([
+const QUICK_ACTIONS = new Map<string, StatusAction>([
   ['--status', 'status'],
   ['--circuit-status', 'circuit-status'],
 ]);
 
 /** What the parser would return for argv, when argv is one of the quick shapes; undefined otherwise. */
-export function quickRalphArgs(argv: readonly string[]): RalphArgs | undefined {
+export function quickRalphArgs(argv: readonly string[]): (RalphArgs & { action: StatusAction }) | undefined {
   const json = argv.includes('--json');
   const rest = argv.filter((a) => a !== '--json');
   if (rest.length !== 1 || argv.length - rest.length > 1) return undefined;

@@ -18,7 +18,7 @@ async function parserOutput(argv: readonly string[], cwd: string): Promise<strin
 
 describe('ralph --help and --version without the parser', () => {
   it('the build rendered the help', () => {
-    expect(existsSync(join(ROOT, 'dist', 'cli', 'ralph-help.txt'))).toBe(true);
+    expect(existsSync(join(ROOT, 'dist', 'bundle', 'ralph-help.txt'))).toBe(true);
   });
 
   it.each([['--help'], ['-h'], ['--version'], ['-V']])('ralph %s prints what commander prints', async (flag) => {

@@ -1,4 +1,4 @@
-// Integration and e2e tests spawn the built commands (bin/*.js → dist/). This
+// Integration and e2e tests spawn the built commands (bin/*.js → dist/bundle/). This
 // builds dist/ before they run whenever a source is newer than the last build,
 // so `npx vitest run tests/integration/x.test.ts` never tests stale code.
 import { execFileSync } from 'node:child_process';
@@ -6,8 +6,11 @@ import { readdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
 const ROOT = resolve(import.meta.dirname, '..', '..');
-/** Emitted by every full build (tsc rewrites each output file), so its age is the build's. */
-const BUILD_MARK = join(ROOT, 'dist', 'cli', 'ralph.js');
+/**
+ * The first and the last file a full build writes (tsc rewrites each output
+ * file, the help is rendered from the finished bundle): the older one's age is the build's.
+ */
+const BUILD_MARKS = [join(ROOT, 'dist', 'cli', 'ralph.js'), join(ROOT, 'dist', 'bundle', 'ralph-help.txt')];
 
 function mtimeOrZero(path: string): number {
   try {
@@ -27,8 +30,16 @@ function newestSource(dir: string): number {
 }
 
 export function setup(): void {
-  const inputs = Math.max(newestSource(join(ROOT, 'src')), ...['tsconfig.json', 'tsconfig.build.json', 'package.json'].map((f) => mtimeOrZero(join(ROOT, f))));
-  if (mtimeOrZero(BUILD_MARK) > inputs) return;
+  const inputs = Math.max(
+    newestSource(join(ROOT, 'src')),
+    ...['tsconfig.json', 'tsconfig.build.json', 'package.json', 'scripts/bundle.mjs', 'scripts/render-help.mjs'].map((f) => mtimeOrZero(join(ROOT, f))),
+  );
+  if (Math.min(...BUILD_MARKS.map(mtimeOrZero)) > inputs) return;
   process.stderr.write('dist/ is older than src/: building first (npm run build)\n');
-  execFileSync(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'], { cwd: ROOT, stdio: 'inherit' });
+  const node = (...args: string[]): void => {
+    execFileSync(process.execPath, args, { cwd: ROOT, stdio: 'inherit' });
+  };
+  node(join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json');
+  node(join(ROOT, 'scripts', 'bundle.mjs'));
+  node(join(ROOT, 'scripts', 'render-help.mjs'));
 }

@@ -81,7 +81,7 @@ export async function monitorCommand(args: RalphArgs, argv: readonly string[], c
       projectDir: cwd,
       loopCommand: [node, join(root, 'bin', 'ralph.js'), ...forwardedLoopArgs(argv)],
       monitorCommand: [node, join(root, 'bin', 'ralph-monitor.js')],
-      paneRunner: [node, join(root, 'dist', 'cli', 'monitor-loop-pane.js')],
+      paneRunner: [node, join(root, 'dist', 'bundle', 'monitor-loop-pane.js')],
       ...(process.env['RALPH_TMUX_SOCKET'] ? { socketName: process.env['RALPH_TMUX_SOCKET'] } : {}),
     },
     {

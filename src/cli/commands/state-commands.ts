@@ -1,20 +1,17 @@
 import { existsSync, writeFileSync } from 'node:fs';
 import { CONFIG_FIELDS, CONFIG_KEYS } from '../../config/keys.js';
 import { formatConfigValue } from '../../config/load-config.js';
-import { cooldownRemainingMinutes, initialCircuit, resetCircuit, appendHistory } from '../../core/circuit-breaker.js';
+import { resetCircuit, appendHistory } from '../../core/circuit-breaker.js';
 import { isoTimestamp } from '../../core/time-format.js';
 import { ExitCode, NotAProjectError, RalphError } from '../../errors.js';
-import { loadDocument, readDocument, saveDocument } from '../../state/document-store.js';
+import { loadDocument, saveDocument } from '../../state/document-store.js';
 import { CIRCUIT_HISTORY, CIRCUIT_STATE } from '../../state/documents/circuit.js';
-import { STATUS } from '../../state/documents/status.js';
 import { ralphPaths, type RalphPaths } from '../../state/paths.js';
 import { runningLoopPid } from '../../state/running-loop.js';
-import { buildStatusJson } from '../../state/status-snapshot.js';
 import { resetSession } from '../../state/agent-session-store.js';
-import { renderCircuitStatus } from '../../ui/screens.js';
-import { renderStatusText } from '../../ui/render-status.js';
 import { loadProjectConfig } from '../load-project-config.js';
 import type { RalphArgs } from '../ralph-args.js';
+import { showReadOnlyStatus } from './status-commands.js';
 
 const out = (text: string): void => {
   process.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
@@ -30,58 +27,6 @@ function refuseWhileRunning(paths: RalphPaths, what: string): void {
       "Stop it first with 'ralph --stop' (or Ctrl+C in its terminal), then try again.",
     );
   }
-}
-
-function showStatus(paths: RalphPaths, asJson: boolean): number {
-  if (asJson) {
-    json(buildStatusJson(paths));
-    return ExitCode.Completed;
-  }
-  const read = readDocument(paths, STATUS);
-  const pid = runningLoopPid(paths);
-  if (read.kind === 'missing')
-    out(
-      pid !== undefined
-        ? `A Ralph loop is running (PID ${pid}) but status.json is missing; the loop rewrites it on its next step.`
-        : 'No status file found. Ralph may not be running.',
-    );
-  else if (read.kind === 'corrupt') out(`status.json is corrupt (${read.reason}). A running loop rewrites it on its next step.`);
-  else out(renderStatusText(read.value, pid !== undefined, Date.now()));
-  return ExitCode.Completed;
-}
-
-function circuitLimits(paths: RalphPaths) {
-  const { config } = loadProjectConfig(paths, process.env, {});
-  return {
-    noProgress: config.cbNoProgressThreshold,
-    sameError: config.cbSameErrorThreshold,
-    permissionDenials: config.cbPermissionDenialThreshold,
-    failures: config.cbFailureThreshold,
-    halfOpenAfter: 2,
-    cooldownMinutes: config.cbCooldownMinutes,
-    autoReset: config.cbAutoReset,
-  };
-}
-
-function showCircuit(paths: RalphPaths, asJson: boolean): number {
-  const read = readDocument(paths, CIRCUIT_STATE);
-  const state = read.kind === 'ok' ? read.value : initialCircuit(Date.now());
-  const cooldown = cooldownRemainingMinutes(state, Date.now(), circuitLimits(paths));
-  if (asJson) {
-    const history = readDocument(paths, CIRCUIT_HISTORY);
-    json({
-      ...state,
-      file: read.kind,
-      ...(read.kind === 'corrupt' ? { corrupt_reason: read.reason } : {}),
-      cooldown_remaining_minutes: cooldown ?? null,
-      history: history.kind === 'ok' ? history.value.slice(-10) : [],
-    });
-    return ExitCode.Completed;
-  }
-  if (read.kind === 'corrupt') out(`Warning: .circuit_breaker_state is corrupt (${read.reason}); the next loop resets it to CLOSED.`);
-  if (read.kind === 'missing') out('No circuit breaker state yet (the loop has not run): CLOSED.');
-  out(renderCircuitStatus(state, cooldown));
-  return ExitCode.Completed;
 }
 
 const warnUser = (m: string): void => {
@@ -162,9 +107,8 @@ export async function runStateCommand(args: RalphArgs, cwd: string, _env: NodeJS
   const paths = ralphPaths(cwd);
   switch (args.action) {
     case 'status':
-      return showStatus(paths, args.json);
     case 'circuit-status':
-      return showCircuit(paths, args.json);
+      return showReadOnlyStatus(args.action, paths, args.json);
     case 'reset-circuit':
       requireRalphDir(paths);
       return doResetCircuit(paths);

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
-/** These tests spawn the built commands: run `npx tsc -p tsconfig.build.json` first (npm test does). */
+/** These tests spawn the built commands: run `npm run build` first (npm test does). */
 export const REPO_ROOT = resolve(import.meta.dirname, '../../..');
 export const FAKE_CLAUDE_BIN = join(REPO_ROOT, 'tests/fixtures/bin');
 
@@ -16,7 +16,7 @@ export interface CommandResult {
 
 export function assertBuilt(): void {
   for (const name of ['ralph-setup', 'ralph-enable', 'ralph-import']) {
-    if (!existsSync(join(REPO_ROOT, 'dist/cli', `${name}.js`))) throw new Error(`dist/cli/${name}.js is missing: run npx tsc -p tsconfig.build.json first`);
+    if (!existsSync(join(REPO_ROOT, 'dist/bundle', `${name}.js`))) throw new Error(`dist/bundle/${name}.js is missing: run npm run build first`);
   }
 }
 

@@ -1,0 +1,93 @@
+// Bundles each command into dist/bundle/ with esbuild: a command then starts by
+// reading a few files instead of resolving and reading about a hundred
+// modules. Lazily imported parts (the loop, the MCP server, commander) stay in
+// chunks of their own, loaded only by the commands that reach them. Everything
+// sits in one folder, so paths code builds from its own location
+// (`new URL('./watchdog-main.js', import.meta.url)`, the rendered help) and the
+// walk up to package.json and templates/ work from any chunk.
+import { build } from 'esbuild';
+import { rmSync } from 'node:fs';
+import { createRequire, isBuiltin } from 'node:module';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const outdir = `${root}dist/bundle`;
+const require = createRequire(import.meta.url);
+
+/**
+ * The files node starts: the commands in bin/, the processes Ralph spawns
+ * itself, and the parts of `ralph` it imports by argv. Each is a build of its
+ * own: a process never loads another's files, so only its own lazy parts split
+ * into chunks. The parts of `ralph` that read-only commands load are one file
+ * each (`oneFile`: what they import lazily is inlined, evaluated only when
+ * called), and hand over to the next part by its file name (`leaves`).
+ */
+const COMMANDS = [
+  { name: 'ralph', entry: 'src/cli/ralph.ts', oneFile: true, leaves: ['./ralph-status.js', './ralph-with-parser.js'] },
+  { name: 'ralph-status', entry: 'src/cli/ralph-status.ts', oneFile: true },
+  { name: 'ralph-with-parser', entry: 'src/cli/ralph-with-parser.ts' },
+  { name: 'ralph-setup', entry: 'src/cli/ralph-setup.ts' },
+  { name: 'ralph-enable', entry: 'src/cli/ralph-enable.ts' },
+  { name: 'ralph-import', entry: 'src/cli/ralph-import.ts' },
+  { name: 'ralph-monitor', entry: 'src/cli/ralph-monitor.ts' },
+  { name: 'ralph-stats', entry: 'src/cli/ralph-stats.ts' },
+  { name: 'monitor-loop-pane', entry: 'src/cli/monitor-loop-pane.ts' },
+  { name: 'watchdog-main', entry: 'src/infra/watchdog-main.ts' },
+];
+
+/** Each chunk gets a `require` of its own: the CommonJS packages (commander, proper-lockfile) call it for Node's modules. */
+const REQUIRE_BANNER = "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);";
+
+const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
+
+/**
+ * `import { readFileSync } from 'node:fs'` makes Node build an ES module view of
+ * fs, which reads every export, lazy ones included: that alone loads the
+ * stream modules (~4 ms). The bundle takes Node's modules through `require`
+ * instead, one export at a time, and drops the exports nobody uses.
+ */
+const builtinsThroughRequire = {
+  name: 'builtins-through-require',
+  setup(b) {
+    b.onResolve({ filter: /^[a-z_:/]+$/ }, (args) => {
+      if (args.kind !== 'import-statement' || !isBuiltin(args.path)) return undefined;
+      return { path: args.path.startsWith('node:') ? args.path : `node:${args.path}`, namespace: 'builtin' };
+    });
+    b.onLoad({ filter: /.*/, namespace: 'builtin' }, (args) => {
+      const names = Object.keys(require(args.path)).filter((name) => IDENTIFIER.test(name) && name !== 'default');
+      const exports = names.map((name) => `export const ${name} = /* @__PURE__ */ (() => m.${name})();`);
+      return { contents: [`const m = require(${JSON.stringify(args.path)});`, 'export default m;', ...exports].join('\n'), loader: 'js' };
+    });
+  },
+};
+
+/** Keeps `import(path)` of these paths as it is: the file is another build, beside this one. */
+function leaving(paths) {
+  return {
+    name: 'leave-to-another-build',
+    setup(b) {
+      b.onResolve({ filter: /.*/ }, (args) => (paths.includes(args.path) ? { path: args.path, external: true } : undefined));
+    },
+  };
+}
+
+rmSync(outdir, { recursive: true, force: true });
+await Promise.all(
+  COMMANDS.map(({ name, entry, oneFile = false, leaves }) =>
+    build({
+      absWorkingDir: root,
+      entryPoints: { [name]: entry },
+      outdir,
+      bundle: true,
+      splitting: !oneFile,
+      format: 'esm',
+      platform: 'node',
+      target: 'node20',
+      chunkNames: `${name}-[hash]`,
+      sourcemap: 'linked',
+      banner: { js: REQUIRE_BANNER },
+      plugins: [builtinsThroughRequire, ...(leaves ? [leaving(leaves)] : [])],
+      logLevel: 'warning',
+    }),
+  ),
+);

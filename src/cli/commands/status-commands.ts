@@ -1,0 +1,87 @@
+import { cooldownRemainingMinutes, initialCircuit } from '../../core/circuit-breaker.js';
+import { ExitCode } from '../../errors.js';
+import { readDocument } from '../../state/document-store.js';
+import { CIRCUIT_HISTORY, CIRCUIT_STATE } from '../../state/documents/circuit.js';
+import { STATUS } from '../../state/documents/status.js';
+import { ralphPaths, type RalphPaths } from '../../state/paths.js';
+import { runningLoopPid } from '../../state/running-loop.js';
+import { buildStatusJson } from '../../state/status-snapshot.js';
+import { renderCircuitStatus } from '../../ui/screens.js';
+import { renderStatusText } from '../../ui/render-status.js';
+import { loadProjectConfig } from '../load-project-config.js';
+
+/**
+ * `ralph --status` and `ralph --circuit-status` [--json]: they only read, so
+ * they need no lock, git or parser. `ralph` answers them with this module and
+ * what it imports alone; keep anything heavier out of here.
+ */
+
+/** The read-only actions, as the parser names them. */
+export type StatusAction = 'status' | 'circuit-status';
+
+const out = (text: string): void => {
+  process.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
+};
+const json = (value: unknown): void => out(JSON.stringify(value, null, 2));
+
+function showStatus(paths: RalphPaths, asJson: boolean): number {
+  if (asJson) {
+    json(buildStatusJson(paths));
+    return ExitCode.Completed;
+  }
+  const read = readDocument(paths, STATUS);
+  const pid = runningLoopPid(paths);
+  if (read.kind === 'missing')
+    out(
+      pid !== undefined
+        ? `A Ralph loop is running (PID ${pid}) but status.json is missing; the loop rewrites it on its next step.`
+        : 'No status file found. Ralph may not be running.',
+    );
+  else if (read.kind === 'corrupt') out(`status.json is corrupt (${read.reason}). A running loop rewrites it on its next step.`);
+  else out(renderStatusText(read.value, pid !== undefined, Date.now()));
+  return ExitCode.Completed;
+}
+
+function circuitLimits(paths: RalphPaths) {
+  const { config } = loadProjectConfig(paths, process.env, {});
+  return {
+    noProgress: config.cbNoProgressThreshold,
+    sameError: config.cbSameErrorThreshold,
+    permissionDenials: config.cbPermissionDenialThreshold,
+    failures: config.cbFailureThreshold,
+    halfOpenAfter: 2,
+    cooldownMinutes: config.cbCooldownMinutes,
+    autoReset: config.cbAutoReset,
+  };
+}
+
+function showCircuit(paths: RalphPaths, asJson: boolean): number {
+  const read = readDocument(paths, CIRCUIT_STATE);
+  const state = read.kind === 'ok' ? read.value : initialCircuit(Date.now());
+  const cooldown = cooldownRemainingMinutes(state, Date.now(), circuitLimits(paths));
+  if (asJson) {
+    const history = readDocument(paths, CIRCUIT_HISTORY);
+    json({
+      ...state,
+      file: read.kind,
+      ...(read.kind === 'corrupt' ? { corrupt_reason: read.reason } : {}),
+      cooldown_remaining_minutes: cooldown ?? null,
+      history: history.kind === 'ok' ? history.value.slice(-10) : [],
+    });
+    return ExitCode.Completed;
+  }
+  if (read.kind === 'corrupt') out(`Warning: .circuit_breaker_state is corrupt (${read.reason}); the next loop resets it to CLOSED.`);
+  if (read.kind === 'missing') out('No circuit breaker state yet (the loop has not run): CLOSED.');
+  out(renderCircuitStatus(state, cooldown));
+  return ExitCode.Completed;
+}
+
+/** Prints the status or the circuit breaker's state of the project; the exit code. */
+export function showReadOnlyStatus(action: StatusAction, paths: RalphPaths, asJson: boolean): number {
+  return action === 'status' ? showStatus(paths, asJson) : showCircuit(paths, asJson);
+}
+
+/** The same for the project in `cwd`. */
+export function runStatusCommand(action: StatusAction, asJson: boolean, cwd: string): number {
+  return showReadOnlyStatus(action, ralphPaths(cwd), asJson);
+}
