@@ -1,6 +1,6 @@
 import { readFileSync, statSync } from 'node:fs';
 import { packageVersion } from '../infra/package-info.js';
-import { tolerateClosedOutput } from './closed-pipes.js';
+import { stdoutIsTerminal, writeStdout } from './direct-stdout.js';
 
 /**
  * `ralph --version` and `ralph --help` answered before commander and the
@@ -50,9 +50,8 @@ export function quickAnswer(argv: readonly string[], toTerminal: boolean, help: 
 
 /** Prints the quick answer when there is one; true when the command is done. */
 export function answerQuickly(argv: readonly string[]): boolean {
-  const answer = quickAnswer(argv, process.stdout.isTTY === true);
+  const answer = quickAnswer(argv, stdoutIsTerminal());
   if (answer === undefined) return false;
-  tolerateClosedOutput();
-  process.stdout.write(answer);
+  writeStdout(answer);
   return true;
 }

@@ -86,14 +86,21 @@ function reachablePackages(entry: string): Set<string> {
   return packages;
 }
 
-describe('cold start (spec §13: read-only commands ≤ 150 ms)', () => {
+describe('cold start: a read-only command loads only what answers it', () => {
+  const PARSER_AND_LOOP = ['commander', 'proper-lockfile', 'ora', 'chalk', 'zod', '@modelcontextprotocol/sdk', 'node:child_process'];
+
   it.each(['src/cli/ralph.ts', 'src/cli/commands/state-commands.ts'])('%s loads no heavy library statically (they are imported lazily)', (entry) => {
     const packages = reachablePackages(join(ROOT, entry));
     for (const heavy of ['proper-lockfile', 'ora', 'zod', '@modelcontextprotocol/sdk']) expect(packages.has(heavy), `${entry} reaches ${heavy}`).toBe(false);
   });
 
   it('src/cli/ralph.ts loads no package before it knows the arguments need the parser (--help and --version answer without commander)', () => {
-    expect([...reachablePackages(join(ROOT, 'src/cli/ralph.ts'))]).toEqual(['node:fs', 'node:path', 'node:url']);
+    expect([...reachablePackages(join(ROOT, 'src/cli/ralph.ts'))].sort()).toEqual(['node:fs', 'node:path', 'node:tty', 'node:url']);
+  });
+
+  it('src/cli/ralph-status.ts (--status, --circuit-status) loads no parser, lock, git, terminal library or process', () => {
+    const packages = reachablePackages(join(ROOT, 'src/cli/ralph-status.ts'));
+    for (const heavy of PARSER_AND_LOOP) expect(packages.has(heavy), `ralph-status reaches ${heavy}`).toBe(false);
   });
 });
 

@@ -1,0 +1,37 @@
+// The bundle `npm run build` leaves in dist/bundle/: each read-only command is
+// one file, and every path the code builds from its own location is there.
+// Needs `npm run build`.
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ROOT } from '../helpers/run-cli.js';
+
+const BUNDLE = join(ROOT, 'dist', 'bundle');
+const read = (name: string): string => readFileSync(join(BUNDLE, name), 'utf8');
+
+/** The files of the bundle a file imports before it runs (static imports). */
+function staticImports(text: string): string[] {
+  return [...text.matchAll(/^import\s[^;]*?from\s*"(\.[^"]+)"|^import\s*"(\.[^"]+)"/gm)].map((m) => (m[1] ?? m[2]) as string);
+}
+
+describe('the bundle of the commands', () => {
+  it.each(['ralph.js', 'ralph-status.js', 'ralph-stats.js', 'ralph-monitor.js'])('%s is one file: it imports no other file before it runs', (name) => {
+    expect(staticImports(read(name))).toEqual([]);
+  });
+
+  it('ralph.js loads the status commands or the parser only for the argv that needs them', () => {
+    const lazy = [...read('ralph.js').matchAll(/\bimport\("([^"]+)"\)/g)].map((m) => m[1]);
+    expect(lazy.sort()).toEqual(['./ralph-status.js', './ralph-with-parser.js']);
+  });
+
+  it('every file a bundled module finds beside itself exists (the rendered help, the watchdog, the parts of ralph)', () => {
+    const wanted = new Set<string>();
+    for (const name of readdirSync(BUNDLE).filter((n) => n.endsWith('.js'))) {
+      const text = read(name);
+      for (const m of text.matchAll(/new URL\("\.\/([^"]+)", import\.meta\.url\)|\bimport\("\.\/([^"]+)"\)|from\s*"\.\/([^"]+)"/g))
+        wanted.add((m[1] ?? m[2] ?? m[3]) as string);
+    }
+    expect(wanted.size).toBeGreaterThan(3);
+    for (const file of wanted) expect(existsSync(join(BUNDLE, file)), file).toBe(true);
+  });
+});
