@@ -1,5 +1,4 @@
-import { writeSync } from 'node:fs';
-import { isatty } from 'node:tty';
+import { fstatSync, writeSync } from 'node:fs';
 import { isReaderGone, tolerateClosedOutput } from './closed-pipes.js';
 
 /**
@@ -28,9 +27,21 @@ export function writeAll(bytes: Uint8Array, write: WriteFrom, later: (rest: Uint
   }
 }
 
-/** Whether stdout is a terminal, asked without creating `process.stdout`. */
+/**
+ * Whether stdout is a terminal. Only a character device can be one, so a pipe
+ * or a file is told apart without loading node:tty (which loads the streams
+ * too). A Node without `process.getBuiltinModule` (before 20.16) takes every
+ * character device for a terminal: /dev/null then gets the help from the
+ * parser, the same text.
+ */
 export function stdoutIsTerminal(): boolean {
-  return isatty(1);
+  try {
+    if (!fstatSync(1).isCharacterDevice()) return false;
+  } catch {
+    return false;
+  }
+  const tty = typeof process.getBuiltinModule === 'function' ? process.getBuiltinModule('node:tty') : undefined;
+  return tty ? tty.isatty(1) : true;
 }
 
 export function writeStdout(text: string): void {

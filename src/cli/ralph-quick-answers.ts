@@ -38,19 +38,20 @@ function renderedHelp(): string | undefined {
  * What `ralph` prints for these arguments without parsing them, or undefined
  * when the parser must answer. Help goes through the parser on a terminal:
  * commander wraps it to the terminal's width there, and only a pipe gets the
- * fixed width the build rendered.
+ * fixed width the build rendered. `toTerminal` is asked for help alone: on a
+ * character device it loads node:tty, which --version has no use for.
  */
-export function quickAnswer(argv: readonly string[], toTerminal: boolean, help: () => string | undefined = renderedHelp): string | undefined {
+export function quickAnswer(argv: readonly string[], toTerminal: () => boolean, help: () => string | undefined = renderedHelp): string | undefined {
   if (argv.length !== 1) return undefined;
   const flag = argv[0] as string;
   if (VERSION_FLAGS.has(flag)) return `${packageVersion()}\n`;
-  if (HELP_FLAGS.has(flag) && !toTerminal) return help();
+  if (HELP_FLAGS.has(flag) && !toTerminal()) return help();
   return undefined;
 }
 
 /** Prints the quick answer when there is one; true when the command is done. */
 export function answerQuickly(argv: readonly string[]): boolean {
-  const answer = quickAnswer(argv, stdoutIsTerminal());
+  const answer = quickAnswer(argv, stdoutIsTerminal);
   if (answer === undefined) return false;
   writeStdout(answer);
   return true;
