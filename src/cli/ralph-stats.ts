@@ -1,32 +1,24 @@
 import { resolve } from 'node:path';
-import { packageVersion } from '../infra/package-info.js';
 import { computeStats, formatStatsText, readMetricsFile } from '../features/stats.js';
 import { ralphPaths } from '../state/paths.js';
 import { ExitCode, RalphError } from '../errors.js';
 import { runMain } from './main.js';
-import { createCommand, parseArgv, processIo } from './program.js';
+import { quickStatsArgs } from './ralph-stats-quick-args.js';
+import type { StatsArgs } from './ralph-stats-args.js';
 
 const NO_METRICS = 'No metrics file found. Run ralph first to generate metrics.';
 
+/** `ralph-stats` and `ralph-stats --json` are read without the parser; anything else loads it. */
+async function statsArgs(argv: readonly string[]): Promise<StatsArgs | undefined> {
+  const quick = quickStatsArgs(argv);
+  if (quick) return quick;
+  const { parseStatsArgs } = await import('./ralph-stats-args.js');
+  return parseStatsArgs(argv);
+}
+
 async function runStats(argv: string[]): Promise<number> {
-  const program = createCommand('ralph-stats', processIo, {
-    description: 'Summary of .ralph/logs/metrics.jsonl: iterations, success rate, durations, tokens, cost, verify runs, exit reasons.',
-    version: packageVersion(),
-    examples: [
-      ['ralph-stats', 'the summary for the project in this folder'],
-      ['ralph-stats --project ~/code/my-app', 'another project'],
-      ['ralph-stats --json | jq .success_rate', 'one JSON document, for scripts'],
-    ],
-    exitCodes: [
-      ['0', 'the summary was printed'],
-      ['1', 'no metrics file yet (run ralph first)'],
-      ['2', 'usage error'],
-    ],
-  })
-    .option('--json', 'print one JSON document (keeps the original keys total_loops, successful, avg_duration, total_calls)')
-    .option('-p, --project <dir>', 'project directory (default: the current directory)');
-  if (!(await parseArgv(program, argv))) return 0;
-  const flags = program.opts<{ json?: boolean; project?: string }>();
+  const flags = await statsArgs(argv);
+  if (!flags) return 0;
   const path = ralphPaths(resolve(flags.project ?? '.')).metrics;
   const parsed = readMetricsFile(path);
   if (parsed === undefined) throw new RalphError(NO_METRICS, ExitCode.RuntimeError, `(looked for ${path})`);

@@ -98,10 +98,13 @@ describe('cold start: a read-only command loads only what answers it', () => {
     expect([...reachablePackages(join(ROOT, 'src/cli/ralph.ts'))].sort()).toEqual(['node:fs', 'node:path', 'node:url']);
   });
 
-  it('src/cli/ralph-status.ts (--status, --circuit-status) loads no parser, lock, git, terminal library or process', () => {
-    const packages = reachablePackages(join(ROOT, 'src/cli/ralph-status.ts'));
-    for (const heavy of PARSER_AND_LOOP) expect(packages.has(heavy), `ralph-status reaches ${heavy}`).toBe(false);
-  });
+  it.each(['src/cli/ralph-status.ts', 'src/cli/ralph-stats.ts', 'src/cli/ralph-monitor.ts'])(
+    '%s loads no parser, lock, git, terminal library or process before it knows the arguments need one',
+    (entry) => {
+      const packages = reachablePackages(join(ROOT, entry));
+      for (const heavy of PARSER_AND_LOOP) expect(packages.has(heavy), `${entry} reaches ${heavy}`).toBe(false);
+    },
+  );
 });
 
 /** The package a bare import specifier names ('@scope/name/sub' → '@scope/name'); undefined for a Node builtin. */

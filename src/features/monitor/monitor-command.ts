@@ -25,6 +25,7 @@ export interface MonitorOptions {
 
 export const MIN_INTERVAL_SEC = 0.5;
 export const MAX_INTERVAL_SEC = 3600;
+export const DEFAULT_INTERVAL_SEC = 2;
 
 /**
  * ralph-monitor: `json` prints the snapshot, `once` one frame, otherwise

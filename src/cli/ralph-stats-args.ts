@@ -1,0 +1,30 @@
+import { packageVersion } from '../infra/package-info.js';
+import { createCommand, parseArgv, processIo, type CommandIo } from './program.js';
+
+export interface StatsArgs {
+  json: boolean;
+  project?: string;
+}
+
+/** ralph-stats's flags read by commander; undefined when help or the version was printed. */
+export async function parseStatsArgs(argv: readonly string[], io: CommandIo = processIo): Promise<StatsArgs | undefined> {
+  const program = createCommand('ralph-stats', io, {
+    description: 'Summary of .ralph/logs/metrics.jsonl: iterations, success rate, durations, tokens, cost, verify runs, exit reasons.',
+    version: packageVersion(),
+    examples: [
+      ['ralph-stats', 'the summary for the project in this folder'],
+      ['ralph-stats --project ~/code/my-app', 'another project'],
+      ['ralph-stats --json | jq .success_rate', 'one JSON document, for scripts'],
+    ],
+    exitCodes: [
+      ['0', 'the summary was printed'],
+      ['1', 'no metrics file yet (run ralph first)'],
+      ['2', 'usage error'],
+    ],
+  })
+    .option('--json', 'print one JSON document (keeps the original keys total_loops, successful, avg_duration, total_calls)')
+    .option('-p, --project <dir>', 'project directory (default: the current directory)');
+  if (!(await parseArgv(program, argv))) return undefined;
+  const flags = program.opts<{ json?: boolean; project?: string }>();
+  return { json: flags.json === true, ...(flags.project !== undefined ? { project: flags.project } : {}) };
+}
