@@ -68,7 +68,7 @@ export interface RepoState {
   stashLog: Buffer | null;
   /** Merge/rebase/cherry-pick/revert/bisect files in the git dir, or null when not recorded. */
   opState: OpFile[] | null;
-  /** Blob ids the index refers to (kept reachable with the checkpoint; not compared). */
+  /** Blob ids the index refers to, in the index's order (kept reachable with the checkpoint; not compared). */
   indexObjects: string[];
   /**
    * In a project below the top of its repository: a digest of the index entries
@@ -409,7 +409,7 @@ export async function captureFiles(ctx: RepoContext, cache: StatCache, extraPath
   );
   const nested = await Promise.all(nestedPaths.map(async (path) => ({ path, head: await subRepoHead(underRoot(cwd, path)) })));
   const indexView = view ? view.digest('hex') : '';
-  return { files, emptyDirs: emptyDirs.sort(), nested, submodules, indexObjects: [...indexObjects].sort(), indexView };
+  return { files, emptyDirs: emptyDirs.sort(), nested, submodules, indexObjects: [...indexObjects], indexView };
 }
 
 /** Everything at once: files, index, HEAD, refs, stash, operation state. */

@@ -140,13 +140,34 @@ async function writeBlobs(ctx: RepoContext, blobs: readonly (readonly [string, B
 
 const EMPTY_BLOB = 'e69de29bb2d1d6434b8b29ae775ad8c2e48c5391';
 
-/** Writes `state` as a snapshot commit; returns its id. */
-export async function writeSnapshot(ctx: RepoContext, state: RepoState, info: SnapshotInfo, cache: StatCache, now: number): Promise<string> {
-  const perms = [...state.files]
+/** The data tree's blobs, in the order its entries are listed. */
+const DATA_BLOBS = ['ralph-snapshot.json', 'perms', 'empty-dirs', 'index', 'stash-log'] as const;
+
+function permsListing(files: ReadonlyMap<string, FileEntry>): Buffer {
+  const perms = [...files]
     .filter(([, e]) => e.mode !== '120000' && e.mode !== '160000')
     .map(([path, e]) => `${e.perm.toString(8)} ${path}\0`)
     .sort()
     .join('');
+  return Buffer.from(perms, 'latin1');
+}
+
+async function indexObjectsTree(ctx: RepoContext, oids: readonly string[], cache: StatCache): Promise<string | null> {
+  const objects = oids.filter((o) => o !== EMPTY_BLOB);
+  if (objects.length === 0) return null;
+  const known = cache.writtenIndexObjects(objects);
+  if (known) return known;
+  const tree = await mktree(
+    ctx,
+    objects.map((o) => `100644 blob ${o}\t${o}`),
+    cache,
+  );
+  cache.rememberWrittenIndexObjects(objects, tree);
+  return tree;
+}
+
+/** Writes `state` as a snapshot commit; returns its id. */
+export async function writeSnapshot(ctx: RepoContext, state: RepoState, info: SnapshotInfo, cache: StatCache, now: number): Promise<string> {
   const data: DataFile = {
     version: SNAPSHOT_DATA_VERSION,
     prefix: ctx.prefix,
@@ -161,26 +182,24 @@ export async function writeSnapshot(ctx: RepoContext, state: RepoState, info: Sn
     submodules: state.submodules.map((n) => ({ path: b64(n.path), head: n.head })),
     opState: state.opState?.map((f) => ({ path: f.path, perm: f.perm, content: f.content ? f.content.toString('base64') : null })) ?? null,
   };
-  const blobs: [string, Buffer][] = [
-    ['ralph-snapshot.json', Buffer.from(`${JSON.stringify(data, null, 1)}\n`)],
-    ['perms', Buffer.from(perms, 'latin1')],
-    ['empty-dirs', Buffer.from((state.emptyDirs ?? []).map((d) => `${d}\0`).join(''), 'latin1')],
-  ];
+  // The files as the last snapshot wrote them need neither their tree nor their permission listing again.
+  const written = cache.writtenFiles(ctx.prefix, state.files);
+  const blobs: [string, Buffer][] = [['ralph-snapshot.json', Buffer.from(`${JSON.stringify(data, null, 1)}\n`)]];
+  if (!written) blobs.push(['perms', permsListing(state.files)]);
+  blobs.push(['empty-dirs', Buffer.from((state.emptyDirs ?? []).map((d) => `${d}\0`).join(''), 'latin1')]);
   if (state.index) blobs.push(['index', state.index]);
   if (state.stashLog) blobs.push(['stash-log', state.stashLog]);
-  const indexObjects = state.indexObjects.filter((o) => o !== EMPTY_BLOB);
   const [tree, blobIds, objectsTree] = await Promise.all([
-    filesTree(ctx, state.files, cache),
+    written?.tree ?? filesTree(ctx, state.files, cache),
     writeBlobs(ctx, blobs, cache),
-    indexObjects.length === 0
-      ? Promise.resolve(null)
-      : mktree(
-          ctx,
-          indexObjects.map((o) => `100644 blob ${o}\t${o}`),
-          cache,
-        ),
+    indexObjectsTree(ctx, state.indexObjects, cache),
   ]);
-  const dataEntries = [...blobIds].map(([name, oid]) => `100644 blob ${oid}\t${name}`);
+  const perms = written?.perms ?? (blobIds.get('perms') as string);
+  if (!written) cache.rememberWrittenFiles(ctx.prefix, state.files, { tree, perms });
+  const dataEntries = DATA_BLOBS.flatMap((name) => {
+    const oid = name === 'perms' ? perms : blobIds.get(name);
+    return oid ? [`100644 blob ${oid}\t${name}`] : [];
+  });
   if (objectsTree) dataEntries.push(`040000 tree ${objectsTree}\tindex-objects`);
   const dataTree = await mktree(ctx, dataEntries, cache);
   const marker = info.kind === 'checkpoint' ? 'Ralph-Checkpoint' : 'Ralph-Attempt';
@@ -267,7 +286,7 @@ export async function readSnapshot(ctx: RepoContext, commit: string): Promise<Sn
   if (!kind || !id || !data) return `commit ${commit.slice(0, 12)} is not a Ralph checkpoint`;
   const [json, perms, empty, index, stash] = await catBlobs(
     ctx,
-    ['ralph-snapshot.json', 'perms', 'empty-dirs', 'index', 'stash-log'].map((n) => `${data}:${n}`),
+    DATA_BLOBS.map((n) => `${data}:${n}`),
   );
   if (!json || !perms || !empty) return `commit ${commit.slice(0, 12)} is a damaged Ralph checkpoint (its data is missing)`;
   let parsed: DataFile;

@@ -1,6 +1,7 @@
 import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync, type BigIntStats } from 'node:fs';
 import { statKey } from './index-stats.js';
 import { join } from 'node:path';
+import type { FileEntry } from './repo-state.js';
 
 /**
  * Ralph's own stat cache for checkpoints: path → (stat data, blob id of the raw
@@ -34,6 +35,42 @@ interface Remembered {
 
 /** The last cache read or written per file, kept as maps, so a long run neither parses nor rebuilds it each iteration. */
 const memory = new Map<string, Remembered>();
+
+/** The objects a snapshot wrote for a files map: its tree and the blob listing the permission bits. */
+export interface FilesObjects {
+  tree: string;
+  perms: string;
+}
+
+/**
+ * What the last snapshot of this process wrote, per cache. Between iterations
+ * the files and the index usually stay as they were; comparing them entry by
+ * entry with the last ones is far cheaper than building, sorting and digesting
+ * the text git would be given. Captured maps and lists are never changed
+ * afterwards, so holding them is enough.
+ */
+interface LastWritten {
+  files?: { prefix: string; files: ReadonlyMap<string, FileEntry>; objects: FilesObjects };
+  indexObjects?: { oids: readonly string[]; tree: string };
+}
+const lastWritten = new Map<string, LastWritten>();
+
+function sameFiles(a: ReadonlyMap<string, FileEntry>, b: ReadonlyMap<string, FileEntry>): boolean {
+  if (a === b) return true;
+  if (a.size !== b.size) return false;
+  for (const [path, entry] of b) {
+    const old = a.get(path);
+    if (!old || old.oid !== entry.oid || old.mode !== entry.mode || old.perm !== entry.perm) return false;
+  }
+  return true;
+}
+
+function sameList(a: readonly string[], b: readonly string[]): boolean {
+  if (a === b) return true;
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i += 1) if (a[i] !== b[i]) return false;
+  return true;
+}
 
 function fileMtime(path: string): number {
   try {
@@ -100,12 +137,40 @@ export class StatCache {
     while (this.trees.size > MAX_TREES) this.trees.delete(this.trees.keys().next().value as string);
   }
 
+  /** The tree and permission listing the last snapshot of this process wrote, when `files` holds the very same entries. */
+  writtenFiles(prefix: string, files: ReadonlyMap<string, FileEntry>): FilesObjects | undefined {
+    const last = lastWritten.get(this.path)?.files;
+    return last && last.prefix === prefix && sameFiles(last.files, files) ? last.objects : undefined;
+  }
+
+  rememberWrittenFiles(prefix: string, files: ReadonlyMap<string, FileEntry>, objects: FilesObjects): void {
+    lastWritten.set(this.path, { ...lastWritten.get(this.path), files: { prefix, files, objects } });
+  }
+
+  /** The tree the last snapshot of this process wrote to keep the index's blobs, when `oids` is the same list. */
+  writtenIndexObjects(oids: readonly string[]): string | undefined {
+    const last = lastWritten.get(this.path)?.indexObjects;
+    return last && sameList(last.oids, oids) ? last.tree : undefined;
+  }
+
+  rememberWrittenIndexObjects(oids: readonly string[], tree: string): void {
+    lastWritten.set(this.path, { ...lastWritten.get(this.path), indexObjects: { oids, tree } });
+  }
+
   /** Forgets everything (after git reported a missing object the cache pointed at). */
   clear(): void {
+    lastWritten.delete(this.path);
     this.treesChanged = true;
     this.entries = new Map();
     this.trees = new Map();
     this.fresh.clear();
+  }
+
+  /** Every entry seen in this capture is one loaded (looked up, never replaced), and every loaded one was seen. */
+  private allSeenAsLoaded(): boolean {
+    if (this.fresh.size !== this.entries.size) return false;
+    for (const [path, value] of this.fresh) if (this.entries.get(path) !== value) return false;
+    return true;
   }
 
   private unchanged(entries: Map<string, CachedStat>): boolean {
@@ -120,6 +185,8 @@ export class StatCache {
 
   /** Writes the entries seen in this capture (others are gone from the tree) atomically; nothing when nothing changed. */
   save(now: number, tmpName: string): void {
+    // Loaded entries passed the racy check when they were saved, and pass it later all the more.
+    if (!this.treesChanged && this.allSeenAsLoaded()) return;
     const entries = new Map<string, CachedStat>();
     for (const [key, value] of this.fresh) if (value[1] < now - RACY_MS) entries.set(key, value);
     if (this.unchanged(entries)) return;

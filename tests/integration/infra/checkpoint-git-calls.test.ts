@@ -1,0 +1,70 @@
+import { chmodSync, utimesSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { createCheckpoint, dropCheckpoint, type Checkpoint } from '../../../src/infra/git-checkpoints.js';
+import { repoContext } from '../../../src/infra/git-plumbing.js';
+import { GitWorkspace } from '../../../src/infra/git-workspace.js';
+import { createProcessRunner } from '../../../src/infra/process-runner.js';
+import { readSnapshot } from '../../../src/infra/snapshot-commit.js';
+import { git, gitRepo, writeFiles } from '../../helpers/git-repo.js';
+import { gitCommandsDuring } from '../../helpers/git-trace.js';
+
+/**
+ * What a checkpoint asks of git. Between iterations most of a project stays as
+ * it was; what the last checkpoint of the run already wrote (trees, file
+ * contents, the permission listing) is not written again.
+ */
+
+let now = 1_700_000_000_000;
+
+async function checkpoint(dir: string, loop: number): Promise<Checkpoint> {
+  now += 1_000;
+  const made = await createCheckpoint(new GitWorkspace(dir, createProcessRunner()), { loop, now });
+  if (!made.ok) throw new Error(made.reason);
+  return made.checkpoint;
+}
+
+/** A project whose files were last written a minute ago, as between two iterations. */
+function settledProject(): string {
+  const dir = gitRepo({ 'src/a.ts': 'a\n', 'src/b.ts': 'b\n', 'run.sh': '#!/bin/sh\n' });
+  chmodSync(join(dir, 'run.sh'), 0o755);
+  writeFiles(dir, { 'notes/new.md': 'untracked\n', 'src/c.ts': 'untracked too\n' });
+  git(dir, 'add', 'src/b.ts');
+  const past = new Date(Date.now() - 60_000);
+  for (const path of ['src/a.ts', 'src/b.ts', 'run.sh', 'notes/new.md', 'src/c.ts']) utimesSync(join(dir, path), past, past);
+  return dir;
+}
+
+describe('git processes of a checkpoint', () => {
+  it('an unchanged project is checkpointed again without hashing a file or writing a tree', async () => {
+    const dir = settledProject();
+    const first = await checkpoint(dir, 1);
+    let second: Checkpoint | undefined;
+    const commands = await gitCommandsDuring(async () => {
+      second = await checkpoint(dir, 2);
+    });
+    expect(commands.sort()).toEqual(['commit-tree', 'commit-tree', 'diff-files', 'for-each-ref', 'ls-files', 'ls-files', 'update-ref']);
+    expect(git(dir, 'rev-parse', `${second?.commit}^{tree}`)).toBe(git(dir, 'rev-parse', `${first.commit}^{tree}`));
+  });
+
+  it('dropping a checkpoint is one git process', async () => {
+    const dir = settledProject();
+    const cp = await checkpoint(dir, 1);
+    const commands = await gitCommandsDuring(() => dropCheckpoint(new GitWorkspace(dir, createProcessRunner()), cp));
+    expect(commands).toEqual(['update-ref']);
+  });
+
+  it('records permission bits changed since the last checkpoint, though the tree stays the same', async () => {
+    const dir = settledProject();
+    const first = await checkpoint(dir, 1);
+    chmodSync(join(dir, 'src/a.ts'), 0o600);
+    const second = await checkpoint(dir, 2);
+    const ctx = await repoContext(dir);
+    const before = await readSnapshot(ctx!, first.commit);
+    const after = await readSnapshot(ctx!, second.commit);
+    if (typeof before === 'string' || typeof after === 'string') throw new Error('not a snapshot');
+    expect(before.state.files.get('src/a.ts')?.perm).toBe(0o644);
+    expect(after.state.files.get('src/a.ts')?.perm).toBe(0o600);
+    expect(git(dir, 'rev-parse', `${second.commit}^{tree}`)).toBe(git(dir, 'rev-parse', `${first.commit}^{tree}`));
+  });
+});
