@@ -22,10 +22,11 @@ const SKIP_WORKTREE = 0x4000;
 
 /**
  * path (binary string, relative to the top) → stat key, for stage-0 entries git
- * really checks (not assume-unchanged or skip-worktree). Null when the file is
- * not an index this code understands (then no shortcut is taken).
+ * really checks (not assume-unchanged or skip-worktree) and, when
+ * `ctimeBefore` is given, whose ctime is earlier than that second. Null when
+ * the file is not an index this code understands (then no shortcut is taken).
  */
-export function readIndexStats(buf: Buffer | null, hashBytes = 20): Map<string, string> | null {
+export function readIndexStats(buf: Buffer | null, hashBytes = 20, ctimeBefore = Infinity): Map<string, string> | null {
   if (!buf || buf.length < 12 || buf.toString('latin1', 0, 4) !== 'DIRC') return null;
   const version = buf.readUInt32BE(4);
   if (version < 2 || version > 4) return null;
@@ -37,7 +38,8 @@ export function readIndexStats(buf: Buffer | null, hashBytes = 20): Map<string, 
     const start = pos;
     if (pos + 40 + hashBytes + 2 > buf.length) return null;
     const u = (off: number): number => buf.readUInt32BE(pos + off);
-    const key = `${u(0)}.${u(4)}:${u(8)}.${u(12)}:${u(20)}:${u(36)}`;
+    const settled = u(0) < ctimeBefore;
+    const key = settled ? `${u(0)}.${u(4)}:${u(8)}.${u(12)}:${u(20)}:${u(36)}` : '';
     const flags = buf.readUInt16BE(pos + 40 + hashBytes);
     pos += 40 + hashBytes + 2;
     let extended = 0;
@@ -70,7 +72,20 @@ export function readIndexStats(buf: Buffer | null, hashBytes = 20): Map<string, 
     }
     previous = path;
     const stage = (flags >> 12) & 0x3;
-    if (stage === 0 && !(flags & ASSUME_VALID) && !(extended & SKIP_WORKTREE)) out.set(path, key);
+    if (settled && stage === 0 && !(flags & ASSUME_VALID) && !(extended & SKIP_WORKTREE)) out.set(path, key);
   }
   return out;
+}
+
+/** The last index read per path, with what it said; an index usually stays the same bytes between iterations. */
+const lastRead = new Map<string, { buf: Buffer; ctimeBefore: number; stats: ReadonlyMap<string, string> | null }>();
+
+/** readIndexStats of the index at `indexPath` (its bytes `buf`), kept while they and `ctimeBefore` stay the same. Never changed by its users. */
+export function readIndexStatsOf(indexPath: string, buf: Buffer | null, ctimeBefore: number): ReadonlyMap<string, string> | null {
+  if (!buf) return null;
+  const last = lastRead.get(indexPath);
+  if (last && last.ctimeBefore === ctimeBefore && last.buf.equals(buf)) return last.stats;
+  const stats = readIndexStats(buf, 20, ctimeBefore);
+  lastRead.set(indexPath, { buf, ctimeBefore, stats });
+  return stats;
 }

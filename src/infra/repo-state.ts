@@ -1,10 +1,10 @@
-import { createHash } from 'node:crypto';
 import { existsSync, lstatSync, readdirSync, readFileSync, readlinkSync, type BigIntStats } from 'node:fs';
 import { join } from 'node:path';
 import { CheckpointError, indexLockedError } from './checkpoint-error.js';
 import { isRalphStatePath } from './ralph-state-paths.js';
 import { gitBytes, gitText, quoteLine, runGit, splitZ, underRoot, type RepoContext } from './git-plumbing.js';
-import { readIndexStats, statKey } from './index-stats.js';
+import { readIndexStatsOf, statKey } from './index-stats.js';
+import { parseTrackedListing } from './tracked-listing.js';
 import type { StatCache } from './stat-cache.js';
 import { lstatOrNull } from './safe-fs.js';
 import { PROJECT_FILES } from '../state/project-layout.js';
@@ -69,7 +69,7 @@ export interface RepoState {
   /** Merge/rebase/cherry-pick/revert/bisect files in the git dir, or null when not recorded. */
   opState: OpFile[] | null;
   /** Blob ids the index refers to, in the index's order (kept reachable with the checkpoint; not compared). */
-  indexObjects: string[];
+  indexObjects: readonly string[];
   /**
    * In a project below the top of its repository: a digest of the index entries
    * inside the project, which is what a rollback restores there (the rest of
@@ -256,7 +256,7 @@ export interface FileCapture {
   emptyDirs: string[];
   nested: SubRepo[];
   submodules: SubRepo[];
-  indexObjects: string[];
+  indexObjects: readonly string[];
   indexView: string;
 }
 
@@ -284,33 +284,16 @@ export async function captureFiles(ctx: RepoContext, cache: StatCache, extraPath
   // empty one or a nested repository); only the directories that hold files are
   // listed again in full. Usually there are none, which saves a git call.
   const listing = await gitBytes(['ls-files', '-z', '-t', '-s', '--cached', '-o', '--exclude-standard', '--directory'], { cwd });
-  const candidates = new Set<string>();
-  const gitlinks = new Map<string, string>();
-  const indexObjects = new Set<string>();
-  const collapsed: string[] = [];
-  // The digest reads the tracked entries as `ls-files -s` prints them, which is what older checkpoints recorded.
-  const view = ctx.prefix ? createHash('sha1') : null;
-  for (const tagged of splitZ(listing)) {
-    if (tagged.startsWith('? ')) {
-      collapsed.push(tagged.slice(2));
-      continue;
-    }
-    const line = tagged.slice(2);
-    view?.update(Buffer.from(`${line}\0`, 'latin1'));
-    const tab = line.indexOf('\t');
-    const path = line.slice(tab + 1);
-    if (!line.startsWith('160000 ')) indexObjects.add(line.slice(7, line.indexOf(' ', 7)));
-    if (isRalphStatePath(path)) continue;
-    if (line.startsWith('160000 ')) gitlinks.set(path, line.slice(7, line.indexOf(' ', 7)));
-    else candidates.add(path);
-  }
+  const { tracked, trackedSet, gitlinks, untracked, indexObjects, indexView } = parseTrackedListing(cwd, ctx.prefix, listing);
+  // Untracked files and the paths asked for besides, each once, after the tracked ones.
+  const others = new Set<string>();
   const nestedPaths: string[] = [];
   const emptyDirs: string[] = [];
   const expand: string[] = [];
   const budget = { left: 10_000 };
-  for (const entry of collapsed) {
+  for (const entry of untracked) {
     if (!entry.endsWith('/')) {
-      if (!isRalphStatePath(entry)) candidates.add(entry);
+      if (!isRalphStatePath(entry)) others.add(entry);
       continue;
     }
     const dir = entry.slice(0, -1);
@@ -326,10 +309,10 @@ export async function captureFiles(ctx: RepoContext, cache: StatCache, extraPath
     for (const path of splitZ(listed)) {
       if (!expand.some((d) => path.startsWith(d))) continue;
       if (path.endsWith('/')) nestedPaths.push(path.slice(0, -1));
-      else if (!isRalphStatePath(path)) candidates.add(path);
+      else if (!isRalphStatePath(path)) others.add(path);
     }
   } else expandedBefore.delete(cwd);
-  for (const path of extraPaths) if (!gitlinks.has(path)) candidates.add(path);
+  for (const path of extraPaths) if (!gitlinks.has(path) && !trackedSet.has(path)) others.add(path);
 
   const files = new Map<string, FileEntry>();
   const stats = new Map<string, BigIntStats>();
@@ -338,11 +321,11 @@ export async function captureFiles(ctx: RepoContext, cache: StatCache, extraPath
   const prefix = Buffer.from(ctx.prefix, 'utf8').toString('latin1');
   const dirtyList = await dirtyFiles;
   // Without git's answer there is no shortcut: every file is looked at.
-  const indexStats = dirtyList ? readIndexStats(readOrNull(join(ctx.gitDir, 'index'))) : null;
   // Git compares timestamps to the second: an entry whose inode changed in the second
   // the index was written (or the one before) could hide a same-size rewrite, so it is looked at.
-  const indexSecond = Math.floor((lstatOrNull(join(ctx.gitDir, 'index'))?.mtimeMs ?? 0) / 1000);
-  const settled = (key: string): boolean => Number(key.slice(0, key.indexOf('.'))) < indexSecond - 1;
+  const indexPath = join(ctx.gitDir, 'index');
+  const indexSecond = Math.floor((lstatOrNull(indexPath)?.mtimeMs ?? 0) / 1000);
+  const indexStats = dirtyList ? readIndexStatsOf(indexPath, readOrNull(indexPath), indexSecond - 1) : null;
   const dirty = new Set(dirtyList ? splitZ(dirtyList) : []);
   const dirIsReal = new Map<string, boolean>();
   const realParents = (path: string): boolean => {
@@ -357,14 +340,14 @@ export async function captureFiles(ctx: RepoContext, cache: StatCache, extraPath
     }
     return true;
   };
-  for (const path of candidates) {
+  const consider = (path: string): void => {
     // Clean for git and recorded by us with the same stat data: unchanged, no need to look.
     const indexKey = indexStats?.get(prefix + path);
-    const known = indexKey !== undefined && settled(indexKey) && !dirty.has(prefix + path) ? cache.lookup(path, indexKey) : undefined;
+    const known = indexKey !== undefined && !dirty.has(prefix + path) ? cache.lookup(path, indexKey) : undefined;
     if (known) {
       const isLink = (known.mode & 0o170000) === 0o120000;
       files.set(path, { mode: isLink ? '120000' : known.mode & 0o100 ? '100755' : '100644', oid: known.oid, perm: isLink ? 0 : known.mode & 0o7777 });
-      continue;
+      return;
     }
     // A file "inside" a directory that is now a symlink is not in the project: never look through the link.
     const st = realParents(path) ? lstatBig(underRoot(cwd, path)) : null;
@@ -378,16 +361,18 @@ export async function captureFiles(ctx: RepoContext, cache: StatCache, extraPath
         if (names.length === 0 && !emptyDirs.includes(dir)) emptyDirs.push(dir);
         break;
       }
-      continue;
+      return;
     }
-    if (!(st.isFile() || st.isSymbolicLink())) continue;
+    if (!(st.isFile() || st.isSymbolicLink())) return;
     stats.set(path, st);
     const cached = cache.lookup(path, statKey(st));
     if (cached && cached.mode === Number(st.mode)) {
       files.set(path, { mode: gitMode(st), oid: cached.oid, perm: st.isSymbolicLink() ? 0 : Number(st.mode) & 0o7777 });
     } else if (st.isSymbolicLink()) links.push(path);
     else toHash.push(path);
-  }
+  };
+  for (const path of tracked) consider(path);
+  for (const path of others) consider(path);
   const [oids, linkOids] = await Promise.all([
     hashFiles(ctx, toHash),
     Promise.all(links.map((path) => hashBlob(ctx, readlinkSync(underRoot(cwd, path), { encoding: 'buffer' })))),
@@ -408,8 +393,7 @@ export async function captureFiles(ctx: RepoContext, cache: StatCache, extraPath
     }),
   );
   const nested = await Promise.all(nestedPaths.map(async (path) => ({ path, head: await subRepoHead(underRoot(cwd, path)) })));
-  const indexView = view ? view.digest('hex') : '';
-  return { files, emptyDirs: emptyDirs.sort(), nested, submodules, indexObjects: [...indexObjects], indexView };
+  return { files, emptyDirs: emptyDirs.sort(), nested, submodules, indexObjects, indexView };
 }
 
 /** Everything at once: files, index, HEAD, refs, stash, operation state. */

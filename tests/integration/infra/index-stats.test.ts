@@ -1,7 +1,7 @@
 import { lstatSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readIndexStats, statKey } from '../../../src/infra/index-stats.js';
+import { readIndexStats, readIndexStatsOf, statKey } from '../../../src/infra/index-stats.js';
 import { git, gitRepo } from '../../helpers/git-repo.js';
 
 /** The index reader agrees with git on every index version git writes, and skips what git does not check. */
@@ -24,6 +24,18 @@ describe('readIndexStats', () => {
       expect(stats?.get(sample)).toBe(statKey(lstatSync(join(dir, sample), { bigint: true })));
     });
   }
+
+  it('leaves out entries whose ctime is not before the second given, and reads the same bytes once', () => {
+    const dir = gitRepo({ 'a.txt': 'a\n', 'b.txt': 'b\n' });
+    const path = join(dir, '.git', 'index');
+    const bytes = readFileSync(path);
+    const ctime = Number(lstatSync(join(dir, 'a.txt'), { bigint: true }).ctimeNs / 1_000_000_000n);
+    expect(readIndexStats(bytes, 20, ctime)?.size).toBe(0);
+    expect([...(readIndexStats(bytes, 20, ctime + 1)?.keys() ?? [])].sort()).toEqual(['a.txt', 'b.txt']);
+    const first = readIndexStatsOf(path, bytes, ctime + 1);
+    expect(readIndexStatsOf(path, Buffer.from(bytes), ctime + 1)).toBe(first);
+    expect(readIndexStatsOf(path, bytes, ctime)).not.toBe(first);
+  });
 
   it('returns null for what is not an index', () => {
     expect(readIndexStats(Buffer.from('not an index'))).toBeNull();
