@@ -166,30 +166,27 @@ export class StatCache {
     this.fresh.clear();
   }
 
-  /** Every entry seen in this capture is one loaded (looked up, never replaced), and every loaded one was seen. */
-  private allSeenAsLoaded(): boolean {
-    if (this.fresh.size !== this.entries.size) return false;
-    for (const [path, value] of this.fresh) if (this.entries.get(path) !== value) return false;
-    return true;
-  }
-
-  private unchanged(entries: Map<string, CachedStat>): boolean {
-    for (const [key, value] of entries) {
-      const old = this.entries.get(key);
-      if (!old || old.some((v, i) => v !== value[i])) return false;
+  /** The entries this capture would keep are exactly the ones loaded: one pass, nothing built. */
+  private unchanged(racyFrom: number): boolean {
+    if (this.treesChanged) return false;
+    let kept = 0;
+    for (const [path, value] of this.fresh) {
+      if (value[1] >= racyFrom) continue;
+      kept += 1;
+      const old = this.entries.get(path);
+      if (old === value) continue;
+      if (!old || old[0] !== value[0] || old[1] !== value[1] || old[2] !== value[2] || old[3] !== value[3]) return false;
     }
-    return entries.size === this.entries.size && !this.treesChanged;
+    return kept === this.entries.size;
   }
 
   private treesChanged = false;
 
   /** Writes the entries seen in this capture (others are gone from the tree) atomically; nothing when nothing changed. */
   save(now: number, tmpName: string): void {
-    // Loaded entries passed the racy check when they were saved, and pass it later all the more.
-    if (!this.treesChanged && this.allSeenAsLoaded()) return;
+    if (this.unchanged(now - RACY_MS)) return;
     const entries = new Map<string, CachedStat>();
     for (const [key, value] of this.fresh) if (value[1] < now - RACY_MS) entries.set(key, value);
-    if (this.unchanged(entries)) return;
     const file: CacheFile = { version: 2, entries: Object.fromEntries(entries), trees: Object.fromEntries(this.trees) };
     try {
       const dir = join(this.path, '..');
