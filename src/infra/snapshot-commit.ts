@@ -116,26 +116,34 @@ async function writeBlobs(ctx: RepoContext, blobs: readonly (readonly [string, B
   const result = new Map<string, string>();
   const missing: (readonly [string, Buffer, string])[] = [];
   for (const [name, content] of blobs) {
+    // Comparing with the bytes written last time is cheaper than digesting them (the index is large).
+    const again = cache.writtenBlob(name, content);
+    if (again) {
+      result.set(name, again);
+      continue;
+    }
     const digest = `blob:${sha1(content)}`;
     const known = cache.tree(digest);
     if (known) result.set(name, known);
     else missing.push([name, content, digest]);
   }
-  if (missing.length === 0) return result;
-  const dir = join(ralphGitDir(ctx), tempName('blobs'));
-  mkdirSync(dir, { recursive: true });
-  try {
-    missing.forEach(([, content], i) => writeFileSync(join(dir, String(i)), content));
-    const input = missing.map((_, i) => join(dir, String(i))).join('\n') + '\n';
-    const oids = (await gitText(['hash-object', '-w', '--no-filters', '--stdin-paths'], { cwd: ctx.root, input })).trim().split('\n');
-    missing.forEach(([name, , digest], i) => {
-      result.set(name, oids[i] as string);
-      cache.rememberTree(digest, oids[i] as string);
-    });
-    return result;
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
+  if (missing.length > 0) {
+    const dir = join(ralphGitDir(ctx), tempName('blobs'));
+    mkdirSync(dir, { recursive: true });
+    try {
+      missing.forEach(([, content], i) => writeFileSync(join(dir, String(i)), content));
+      const input = missing.map((_, i) => join(dir, String(i))).join('\n') + '\n';
+      const oids = (await gitText(['hash-object', '-w', '--no-filters', '--stdin-paths'], { cwd: ctx.root, input })).trim().split('\n');
+      missing.forEach(([name, , digest], i) => {
+        result.set(name, oids[i] as string);
+        cache.rememberTree(digest, oids[i] as string);
+      });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   }
+  cache.rememberWrittenBlobs(new Map(blobs.map(([name, content]) => [name, { content, oid: result.get(name) as string }])));
+  return result;
 }
 
 const EMPTY_BLOB = 'e69de29bb2d1d6434b8b29ae775ad8c2e48c5391';

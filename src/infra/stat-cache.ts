@@ -52,6 +52,8 @@ export interface FilesObjects {
 interface LastWritten {
   files?: { prefix: string; files: ReadonlyMap<string, FileEntry>; objects: FilesObjects };
   indexObjects?: { oids: readonly string[]; tree: string };
+  /** Blob contents by their name in the data tree (the raw index is the large one). */
+  blobs?: ReadonlyMap<string, { content: Buffer; oid: string }>;
 }
 const lastWritten = new Map<string, LastWritten>();
 
@@ -155,6 +157,16 @@ export class StatCache {
 
   rememberWrittenIndexObjects(oids: readonly string[], tree: string): void {
     lastWritten.set(this.path, { ...lastWritten.get(this.path), indexObjects: { oids, tree } });
+  }
+
+  /** The blob id of `content` when the last snapshot of this process wrote the same bytes under `name`. */
+  writtenBlob(name: string, content: Buffer): string | undefined {
+    const last = lastWritten.get(this.path)?.blobs?.get(name);
+    return last && last.content.equals(content) ? last.oid : undefined;
+  }
+
+  rememberWrittenBlobs(blobs: ReadonlyMap<string, { content: Buffer; oid: string }>): void {
+    lastWritten.set(this.path, { ...lastWritten.get(this.path), blobs });
   }
 
   /** Forgets everything (after git reported a missing object the cache pointed at). */

@@ -1,4 +1,4 @@
-import { chmodSync, utimesSync } from 'node:fs';
+import { chmodSync, readFileSync, utimesSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createCheckpoint, dropCheckpoint, type Checkpoint } from '../../../src/infra/git-checkpoints.js';
@@ -66,5 +66,18 @@ describe('git processes of a checkpoint', () => {
     expect(before.state.files.get('src/a.ts')?.perm).toBe(0o644);
     expect(after.state.files.get('src/a.ts')?.perm).toBe(0o600);
     expect(git(dir, 'rev-parse', `${second.commit}^{tree}`)).toBe(git(dir, 'rev-parse', `${first.commit}^{tree}`));
+  });
+
+  it('records the index as it is now after the user staged a file, the files being the same', async () => {
+    const dir = settledProject();
+    const first = await checkpoint(dir, 1);
+    git(dir, 'add', 'src/c.ts');
+    const second = await checkpoint(dir, 2);
+    const ctx = await repoContext(dir);
+    const before = await readSnapshot(ctx!, first.commit);
+    const after = await readSnapshot(ctx!, second.commit);
+    if (typeof before === 'string' || typeof after === 'string') throw new Error('not a snapshot');
+    expect(after.state.index?.equals(readFileSync(join(dir, '.git', 'index')))).toBe(true);
+    expect(after.state.index?.equals(before.state.index as Buffer)).toBe(false);
   });
 });
