@@ -68,7 +68,7 @@ export interface RepoState {
   stashLog: Buffer | null;
   /** Merge/rebase/cherry-pick/revert/bisect files in the git dir, or null when not recorded. */
   opState: OpFile[] | null;
-  /** Blob ids the index refers to, in the index's order (kept reachable with the checkpoint; not compared). */
+  /** Blob ids the index refers to, in the index's order (listed with the checkpoint when the index has no tree; not compared). */
   indexObjects: readonly string[];
   /**
    * In a project below the top of its repository: a digest of the index entries

@@ -160,17 +160,45 @@ function permsListing(files: ReadonlyMap<string, FileEntry>): Buffer {
   return Buffer.from(perms, 'latin1');
 }
 
-async function indexObjectsTree(ctx: RepoContext, oids: readonly string[], cache: StatCache): Promise<string | null> {
-  const objects = oids.filter((o) => o !== EMPTY_BLOB);
-  if (objects.length === 0) return null;
-  const known = cache.writtenIndexObjects(objects);
-  if (known) return known;
-  const tree = await mktree(
-    ctx,
-    objects.map((o) => `100644 blob ${o}\t${o}`),
-    cache,
-  );
-  cache.rememberWrittenIndexObjects(objects, tree);
+/** The tree git writes from a copy of the raw index (reusing the subtrees the index caches), or null when it cannot (conflicts). */
+async function treeOfIndexCopy(ctx: RepoContext, index: Buffer): Promise<string | null> {
+  const dir = ralphGitDir(ctx);
+  mkdirSync(dir, { recursive: true });
+  const file = join(dir, tempName('index-copy'));
+  try {
+    writeFileSync(file, index);
+    const result = await runGit(['write-tree', '--missing-ok'], { cwd: ctx.root, env: { GIT_INDEX_FILE: file } });
+    return result.code === 0 ? result.stdout.toString('utf8').trim() : null;
+  } finally {
+    rmSync(file, { force: true });
+    rmSync(`${file}.lock`, { force: true });
+  }
+}
+
+/**
+ * A tree that keeps every blob of the index reachable with the snapshot
+ * (staged content is in no commit yet). Usually the index's own tree, which
+ * git writes in a few milliseconds from the subtrees the index caches; an
+ * index with conflicts has no tree, so its blob ids are listed in one flat
+ * tree instead, which costs git a lookup per blob.
+ */
+async function indexObjectsTree(ctx: RepoContext, state: RepoState, cache: StatCache): Promise<string | null> {
+  if (!state.index) return null;
+  const known = cache.writtenIndexTree(state.index);
+  if (known !== undefined) return known;
+  let tree = await treeOfIndexCopy(ctx, state.index);
+  if (tree === null) {
+    const objects = state.indexObjects.filter((o) => o !== EMPTY_BLOB);
+    tree =
+      objects.length === 0
+        ? null
+        : await mktree(
+            ctx,
+            objects.map((o) => `100644 blob ${o}\t${o}`),
+            cache,
+          );
+  }
+  cache.rememberWrittenIndexTree(state.index, tree);
   return tree;
 }
 
@@ -200,7 +228,7 @@ export async function writeSnapshot(ctx: RepoContext, state: RepoState, info: Sn
   const [tree, blobIds, objectsTree] = await Promise.all([
     written?.tree ?? filesTree(ctx, state.files, cache),
     writeBlobs(ctx, blobs, cache),
-    indexObjectsTree(ctx, state.indexObjects, cache),
+    indexObjectsTree(ctx, state, cache),
   ]);
   const perms = written?.perms ?? (blobIds.get('perms') as string);
   if (!written) cache.rememberWrittenFiles(ctx.prefix, state.files, { tree, perms });

@@ -51,7 +51,7 @@ export interface FilesObjects {
  */
 interface LastWritten {
   files?: { prefix: string; files: ReadonlyMap<string, FileEntry>; objects: FilesObjects };
-  indexObjects?: { oids: readonly string[]; tree: string };
+  indexTree?: { index: Buffer; tree: string | null };
   /** Blob contents by their name in the data tree (the raw index is the large one). */
   blobs?: ReadonlyMap<string, { content: Buffer; oid: string }>;
 }
@@ -64,13 +64,6 @@ function sameFiles(a: ReadonlyMap<string, FileEntry>, b: ReadonlyMap<string, Fil
     const old = a.get(path);
     if (!old || old.oid !== entry.oid || old.mode !== entry.mode || old.perm !== entry.perm) return false;
   }
-  return true;
-}
-
-function sameList(a: readonly string[], b: readonly string[]): boolean {
-  if (a === b) return true;
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i += 1) if (a[i] !== b[i]) return false;
   return true;
 }
 
@@ -149,14 +142,14 @@ export class StatCache {
     lastWritten.set(this.path, { ...lastWritten.get(this.path), files: { prefix, files, objects } });
   }
 
-  /** The tree the last snapshot of this process wrote to keep the index's blobs, when `oids` is the same list. */
-  writtenIndexObjects(oids: readonly string[]): string | undefined {
-    const last = lastWritten.get(this.path)?.indexObjects;
-    return last && sameList(last.oids, oids) ? last.tree : undefined;
+  /** The tree the last snapshot of this process wrote to keep the index's blobs (null: none was needed), when `index` holds the same bytes. */
+  writtenIndexTree(index: Buffer): string | null | undefined {
+    const last = lastWritten.get(this.path)?.indexTree;
+    return last && last.index.equals(index) ? last.tree : undefined;
   }
 
-  rememberWrittenIndexObjects(oids: readonly string[], tree: string): void {
-    lastWritten.set(this.path, { ...lastWritten.get(this.path), indexObjects: { oids, tree } });
+  rememberWrittenIndexTree(index: Buffer, tree: string | null): void {
+    lastWritten.set(this.path, { ...lastWritten.get(this.path), indexTree: { index, tree } });
   }
 
   /** The blob id of `content` when the last snapshot of this process wrote the same bytes under `name`. */

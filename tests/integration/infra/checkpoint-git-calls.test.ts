@@ -81,3 +81,33 @@ describe('git processes of a checkpoint', () => {
     expect(after.state.index?.equals(before.state.index as Buffer)).toBe(false);
   });
 });
+
+describe('what a checkpoint keeps reachable', () => {
+  it('content that is only staged survives the user resetting the index and pruning', async () => {
+    const dir = settledProject();
+    writeFiles(dir, { 'src/a.ts': 'staged only\n' });
+    git(dir, 'add', 'src/a.ts');
+    writeFiles(dir, { 'src/a.ts': 'work tree\n' });
+    const staged = git(dir, 'rev-parse', ':src/a.ts').trim();
+    const cp = await checkpoint(dir, 1);
+    git(dir, 'reset', '-q');
+    git(dir, 'prune', '--expire=now');
+    expect(git(dir, 'cat-file', '-t', staged).trim()).toBe('blob');
+    expect(git(dir, 'rev-parse', `refs/ralph/checkpoints/${cp.id}`).trim()).toBe(cp.commit);
+  });
+
+  it('an index in the middle of a conflicted merge, which has no tree, is kept by its blob ids', async () => {
+    const dir = settledProject();
+    git(dir, 'checkout', '-q', '-b', 'other');
+    writeFiles(dir, { 'src/a.ts': 'theirs\n' });
+    git(dir, 'commit', '-q', '-am', 'theirs');
+    git(dir, 'checkout', '-q', 'main');
+    writeFiles(dir, { 'src/a.ts': 'ours\n' });
+    git(dir, 'commit', '-q', '-am', 'ours');
+    expect(() => git(dir, 'merge', '-q', 'other')).toThrow();
+    const theirs = git(dir, 'rev-parse', ':3:src/a.ts').trim();
+    const cp = await checkpoint(dir, 1);
+    const kept = git(dir, 'ls-tree', '--name-only', `${cp.commit}^1:index-objects`).split('\n');
+    expect(kept).toContain(theirs);
+  });
+});
