@@ -63,7 +63,8 @@ function parse(prefix: string, listing: Buffer): TrackedListing {
         if (!isGitlink) objects.add(line.slice(7, oidEnd));
         if (!isRalphStatePath(path)) {
           if (isGitlink) gitlinks.set(path, line.slice(7, oidEnd));
-          else tracked.push(path);
+          // A conflicted path is listed once per stage, one after the other.
+          else if (tracked[tracked.length - 1] !== path) tracked.push(path);
         }
       }
     }

@@ -20,11 +20,13 @@ describe('parseTrackedListing', () => {
     `H 160000 ${S} 0\tvendor/lib`,
     `H 100644 ${B} 0\t.ralph/status.json`,
     `H 100644 ${A} 0\tcaf\xc3\xa9.md`,
+    `M 100644 ${A} 1\tconflict.txt`,
+    `M 100644 ${B} 2\tconflict.txt`,
   );
 
   it('splits tracked files, submodules and untracked entries; Ralph state is left out but its blob kept', () => {
     const parsed = parseTrackedListing('/project-one', '', bytes);
-    expect(parsed.tracked).toEqual(['src/a.ts', 'run.sh', 'src/copy-of-a.ts', 'caf\xc3\xa9.md']);
+    expect(parsed.tracked).toEqual(['src/a.ts', 'run.sh', 'src/copy-of-a.ts', 'caf\xc3\xa9.md', 'conflict.txt']);
     expect([...parsed.trackedSet]).toEqual(parsed.tracked);
     expect([...parsed.gitlinks]).toEqual([['vendor/lib', S]]);
     expect(parsed.untracked).toEqual(['notes/', 'new.txt']);
