@@ -1,8 +1,8 @@
 import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { gitBytes, gitText, ralphGitDir, runGit, type RepoContext } from './git-plumbing.js';
+import { gitBytes, gitText, ralphGitDir, runGit, tempName, type RepoContext } from './git-plumbing.js';
 import { readStashLog, type RepoState } from './repo-state.js';
-import { readFilesTree, tempName, trailers, writeSnapshot } from './snapshot-commit.js';
+import { readFilesTree, trailers, writeSnapshot } from './snapshot-commit.js';
 import { StatCache } from './stat-cache.js';
 
 /**

@@ -2,11 +2,11 @@ import { errorMessage } from '../errors.js';
 import { CheckpointError, checkpointFailure, type CheckpointFailure } from './checkpoint-error.js';
 import type { Checkpoint } from '../state/documents/checkpoint.js';
 import { migrateStashCheckpoints } from './checkpoint-migration.js';
-import { gitBytes, gitText, ralphGitDir, repoContext, runGit, type RepoContext } from './git-plumbing.js';
+import { gitBytes, gitText, ralphGitDir, repoContext, runGit, tempName, type RepoContext } from './git-plumbing.js';
 import { ATTEMPT_REF_PREFIX, finishInterruptedRollback, removeLeftovers, rollbackWith, type RollbackResult } from './git-rollback.js';
 import type { GitWorkspace } from './git-workspace.js';
 import { captureRepoState, type RepoState } from './repo-state.js';
-import { tempName, trailers, writeSnapshot } from './snapshot-commit.js';
+import { trailers, writeSnapshot } from './snapshot-commit.js';
 import { StatCache } from './stat-cache.js';
 
 /**

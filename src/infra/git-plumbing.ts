@@ -122,3 +122,20 @@ export async function repoContext(project: string): Promise<RepoContext | null> 
 export function ralphGitDir(ctx: RepoContext): string {
   return join(ctx.gitDir, 'ralph');
 }
+
+let tmpCounter = 0;
+
+/** A name for a temporary file of this process inside Ralph's git-dir area (removed at the next start when a crash leaves it). */
+export function tempName(kind: string): string {
+  tmpCounter += 1;
+  return `tmp-${process.pid}-${Date.now().toString(36)}-${tmpCounter}-${kind}`;
+}
+
+/** A name for a file this process keeps in Ralph's git-dir area while it runs (removed at the next start once the process is gone). */
+export function keptName(kind: string): string {
+  tmpCounter += 1;
+  return `kept-${process.pid}-${Date.now().toString(36)}-${tmpCounter}-${kind}`;
+}
+
+/** The process that made a file named by tempName or keptName. */
+export const PROCESS_FILE = /^(?:tmp|kept)-(\d+)-/;

@@ -3,14 +3,13 @@ import { join } from 'node:path';
 import { errorMessage } from '../errors.js';
 import type { Checkpoint } from '../state/documents/checkpoint.js';
 import { CheckpointError } from './checkpoint-error.js';
-import { displayPath, gitBytes, gitText, ralphGitDir, type RepoContext } from './git-plumbing.js';
+import { PROCESS_FILE, displayPath, gitBytes, gitText, ralphGitDir, tempName, type RepoContext } from './git-plumbing.js';
 import { captureRepoState, type RepoState } from './repo-state.js';
 import { clearJournal, readJournal, writeJournal } from './rollback-journal.js';
 import { readSnapshot, writeSnapshot, type Snapshot } from './snapshot-commit.js';
 import { applyState, type ApplyReport, type AttemptPlace, type StepHook } from './state-apply.js';
 import { diffStates, isSameState } from './state-diff.js';
 import { StatCache } from './stat-cache.js';
-import { tempName } from './snapshot-commit.js';
 
 /**
  * Lossless rollback: first the present — files, index, HEAD, every ref the
@@ -295,7 +294,7 @@ export function removeLeftovers(ctx: RepoContext): void {
   const dir = ralphGitDir(ctx);
   if (!existsSync(dir)) return;
   for (const name of readdirSync(dir)) {
-    const match = /^tmp-(\d+)-/.exec(name);
+    const match = PROCESS_FILE.exec(name);
     if (!match) continue;
     const pid = Number(match[1]);
     if (pid === process.pid || alive(pid)) continue;

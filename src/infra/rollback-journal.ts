@@ -1,7 +1,6 @@
 import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
-import { ralphGitDir, type RepoContext } from './git-plumbing.js';
-import { tempName } from './snapshot-commit.js';
+import { ralphGitDir, tempName, type RepoContext } from './git-plumbing.js';
 
 /**
  * The rollback journal: written (and flushed to disk) after the attempt is

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { binary, gitBytes, gitText, ralphGitDir, runGit, splitZ, type RepoContext } from './git-plumbing.js';
+import { filesTree } from './files-tree.js';
+import { binary, gitBytes, gitText, ralphGitDir, runGit, splitZ, tempName, type RepoContext } from './git-plumbing.js';
 import { RALPH_IDENTITY } from './git.js';
 import type { FileEntry, OpFile, RefEntry, RepoState, SubRepo } from './repo-state.js';
 import type { StatCache } from './stat-cache.js';
@@ -44,14 +45,6 @@ interface DataFile {
   opState: { path: string; perm: number; content: string | null }[] | null;
 }
 
-let tmpCounter = 0;
-
-/** A name for a temporary file of this process inside Ralph's git-dir area (removed at the next start when a crash leaves it). */
-export function tempName(kind: string): string {
-  tmpCounter += 1;
-  return `tmp-${process.pid}-${Date.now().toString(36)}-${tmpCounter}-${kind}`;
-}
-
 function sha1(data: Buffer | string): string {
   return createHash('sha1').update(data).digest('hex');
 }
@@ -67,34 +60,6 @@ function unb64(text: string): string {
 async function commitTree(ctx: RepoContext, tree: string, parents: readonly string[], message: string, now: number): Promise<string> {
   const args = ['commit-tree', tree, ...parents.flatMap((p) => ['-p', p])];
   return (await gitText(args, { cwd: ctx.root, input: message, identity: RALPH_IDENTITY, at: now })).trim();
-}
-
-function binaryPrefix(ctx: RepoContext): string {
-  return Buffer.from(ctx.prefix, 'utf8').toString('latin1');
-}
-
-async function filesTree(ctx: RepoContext, files: Map<string, FileEntry>, cache: StatCache): Promise<string> {
-  const prefix = binaryPrefix(ctx);
-  const lines: string[] = [];
-  for (const [path, entry] of files) lines.push(`${entry.mode} ${entry.oid}\t${prefix}${path}\0`);
-  lines.sort();
-  const input = Buffer.from(lines.join(''), 'latin1');
-  const digest = sha1(input);
-  const known = cache.tree(digest);
-  if (known) return known;
-  const dir = ralphGitDir(ctx);
-  mkdirSync(dir, { recursive: true });
-  const indexFile = join(dir, tempName('index'));
-  try {
-    const env = { GIT_INDEX_FILE: indexFile };
-    await gitBytes(['update-index', '-z', '--index-info'], { cwd: ctx.root, input, env });
-    const tree = (await gitText(['write-tree'], { cwd: ctx.root, env })).trim();
-    cache.rememberTree(digest, tree);
-    return tree;
-  } finally {
-    rmSync(indexFile, { force: true });
-    rmSync(`${indexFile}.lock`, { force: true });
-  }
 }
 
 /**

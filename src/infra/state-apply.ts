@@ -15,10 +15,10 @@ import {
 } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { indexLockedError } from './checkpoint-error.js';
-import { binary, gitBytes, ralphGitDir, runGit, splitZ, underRoot, type RepoContext } from './git-plumbing.js';
+import { binary, gitBytes, ralphGitDir, runGit, splitZ, tempName, underRoot, type RepoContext } from './git-plumbing.js';
 import { OP_STATE_NAMES, captureFiles, readHeadFile, readOpState, readRefs, type FileCapture, type RepoState } from './repo-state.js';
 import { SafeTree } from './safe-fs.js';
-import { catBlobs, tempName } from './snapshot-commit.js';
+import { catBlobs } from './snapshot-commit.js';
 import { RALPH_IDENTITY } from './git.js';
 import type { StatCache } from './stat-cache.js';
 

@@ -1,4 +1,4 @@
-import { chmodSync, readFileSync, utimesSync } from 'node:fs';
+import { chmodSync, mkdirSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createCheckpoint, dropCheckpoint, type Checkpoint } from '../../../src/infra/git-checkpoints.js';
@@ -79,6 +79,41 @@ describe('git processes of a checkpoint', () => {
     if (typeof before === 'string' || typeof after === 'string') throw new Error('not a snapshot');
     expect(after.state.index?.equals(readFileSync(join(dir, '.git', 'index')))).toBe(true);
     expect(after.state.index?.equals(before.state.index as Buffer)).toBe(false);
+  });
+});
+
+describe('the files tree after the agent committed', () => {
+  it('is the tree of the new commit, written from the index kept since the last checkpoint', async () => {
+    const dir = gitRepo({ 'src/a.ts': 'a\n', 'src/b.ts': 'b\n', 'docs/c.md': 'c\n', 'run.sh': '#!/bin/sh\n' });
+    await checkpoint(dir, 1);
+    writeFiles(dir, { 'src/a.ts': 'changed\n', 'src/new/d.ts': 'new\n' });
+    rmSync(join(dir, 'docs/c.md'));
+    chmodSync(join(dir, 'run.sh'), 0o755);
+    git(dir, 'add', '-A');
+    git(dir, 'commit', '-q', '-m', 'agent');
+    let second: Checkpoint | undefined;
+    const commands = await gitCommandsDuring(async () => {
+      second = await checkpoint(dir, 2);
+    });
+    expect(commands).toContain('update-index');
+    expect(git(dir, 'rev-parse', `${second?.commit}^{tree}`)).toBe(git(dir, 'rev-parse', 'HEAD^{tree}'));
+    // And back: the file deleted and the mode changed again, without a commit.
+    writeFiles(dir, { 'docs/c.md': 'c\n' });
+    chmodSync(join(dir, 'run.sh'), 0o644);
+    rmSync(join(dir, 'src/new'), { recursive: true });
+    writeFiles(dir, { 'src/a.ts': 'a\n' });
+    const third = await checkpoint(dir, 3);
+    expect(git(dir, 'rev-parse', `${third.commit}^{tree}`)).toBe(git(dir, 'rev-parse', 'HEAD~1^{tree}'));
+  });
+
+  it('removes the kept index of a process that is gone, and keeps its own while it runs', async () => {
+    const dir = gitRepo();
+    mkdirSync(join(dir, '.git', 'ralph'), { recursive: true });
+    // PID 2^22+1 is above Linux's pid_max: no live process has it.
+    writeFileSync(join(dir, '.git', 'ralph', 'kept-4194305-abc-1-files-index'), 'left by kill -9');
+    await checkpoint(dir, 1);
+    const left = readdirSync(join(dir, '.git', 'ralph')).filter((n) => n.startsWith('kept-'));
+    expect(left).toEqual([expect.stringMatching(new RegExp(`^kept-${process.pid}-`))]);
   });
 });
 
