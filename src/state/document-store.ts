@@ -2,7 +2,7 @@ import { readFileSync, renameSync } from 'node:fs';
 import { basename } from 'node:path';
 import * as v from 'valibot';
 import { describeIssue } from './documents/lenient.js';
-import { writeJsonAtomic } from './json-file.js';
+import { writeJsonDocument } from './document-writes.js';
 import type { RalphPaths } from './paths.js';
 
 /**
@@ -11,7 +11,8 @@ import type { RalphPaths } from './paths.js';
  * does not parse or has the wrong shape is moved aside to `<name>.corrupt` (so
  * nothing is lost), reported, and replaced by the empty value; any other
  * error (EACCES, EISDIR…) is thrown, because a reset would hide it. Writes are
- * atomic and never go through a symbolic link (writeJsonAtomic).
+ * atomic, never go through a symbolic link (writeFileAtomic), and leave a file that already
+ * holds the same text alone (writeJsonDocument).
  */
 
 /** One JSON document: where it lives, what shape it has, and its value when there is none yet. */
@@ -71,7 +72,7 @@ export function loadDocument<T, P>(paths: P, doc: DocumentSpec<T, P>, warn: (mes
 }
 
 export function saveDocument<T, P>(paths: P, doc: DocumentSpec<T, P>, value: T): void {
-  writeJsonAtomic(doc.path(paths), value);
+  writeJsonDocument(doc.path(paths), value);
 }
 
 /** Held while a document is read, changed and written back; released after the write. */

@@ -44,8 +44,13 @@ function writeNewFile(path: string, content: string): void {
   }
 }
 
+/** The layout of every JSON file Ralph writes: two-space indent, a final newline. */
+export function formatJson(value: unknown): string {
+  return `${JSON.stringify(value, null, 2)}\n`;
+}
+
 export function writeJsonAtomic(path: string, value: unknown): void {
-  writeFileAtomic(path, `${JSON.stringify(value, null, 2)}\n`);
+  writeFileAtomic(path, formatJson(value));
 }
 
 export function appendLine(path: string, text: string): void {
