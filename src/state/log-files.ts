@@ -33,11 +33,23 @@ export function outputLogPath(logsDir: string, nowMs: number, loop: number): str
   return candidate;
 }
 
-function measureSize(path: string): number {
+/** What a stat says of a log file, as pruning needs it. */
+export interface LogFileFacts {
+  mtimeMs: number;
+  size: number;
+}
+
+/** A per-call output log or its .stderr.log companion: written once, by the call it belongs to. */
+function isOutputLog(name: string): boolean {
+  return name.startsWith('claude_output_') && name.endsWith('.log');
+}
+
+function statFacts(path: string): LogFileFacts | undefined {
   try {
-    return statSync(path).size;
+    const st = statSync(path);
+    return { mtimeMs: st.mtimeMs, size: st.size };
   } catch {
-    return 0;
+    return undefined;
   }
 }
 
@@ -48,31 +60,49 @@ function measureSize(path: string): number {
  * one the user will look at. Other logs (ralph.log, its rotations, metrics,
  * the session recording) are never removed here. Returns how many output logs
  * were removed.
+ *
+ * The loop prunes after every call, with up to `keep` logs in the directory: `known` (kept
+ * by the caller between prunes) holds what a stat said of each output log, since a log
+ * does not change after its call; only new output logs and the growing logs are stat'ed again.
  */
-export function pruneOutputLogs(logsDir: string, keep = OUTPUT_LOGS_KEEP, maxDirBytes = LOGS_DIR_MAX_BYTES): number {
+export function pruneOutputLogs(
+  logsDir: string,
+  keep = OUTPUT_LOGS_KEEP,
+  maxDirBytes = LOGS_DIR_MAX_BYTES,
+  known: Map<string, LogFileFacts> = new Map(),
+): number {
   let names: string[];
   try {
     names = readdirSync(logsDir);
   } catch {
     return 0;
   }
-  const outputs = names.filter((n) => n.startsWith('claude_output_') && n.endsWith('.log') && !n.endsWith('.stderr.log'));
-  const byAge = outputs
-    .map((name) => ({ name, mtime: statSync(join(logsDir, name)).mtimeMs }))
+  const facts = new Map<string, LogFileFacts>();
+  for (const name of names) {
+    const f = (isOutputLog(name) ? known.get(name) : undefined) ?? statFacts(join(logsDir, name));
+    if (f) facts.set(name, f);
+  }
+  known.clear();
+  for (const [name, f] of facts) if (isOutputLog(name)) known.set(name, f);
+
+  const byAge = [...facts]
+    .filter(([name]) => isOutputLog(name) && !name.endsWith('.stderr.log'))
+    .map(([name, f]) => ({ name, mtime: f.mtimeMs }))
     .sort((a, b) => a.mtime - b.mtime || a.name.localeCompare(b.name));
   const companion = (name: string): string => name.replace(/\.log$/, '.stderr.log');
+  let total = [...facts.values()].reduce((sum, f) => sum + f.size, 0);
   const remove = (name: string): void => {
-    rmSync(join(logsDir, name), { force: true });
-    rmSync(join(logsDir, companion(name)), { force: true });
+    for (const file of [name, companion(name)]) {
+      rmSync(join(logsDir, file), { force: true });
+      total -= facts.get(file)?.size ?? 0;
+      known.delete(file);
+    }
   };
   const overCount = Math.max(0, byAge.length - keep);
   for (const { name } of byAge.slice(0, overCount)) remove(name);
-  const left = byAge.slice(overCount);
-  let total = readdirSync(logsDir).reduce((sum, name) => sum + measureSize(join(logsDir, name)), 0);
   let removed = overCount;
-  for (const { name } of left.slice(0, -1)) {
+  for (const { name } of byAge.slice(overCount, -1)) {
     if (total <= maxDirBytes) break;
-    total -= measureSize(join(logsDir, name)) + measureSize(join(logsDir, companion(name)));
     remove(name);
     removed += 1;
   }

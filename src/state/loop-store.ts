@@ -1,6 +1,6 @@
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { relative } from 'node:path';
-import { outputLogPath, pruneOutputLogs, rotateLogIfNeeded } from './log-files.js';
+import { outputLogPath, pruneOutputLogs, rotateLogIfNeeded, type LogFileFacts } from './log-files.js';
 import { appendHistory, type CircuitState, type Transition } from '../core/circuit-breaker.js';
 import { emptyExitSignals, type ExitSignals } from '../core/exit-signals.js';
 import { parseFixPlan, type FixPlanSummary } from '../core/fix-plan.js';
@@ -34,6 +34,7 @@ import { readAgentSession, rememberAgentSession, resetSession, touchRalphSession
 export class LoopStore implements LoopStorePort {
   private liveLog: LiveLogFile | undefined;
   private liveRedactor: StreamRedactor | undefined;
+  private readonly outputLogs = new Map<string, LogFileFacts>();
 
   constructor(
     readonly paths: RalphPaths,
@@ -214,7 +215,7 @@ export class LoopStore implements LoopStorePort {
   }
 
   pruneOutputLogs(): void {
-    pruneOutputLogs(this.paths.logsDir);
+    pruneOutputLogs(this.paths.logsDir, undefined, undefined, this.outputLogs);
   }
 
   loadGate(): GateState | undefined {

@@ -189,4 +189,20 @@ describe('pruneOutputLogs', () => {
     expect(readdirSync(dir)).toContain(names[5]);
     expect(readdirSync(dir)).toContain('ralph.log');
   });
+
+  it('remembers each output log between prunes and trusts it: a log does not change after its call', () => {
+    const dir = tempDir();
+    const names = makeLogs(dir, 3);
+    writeFileSync(join(dir, 'ralph.log'), 'main log');
+    const known = new Map<string, { mtimeMs: number; size: number }>();
+    expect(pruneOutputLogs(dir, 50, LOGS_DIR_MAX_BYTES, known)).toBe(0);
+    expect([...known.keys()].sort()).toEqual(names.flatMap((n) => [n, n.replace(/\.log$/, '.stderr.log')]).sort());
+
+    // What is remembered is not stat'ed again: a remembered age decides which log is the oldest.
+    known.set(names[2] as string, { mtimeMs: 0, size: 5 });
+    expect(pruneOutputLogs(dir, 2, LOGS_DIR_MAX_BYTES, known)).toBe(1);
+    expect(readdirSync(dir)).not.toContain(names[2]);
+    expect(known.has(names[2] as string)).toBe(false);
+    expect(known.has('ralph.log')).toBe(false);
+  });
 });
