@@ -1,4 +1,5 @@
 import type { AgentProgress, AgentResult } from '../agent-result.js';
+import type { FixPlanSummary } from '../core/fix-plan.js';
 import { buildLoopContext } from '../core/loop-context.js';
 import { formatRollbackNotice } from '../core/rollback-notice.js';
 import { chooseAgentSession } from './agent-session-choice.js';
@@ -22,14 +23,14 @@ function describeToolUse(event: Extract<AgentProgress, { kind: 'tool_use' }>): s
 const SESSION_ID = /^[A-Za-z0-9_-]{1,128}$/;
 
 /**
- * One agent call: builds the prompt and loop context, picks the session to
- * resume, runs the backend, and emits its progress and output while it runs.
+ * One agent call: builds the prompt and loop context (from `plan`, fix_plan.md as the
+ * iteration found it), picks the session to resume, runs the backend, and emits its
+ * progress and output while it runs.
  */
-export async function callAgent(loopSession: LoopRun, outputLogPath: string): Promise<AgentCall> {
+export async function callAgent(loopSession: LoopRun, outputLogPath: string, plan: FixPlanSummary | undefined): Promise<AgentCall> {
   const { deps, options, state: run } = loopSession;
   const { config } = options;
   const { clock, store } = deps;
-  const plan = store.readFixPlan(config.optionalSections);
   const previous = run.lastAnalysis;
   const rolledBack = deps.gate?.lastRollback();
   const loopContext = buildLoopContext({

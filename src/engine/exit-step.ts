@@ -1,5 +1,6 @@
 import { decideIterationExit, isPlanComplete } from '../core/exit-detection.js';
 import { claimsCompletion, recordAnalysis, recordClaimOutcome } from '../core/exit-signals.js';
+import type { FixPlanSummary } from '../core/fix-plan.js';
 import type { Analysis } from '../core/response-analyzer.js';
 import type { LoopRun, Step } from './loop-run.js';
 import type { GateRun } from './verify-gate.js';
@@ -8,10 +9,9 @@ import type { GateRun } from './verify-gate.js';
  * plan_complete, decided before a call is spent. With a verify gate the plan
  * also needs a passing run on the current tree; a failure is fed back instead.
  */
-export async function checkPlanComplete(s: LoopRun): Promise<Step> {
+export async function checkPlanComplete(s: LoopRun, plan: FixPlanSummary | undefined): Promise<Step> {
   // An ad-hoc task is judged by its own gate, not by the project's fix_plan.md.
   if (s.options.task) return undefined;
-  const plan = s.deps.store.readFixPlan(s.config.optionalSections);
   if (!isPlanComplete(plan, s.state.lastAnalysis)) return undefined;
   const gate = s.deps.gate;
   if (gate?.active()) {

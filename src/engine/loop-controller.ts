@@ -1,4 +1,5 @@
 import { applyCooldown } from '../core/circuit-breaker.js';
+import type { FixPlanSummary } from '../core/fix-plan.js';
 import { recordCallStart } from '../core/rate-limiter.js';
 import { callAgent } from './agent-call.js';
 import { announceTransition } from './circuit-step.js';
@@ -92,11 +93,11 @@ function startup(s: LoopRun): void {
 
 /** One iteration: the checks before a call, the call, what its work amounts to, and the verdict. */
 async function iterate(s: LoopRun): Promise<Step> {
-  const blocked = await checkBeforeCall(s);
-  if (blocked) return blocked;
+  const before = await checkBeforeCall(s);
+  if (before.blocked) return before.blocked;
   const iteration = startIteration(s);
   if (s.options.dryRun) return dryRunIteration(s, iteration.loop, iteration.started);
-  const call = await makeCall(s, iteration);
+  const call = await makeCall(s, iteration, before.planBefore);
   if (s.deps.interrupt.aborted || !isUsableKind(call.outcome)) return settleCallWithoutWork(s, call);
   const work = await assessWork(s, call);
   return decideAfterWork(s, call, work) ?? pause(s);
@@ -113,11 +114,10 @@ function startIteration(s: LoopRun): { loop: number; started: number } {
 }
 
 /** The agent call of an iteration, classified, its usage counted. */
-async function makeCall(s: LoopRun, { loop, started }: { loop: number; started: number }): Promise<CallMade> {
+async function makeCall(s: LoopRun, { loop, started }: { loop: number; started: number }, planBefore: FixPlanSummary | undefined): Promise<CallMade> {
   const { config } = s;
   const { store, probe } = s.deps;
   await probe.begin();
-  const planBefore = store.readFixPlan(config.optionalSections);
   s.state.rate = recordCallStart(s.state.rate, s.now);
   store.saveRate(s.state.rate);
   s.state.totals.calls += 1;
@@ -125,7 +125,7 @@ async function makeCall(s: LoopRun, { loop, started }: { loop: number; started: 
   s.emit({ type: 'call.start', iteration: loop, call: s.state.totals.calls, backend: s.deps.backend.name, timeoutMinutes: config.timeoutMinutes });
 
   const outputLogPath = store.newOutputLogPath(loop, s.now);
-  const { run: agentRun } = await callAgent(s, outputLogPath);
+  const { run: agentRun } = await callAgent(s, outputLogPath, planBefore);
   store.pruneOutputLogs();
   const outcome = agentRun.outcome;
   s.lastDenials = agentRun.permissionDenials;

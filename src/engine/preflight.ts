@@ -1,4 +1,6 @@
 import { describeMissingCheckpoint } from '../core/checkpoint-policy.js';
+import { isPlanComplete } from '../core/exit-detection.js';
+import type { FixPlanSummary } from '../core/fix-plan.js';
 import { checkCall } from '../core/rate-limiter.js';
 import { formatDuration } from '../core/time-format.js';
 import { checkPlanComplete } from './exit-step.js';
@@ -35,25 +37,36 @@ function preflight(s: LoopRun): Step {
   return undefined;
 }
 
+/** What the checks before a call conclude: a reason not to make it, or fix_plan.md as the call finds it. */
+export type BeforeCall = { blocked: NonNullable<Step> } | { blocked?: undefined; planBefore: FixPlanSummary | undefined };
+
 /**
  * Everything before an iteration may spend a call: the stops that need no call, the hourly
- * budget (a wait), a plan already complete, and the checkpoint. Undefined: the call may go ahead. The checkpoint comes before
- * the iteration counts as started: without one it may not start at all.
+ * budget (a wait), a plan already complete, and the checkpoint. The checkpoint comes before
+ * the iteration counts as started: without one it may not start at all. fix_plan.md is read
+ * once for all of it: nothing between these checks and the call changes the project's files,
+ * except a verify run on a complete plan (it may roll the tree back), after which it is read again.
  */
-export async function checkBeforeCall(s: LoopRun): Promise<Step> {
+export async function checkBeforeCall(s: LoopRun): Promise<BeforeCall> {
   const pre = preflight(s);
-  if (pre) return pre;
+  if (pre) return { blocked: pre };
   const { config } = s;
+  const { store } = s.deps;
   const permit = checkCall(s.state.rate, s.now, { maxCallsPerHour: config.maxCallsPerHour, maxTokensPerHour: config.maxTokensPerHour });
-  // After the wait every check runs again: the wait may have used up the runtime, or a stop came.
-  if (!permit.ok) return (await waitForCallBudget(s, permit)) ?? checkBeforeCall(s);
-  const planStop = await checkPlanComplete(s);
-  if (planStop) return planStop;
+  if (!permit.ok) {
+    // After the wait every check runs again: the wait may have used up the runtime, or a stop came.
+    const stop = await waitForCallBudget(s, permit);
+    return stop ? { blocked: stop } : checkBeforeCall(s);
+  }
+  const plan = store.readFixPlan(config.optionalSections);
+  const planStop = await checkPlanComplete(s, plan);
+  if (planStop) return { blocked: planStop };
+  const planBefore = isPlanComplete(plan, s.state.lastAnalysis) ? store.readFixPlan(config.optionalSections) : plan;
   const gate = s.deps.gate;
   if (gate && !s.options.dryRun) {
     const next = s.state.loop + 1;
     const guard = await gate.beforeAgent(next);
-    if (!guard.ok) return { stop: 'checkpoint_failed', message: describeMissingCheckpoint(next, guard.reason, config.rollbackOnFail) };
+    if (!guard.ok) return { blocked: { stop: 'checkpoint_failed', message: describeMissingCheckpoint(next, guard.reason, config.rollbackOnFail) } };
   }
-  return undefined;
+  return { planBefore };
 }

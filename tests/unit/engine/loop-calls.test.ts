@@ -5,6 +5,17 @@ import { done, loopHarness, statusBlock, working } from './support/loop-harness.
 const hangs = (extra: Record<string, unknown> = {}): Record<string, unknown> => ({ output: 'never printed', delay_ms: 5 * 60_000, ...extra });
 
 describe('runLoop: what a call amounts to', () => {
+  it('reads fix_plan.md once before each call and once after it, and counts the tasks it ticked', async () => {
+    const h = loopHarness({
+      responses: [working({ check_tasks: 1 }), working(), working({ check_tasks: 1 })],
+      fixPlan: '- [ ] one\n- [ ] two\n- [ ] three\n',
+      config: { maxLoops: 3 },
+    });
+    expect((await h.run()).reason).toBe('max_loops');
+    expect(h.store.planReads).toBe(3 * 2);
+    expect(h.of('iteration.end').map((e) => e.call?.progress?.tasksChecked)).toEqual([1, 0, 1]);
+  });
+
   it('a timeout with no progress is a failed iteration, and the loop goes on', async () => {
     const h = loopHarness({ responses: [hangs(), working()], config: { timeoutMinutes: 1, maxLoops: 2 } });
     h.probe.changes = [{ filesChanged: 0 }];

@@ -22,6 +22,8 @@ export class MemoryStore implements LoopStorePort, GateStorePort {
   gate: GateState | undefined;
   gateAnswers: GateAction[] = [];
   outputLogs = 0;
+  /** How often fix_plan.md was read. */
+  planReads = 0;
 
   constructor(
     readonly paths: { project: string; outputDir: string },
@@ -61,6 +63,7 @@ export class MemoryStore implements LoopStorePort, GateStorePort {
     this.errorHistory = history.slice(0, 5);
   }
   readFixPlan(optionalSections: readonly string[]): FixPlanSummary | undefined {
+    this.planReads += 1;
     const text = this.readPlanText();
     return text === undefined ? undefined : parseFixPlan(text, optionalSections);
   }
