@@ -71,7 +71,7 @@ export class GitWorkspace {
   }
 
   /** Pathspec that covers the whole repository except Ralph's own state directory. */
-  private async pathspecWithoutRalphState(): Promise<string[]> {
+  async pathspecWithoutRalphState(): Promise<string[]> {
     const info = await this.repo();
     return [':(top)', `:(top,exclude)${info?.prefix ?? ''}.ralph`];
   }

@@ -68,8 +68,10 @@ class GitProgressProbe implements ProgressProbe {
   }
 
   private async read(): Promise<GitBaseline> {
-    // --no-optional-locks: reading status must not rewrite the user's index.
-    const result = await this.ws.git(['--no-optional-locks', 'status', '--porcelain=v2', '-z', '--branch', '--untracked-files=all']);
+    // --no-optional-locks: reading status must not rewrite the user's index. Ralph's own files
+    // never count, so git neither lists nor walks them (logs pile up there when not ignored).
+    const pathspec = await this.ws.pathspecWithoutRalphState();
+    const result = await this.ws.git(['--no-optional-locks', 'status', '--porcelain=v2', '-z', '--branch', '--untracked-files=all', '--', ...pathspec]);
     if (result.exitCode !== 0) {
       // Not a bug of Ralph's: git itself cannot read this repository (most often a required
       // clean filter that fails). Without `git status` no progress can be measured.
