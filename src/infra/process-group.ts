@@ -45,6 +45,7 @@ export function spawnGroup(file: string, args: readonly string[], options: Group
   const target: SweepTarget = { marker, spawned: [], groups: [] };
   if (child.pid !== undefined) {
     const startTime = processStartTime(child.pid) ?? '';
+    if (startTime !== '') target.marker = { ...marker, notBefore: startTime };
     target.spawned = [{ pid: child.pid, startTime }];
     target.groups = [child.pid];
     announceSpawn({ pid: child.pid, startTime, role: options.role ?? file });

@@ -14,6 +14,12 @@ export interface Marker {
   value: string;
   /** Match every value that starts with `value` (all commands of one run). */
   prefix?: boolean;
+  /**
+   * Start time (clock ticks since boot) of the process the marker was given to. Its
+   * descendants inherit the marker and none of them started earlier, so an older process is
+   * never one of them: its environment is not read (the most costly part of a table read).
+   */
+  notBefore?: string;
 }
 
 interface StatFields {
@@ -66,6 +72,8 @@ function readProc(marker: Marker | undefined): ProcessEntry[] | undefined {
   if (!entries.includes('self')) return undefined;
   // An exact value ends with the NUL that ends the entry, so a longer value never matches.
   const needle = marker ? Buffer.from(`${marker.name}=${marker.value}${marker.prefix ? '' : '\0'}`) : undefined;
+  const notBefore = marker?.notBefore === undefined ? undefined : Number(marker.notBefore);
+  const couldCarry = (fields: StatFields): boolean => !fields.zombie && (notBefore === undefined || Number(fields.startTime) >= notBefore);
   const table: ProcessEntry[] = [];
   for (const entry of entries) {
     if (!/^\d+$/.test(entry)) continue;
@@ -76,7 +84,7 @@ function readProc(marker: Marker | undefined): ProcessEntry[] | undefined {
       continue;
     }
     if (!fields) continue;
-    table.push({ pid: Number(entry), ...fields, marked: needle !== undefined && !fields.zombie && carriesMarker(entry, needle) });
+    table.push({ pid: Number(entry), ...fields, marked: needle !== undefined && couldCarry(fields) && carriesMarker(entry, needle) });
   }
   return table;
 }
