@@ -20,8 +20,8 @@ import { cleanup, env, median, project, RALPH, ROOT, write } from './lib.mjs';
 const ROUNDS = 3;
 const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 16);
 // A checkpointed iteration costs several times more: fewer of them keep the bench short.
-const VERIFY_ITERATIONS = Math.max(4, Math.round(ITERATIONS / 2));
-const FLOOR_RUNS = 8;
+const VERIFY_ITERATIONS = Math.max(6, Math.round(ITERATIONS / 3));
+const FLOOR_RUNS = 6;
 const FLAT_ITERATIONS = Number(process.env.BENCH_FLAT_ITERATIONS ?? 1000);
 const BIG_FILES = 10_000;
 const TIME = existsSync('/usr/bin/time') ? '/usr/bin/time' : undefined;
