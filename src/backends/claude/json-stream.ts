@@ -1,5 +1,6 @@
 import { JsonStringReader } from './json-string-reader.js';
 import { TextAccumulator } from '../../core/text-digest.js';
+import { boundParsedJson, READ_BY_CHARACTER, type JsonBounds } from './parsed-json-bounds.js';
 
 /**
  * An incremental JSON parser for agent output: one JSON document, a JSON array,
@@ -9,6 +10,15 @@ import { TextAccumulator } from '../../core/text-digest.js';
  * Memory stays bounded whatever the input size: strings under a "text key"
  * (`result`, `text`) are streamed into a TextAccumulator (head, tail, error
  * lines), and other long strings keep only their beginning.
+ *
+ * A stream of events is mostly whole lines of moderate size, and reading them
+ * character by character costs several times what the engine's own JSON.parse
+ * does. So a value that starts a line is first handed to JSON.parse whole,
+ * when the rest of the line is at hand and not too long, and then bounded the
+ * same way; anything JSON.parse refuses (a value cut by the chunk's end,
+ * several values on one line, a raw control character the stream accepts, a
+ * syntax error to locate) is read character by character as before, so the
+ * values and the errors are the same either way.
  */
 export interface JsonStreamOptions {
   onValue: (value: unknown) => void;
@@ -38,6 +48,9 @@ interface Frame {
 
 const DEFAULT_MAX_STRING = 16 * 1024;
 const MAX_KEY_CHARS = 1024;
+const DEFAULT_MAX_DEPTH = 256;
+/** Longest line handed to JSON.parse whole: what it allocates at once stays small. */
+const WHOLE_LINE_CHARS = 1024 * 1024;
 const NUMBER_CHARS = /[0-9eE+\-.]/;
 const NUMBER_SYNTAX = /^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?$/;
 
@@ -67,11 +80,13 @@ export class JsonStreamParser {
   private readonly textKeys: ReadonlySet<string>;
   private readonly maxString: number;
   private readonly maxDepth: number;
+  private readonly bounds: JsonBounds;
 
   constructor(private readonly options: JsonStreamOptions) {
     this.textKeys = options.textKeys ?? new Set();
     this.maxString = options.maxStringChars ?? DEFAULT_MAX_STRING;
-    this.maxDepth = options.maxDepth ?? 256;
+    this.maxDepth = options.maxDepth ?? DEFAULT_MAX_DEPTH;
+    this.bounds = { textKeys: this.textKeys, maxStringChars: this.maxString, maxKeyChars: MAX_KEY_CHARS, maxDepth: this.maxDepth };
   }
 
   /** The syntax error that stopped parsing, if any. */
@@ -124,6 +139,13 @@ export class JsonStreamParser {
         i += 1;
         continue;
       }
+      if (this.state === S.Top && (c === 0x7b || c === 0x5b)) {
+        const next = this.readWholeLine(chunk, i);
+        if (next !== i) {
+          i = next;
+          continue;
+        }
+      }
       this.step(ch, i);
       i += 1;
     }
@@ -139,6 +161,28 @@ export class JsonStreamParser {
       if (['true', 'false', 'null'].some((w) => w !== this.token && w.startsWith(this.token))) return;
       this.finishLiteral(0);
     }
+  }
+
+  /**
+   * Reads the value that starts at `i` with JSON.parse when it runs to the end of its line (or
+   * of the chunk). Returns where reading goes on: `i` itself when the value is left to the
+   * character reader.
+   */
+  private readWholeLine(chunk: string, i: number): number {
+    const newline = chunk.indexOf('\n', i);
+    const end = newline === -1 ? chunk.length : newline;
+    if (end - i > WHOLE_LINE_CHARS) return i;
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(chunk.slice(i, end));
+    } catch {
+      return i;
+    }
+    const value = boundParsedJson(parsed, this.bounds);
+    if (value === READ_BY_CHARACTER) return i;
+    this.values += 1;
+    this.options.onValue(value);
+    return end;
   }
 
   private step(ch: string, i: number): void {

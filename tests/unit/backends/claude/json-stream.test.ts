@@ -1,4 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { JsonStreamParser, type JsonStreamOptions } from '../../../../src/backends/claude/json-stream.js';
 import { digestOf, isTextDigest } from '../../../../src/core/text-digest.js';
 
@@ -231,5 +234,42 @@ describe('JsonStreamParser: prototype safety', () => {
     expect(Object.getPrototypeOf(inner)).toBe(Object.prototype);
     expect((inner as { x?: unknown }).x).toBeUndefined();
     expect(({} as { x?: unknown }).x).toBeUndefined();
+  });
+});
+
+describe('JsonStreamParser: whole lines and character by character agree', () => {
+  const options: Partial<JsonStreamOptions> = { textKeys: new Set(['result', 'text']), maxStringChars: 100 };
+  const fixtures = join(dirname(fileURLToPath(import.meta.url)), '../../../fixtures/claude-cli');
+  const longKey = (end: string): string => `${'k'.repeat(1100)}${end}`;
+  const cases: Array<[string, string]> = [
+    ...readdirSync(fixtures)
+      .filter((name) => name.startsWith('stream-json-'))
+      .map((name): [string, string] => [name, readFileSync(join(fixtures, name), 'utf8')]),
+    [
+      'text keys and long strings',
+      `${JSON.stringify({ type: 'assistant', text: `a\nError: x\n${'b'.repeat(500)}`, other: 'c'.repeat(300), list: ['d'.repeat(200)] })}\n`,
+    ],
+    ['two long keys that meet once cut', `{"${longKey('1')}":1,"${longKey('2')}":2,"${longKey('1')}":3}\n`],
+    ['a "__proto__" key with a value to cut', `{"__proto__":"${'p'.repeat(300)}","result":"r"}\n{"x":{"__proto__":{"result":"s"}}}\n`],
+    ['nesting beyond the limit', `{"ok":1}\n${'['.repeat(300)}${']'.repeat(300)}\n`],
+    ['a raw control character inside a string', '{"s":"tab\there"}\n{"t":1}\n'],
+    ['several values on one line', '{"a":1}{"b":2} [3]\n{"c":4}\n'],
+    ['a syntax error after good lines', '{"a":1}\n{"b":2}\n{"c":?}\n{"d":4}\n'],
+    ['a line cut at the end', '{"a":1}\n{"b":"cut'],
+    ['a value without its newline', '{"a":1}\n{"b":2}'],
+  ];
+
+  it.each(cases)('%s', (_name, text) => {
+    const whole = parse(text, text.length || 1, options);
+    const byCharacter = parse(text, 1, options);
+    expect(whole).toEqual(byCharacter);
+  });
+
+  it('keeps a "__proto__" key an own property when JSON.parse read the line', () => {
+    const parsed = parse(`{"__proto__":{"polluted":"${'x'.repeat(300)}"}}\n`, undefined, options);
+    const value = parsed.values[0] as Record<string, unknown>;
+    expect(Object.getPrototypeOf(value)).toBe(Object.prototype);
+    expect(Object.getOwnPropertyDescriptor(value, '__proto__')?.value).toEqual({ polluted: 'x'.repeat(100) });
+    expect(({} as { polluted?: unknown }).polluted).toBeUndefined();
   });
 });
