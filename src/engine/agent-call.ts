@@ -19,6 +19,18 @@ function describeToolUse(event: Extract<AgentProgress, { kind: 'tool_use' }>): s
   return event.argument === undefined ? event.tool : `${event.tool}: ${event.argument.split('\n', 1)[0]?.slice(0, 60)}`;
 }
 
+/** The last line of `text` with more than spaces on it; the text is searched from its end. */
+function lastNonBlankLine(text: string): string | undefined {
+  let end = text.length;
+  while (end > 0) {
+    const start = text.lastIndexOf('\n', end - 1) + 1;
+    const line = text.slice(start, end);
+    if (line.trim() !== '') return line;
+    end = start - 1;
+  }
+  return undefined;
+}
+
 /** A session id safe to publish in status files. */
 const SESSION_ID = /^[A-Za-z0-9_-]{1,128}$/;
 
@@ -83,8 +95,7 @@ export async function callAgent(loopSession: LoopRun, outputLogPath: string, pla
           const text = live.push(event);
           if (text) {
             loopSession.emit({ type: 'call.output', text });
-            const lines = text.split('\n').filter((l) => l.trim());
-            if (lines.length > 0) lastLine = lines[lines.length - 1] as string;
+            lastLine = lastNonBlankLine(text) ?? lastLine;
             loopSession.emit({ type: 'call.activity', lastLine });
           }
         },

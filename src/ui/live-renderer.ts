@@ -20,6 +20,13 @@ function firstLine(text: string): string {
   return line.length > 200 ? `${line.slice(0, 200)}…` : line;
 }
 
+/** The text without the newlines it ends with (a pattern anchored at the end scans every run of them). */
+function withoutFinalNewlines(text: string): string {
+  let end = text.length;
+  while (end > 0 && text.charCodeAt(end - 1) === 0x0a) end -= 1;
+  return end === text.length ? text : text.slice(0, end);
+}
+
 function describeRetry(e: Extract<AgentProgress, { kind: 'api_retry' }>): string {
   const parts = [`⏳ API retry ${e.attempt ?? '?'}${e.maxRetries !== undefined ? `/${e.maxRetries}` : ''}`];
   if (e.error !== undefined || e.status !== undefined)
@@ -68,7 +75,7 @@ export function createLiveRenderer(options: LiveRendererOptions): LiveRenderer {
         case 'text_end':
           return atLineStart ? '' : emit('\n');
         case 'message': {
-          const text = sanitizeText(event.text).replace(/\n+$/, '');
+          const text = withoutFinalNewlines(sanitizeText(event.text));
           lastText = text.trim();
           if (text === '') return '';
           shownText = true;
@@ -88,7 +95,7 @@ export function createLiveRenderer(options: LiveRendererOptions): LiveRenderer {
           return line(describeUsageLimit(event));
         case 'finished': {
           // An answer printed only at the end (no streamed text before it) is shown once here.
-          const answer = !shownText && !event.isError ? sanitizeText(event.answer ?? '').replace(/\n+$/, '') : '';
+          const answer = !shownText && !event.isError ? withoutFinalNewlines(sanitizeText(event.answer ?? '')) : '';
           shownText ||= answer !== '';
           return (answer ? line(answer) : '') + line(describeFinish(event, lastText));
         }

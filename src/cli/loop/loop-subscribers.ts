@@ -38,6 +38,8 @@ export function createLoopSubscribers(c: LoopSubscriberContext): Emit {
       write: c.write,
       tty: c.tty,
       live: c.config.live,
+      // A stdout chunk of the agent is read in one go: its output goes out once it is handled.
+      deferLiveOutput: (flush) => queueMicrotask(flush),
       createCallProgress: (startedAt) =>
         createCallProgress({ tty: c.tty, write: c.write, startedAt, agent: agentDisplayName(c.config.backend), ...(c.columns ? { columns: c.columns } : {}) }),
     }),

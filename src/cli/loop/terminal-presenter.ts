@@ -21,6 +21,13 @@ export interface TerminalPresenterOptions {
   /** --live: the agent's output is shown as it arrives, so no other sign of life is needed. */
   live: boolean;
   createCallProgress(startedAt: number): CallProgress;
+  /**
+   * A stream brings thousands of small pieces of --live output a second, and a write to the
+   * terminal each cost more than reading the stream. Given this, pieces are held and written
+   * together once the burst that brought them is handled (`flush` runs then), and always before
+   * anything else the presenter prints, so what the person sees, in its order, is the same.
+   */
+  deferLiveOutput?(flush: () => void): void;
 }
 
 function transitionLine(logger: Logger, t: Transition): void {
@@ -39,7 +46,24 @@ export function createTerminalPresenter(o: TerminalPresenterOptions): (event: Lo
   const { logger } = o;
   let progress: CallProgress | undefined;
   let countdown: WaitCountdown | undefined;
+  let heldOutput: string[] = [];
+  const writeHeldOutput = (): void => {
+    if (heldOutput.length === 0) return;
+    const text = heldOutput.join('');
+    heldOutput = [];
+    o.write(text);
+  };
+  const showOutput = (text: string): void => {
+    if (o.deferLiveOutput === undefined) {
+      o.write(text);
+      return;
+    }
+    if (heldOutput.length === 0) o.deferLiveOutput(writeHeldOutput);
+    heldOutput.push(text);
+  };
   return (e) => {
+    // Only these two come between pieces of output without printing anything of their own in --live.
+    if (e.type !== 'call.output' && e.type !== 'call.activity') writeHeldOutput();
     switch (e.type) {
       case 'loop.start':
         logger.success(`🚀 Ralph loop starting (${e.backend} backend${e.dryRun ? ', dry run' : ''})`);
@@ -62,7 +86,7 @@ export function createTerminalPresenter(o: TerminalPresenterOptions): (event: Lo
         progress?.update(e.tool !== undefined ? { tool: e.tool } : { lastLine: e.lastLine ?? '' });
         return;
       case 'call.output':
-        if (o.live) o.write(e.text);
+        if (o.live) showOutput(e.text);
         return;
       case 'call.end':
         if (e.run) logger.debug(`Agent call took ${e.run.durationMs} ms (${e.run.end}, exit ${e.run.exitCode ?? 'none'})`);

@@ -53,6 +53,52 @@ describe('the terminal presenter', () => {
     const { written } = present([{ type: 'call.output', text: 'hello\n' }], true);
     expect(written).toEqual(['hello\n']);
   });
+
+  describe('with --live output held until its burst is handled', () => {
+    /** Lines and writes in the one order a terminal shows them; `flush` runs what was deferred. */
+    function heldPresenter(): { seen: string[]; writes: string[]; present(e: LoopEvent): void; flush(): void } {
+      const seen: string[] = [];
+      const writes: string[] = [];
+      const logger = createMemoryLogger();
+      const deferred: Array<() => void> = [];
+      const line = (level: string) => (m: string) => seen.push(`[${level}] ${m}`);
+      const presenter = createTerminalPresenter({
+        logger: { ...logger, info: line('INFO'), warn: line('WARN'), loop: line('LOOP'), print: (t) => seen.push(t) },
+        write: (t) => {
+          seen.push(t);
+          writes.push(t);
+        },
+        tty: false,
+        live: true,
+        createCallProgress: () => ({ update() {}, tick() {}, stop() {} }),
+        deferLiveOutput: (flush) => deferred.push(flush),
+      });
+      return { seen, writes, present: presenter, flush: () => deferred.splice(0).forEach((f) => f()) };
+    }
+
+    it('writes the pieces of one burst together, in their order, once it is handled', () => {
+      const p = heldPresenter();
+      p.present({ type: 'call.output', text: 'one ' });
+      p.present({ type: 'call.activity', lastLine: 'one' });
+      p.present({ type: 'call.output', text: 'two\n' });
+      expect(p.writes).toEqual([]);
+      p.flush();
+      p.present({ type: 'call.output', text: 'three\n' });
+      p.flush();
+      expect(p.writes).toEqual(['one two\n', 'three\n']);
+    });
+
+    it('writes what it holds before any line of its own, so the order stays the same', () => {
+      const p = heldPresenter();
+      p.present({ type: 'call.output', text: 'agent text\n' });
+      p.present({ type: 'limit.usage', message: 'resets at 5pm', until: 0 });
+      p.present({ type: 'call.output', text: 'last words\n' });
+      p.present({ type: 'call.end', iteration: 1 });
+      expect(p.seen).toEqual(['agent text\n', '[WARN] Claude usage limit reached: resets at 5pm', 'last words\n']);
+      p.flush();
+      expect(p.writes).toEqual(['agent text\n', 'last words\n']);
+    });
+  });
 });
 
 describe('the event-log recorder', () => {
