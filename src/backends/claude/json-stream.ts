@@ -58,6 +58,14 @@ function isSpace(c: number): boolean {
   return c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
 }
 
+/** Whether `chunk` from `start` ends (spaces aside) with a closing bracket. */
+function endsLikeAValue(chunk: string, start: number): boolean {
+  let last = chunk.length - 1;
+  while (last > start && isSpace(chunk.charCodeAt(last))) last -= 1;
+  const c = chunk.charCodeAt(last);
+  return c === 0x7d || c === 0x5d;
+}
+
 export class JsonStreamParser {
   private state: S = S.Top;
   private readonly stack: Frame[] = [];
@@ -172,6 +180,10 @@ export class JsonStreamParser {
     const newline = chunk.indexOf('\n', i);
     const end = newline === -1 ? chunk.length : newline;
     if (end - i > WHOLE_LINE_CHARS) return i;
+    // A line the chunk cuts would only make JSON.parse throw, and a throw costs far more (in
+    // time and in memory the process keeps) than reading it by character; only a piece that
+    // closes like a value is tried.
+    if (newline === -1 && !endsLikeAValue(chunk, i)) return i;
     let parsed: unknown;
     try {
       parsed = JSON.parse(chunk.slice(i, end));

@@ -1,6 +1,6 @@
 import { ClaudeOutputBuilder, type ClaudeOutput } from './claude-output.js';
 import { JsonStreamParser } from './json-stream.js';
-import { TextAccumulator } from '../../core/text-digest.js';
+import { RawOutputDigest } from './raw-output-digest.js';
 
 const TEXT_KEYS: ReadonlySet<string> = new Set(['result', 'text', 'summary']);
 
@@ -14,7 +14,7 @@ const TEXT_KEYS: ReadonlySet<string> = new Set(['result', 'text', 'summary']);
  * parsed as it streams, and noise lines are skipped without being kept.
  */
 export class OutputScanner {
-  private readonly raw = new TextAccumulator();
+  private readonly raw = new RawOutputDigest();
   private readonly builder = new ClaudeOutputBuilder();
   private parser: JsonStreamParser | undefined;
   /** Inside a noise line: skip to its end. */
