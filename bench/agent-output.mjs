@@ -8,6 +8,7 @@
 import { spawnSync } from 'node:child_process';
 import { chmodSync, closeSync, createWriteStream, existsSync, mkdirSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { saveFigures } from './summary.mjs';
 import { cleanup, env, median, printTable, project, RALPH, ROOT, row, tempDir, write } from './lib.mjs';
 import { streamJson } from './stream-json.mjs';
 
@@ -128,6 +129,24 @@ try {
   writeFileSync(
     join(ROOT, 'bench', 'results', 'agent-output.json'),
     `${JSON.stringify({ runs: RUNS, targetRssMb: RSS_TARGET_MB, modes: results }, null, 2)}\n`,
+  );
+  saveFigures(
+    'agent-output',
+    Object.entries(results).flatMap(([mode, f]) => [
+      { measure: `50 MB ${mode}: wall`, ours: f.wallMs, floor: f.floorWallMs, unit: 'ms', target: '—', ok: true },
+      ...(f.rssMb === undefined
+        ? []
+        : [
+            {
+              measure: `50 MB ${mode}: peak RSS`,
+              ours: f.rssMb,
+              floor: f.floorRssMb,
+              unit: 'MB',
+              target: `≤ ${RSS_TARGET_MB} MB`,
+              ok: f.rssMb <= RSS_TARGET_MB,
+            },
+          ]),
+    ]),
   );
 } finally {
   for (const dir of dirs) cleanup(dir);
