@@ -1,5 +1,6 @@
-import { appendFileSync, existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
+import { appendToFile } from './append-files.js';
 import { redactText } from './redaction.js';
 
 let counter = 0;
@@ -53,15 +54,9 @@ export function writeJsonAtomic(path: string, value: unknown): void {
   writeFileAtomic(path, formatJson(value));
 }
 
+/** Appends one redacted line to a log; the log stays open for the next line (appendToFile). */
 export function appendLine(path: string, text: string): void {
-  const line = redactText(text);
-  try {
-    appendFileSync(path, `${line}\n`);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-    mkdirSync(dirname(path), { recursive: true });
-    appendFileSync(path, `${line}\n`);
-  }
+  appendToFile(path, `${redactText(text)}\n`);
 }
 
 export { isRecord } from '../core/guards.js';

@@ -1,6 +1,7 @@
 import { existsSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileTimestamp } from '../core/time-format.js';
+import { closeAppendFile } from './append-files.js';
 
 export const LOG_ROTATE_BYTES = 10 * 1024 * 1024;
 export const LOG_ROTATE_KEEP = 4;
@@ -17,6 +18,8 @@ export function rotateLogIfNeeded(path: string, maxBytes = LOG_ROTATE_BYTES, kee
     return false;
   }
   if (size < maxBytes) return false;
+  // A descriptor kept open would go on appending to the log moved aside.
+  closeAppendFile(path);
   rmSync(`${path}.${keep}`, { force: true });
   for (let i = keep - 1; i >= 1; i -= 1) {
     if (existsSync(`${path}.${i}`)) renameSync(`${path}.${i}`, `${path}.${i + 1}`);
