@@ -16,6 +16,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { appendFileSync, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { cleanup, env, median, project, RALPH, ROOT, write } from './lib.mjs';
+import { saveFigures } from './summary.mjs';
 
 const ROUNDS = 3;
 const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 16);
@@ -199,4 +200,24 @@ writeFileSync(
   join(out, 'loop-overhead.json'),
   `${JSON.stringify({ at: new Date().toISOString(), rounds: ROUNDS, iterations: ITERATIONS, target: TARGET, modes: results, flatness: flat }, null, 2)}\n`,
 );
+saveFigures('loop-overhead', [
+  ...results.map((r) => ({
+    measure: `loop overhead per iteration, ${r.name}`,
+    ours: r.oursMs,
+    floor: r.floorMs,
+    unit: 'ms',
+    target: `≤ ${TARGET}× floor`,
+    ok: r.ratio <= TARGET,
+    peakRssMb: r.peakRssMb,
+  })),
+  {
+    measure: `${flat.name}: last 50 against 5–50`,
+    ours: flat.lateMs,
+    floor: flat.earlyMs,
+    unit: 'ms',
+    target: '≤ 1.25×',
+    ok: flatOk,
+    peakRssMb: flat.peakRssMb,
+  },
+]);
 process.exitCode = results.every((r) => r.ratio <= TARGET) && flatOk ? 0 : 1;
