@@ -167,6 +167,22 @@ async function indexObjectsTree(ctx: RepoContext, state: RepoState, cache: StatC
   return tree;
 }
 
+/**
+ * The commit that carries a data tree. It names no snapshot, so snapshots
+ * whose data is the same (the index, refs and permission bits usually stay as
+ * they were between iterations) share one and no git call makes it again. A
+ * remembered commit that was pruned since is caught by the snapshot's own
+ * commit-tree, which refuses a parent that does not exist.
+ */
+async function dataCommitOf(ctx: RepoContext, dataTree: string, kind: SnapshotInfo['kind'], cache: StatCache, now: number): Promise<string> {
+  const key = `data-commit:${kind}:${dataTree}`;
+  const known = cache.tree(key);
+  if (known) return known;
+  const commit = await commitTree(ctx, dataTree, [], `ralph ${kind} data\n`, now);
+  cache.rememberTree(key, commit);
+  return commit;
+}
+
 /** Writes `state` as a snapshot commit; returns its id. */
 export async function writeSnapshot(ctx: RepoContext, state: RepoState, info: SnapshotInfo, cache: StatCache, now: number): Promise<string> {
   const data: DataFile = {
@@ -204,7 +220,7 @@ export async function writeSnapshot(ctx: RepoContext, state: RepoState, info: Sn
   if (objectsTree) dataEntries.push(`040000 tree ${objectsTree}\tindex-objects`);
   const dataTree = await mktree(ctx, dataEntries, cache);
   const marker = info.kind === 'checkpoint' ? 'Ralph-Checkpoint' : 'Ralph-Attempt';
-  const dataCommit = await commitTree(ctx, dataTree, [], `ralph ${info.kind} data: ${info.id}\n\n${marker}-Data: ${info.id}\n`, now);
+  const dataCommit = await dataCommitOf(ctx, dataTree, info.kind, cache, now);
   const headCommit = /^[0-9a-f]{40,64}$/.test(state.head) ? state.head : (state.refs?.find((r) => `ref: ${r.name}` === state.head)?.commit ?? '');
   const tips = new Set<string>();
   if (headCommit) tips.add(headCommit);

@@ -43,8 +43,24 @@ describe('git processes of a checkpoint', () => {
     const commands = await gitCommandsDuring(async () => {
       second = await checkpoint(dir, 2);
     });
-    expect(commands.sort()).toEqual(['commit-tree', 'commit-tree', 'diff-files', 'for-each-ref', 'ls-files', 'ls-files', 'update-ref']);
+    expect(commands.sort()).toEqual(['commit-tree', 'diff-files', 'for-each-ref', 'ls-files', 'ls-files', 'update-ref']);
     expect(git(dir, 'rev-parse', `${second?.commit}^{tree}`)).toBe(git(dir, 'rev-parse', `${first.commit}^{tree}`));
+    // The data (index, refs, permission bits) is the same too: one commit carries it for both.
+    expect(git(dir, 'rev-parse', `${second?.commit}^1`)).toBe(git(dir, 'rev-parse', `${first.commit}^1`));
+  });
+
+  it('a shared data commit pruned since it was written is written again', async () => {
+    const dir = settledProject();
+    const first = await checkpoint(dir, 1);
+    await dropCheckpoint(new GitWorkspace(dir, createProcessRunner()), first);
+    // What `git prune` does to the unreachable commit, and nothing else.
+    const data = git(dir, 'rev-parse', `${first.commit}^1`).trim();
+    rmSync(join(dir, '.git', 'objects', data.slice(0, 2), data.slice(2)));
+    const second = await checkpoint(dir, 2);
+    expect(git(dir, 'cat-file', '-t', `${second.commit}^1`).trim()).toBe('commit');
+    const snapshot = await readSnapshot((await repoContext(dir))!, second.commit);
+    if (typeof snapshot === 'string') throw new Error(snapshot);
+    expect(snapshot.state.files.get('run.sh')?.perm).toBe(0o755);
   });
 
   it('dropping a checkpoint is one git process', async () => {
