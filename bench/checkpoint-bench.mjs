@@ -41,8 +41,8 @@ for (let i = 0; i < FILES; i += 1)
 for (let i = 0; i < 500; i += 1) write(`node_modules/dep${i % 20}/f${i}.js`, 'module.exports = 1;\n');
 git('add', '-A');
 git('commit', '-q', '-m', 'bench fixture');
-// Let the index age past the racy-git window so its stat cache is trusted, as in a real project.
-await new Promise((r) => setTimeout(r, 1100));
+// Let the index and the refs age past the racy window so what was read of them is trusted, as in a real project.
+await new Promise((r) => setTimeout(r, 2100));
 git('update-index', '--really-refresh');
 
 // A realistic iteration start: some edits, a staged file, a few untracked files.
@@ -86,6 +86,21 @@ for (let run = 0; run < RUNS + 1; run += 1) {
   both.push(t2 - t0);
 }
 
+// The git processes one checkpoint + drop of the runs above starts, as git's own trace reports them: a figure machine load cannot blur.
+const traceFile = join(dir, '.git', 'bench-trace.jsonl');
+process.env.GIT_TRACE2_EVENT = traceFile;
+const traced = await createCheckpoint(ws, { loop: RUNS + 1, now: Date.now() });
+if (!traced.ok) throw new Error(traced.reason);
+await dropCheckpoint(ws, traced.checkpoint);
+delete process.env.GIT_TRACE2_EVENT;
+const gitCommands = readFileSync(traceFile, 'utf8')
+  .split('\n')
+  .filter(Boolean)
+  .map((line) => JSON.parse(line))
+  .filter((e) => e.event === 'start')
+  .map((e) => e.argv.slice(1).find((a, i, all) => a !== '-c' && all[i - 1] !== '-c'));
+rmSync(traceFile, { force: true });
+
 // The iteration after the agent committed its work: the index and HEAD changed, a few files too.
 const AFTER_COMMIT_RUNS = 5;
 const afterCommit = [];
@@ -102,21 +117,6 @@ for (let run = 0; run < AFTER_COMMIT_RUNS; run += 1) {
   afterCommit.push(performance.now() - t0);
   afterCommitFloor.push(floorMs);
 }
-
-// The git processes one checkpoint + drop starts, as git's own trace reports them: a figure machine load cannot blur.
-const traceFile = join(dir, '.git', 'bench-trace.jsonl');
-process.env.GIT_TRACE2_EVENT = traceFile;
-const traced = await createCheckpoint(ws, { loop: RUNS + 1, now: Date.now() });
-if (!traced.ok) throw new Error(traced.reason);
-await dropCheckpoint(ws, traced.checkpoint);
-delete process.env.GIT_TRACE2_EVENT;
-const gitCommands = readFileSync(traceFile, 'utf8')
-  .split('\n')
-  .filter(Boolean)
-  .map((line) => JSON.parse(line))
-  .filter((e) => e.event === 'start')
-  .map((e) => e.argv.slice(1).find((a, i, all) => a !== '-c' && all[i - 1] !== '-c'));
-rmSync(traceFile, { force: true });
 
 // Rollback has no budget; measured for information on the same tree.
 const cp = await createCheckpoint(ws, { loop: 99, now: Date.now() });

@@ -4,6 +4,7 @@ import { CheckpointError, indexLockedError } from './checkpoint-error.js';
 import { isRalphStatePath } from './ralph-state-paths.js';
 import { gitBytes, gitText, quoteLine, runGit, splitZ, underRoot, type RepoContext } from './git-plumbing.js';
 import { readIndexStatsOf, statKey } from './index-stats.js';
+import { looseRalphRefs, refFilesFingerprint } from './ref-files.js';
 import { parseTrackedListing } from './tracked-listing.js';
 import type { StatCache } from './stat-cache.js';
 import { lstatOrNull } from './safe-fs.js';
@@ -153,6 +154,32 @@ export async function readRefs(ctx: RepoContext, ralphRefs?: string[]): Promise<
     const commit = type === 'commit' ? oid : peeledType === 'commit' ? peeled : '';
     refs.push({ name, oid, symref, commit });
   }
+  return refs;
+}
+
+/** The last listing per repository, with the fingerprint its ref files had just before. Never changed by its users. */
+const lastRefs = new Map<string, { fingerprint: string; refs: RefEntry[]; ralphRefs: readonly string[] }>();
+
+/**
+ * readRefs, answered without a git process when the files that hold the refs
+ * are as they were at the last listing (between iterations they usually are).
+ * The names of Ralph's own refs then include those of the last listing, which
+ * may be gone since: enough to choose names no ref has.
+ */
+export async function readRefsAgain(ctx: RepoContext, ralphRefs?: string[]): Promise<RefEntry[]> {
+  const key = `${ctx.commonDir}\0${ctx.gitDir}`;
+  // Taken before listing: a ref that changes meanwhile makes the next fingerprint differ.
+  const fingerprint = refFilesFingerprint(ctx.commonDir, ctx.gitDir, Date.now());
+  const last = lastRefs.get(key);
+  if (fingerprint !== null && last?.fingerprint === fingerprint) {
+    ralphRefs?.push(...new Set([...last.ralphRefs, ...looseRalphRefs(ctx.commonDir)]));
+    return last.refs;
+  }
+  const ralph: string[] = [];
+  const refs = await readRefs(ctx, ralph);
+  ralphRefs?.push(...ralph);
+  if (fingerprint === null) lastRefs.delete(key);
+  else lastRefs.set(key, { fingerprint, refs, ralphRefs: ralph });
   return refs;
 }
 
@@ -399,7 +426,7 @@ export async function captureFiles(ctx: RepoContext, cache: StatCache, extraPath
 /** Everything at once: files, index, HEAD, refs, stash, operation state. */
 export async function captureRepoState(ctx: RepoContext, cache: StatCache, extraPaths: Iterable<string> = [], ralphRefs?: string[]): Promise<RepoState> {
   const index = readIndexFile(ctx);
-  const [capture, refs] = await Promise.all([captureFiles(ctx, cache, extraPaths), readRefs(ctx, ralphRefs)]);
+  const [capture, refs] = await Promise.all([captureFiles(ctx, cache, extraPaths), readRefsAgain(ctx, ralphRefs)]);
   return {
     files: capture.files,
     emptyDirs: capture.emptyDirs,

@@ -1,4 +1,4 @@
-import { chmodSync, mkdirSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createCheckpoint, dropCheckpoint, type Checkpoint } from '../../../src/infra/git-checkpoints.js';
@@ -8,6 +8,7 @@ import { createProcessRunner } from '../../../src/infra/process-runner.js';
 import { readSnapshot } from '../../../src/infra/snapshot-commit.js';
 import { git, gitRepo, writeFiles } from '../../helpers/git-repo.js';
 import { gitCommandsDuring } from '../../helpers/git-trace.js';
+import { tempDir } from '../../helpers/temp-dir.js';
 
 /**
  * What a checkpoint asks of git. Between iterations most of a project stays as
@@ -61,6 +62,47 @@ describe('git processes of a checkpoint', () => {
     const snapshot = await readSnapshot((await repoContext(dir))!, second.commit);
     if (typeof snapshot === 'string') throw new Error(snapshot);
     expect(snapshot.state.files.get('run.sh')?.perm).toBe(0o755);
+  });
+
+  it('reads the refs again only when a file that holds one changed', async () => {
+    const dir = settledProject();
+    git(dir, 'branch', 'feature');
+    git(dir, 'tag', '-a', '-m', 'release', 'v1');
+    // Ref files younger than a moment are never vouched for: let them settle.
+    await new Promise((resolve) => setTimeout(resolve, 2_100));
+    const first = await checkpoint(dir, 1);
+    const unchanged = await gitCommandsDuring(() => checkpoint(dir, 2));
+    expect(unchanged).not.toContain('for-each-ref');
+    git(dir, 'branch', '-f', 'feature', 'HEAD~0');
+    git(dir, 'commit', '-q', '--allow-empty', '-m', 'moved on');
+    git(dir, 'branch', '-D', 'feature');
+    git(dir, 'pack-refs', '--all');
+    await new Promise((resolve) => setTimeout(resolve, 2_100));
+    let third: Checkpoint | undefined;
+    const changed = await gitCommandsDuring(async () => {
+      third = await checkpoint(dir, 3);
+    });
+    expect(changed).toContain('for-each-ref');
+    const ctx = await repoContext(dir);
+    const before = await readSnapshot(ctx!, first.commit);
+    const after = await readSnapshot(ctx!, third!.commit);
+    if (typeof before === 'string' || typeof after === 'string') throw new Error('not a snapshot');
+    const names = (refs: { name: string }[] | null): string[] => (refs ?? []).map((r) => r.name).sort();
+    expect(names(before.state.refs)).toEqual(['refs/heads/feature', 'refs/heads/main', 'refs/tags/v1']);
+    expect(names(after.state.refs)).toEqual(['refs/heads/main', 'refs/tags/v1']);
+    expect(after.state.refs?.find((r) => r.name === 'refs/heads/main')?.oid).toBe(git(dir, 'rev-parse', 'main').trim());
+    expect(after.state.refs?.find((r) => r.name === 'refs/tags/v1')?.commit).toBe(git(dir, 'rev-parse', 'v1^{commit}').trim());
+  });
+
+  it('reads the refs every time when they are kept behind a symbolic link, whose target may change unseen', async () => {
+    const dir = settledProject();
+    const elsewhere = tempDir('ralph-refs-');
+    renameSync(join(dir, '.git', 'refs'), join(elsewhere, 'refs'));
+    symlinkSync(join(elsewhere, 'refs'), join(dir, '.git', 'refs'));
+    await new Promise((resolve) => setTimeout(resolve, 2_100));
+    await checkpoint(dir, 1);
+    const again = await gitCommandsDuring(() => checkpoint(dir, 2));
+    expect(again).toContain('for-each-ref');
   });
 
   it('dropping a checkpoint is one git process', async () => {
