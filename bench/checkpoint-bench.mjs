@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { createProcessRunner } from '../dist/infra/process-runner.js';
 import { createCheckpoint, dropCheckpoint, rollbackToCheckpoint } from '../dist/infra/git-checkpoints.js';
 import { GitWorkspace } from '../dist/infra/git-workspace.js';
+import { saveFigures } from './summary.mjs';
 
 const arg = (name, fallback) => {
   const i = process.argv.indexOf(name);
@@ -162,6 +163,17 @@ writeFileSync(
   join(out, 'checkpoint-bench.json'),
   `${JSON.stringify({ at: new Date().toISOString(), files: FILES, runs: RUNS, createMs: create, dropMs: drop, totalMs: both, rollbackMs, floorStatusMs: floorStatus, floorWriteTreeMs: floorWriteTree, ratio, afterCommitMs: afterCommit, afterCommitFloorMs: afterCommitFloor, gitCommands, peakRssMb }, null, 2)}\n`,
 );
+saveFigures('checkpoint-bench', [
+  { measure: `checkpoint + drop, ${FILES} files`, ours: median(both), floor, unit: 'ms', target: '≤ 2× floor', ok: ratio <= 2, peakRssMb },
+  {
+    measure: `  after the agent committed`,
+    ours: median(afterCommit),
+    floor: median(afterCommitFloor),
+    unit: 'ms',
+    target: '—',
+    ok: true,
+  },
+]);
 if (!process.argv.includes('--keep')) rmSync(dir, { recursive: true, force: true });
 else console.log(`repository kept at ${dir}`);
 process.exitCode = median(both) <= 300 ? 0 : 1;
