@@ -28,6 +28,8 @@ const MAX_TREES = 64;
 
 interface Remembered {
   mtimeMs: number;
+  /** The newest file modification time among the entries. */
+  newestMs: number;
   /** Never changed once stored: a cache replaces its entries rather than editing them. */
   entries: Map<string, CachedStat>;
   trees: Map<string, string>;
@@ -74,6 +76,12 @@ function sameFiles(a: ReadonlyMap<string, FileEntry>, b: ReadonlyMap<string, Fil
   return true;
 }
 
+function newestOf(entries: ReadonlyMap<string, CachedStat>): number {
+  let newest = -Infinity;
+  for (const value of entries.values()) if (value[1] > newest) newest = value[1];
+  return newest;
+}
+
 function fileMtime(path: string): number {
   try {
     return statSync(path).mtimeMs;
@@ -84,35 +92,39 @@ function fileMtime(path: string): number {
 
 export class StatCache {
   private entries: Map<string, CachedStat>;
+  private newestMs: number;
   private trees: Map<string, string>;
   private readonly fresh = new Map<string, CachedStat>();
+  /** True once an entry was recorded rather than found as it was. */
+  private remembered = false;
 
   private constructor(
     private readonly path: string,
-    entries: Map<string, CachedStat>,
-    trees: Map<string, string>,
+    loaded: Pick<Remembered, 'entries' | 'trees' | 'newestMs'>,
   ) {
-    this.entries = entries;
-    this.trees = new Map(trees);
+    this.entries = loaded.entries;
+    this.newestMs = loaded.newestMs;
+    this.trees = new Map(loaded.trees);
   }
 
   static load(dir: string): StatCache {
     const path = join(dir, 'stat-cache.json');
     const mtimeMs = fileMtime(path);
     const known = memory.get(path);
-    if (known && known.mtimeMs === mtimeMs) return new StatCache(path, known.entries, known.trees);
+    if (known && known.mtimeMs === mtimeMs) return new StatCache(path, known);
     try {
       const parsed: unknown = JSON.parse(readFileSync(path, 'latin1'));
       if (typeof parsed === 'object' && parsed !== null && (parsed as { version?: unknown }).version === 2) {
         const file = parsed as CacheFile;
-        const read: Remembered = { mtimeMs, entries: new Map(Object.entries(file.entries)), trees: new Map(Object.entries(file.trees)) };
+        const entries = new Map(Object.entries(file.entries));
+        const read: Remembered = { mtimeMs, newestMs: newestOf(entries), entries, trees: new Map(Object.entries(file.trees)) };
         memory.set(path, read);
-        return new StatCache(path, read.entries, read.trees);
+        return new StatCache(path, read);
       }
     } catch {
       // Missing or damaged: a cache is only a shortcut, start empty.
     }
-    return new StatCache(path, new Map(), new Map());
+    return new StatCache(path, { entries: new Map(), trees: new Map(), newestMs: -Infinity });
   }
 
   /** The cached blob id and st_mode when `key` (see statKey) is what was recorded for `path`. */
@@ -124,6 +136,7 @@ export class StatCache {
   }
 
   remember(path: string, st: BigIntStats, oid: string): void {
+    this.remembered = true;
     this.fresh.set(path, [statKey(st), Number(st.mtimeMs), Number(st.mode), oid]);
   }
 
@@ -194,6 +207,7 @@ export class StatCache {
     lastWritten.delete(this.path);
     this.treesChanged = true;
     this.entries = new Map();
+    this.newestMs = -Infinity;
     this.trees = new Map();
     this.fresh.clear();
   }
@@ -201,6 +215,8 @@ export class StatCache {
   /** The entries this capture would keep are exactly the ones loaded: one pass, nothing built. */
   private unchanged(racyFrom: number): boolean {
     if (this.treesChanged) return false;
+    // Every entry found as it was, all of them settled: nothing to compare one by one.
+    if (!this.remembered && this.fresh.size === this.entries.size && this.newestMs < racyFrom) return true;
     let kept = 0;
     for (const [path, value] of this.fresh) {
       if (value[1] >= racyFrom) continue;
@@ -226,7 +242,7 @@ export class StatCache {
       const tmp = join(dir, tmpName);
       writeFileSync(tmp, JSON.stringify(file), 'latin1');
       renameSync(tmp, this.path);
-      memory.set(this.path, { mtimeMs: fileMtime(this.path), entries, trees: new Map(this.trees) });
+      memory.set(this.path, { mtimeMs: fileMtime(this.path), newestMs: newestOf(entries), entries, trees: new Map(this.trees) });
     } catch {
       // A cache that cannot be written only costs time next run.
     }

@@ -34,6 +34,34 @@ describe('StatCache', () => {
     expect(third.lookup('b.txt', statKey(b))).toBeUndefined();
   });
 
+  it('is not written again when every entry was found as it was, and is when one turned racy or went unseen', () => {
+    const dir = tempDir('ralph-stat-cache-');
+    writeFileSync(join(dir, 'a.txt'), 'a\n');
+    writeFileSync(join(dir, 'b.txt'), 'b\n');
+    const a = lstatSync(join(dir, 'a.txt'), { bigint: true });
+    const b = lstatSync(join(dir, 'b.txt'), { bigint: true });
+    const path = join(dir, 'stat-cache.json');
+    const first = StatCache.load(dir);
+    first.remember('a.txt', a, 'oid-a');
+    first.remember('b.txt', b, 'oid-b');
+    first.save(LATER, 'tmp-1');
+    const written = lstatSync(path).ino;
+
+    const same = StatCache.load(dir);
+    same.lookup('a.txt', statKey(a));
+    same.lookup('b.txt', statKey(b));
+    same.save(LATER + 1_000, 'tmp-2');
+    expect(lstatSync(path).ino).toBe(written);
+
+    // A clock that reads earlier than b.txt's change + the racy window: b.txt is no longer trusted.
+    const racy = StatCache.load(dir);
+    racy.lookup('a.txt', statKey(a));
+    racy.lookup('b.txt', statKey(b));
+    racy.save(Number(b.mtimeMs) + 1_000, 'tmp-3');
+    expect(lstatSync(path).ino).not.toBe(written);
+    expect(StatCache.load(dir).lookup('b.txt', statKey(b))).toBeUndefined();
+  });
+
   it('reads the file again when another process replaced it', () => {
     const dir = tempDir('ralph-stat-cache-');
     writeFileSync(join(dir, 'a.txt'), 'a\n');
