@@ -129,7 +129,8 @@ export class MockBackend implements AgentBackend {
     writeFileAtomic(request.outputLogPath, response.output);
     request.onOutput?.(response.output);
     const facts = { end: 'exited' as const, exitCode: response.exitCode, durationMs: clock.now() - started, stderrTail: '', details };
-    const zone = this.options.timeZone ?? Intl.DateTimeFormat().resolvedOptions().timeZone;
+    const configured = this.options.timeZone;
+    const zone = (): string => configured ?? Intl.DateTimeFormat().resolvedOptions().timeZone;
     if (wantsClaudeReading(response)) return readClaudeStdout(response.output, facts, clock.now(), zone, request.onProgress);
     const result = mockResult(response, response.sessionId ?? this.sessionId, facts, clock.now(), zone);
     request.onProgress?.({

@@ -23,7 +23,7 @@ export function wantsClaudeReading(response: MockResponse): boolean {
  * and a non-zero exit code makes it an error Claude reported, judged by the same rules — so a
  * script can play a usage limit, an overloaded API or a broken session in plain words.
  */
-export function mockResult(response: MockResponse, sessionId: string, facts: MockCallFacts, nowMs: number, defaultZone: string): AgentResult {
+export function mockResult(response: MockResponse, sessionId: string, facts: MockCallFacts, nowMs: number, defaultZone: () => string): AgentResult {
   const output: ClaudeOutput = {
     ...emptyClaudeOutput(),
     format: 'json',

@@ -56,9 +56,10 @@ function failureMessage(run: ClaudeRun): string {
 /**
  * What one Claude CLI call amounted to, decided from structure first and text
  * second. A timeout is never a usage limit; `is_error` is a failure even with
- * exit code 0.
+ * exit code 0. The default zone is asked for only when a usage limit's reset
+ * time must be read: the machine's zone costs ~20 ms of ICU start-up per process.
  */
-export function classifyClaudeCall(run: ClaudeRun, nowMs: number, defaultZone: string): AgentOutcome {
+export function classifyClaudeCall(run: ClaudeRun, nowMs: number, defaultZone: () => string): AgentOutcome {
   if (run.end === 'interrupted') return { kind: 'interrupted' };
   if (run.end === 'timeout') return { kind: 'timeout' };
   if (run.end === 'spawn_failed') {
@@ -91,7 +92,7 @@ export function classifyClaudeCall(run: ClaudeRun, nowMs: number, defaultZone: s
   if (structural || textual) {
     const outcome: AgentOutcome = { kind: 'usage_limit', message: (lastLines(digestText(o.text), 2) || recent).trim().slice(0, 300) };
     // A structural reset time already in the past means the limit has lifted: retry after the jitter.
-    const resetAt = o.rateLimit?.resetsAt !== undefined ? Math.max(nowMs, o.rateLimit.resetsAt * 1000) : parseResetTime(recent, nowMs, defaultZone);
+    const resetAt = o.rateLimit?.resetsAt !== undefined ? Math.max(nowMs, o.rateLimit.resetsAt * 1000) : parseResetTime(recent, nowMs, defaultZone());
     if (resetAt !== undefined) outcome.resetAt = resetAt;
     return outcome;
   }

@@ -61,7 +61,8 @@ export class ClaudeBackend implements AgentBackend {
   async run(request: AgentRequest, signal: AbortSignal): Promise<AgentResult> {
     const run = await this.runProcess(request, signal);
     const now = this.options.now ?? Date.now;
-    return toAgentResult(run, now(), this.options.timeZone ?? Intl.DateTimeFormat().resolvedOptions().timeZone);
+    const zone = this.options.timeZone;
+    return toAgentResult(run, now(), () => zone ?? Intl.DateTimeFormat().resolvedOptions().timeZone);
   }
 
   private async runProcess(request: AgentRequest, signal: AbortSignal): Promise<ClaudeRun> {

@@ -4,7 +4,7 @@ import { classifyClaudeCall, type ClaudeRun } from './classify-claude-call.js';
 import { OutputScanner } from './output-scanner.js';
 
 /** The neutral result of one Claude CLI run: its outcome, judged here, and what it reported. */
-export function toAgentResult(run: ClaudeRun, nowMs: number, defaultZone: string): AgentResult {
+export function toAgentResult(run: ClaudeRun, nowMs: number, defaultZone: () => string): AgentResult {
   const o = run.output;
   const result: AgentResult = {
     outcome: classifyClaudeCall(run, nowMs, defaultZone),
@@ -41,7 +41,7 @@ export function readClaudeStdout(
   stdout: string,
   facts: Omit<ClaudeRun, 'output'>,
   nowMs: number,
-  defaultZone: string,
+  defaultZone: () => string,
   onProgress?: (event: AgentProgress) => void,
 ): AgentResult {
   const reader = createClaudeProgressReader();

@@ -51,7 +51,7 @@ export function statusBlock(fields: Record<string, string>): string {
 
 /** The neutral result of a Claude CLI stdout that exited 0. */
 export function claudeResult(stdout: string): AgentResult {
-  return readClaudeStdout(stdout, { end: 'exited', exitCode: 0, durationMs: 1000, stderrTail: '' }, Date.parse('2026-11-22T12:00:00Z'), 'UTC');
+  return readClaudeStdout(stdout, { end: 'exited', exitCode: 0, durationMs: 1000, stderrTail: '' }, Date.parse('2026-11-22T12:00:00Z'), () => 'UTC');
 }
 
 /** Analyzes raw Claude stdout the way the loop does. */

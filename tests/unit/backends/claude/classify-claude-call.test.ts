@@ -7,7 +7,7 @@ import { fixture, loadFixtures, type FixtureCase } from './claude-fixtures.js';
 
 /** The usage-limit fixtures were recorded two hours before their reset ("resets 2:39pm (UTC)"). */
 const NOW = Date.parse('2026-11-22T12:39:00Z');
-const ZONE = 'UTC';
+const ZONE = (): string => 'UTC';
 
 function runOf(stdout: string, overrides: Partial<ClaudeRun> = {}): ClaudeRun {
   return { end: 'exited', exitCode: 0, durationMs: 1000, output: scanOutput(stdout), stderrTail: '', ...overrides };
@@ -130,6 +130,21 @@ describe('classifyClaudeCall: usage limits', () => {
   it('a usage limit reported with exit code 0 and is_error is still a usage limit', () => {
     const run = runOf(cliResult("You've hit your session limit · resets 2:39pm (UTC)", { is_error: true, api_error_status: 429 }), { exitCode: 0 });
     expect(classify(run)).toMatchObject({ kind: 'usage_limit', resetAt: Date.parse('2026-11-22T14:39:00Z') });
+  });
+
+  it('the default zone is asked for only to read a reset time from text, never for an ordinary call', () => {
+    const asked: string[] = [];
+    const zone = (): string => {
+      asked.push('zone');
+      return 'UTC';
+    };
+    for (const name of ['stream-json-success.jsonl', 'json-success-tool-use.json', 'stream-json-error-usage-limit.jsonl']) {
+      classifyClaudeCall(runOfFixture(fixture(name)), NOW, zone);
+    }
+    expect(asked).toEqual([]);
+    const textual = runOf(cliResult('Claude AI usage limit reached · resets 9pm', { is_error: true }), { exitCode: 1 });
+    expect(classifyClaudeCall(textual, NOW, zone)).toMatchObject({ kind: 'usage_limit', resetAt: Date.parse('2026-11-22T21:00:00Z') });
+    expect(asked).toEqual(['zone']);
   });
 
   it('a structural reset time already past means the limit lifted: retry now (plus the jitter)', () => {

@@ -13,7 +13,7 @@ function read(name: string, onProgress?: (event: AgentProgress) => void): Return
     f.stdout,
     { end: 'exited', exitCode: f.exitCode, durationMs: 1200, stderrTail: f.stderr, details: { argv: 'claude -p' } },
     NOW,
-    'UTC',
+    () => 'UTC',
     onProgress,
   );
 }

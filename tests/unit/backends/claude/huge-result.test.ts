@@ -14,7 +14,7 @@ const PIPE_CHUNK = 65_536;
 function resultOf(stdout: string, exitCode = 0): AgentResult {
   const scanner = new OutputScanner();
   for (let i = 0; i < stdout.length; i += PIPE_CHUNK) scanner.write(stdout.slice(i, i + PIPE_CHUNK));
-  return toAgentResult({ end: 'exited', exitCode, durationMs: 1000, stderrTail: '', output: scanner.end() }, Date.parse('2026-11-22T12:00:00Z'), 'UTC');
+  return toAgentResult({ end: 'exited', exitCode, durationMs: 1000, stderrTail: '', output: scanner.end() }, Date.parse('2026-11-22T12:00:00Z'), () => 'UTC');
 }
 
 /**

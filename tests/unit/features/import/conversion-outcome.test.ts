@@ -13,7 +13,7 @@ const run = ({ stdout, ...over }: Partial<Omit<ClaudeRun, 'output'>> & { stdout?
     stdout ?? fixture('json-success-tool-use.json'),
     { end: 'exited', exitCode: 0, durationMs: 1, stderrTail: '', ...over },
     Date.parse('2026-11-22T12:00:00Z'),
-    'UTC',
+    () => 'UTC',
   );
 
 describe('describeConversionFailure', () => {
