@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { execa } from 'execa';
 import { isRunning } from '../helpers/processes.js';
 import { ralphProject } from '../helpers/ralph-project.js';
+import { ralphPaths } from '../../src/state/paths.js';
 import { fakeClaude, ralph, readJson, readJsonLines, resultJson, runCli, statusBlock } from '../helpers/run-cli.js';
 import { waitFor } from '../helpers/wait-for.js';
 
@@ -198,10 +199,14 @@ describe('ralph against a fake claude', () => {
     expect(missing.exitCode).toBe(2);
     expect(missing.stderr).toContain('npm install -g @anthropic-ai/claude-code');
     const old = fakeClaude([], { version: '1.0.44' });
-    const tooOld = await ralph([], ralphProject(), old.env);
+    const refused = ralphProject();
+    const tooOld = await ralph([], refused, old.env);
     expect(tooOld.exitCode).toBe(2);
     expect(tooOld.stderr).toContain('Claude Code 1.0.44 is older than 2.0.76');
     expect(old.calls()).toHaveLength(0);
+    // Refused before any work: no lock taken, no run recorded, no status written.
+    const paths = ralphPaths(refused);
+    expect([paths.lockFile, paths.runFile, paths.status].filter((path) => existsSync(path))).toEqual([]);
   });
 
   it('--dry-run terminates after 3 simulated iterations without calling claude', async () => {

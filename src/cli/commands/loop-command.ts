@@ -58,6 +58,11 @@ export async function runLoopCommand(input: LoopCommandInput): Promise<number> {
   for (const warning of loaded.warnings) logger.warn(warning);
   const agent = backendEntry(config.backend);
   const backendContext = { config, paths, runner, clock, logger, env };
+  // The probe only asks git where the repository is (read-only, nothing written), so it runs
+  // while the agent's CLI answers its version check instead of after it.
+  const probeReady = createProgressProbe(paths.project, runner);
+  // Held until the loop needs it; a failure before then must not also surface as an unhandled rejection.
+  probeReady.catch(() => undefined);
   if (!args.dryRun) await agent.preflight?.(backendContext);
   for (const warning of capabilityWarnings(agent, config)) logger.warn(warning);
 
@@ -90,7 +95,7 @@ export async function runLoopCommand(input: LoopCommandInput): Promise<number> {
         );
       return input.task ? `${text}\n\n${taskPrompt(input.task)}` : text;
     };
-    const probe = await createProgressProbe(paths.project, runner);
+    const probe = await probeReady;
     const io: EngineIo = {
       clock,
       emit: createLoopSubscribers({
