@@ -1,6 +1,6 @@
+import { TextAccumulator } from '../../core/text-digest.js';
 import { ClaudeOutputBuilder, type ClaudeOutput } from './claude-output.js';
 import { JsonStreamParser } from './json-stream.js';
-import { RawOutputDigest } from './raw-output-digest.js';
 
 const TEXT_KEYS: ReadonlySet<string> = new Set(['result', 'text', 'summary']);
 
@@ -14,7 +14,8 @@ const TEXT_KEYS: ReadonlySet<string> = new Set(['result', 'text', 'summary']);
  * parsed as it streams, and noise lines are skipped without being kept.
  */
 export class OutputScanner {
-  private readonly raw = new RawOutputDigest();
+  /** The whole stdout as text (a text answer, or output that is not valid JSON): head, tail, error lines. */
+  private readonly raw = new TextAccumulator();
   private readonly builder = new ClaudeOutputBuilder();
   private parser: JsonStreamParser | undefined;
   /** Inside a noise line: skip to its end. */
