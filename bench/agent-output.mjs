@@ -5,20 +5,16 @@
 // interleaved in the same run, both with a credential in the environment as users run it (so the
 // output log is redacted). Target: peak RSS ≤ 100 MB (the original bash tool: 16.5 s, 354 MB on
 // the json output).
-import { spawnSync } from 'node:child_process';
-import { chmodSync, closeSync, createWriteStream, existsSync, mkdirSync, openSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, createWriteStream, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { saveFigures } from './summary.mjs';
-import { cleanup, env, median, printTable, project, RALPH, ROOT, row, tempDir, write } from './lib.mjs';
+import { canMeasureRss, cleanup, measureProcess, median, printTable, project, RALPH, ROOT, row, tempDir, write } from './lib.mjs';
 import { streamJson } from './stream-json.mjs';
 
 const TARGET = 50 * 1024 * 1024;
 const RUNS = 3;
 const RSS_TARGET_MB = 100;
 const STATUS = '\n---RALPH_STATUS---\nSTATUS: IN_PROGRESS\nEXIT_SIGNAL: false\n---END_RALPH_STATUS---';
-// GNU time reports CPU time and the peak RSS of the process it runs; without it only the wall time is measured.
-const GNU_TIME = '/usr/bin/time';
-const withTime = existsSync(GNU_TIME);
 /** The original bash tool on the same json output, measured side by side on this machine. */
 const ORIGINAL = { json: '16.5 s, 354 MB' };
 
@@ -33,24 +29,6 @@ async function writeOutput(path, chunks) {
   const out = createWriteStream(path);
   for (const chunk of chunks) if (!out.write(chunk)) await new Promise((r) => out.once('drain', r));
   await new Promise((r) => out.end(r));
-}
-
-/** Runs `args` under GNU time; returns wall, CPU (user + system) and peak RSS, and what it printed on stderr. */
-function measure(args, cwd, extraEnv) {
-  const errPath = join(cwd, 'bench-stderr.txt');
-  const err = openSync(errPath, 'w');
-  const command = withTime ? [GNU_TIME, '-f', '%e %U %S %M', ...args] : args;
-  const start = process.hrtime.bigint();
-  const r = spawnSync(command[0], command.slice(1), { cwd, env: env(extraEnv), stdio: ['ignore', 'ignore', err] });
-  const wallMs = Number(process.hrtime.bigint() - start) / 1e6;
-  closeSync(err);
-  const stderr = readFileSync(errPath, 'utf8').trim();
-  const figures = { status: r.status, wallMs, stderr };
-  if (withTime) {
-    const [, user, sys, rssKb] = stderr.split('\n').at(-1).split(' ').map(Number);
-    Object.assign(figures, { cpuMs: (user + sys) * 1000, rssMb: rssKb / 1024 });
-  }
-  return figures;
 }
 
 const tools = tempDir('ralph-bench-agent-output-');
@@ -82,17 +60,17 @@ try {
     for (let i = 0; i < RUNS; i += 1) {
       const dir = project({ git: false });
       dirs.push(dir);
-      const r = measure([process.execPath, RALPH, '--max-loops', '1', '--pause', '0'], dir, { PATH, BENCH_OUTPUT: output, ANTHROPIC_API_KEY: SECRET });
+      const r = measureProcess([process.execPath, RALPH, '--max-loops', '1', '--pause', '0'], dir, { PATH, BENCH_OUTPUT: output, ANTHROPIC_API_KEY: SECRET });
       // One iteration that did not finish the work: the loop stops at its limit (exit 7).
       if (r.status !== 7) throw new Error(`${mode}: loop exited ${r.status}: ${r.stderr.slice(-500)}`);
       ours.push(r);
-      const f = measure([process.execPath, join(tools, 'floor.mjs')], dir, { PATH, BENCH_OUTPUT: output, ANTHROPIC_API_KEY: SECRET });
+      const f = measureProcess([process.execPath, join(tools, 'floor.mjs')], dir, { PATH, BENCH_OUTPUT: output, ANTHROPIC_API_KEY: SECRET });
       if (f.status !== 0) throw new Error(`${mode}: floor exited ${f.status}: ${f.stderr.slice(-500)}`);
       floor.push(f);
     }
     const pick = (runs, key) => median(runs.map((r) => r[key]));
     const figures = { wallMs: pick(ours, 'wallMs'), floorWallMs: pick(floor, 'wallMs') };
-    if (withTime) {
+    if (canMeasureRss) {
       Object.assign(figures, {
         cpuMs: pick(ours, 'cpuMs'),
         floorCpuMs: pick(floor, 'cpuMs'),
@@ -110,7 +88,7 @@ try {
         true,
       ),
     );
-    if (withTime) {
+    if (canMeasureRss) {
       rows.push(
         row(`${mode}: CPU`, `${figures.cpuMs.toFixed(0)} ms / floor ${figures.floorCpuMs.toFixed(0)} = ${ratio(figures.cpuMs, figures.floorCpuMs)}`, '—', true),
       );

@@ -1,6 +1,6 @@
 // Small helpers shared by the benchmark scripts (plain Node, run after `npm run build`).
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdtempSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -88,4 +88,28 @@ export function printTable(title, rows) {
   process.stdout.write(`\n${title}\n`);
   const w = Math.max(...rows.map((r) => r.name.length));
   for (const r of rows) process.stdout.write(`  ${r.name.padEnd(w)}  ${String(r.value).padEnd(24)}  budget ${String(r.budget).padEnd(14)} ${r.verdict}\n`);
+}
+
+// GNU time reports the CPU time and peak RSS of the process it runs; without it only wall time is measured.
+const GNU_TIME = '/usr/bin/time';
+export const canMeasureRss = existsSync(GNU_TIME);
+
+/**
+ * Runs `args` in `cwd` with the bench's clean environment plus `extraEnv`, stderr to a file (as a
+ * terminal takes it, never into this process's memory). Returns the exit status, what it printed
+ * on stderr, wall ms, and — under GNU time — CPU ms (user + system) and peak RSS in MB.
+ */
+export function measureProcess(args, cwd, extraEnv = {}) {
+  const errPath = join(cwd, 'bench-stderr.txt');
+  const err = openSync(errPath, 'w');
+  const command = canMeasureRss ? [GNU_TIME, '-f', '%U %S %M', ...args] : args;
+  const start = process.hrtime.bigint();
+  const r = spawnSync(command[0], command.slice(1), { cwd, env: env(extraEnv), stdio: ['ignore', 'ignore', err] });
+  const wallMs = Number(process.hrtime.bigint() - start) / 1e6;
+  closeSync(err);
+  const stderr = readFileSync(errPath, 'utf8').trim();
+  rmSync(errPath, { force: true });
+  if (!canMeasureRss) return { status: r.status, stderr, wallMs };
+  const [user, sys, rssKb] = stderr.split('\n').at(-1).split(' ').map(Number);
+  return { status: r.status, stderr, wallMs, cpuMs: (user + sys) * 1000, rssMb: rssKb / 1024 };
 }

@@ -5,20 +5,17 @@
 // The floor is a bare node process that does the least any live view must: it starts the same
 // fake agent, reads its stdout through a pipe and writes every chunk to stderr (a file here, as
 // a terminal would take it). Ralph does that plus parsing, rendering, live.log and the loop.
-import { spawnSync } from 'node:child_process';
-import { chmodSync, closeSync, createWriteStream, existsSync, mkdirSync, openSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, createWriteStream, mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { cleanup, env, median, printTable, project, RALPH, row, tempDir, write } from './lib.mjs';
+import { canMeasureRss, cleanup, measureProcess, median, printTable, project, RALPH, row, tempDir, write } from './lib.mjs';
 import { streamJson } from './stream-json.mjs';
+import { saveFigures } from './summary.mjs';
 
 const TARGET = 50 * 1024 * 1024;
 const RUNS = 3;
 const ORIGINAL_MS = 3500;
 const STATUS = '\n---RALPH_STATUS---\nSTATUS: IN_PROGRESS\nEXIT_SIGNAL: false\n---END_RALPH_STATUS---';
-// GNU time reports the peak RSS and CPU time of the process it runs; without it only the wall time is measured.
-const GNU_TIME = '/usr/bin/time';
-const withTime = existsSync(GNU_TIME);
 const FLOOR = `const { spawn } = require('node:child_process');
 const child = spawn('claude', ['-p', 'x'], { stdio: ['ignore', 'pipe', 'inherit'] });
 child.stdout.on('data', (chunk) => process.stderr.write(chunk));
@@ -26,20 +23,14 @@ child.on('close', (code) => process.exit(code ?? 1));`;
 
 const tools = tempDir('ralph-bench-live-');
 const dirs = [];
-/** Runs `args` in `cwd` with stderr to a file; wall ms, and from GNU time CPU ms and peak RSS in MB. */
+const PATH = `${join(tools, 'bin')}:${process.env.PATH}`;
+/** One measured run, which must exit with `expectedStatus`. */
 function measure(args, cwd, expectedStatus) {
-  const command = withTime ? [GNU_TIME, '-f', '%U %S %M', ...args] : args;
-  const errPath = join(cwd, 'stderr.txt');
-  const err = openSync(errPath, 'w');
-  const start = process.hrtime.bigint();
-  const r = spawnSync(command[0], command.slice(1), { cwd, env: env({ PATH: `${join(tools, 'bin')}:${process.env.PATH}` }), stdio: ['ignore', 'ignore', err] });
-  const ms = Number(process.hrtime.bigint() - start) / 1e6;
-  closeSync(err);
-  const stderr = readFileSync(errPath, 'utf8').trim();
-  if (r.status !== expectedStatus) throw new Error(`${args.join(' ')} exited ${r.status}: ${stderr.slice(-500)}`);
-  if (!withTime) return { ms };
-  const [user, sys, rssKb] = stderr.split('\n').at(-1).split(' ').map(Number);
-  return { ms, cpuMs: (user + sys) * 1000, rssMb: rssKb / 1024 };
+  const r = measureProcess(args, cwd, { PATH });
+  if (r.status !== expectedStatus) throw new Error(`${args.join(' ')} exited ${r.status}: ${r.stderr.slice(-500)}`);
+  // --live prints the whole rendered stream on stderr: keep the figures only.
+  const { stderr: _shown, status: _status, ...figures } = r;
+  return figures;
 }
 
 try {
@@ -61,9 +52,9 @@ try {
     if (statSync(join(dir, '.ralph', 'live.log')).size === 0) throw new Error('live.log stayed empty');
     floor.push(measure([process.execPath, '-e', FLOOR], dir, 0));
   }
-  const figure = (runs, key) => (withTime || key === 'ms' ? median(runs.map((r) => r[key])) : undefined);
-  const ms = figure(ours, 'ms');
-  const floorMs = figure(floor, 'ms');
+  const figure = (runs, key) => (canMeasureRss || key === 'wallMs' ? median(runs.map((r) => r[key])) : undefined);
+  const ms = figure(ours, 'wallMs');
+  const floorMs = figure(floor, 'wallMs');
   const rows = [
     row('wall time', `${ms.toFixed(0)} ms (original ${ORIGINAL_MS})`, '≤ 700 ms', ms <= 700),
     row('floor: node pipes it to stderr', `${floorMs.toFixed(0)} ms`, '', true),
@@ -80,7 +71,7 @@ try {
     medianMs: ms,
     floorMedianMs: floorMs,
   };
-  if (withTime) {
+  if (canMeasureRss) {
     const cpu = figure(ours, 'cpuMs');
     const floorCpu = figure(floor, 'cpuMs');
     const rss = Math.max(...ours.map((r) => r.rssMb));
@@ -91,6 +82,21 @@ try {
     );
     Object.assign(results, { cpuMedianMs: cpu, floorCpuMedianMs: floorCpu, peakRssMb: rss, floorPeakRssMb: floorRss });
   }
+  saveFigures('live-stream', [
+    { measure: 'ralph --live, 50 MB stream-json: wall', ours: ms, floor: floorMs, unit: 'ms', target: `≤ 700 ms (original ${ORIGINAL_MS} ÷ 5)`, ok: ms <= 700 },
+    ...(canMeasureRss
+      ? [
+          {
+            measure: 'ralph --live, 50 MB stream-json: peak RSS',
+            ours: results.peakRssMb,
+            floor: results.floorPeakRssMb,
+            unit: 'MB',
+            target: '≤ 100 MB',
+            ok: results.peakRssMb <= 100,
+          },
+        ]
+      : []),
+  ]);
   printTable(`ralph --live on a 50 MB stream-json output (median of ${RUNS}, interleaved with the floor)`, rows);
   const resultsDir = join(dirname(fileURLToPath(import.meta.url)), 'results');
   mkdirSync(resultsDir, { recursive: true });
