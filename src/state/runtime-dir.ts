@@ -1,6 +1,5 @@
-import { createHash } from 'node:crypto';
 import { lstatSync, mkdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { createRequire } from 'node:module';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { privateDirProblem } from '../core/private-dir.js';
 import { ExitCode, RalphError } from '../errors.js';
@@ -14,7 +13,15 @@ import { ExitCode, RalphError } from '../errors.js';
  * into a private per-user directory keyed by the project's real path.
  */
 
+/**
+ * node:crypto and node:os are loaded when first needed, not on import: crypto
+ * alone costs a read-only command about 10 ms of start, and a project at the
+ * top of its git repository needs neither.
+ */
+const loadBuiltin = createRequire(import.meta.url);
+
 function hashOf(text: string): string {
+  const { createHash } = loadBuiltin('node:crypto') as typeof import('node:crypto');
   return createHash('sha256').update(text).digest('hex').slice(0, 16);
 }
 
@@ -52,7 +59,7 @@ function userRuntimeRoot(env: NodeJS.ProcessEnv): string {
   const xdg = env['XDG_RUNTIME_DIR'];
   if (xdg && isAbsolute(xdg)) return join(xdg, 'ralph');
   const uid = typeof process.getuid === 'function' ? process.getuid() : 'user';
-  return join(tmpdir(), `ralph-${uid}`);
+  return join((loadBuiltin('node:os') as typeof import('node:os')).tmpdir(), `ralph-${uid}`);
 }
 
 export interface RuntimeLocation {

@@ -1,10 +1,14 @@
 // The bundle `npm run build` leaves in dist/bundle/: each read-only command is
-// one file, and every path the code builds from its own location is there.
+// one file, every path the code builds from its own location is there, and a
+// read-only command loads none of Node's heavier modules it does not need.
 // Needs `npm run build`.
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { execa } from 'execa';
+import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ROOT } from '../helpers/run-cli.js';
+import { gitRepo } from '../helpers/git-repo.js';
+import { cleanEnv, ROOT } from '../helpers/run-cli.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 const BUNDLE = join(ROOT, 'dist', 'bundle');
 const read = (name: string): string => readFileSync(join(BUNDLE, name), 'utf8');
@@ -50,5 +54,30 @@ describe('the bundle of the commands', () => {
     }
     expect(wanted.size).toBeGreaterThan(3);
     for (const file of wanted) expect(existsSync(join(BUNDLE, file)), file).toBe(true);
+  });
+
+  it.each(
+    [
+      ['ralph', '--status'],
+      ['ralph', '--status', '--json'],
+      ['ralph', '--circuit-status'],
+      ['ralph', '--circuit-status', '--json'],
+      ['ralph-monitor', '--once'],
+      ['ralph-stats'],
+    ].map((command) => [command.join(' '), command] as const),
+  )('%s in a git repository does not load node:crypto', async (_, [name, ...args]) => {
+    const record = join(tempDir(), 'modules.txt');
+    const recorder = join(tempDir(), 'record-modules.cjs');
+    writeFileSync(recorder, `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(record)}, process.moduleLoadList.join('\\n')));`);
+    await execa(process.execPath, ['--require', recorder, join(ROOT, 'bin', `${name as string}.js`), ...args], {
+      cwd: gitRepo(),
+      env: cleanEnv(),
+      extendEnv: false,
+      reject: false,
+      stdin: 'ignore',
+    });
+    const loaded = readFileSync(record, 'utf8').split('\n');
+    expect(loaded).toContain('NativeModule fs');
+    expect(loaded).not.toContain('NativeModule crypto');
   });
 });
