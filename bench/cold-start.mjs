@@ -8,6 +8,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT, cleanup, env, median, p90, project, timeCommand } from './lib.mjs';
+import { saveFigures } from './summary.mjs';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 15);
 const CPU_RUNS = Math.ceil(RUNS / 2);
@@ -100,6 +101,10 @@ try {
       console.log(`  ${r.name.padEnd(w)}  ${[ms(r.cpu.oursMs), ms(r.cpu.floorMs), ms(r.cpu.overMs, 10), `${r.cpu.ratio.toFixed(2)}×`.padStart(6)].join('  ')}`);
   }
 
+  saveFigures(
+    'cold-start',
+    results.map((r) => ({ measure: `cold start, ${r.name}`, ours: r.oursMs, floor: r.floorMs, unit: 'ms', target: `≤ floor + ${TARGET_MS} ms`, ok: r.ok })),
+  );
   const out = join(ROOT, 'bench', 'results');
   mkdirSync(out, { recursive: true });
   const doc = { at: new Date().toISOString(), node: process.version, runs: RUNS, targetOverFloorMs: TARGET_MS, results, wall, ...(cpu ? { cpu } : {}) };
