@@ -1,3 +1,5 @@
+import { prepareWhenCreated } from './output-streams.js';
+
 /**
  * A reader that goes away (`ralph --help | head -1`, a closed terminal, a
  * monitor pipe that was killed) is not an error of Ralph's: what it would have
@@ -49,8 +51,8 @@ export function tolerateClosedReader(stream: OutputStream): void {
   };
 }
 
-/** Both output streams of this process. */
+/** Both output streams of this process, from the moment each is first used. */
 export function tolerateClosedOutput(): void {
-  tolerateClosedReader(process.stdout);
-  tolerateClosedReader(process.stderr);
+  prepareWhenCreated('stdout', tolerateClosedReader);
+  prepareWhenCreated('stderr', tolerateClosedReader);
 }

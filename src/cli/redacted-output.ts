@@ -1,5 +1,7 @@
 import { collectSecretValues } from '../core/secret-redactor.js';
 import { addSecretValues, currentRedactors } from '../state/redaction.js';
+import { writeStdout } from './direct-stdout.js';
+import { prepareWhenCreated } from './output-streams.js';
 
 /**
  * The terminal edge of redaction: whatever any part of Ralph prints — log
@@ -20,6 +22,11 @@ function redactWrites(stream: NodeJS.WriteStream): void {
 /** Learns the secrets of this process's environment and redacts them on stdout and stderr. */
 export function redactProcessOutput(env: Readonly<Record<string, string | undefined>>): void {
   addSecretValues(collectSecretValues(env));
-  redactWrites(process.stdout);
-  redactWrites(process.stderr);
+  prepareWhenCreated('stdout', redactWrites);
+  prepareWhenCreated('stderr', redactWrites);
+}
+
+/** Prints `text` on stdout, secrets redacted, without creating `process.stdout` (see direct-stdout.ts). */
+export function printRedacted(text: string): void {
+  writeStdout(currentRedactors().text.redact(text));
 }

@@ -80,4 +80,25 @@ describe('the bundle of the commands', () => {
     expect(loaded).toContain('NativeModule fs');
     expect(loaded).not.toContain('NativeModule crypto');
   });
+
+  it.each([['--status'], ['--status', '--json'], ['--circuit-status'], ['--circuit-status', '--json']])(
+    'ralph %s prints through a pipe without creating process.stdout (no net module)',
+    async (...args) => {
+      const record = join(tempDir(), 'modules.txt');
+      const recorder = join(tempDir(), 'record-modules.cjs');
+      writeFileSync(recorder, `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(record)}, process.moduleLoadList.join('\\n')));`);
+      const run = await execa(process.execPath, ['--require', recorder, join(ROOT, 'bin', 'ralph.js'), ...args], {
+        cwd: gitRepo(),
+        env: cleanEnv(),
+        extendEnv: false,
+        reject: false,
+        stdin: 'ignore',
+      });
+      expect(run.exitCode).toBe(0);
+      expect(run.stdout.length).toBeGreaterThan(0);
+      const loaded = readFileSync(record, 'utf8').split('\n');
+      expect(loaded).toContain('NativeModule fs');
+      expect(loaded).not.toContain('NativeModule net');
+    },
+  );
 });

@@ -1,5 +1,5 @@
 // Planted secrets, echoed by the agent and by the verify command, must not appear in anything Ralph writes or prints.
-import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { PLANTED_SECRETS, plantedIn } from '../helpers/planted-secrets.js';
@@ -82,5 +82,22 @@ describe('secret values in what Ralph writes and prints', () => {
     expect(r.stderr).toContain('--verify-env NPM_TOKEN=');
     expect(plantedIn(r.stderr + r.stdout)).toEqual([]);
     expect(fake.calls()).toEqual([]);
+  });
+
+  it('are redacted from ralph --status and --status --json, which print without creating process.stdout', async () => {
+    const dir = ralphProject({ git: true });
+    const value = PLANTED_SECRETS['NPM_TOKEN'] as string;
+    // A status file that holds a secret (an older Ralph, or a hand edit): what --status shows of it is still redacted.
+    writeFileSync(
+      join(dir, '.ralph', 'status.json'),
+      `${JSON.stringify({ timestamp: '2026-11-23T20:56:44+00:00', loop_count: 1, last_action: 'stopped', status: 'stopped', message: `token ${value} leaked` })}\n`,
+    );
+    const env = { ...PLANTED_SECRETS };
+    for (const args of [['--status'], ['--status', '--json']]) {
+      const run = await ralph(args, dir, env);
+      expect(run.exitCode, run.stderr).toBe(0);
+      expect(run.stdout).toContain('leaked');
+      expect(plantedIn(run.stdout)).toEqual([]);
+    }
   });
 });

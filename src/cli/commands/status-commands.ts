@@ -9,6 +9,7 @@ import { buildStatusJson } from '../../state/status-snapshot.js';
 import { renderCircuitStatus } from '../../ui/screens.js';
 import { renderStatusText } from '../../ui/render-status.js';
 import { loadProjectConfig } from '../load-project-config.js';
+import { printRedacted } from '../redacted-output.js';
 
 /**
  * `ralph --status` and `ralph --circuit-status` [--json]: they only read, so
@@ -19,9 +20,8 @@ import { loadProjectConfig } from '../load-project-config.js';
 /** The read-only actions, as the parser names them. */
 export type StatusAction = 'status' | 'circuit-status';
 
-const out = (text: string): void => {
-  process.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
-};
+// Straight to file descriptor 1: creating process.stdout would cost more than the answer.
+const out = (text: string): void => printRedacted(text.endsWith('\n') ? text : `${text}\n`);
 const json = (value: unknown): void => out(JSON.stringify(value, null, 2));
 
 function showStatus(paths: RalphPaths, asJson: boolean): number {
