@@ -3,6 +3,7 @@ import { computeStats, formatStatsText, readMetricsFile } from '../features/stat
 import { ralphPaths } from '../state/paths.js';
 import { ExitCode, RalphError } from '../errors.js';
 import { runMain } from './main.js';
+import { printRedacted } from './redacted-output.js';
 import { quickStatsArgs } from './ralph-stats-quick-args.js';
 import type { StatsArgs } from './ralph-stats-args.js';
 
@@ -24,10 +25,10 @@ async function runStats(argv: string[]): Promise<number> {
   if (parsed === undefined) throw new RalphError(NO_METRICS, ExitCode.RuntimeError, `(looked for ${path})`);
   const stats = computeStats(parsed.entries, parsed.skippedLines.length);
   if (flags.json) {
-    process.stdout.write(`${JSON.stringify(stats, null, 2)}\n`);
+    printRedacted(`${JSON.stringify(stats, null, 2)}\n`);
     return 0;
   }
-  process.stdout.write(formatStatsText(stats, path));
+  printRedacted(formatStatsText(stats, path));
   if (parsed.skippedLines.length > 0) {
     const shown = parsed.skippedLines.slice(0, 10).join(', ');
     const more = parsed.skippedLines.length > 10 ? ', …' : '';
