@@ -1,10 +1,11 @@
 import { PROJECT_FILES } from '../state/project-layout.js';
 import { BACKEND_NAMES, type BackendName } from '../backends/registry.js';
-import { boolean, commandLine, commaList, decimal, envNames, envPairs, integer, oneOf, text, toolList, type ValueType } from './value-types.js';
+import { argumentList, boolean, commandLine, commaList, decimal, envNames, envPairs, integer, oneOf, text, toolList, type ValueType } from './value-types.js';
 
 /** Every effective setting of a loop, after layering flag > environment > .ralphrc > default. */
 export interface RalphConfig {
   claudeCommand: string[];
+  claudeExtraArgs: string[];
   maxCallsPerHour: number;
   maxTokensPerHour: number;
   timeoutMinutes: number;
@@ -22,6 +23,19 @@ export interface RalphConfig {
   promptFile: string;
   optionalSections: string[];
   claudeMinVersion: string;
+  codexCommand: string[];
+  codexModel: string;
+  codexEffort: string;
+  codexExtraArgs: string[];
+  codexMinVersion: string;
+  geminiCommand: string[];
+  geminiModel: string;
+  geminiExtraArgs: string[];
+  geminiMinVersion: string;
+  opencodeCommand: string[];
+  opencodeModel: string;
+  opencodeExtraArgs: string[];
+  opencodeMinVersion: string;
   cbNoProgressThreshold: number;
   cbSameErrorThreshold: number;
   cbPermissionDenialThreshold: number;
@@ -134,6 +148,7 @@ const semver: ValueType<string> = {
 
 export const CONFIG_KEYS: { [F in ConfigField]: KeySpec<F> } = {
   claudeCommand: { key: 'CLAUDE_CODE_CMD', type: commandLine, default: ['claude'], doc: 'Command that runs Claude Code' },
+  claudeExtraArgs: { key: 'CLAUDE_EXTRA_ARGS', type: argumentList, default: [], doc: 'Arguments added to every Claude Code call' },
   maxCallsPerHour: {
     key: 'MAX_CALLS_PER_HOUR',
     flag: { name: '--calls', short: '-c', value: '<num>', help: 'agent calls allowed per hour' },
@@ -250,6 +265,19 @@ export const CONFIG_KEYS: { [F in ConfigField]: KeySpec<F> } = {
     doc: 'fix_plan.md sections whose tasks do not block completion',
   },
   claudeMinVersion: { key: 'CLAUDE_MIN_VERSION', type: semver, default: '2.0.76', doc: 'Oldest Claude Code version Ralph runs with' },
+  codexCommand: { key: 'CODEX_CMD', type: commandLine, default: ['codex'], doc: 'Command that runs the Codex CLI' },
+  codexModel: { key: 'CODEX_MODEL', type: text, default: '', doc: 'Model of the Codex CLI (empty = its default)' },
+  codexEffort: { key: 'CODEX_REASONING_EFFORT', type: text, default: '', doc: 'Reasoning effort of the Codex CLI (empty = its default)' },
+  codexExtraArgs: { key: 'CODEX_EXTRA_ARGS', type: argumentList, default: [], doc: 'Arguments added to every Codex CLI call' },
+  codexMinVersion: { key: 'CODEX_MIN_VERSION', type: semver, default: '0.169.0', doc: 'Oldest Codex CLI version Ralph runs with' },
+  geminiCommand: { key: 'GEMINI_CMD', type: commandLine, default: ['gemini'], doc: 'Command that runs the Gemini CLI' },
+  geminiModel: { key: 'GEMINI_MODEL', type: text, default: '', doc: 'Model of the Gemini CLI (empty = its default)' },
+  geminiExtraArgs: { key: 'GEMINI_EXTRA_ARGS', type: argumentList, default: [], doc: 'Arguments added to every Gemini CLI call' },
+  geminiMinVersion: { key: 'GEMINI_MIN_VERSION', type: semver, default: '0.61.0', doc: 'Oldest Gemini CLI version Ralph runs with' },
+  opencodeCommand: { key: 'OPENCODE_CMD', type: commandLine, default: ['opencode'], doc: 'Command that runs OpenCode' },
+  opencodeModel: { key: 'OPENCODE_MODEL', type: text, default: '', doc: 'Model of OpenCode as provider/model (empty = its default)' },
+  opencodeExtraArgs: { key: 'OPENCODE_EXTRA_ARGS', type: argumentList, default: [], doc: 'Arguments added to every OpenCode call' },
+  opencodeMinVersion: { key: 'OPENCODE_MIN_VERSION', type: semver, default: '1.18.33', doc: 'Oldest OpenCode version Ralph runs with' },
   cbNoProgressThreshold: { key: 'CB_NO_PROGRESS_THRESHOLD', type: integer(1, 1000), default: 3, doc: 'Iterations without progress that open the circuit' },
   cbSameErrorThreshold: {
     key: 'CB_SAME_ERROR_THRESHOLD',

@@ -212,3 +212,13 @@ export const commandLine: ValueType<string[]> = {
   },
   format: (v) => v.map((w) => (/[\s"']/.test(w) ? JSON.stringify(w) : w)).join(' '),
 };
+
+/** Extra arguments added to an agent's command line: shell-like words, quotes honoured, none allowed. */
+export const argumentList: ValueType<string[]> = {
+  expected: 'arguments separated by spaces, quoted where they contain spaces (for example: --foo "a b")',
+  parse(raw) {
+    const words = splitCommandLine(raw);
+    return words === undefined ? { ok: false, expected: this.expected } : { ok: true, value: words };
+  },
+  format: commandLine.format,
+};

@@ -1,6 +1,6 @@
 /**
  * The Claude Code argv of one iteration:
- * `claude [--model M] [--effort E] --output-format json --allowedTools t1 t2 …
+ * `claude [--model M] [--effort E] --output-format json [extra args] --allowedTools t1 t2 …
  *  [--resume <id>] --append-system-prompt <context> -p <prompt>`.
  * Each tool is its own argument; no shell is involved, so nothing in the
  * prompt is ever interpreted.
@@ -10,6 +10,8 @@ export interface ClaudeArgsOptions {
   model?: string;
   effort?: string;
   format: 'json' | 'text' | 'stream-json';
+  /** The user's own arguments (CLAUDE_EXTRA_ARGS); before --allowedTools, which takes every word after it. */
+  extraArgs?: readonly string[];
   allowedTools: readonly string[];
   resumeSessionId?: string;
   loopContext?: string;
@@ -29,6 +31,7 @@ export function buildClaudeArgs(options: ClaudeArgsOptions): Invocation {
   if (options.effort) args.push('--effort', options.effort);
   if (options.format === 'json') args.push('--output-format', 'json');
   if (options.format === 'stream-json') args.push('--output-format', 'stream-json', '--verbose', '--include-partial-messages');
+  if (options.extraArgs) args.push(...options.extraArgs);
   if (options.allowedTools.length > 0) args.push('--allowedTools', ...options.allowedTools);
   if (options.resumeSessionId) args.push('--resume', options.resumeSessionId);
   if (options.loopContext) args.push('--append-system-prompt', options.loopContext);

@@ -15,6 +15,8 @@ export interface ClaudeBackendOptions {
   command: readonly string[];
   model: string;
   effort: string;
+  /** Arguments the user adds to every call. */
+  extraArgs?: readonly string[];
   outputFormat: 'json' | 'text';
   allowedTools: readonly string[];
   env: NodeJS.ProcessEnv;
@@ -42,6 +44,7 @@ export class ClaudeBackend implements AgentBackend {
       command: o.command,
       model: o.model,
       effort: o.effort,
+      ...(o.extraArgs ? { extraArgs: o.extraArgs } : {}),
       format: this.describeOutput(request),
       allowedTools: request.allowedTools ?? o.allowedTools,
       ...(request.resumeSessionId ? { resumeSessionId: request.resumeSessionId } : {}),

@@ -19,6 +19,7 @@ export function createClaudeBackend(ctx: BackendContext): AgentBackend {
     command: config.claudeCommand,
     model: config.model,
     effort: config.effort,
+    extraArgs: config.claudeExtraArgs,
     outputFormat: config.outputFormat,
     allowedTools: config.allowedTools,
     env: agentEnv.env,

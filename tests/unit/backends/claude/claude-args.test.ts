@@ -31,6 +31,20 @@ describe('buildClaudeArgs (U§3.4 step 7)', () => {
     ]);
   });
 
+  it("puts the user's extra arguments before --allowedTools, which would take them as tools", () => {
+    expect(build({ extraArgs: ['--max-turns', '40'] }).args).toEqual([
+      '--output-format',
+      'json',
+      '--max-turns',
+      '40',
+      '--allowedTools',
+      'Write',
+      'Bash(git *)',
+      '-p',
+      'Do the next task.',
+    ]);
+  });
+
   it.each([
     ['model', { model: '' }, '--model'],
     ['effort', { effort: '' }, '--effort'],

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkClaudeCli, compareVersions } from '../../../../src/backends/claude/claude-version-check.js';
+import { checkClaudeCli } from '../../../../src/backends/claude/claude-version-check.js';
 import { RalphError } from '../../../../src/errors.js';
 import type { ProcessRunner, RunResult } from '../../../../src/ports.js';
 
@@ -14,17 +14,6 @@ function runnerAnswering(result: Partial<RunResult>, calls: string[][] = []): Pr
 
 const check = (runner: ProcessRunner, warnings: string[] = [], command = ['claude']): Promise<string | undefined> =>
   checkClaudeCli(runner, command, '2.0.76', '/project', (m) => warnings.push(m));
-
-describe('compareVersions', () => {
-  it.each([
-    ['2.1.197', '2.0.76', 1],
-    ['2.0.76', '2.0.76', 0],
-    ['2.0.9', '2.0.76', -1],
-    ['3', '2.9.9', 1],
-  ] as const)('%s vs %s', (a, b, expected) => {
-    expect(compareVersions(a, b)).toBe(expected);
-  });
-});
 
 describe('checkClaudeCli', () => {
   it('returns the version of a supported CLI, asking the configured command', async () => {

@@ -1,0 +1,65 @@
+import { ExitCode, RalphError } from '../errors.js';
+import type { ProcessRunner } from '../ports.js';
+
+/** What a version check needs to know about one agent CLI. */
+export interface AgentCliCheck {
+  runner: ProcessRunner;
+  /** The configured command, e.g. ['codex'] or ['npx', '@openai/codex']. */
+  command: readonly string[];
+  minVersion: string;
+  cwd: string;
+  warn: (message: string) => void;
+  /** How messages name the CLI ("Codex CLI"). */
+  agent: string;
+  /** The .ralphrc key that sets the command (CODEX_CMD). */
+  commandKey: string;
+  /** How to install the CLI, said when it is missing or broken. */
+  installHint: string;
+  /** How to update the CLI, said when it is too old. */
+  updateHint: string;
+}
+
+/** -1, 0, 1 like a comparator; numeric per part. */
+export function compareVersions(a: string, b: string): number {
+  const pa = a.split('.').map(Number);
+  const pb = b.split('.').map(Number);
+  for (let i = 0; i < 3; i += 1) {
+    const d = (pa[i] ?? 0) - (pb[i] ?? 0);
+    if (d !== 0) return d < 0 ? -1 : 1;
+  }
+  return 0;
+}
+
+/**
+ * `<cli> --version` before the first iteration: a missing or too old CLI is one clear message and
+ * exit code 2, not a loop of failed calls. A CLI that does not answer, or prints no version Ralph
+ * can read, is only warned about: a development build may still work.
+ * Returns the version found (or undefined when it could not be read).
+ */
+export async function checkAgentCli(check: AgentCliCheck): Promise<string | undefined> {
+  const { command, agent, installHint } = check;
+  const [file, ...prefix] = command;
+  if (!file) throw new RalphError(`${check.commandKey} is empty.`, ExitCode.Usage, installHint);
+  const shown = command.join(' ');
+  const result = await check.runner.run(file, [...prefix, '--version'], { cwd: check.cwd, timeoutMs: 30_000 });
+  if (result.spawnError !== undefined || result.exitCode === 127) {
+    throw new RalphError(`${agent} not found: '${shown}' could not be started.`, ExitCode.Usage, installHint);
+  }
+  if (result.timedOut) {
+    check.warn(`'${shown} --version' did not answer within 30 s; continuing without a version check`);
+    return undefined;
+  }
+  if (result.exitCode !== 0) {
+    const detail = (result.stderr || result.stdout).trim().split('\n').slice(-3).join(' ');
+    throw new RalphError(`'${shown} --version' failed (exit code ${result.exitCode ?? 'none'}): ${detail.slice(0, 300)}`, ExitCode.Usage, installHint);
+  }
+  const version = /(\d+\.\d+\.\d+)/.exec(result.stdout.split('\n', 1)[0] ?? '')?.[1];
+  if (version === undefined) {
+    check.warn(`Could not read the ${agent} version from '${shown} --version'; assuming it is compatible`);
+    return undefined;
+  }
+  if (compareVersions(version, check.minVersion) < 0) {
+    throw new RalphError(`${agent} ${version} is older than ${check.minVersion}, the oldest version Ralph supports.`, ExitCode.Usage, check.updateHint);
+  }
+  return version;
+}

@@ -1,0 +1,52 @@
+import { describe, expect, it } from 'vitest';
+import { checkAgentCli, compareVersions } from '../../../src/backends/cli-version-check.js';
+import { RalphError } from '../../../src/errors.js';
+import type { ProcessRunner, RunResult } from '../../../src/ports.js';
+
+function runnerAnswering(result: Partial<RunResult>): ProcessRunner {
+  return { run: async () => ({ exitCode: 0, stdout: '', stderr: '', timedOut: false, durationMs: 5, ...result }) };
+}
+
+const codexCheck = (runner: ProcessRunner, command: string[] = ['codex']) =>
+  checkAgentCli({
+    runner,
+    command,
+    minVersion: '0.169.0',
+    cwd: '/project',
+    warn: () => undefined,
+    agent: 'Codex CLI',
+    commandKey: 'CODEX_CMD',
+    installHint: 'Install it with `npm install -g @openai/codex`.',
+    updateHint: 'Update it with `npm install -g @openai/codex@latest`.',
+  });
+
+describe('compareVersions', () => {
+  it.each([
+    ['2.1.197', '2.0.76', 1],
+    ['2.0.76', '2.0.76', 0],
+    ['2.0.9', '2.0.76', -1],
+    ['3', '2.9.9', 1],
+  ] as const)('%s vs %s', (a, b, expected) => {
+    expect(compareVersions(a, b)).toBe(expected);
+  });
+});
+
+describe('checkAgentCli', () => {
+  it('names the agent, its command key and how to install or update it', async () => {
+    const missing = (await codexCheck(runnerAnswering({ spawnError: 'ENOENT', exitCode: undefined })).catch((e: unknown) => e)) as RalphError;
+    expect(missing).toBeInstanceOf(RalphError);
+    expect(missing.exitCode).toBe(2);
+    expect(missing.message).toBe("Codex CLI not found: 'codex' could not be started.");
+    expect(missing.hint).toContain('npm install -g @openai/codex');
+
+    const old = (await codexCheck(runnerAnswering({ stdout: 'codex-cli 0.98.0\n' })).catch((e: unknown) => e)) as RalphError;
+    expect(old.message).toBe('Codex CLI 0.98.0 is older than 0.169.0, the oldest version Ralph supports.');
+    expect(old.hint).toContain('@openai/codex@latest');
+
+    await expect(codexCheck(runnerAnswering({}), [])).rejects.toThrow('CODEX_CMD is empty.');
+  });
+
+  it('returns the version a current CLI prints', async () => {
+    expect(await codexCheck(runnerAnswering({ stdout: 'codex-cli 0.169.0\n' }))).toBe('0.169.0');
+  });
+});
