@@ -19,16 +19,23 @@ function describeToolUse(event: Extract<AgentProgress, { kind: 'tool_use' }>): s
   return event.argument === undefined ? event.tool : `${event.tool}: ${event.argument.split('\n', 1)[0]?.slice(0, 60)}`;
 }
 
-/** The last line of `text` with more than spaces on it; the text is searched from its end. */
+/** Whether a UTF-16 unit is white space as String.prototype.trim sees it. */
+function isBlank(c: number): boolean {
+  if (c < 0x80) return c === 0x20 || (c >= 0x09 && c <= 0x0d);
+  return /\s/.test(String.fromCharCode(c));
+}
+
+/**
+ * The last line of `text` with more than spaces on it: the line holding its last character
+ * that is not a space. Found from the end without copying the lines it passes: this runs on
+ * every piece of --live output.
+ */
 function lastNonBlankLine(text: string): string | undefined {
-  let end = text.length;
-  while (end > 0) {
-    const start = text.lastIndexOf('\n', end - 1) + 1;
-    const line = text.slice(start, end);
-    if (line.trim() !== '') return line;
-    end = start - 1;
-  }
-  return undefined;
+  let last = text.length - 1;
+  while (last >= 0 && isBlank(text.charCodeAt(last))) last -= 1;
+  if (last < 0) return undefined;
+  const end = text.indexOf('\n', last);
+  return text.slice(text.lastIndexOf('\n', last) + 1, end === -1 ? text.length : end);
 }
 
 /** A session id safe to publish in status files. */

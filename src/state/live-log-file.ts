@@ -1,5 +1,6 @@
 import { closeSync, constants, mkdirSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
+import { Utf8Batch } from '../infra/utf8-batch.js';
 import { redactText } from './redaction.js';
 
 /** live.log holds the current loop's stream; past this size it starts over, so a runaway agent cannot fill the disk. */
@@ -22,26 +23,28 @@ let counter = 0;
  * live.log during one agent call, kept open from the loop's header to the
  * call's end. A stream brings thousands of small events a second: opening,
  * appending to and closing the file for each cost more than the rest of the
- * live view, so events are held and written together once the burst that
- * brought them is handled (or a size is reached), which keeps a watcher's
- * view as fresh as before. The file is never reached through a symbolic link
+ * live view, so events are held (as the bytes they will be written as) and
+ * written together once the burst that brought them is handled (or a size is
+ * reached), which keeps a watcher's view as fresh as before. The file is never reached through a symbolic link
  * the agent may plant: a new file is created beside it and renamed over it,
  * and the descriptor of that very file is kept; an existing file is opened
  * with O_NOFOLLOW.
  */
 export class LiveLogFile {
   private fd: number | undefined;
-  private held: string[] = [];
-  private heldBytes = 0;
   private written = 0;
   private flushQueued = false;
+  /** Room for a whole burst past the flush size, so a flush happens at that size and not before. */
+  private readonly held: Utf8Batch;
 
   private constructor(
     private readonly path: string,
     private readonly maxBytes: number,
     private readonly defer: DeferFlush,
     private readonly flushBytes: number,
-  ) {}
+  ) {
+    this.held = new Utf8Batch({ capacity: 4 * flushBytes, reuse: true, drain: (bytes) => this.writeOut(bytes) });
+  }
 
   /** Replaces live.log with a file that starts with `header`. */
   static start(path: string, header: string, maxBytes: number, defer: DeferFlush = afterCurrentEvents, flushBytes = LIVE_LOG_FLUSH_BYTES): LiveLogFile {
@@ -62,19 +65,18 @@ export class LiveLogFile {
   /** Holds `text` (already redacted) for the next flush. */
   write(text: string): void {
     if (text === '' || this.fd === undefined) return;
-    const size = Buffer.byteLength(text);
-    if (this.written + this.heldBytes + size > this.maxBytes) {
+    // The exact size is only needed near the limit: three bytes a unit is the most it can be.
+    const before = this.written + this.held.size;
+    if (before + text.length * 3 > this.maxBytes && before + Buffer.byteLength(text) > this.maxBytes) {
       // Start over rather than stop: whoever follows live.log wants the latest output.
-      this.held = [];
-      this.heldBytes = 0;
+      this.held.clear();
       this.replace(
         `[... earlier output of this loop cut: live.log keeps at most ${this.maxBytes} bytes; the beginning is in this call's output log under .ralph/logs ...]`,
       );
       if (this.fd === undefined) return;
     }
-    this.held.push(text);
-    this.heldBytes += size;
-    if (this.heldBytes >= this.flushBytes) this.flush();
+    this.held.append(text);
+    if (this.held.size >= this.flushBytes) this.flush();
     else if (!this.flushQueued) {
       this.flushQueued = true;
       this.defer(() => {
@@ -86,13 +88,13 @@ export class LiveLogFile {
 
   /** Writes what is held now. */
   flush(): void {
-    if (this.heldBytes === 0 || this.fd === undefined) return;
-    const text = this.held.join('');
-    this.held = [];
-    this.written += this.heldBytes;
-    this.heldBytes = 0;
+    this.held.flush();
+  }
+
+  private writeOut(bytes: Buffer): void {
+    this.written += bytes.length;
     const fd = this.fd;
-    this.attempt(() => writeSync(fd, text));
+    if (fd !== undefined) this.attempt(() => writeSync(fd, bytes));
   }
 
   /** Writes what is held and lets the file go; later writes are dropped. */

@@ -20,7 +20,7 @@ export interface LoopSubscriberContext {
   backend: string;
   pid: number;
   tty: boolean;
-  write(text: string): void;
+  write(text: string | Uint8Array): void;
   columns?: number;
 }
 

@@ -4,6 +4,7 @@ import { formatDuration } from '../../core/time-format.js';
 import { formatEscalationSummary } from '../../core/verify-escalation-summary.js';
 import { describeVerifyFailure } from '../../core/verify-why-line.js';
 import type { LoopEvent } from '../../engine/loop-events.js';
+import { Utf8Batch } from '../../infra/utf8-batch.js';
 import type { Logger } from '../../ports.js';
 import type { CallProgress } from '../../ui/call-progress.js';
 import { renderAnalysisSummary, renderHaltScreen } from '../../ui/screens.js';
@@ -14,8 +15,8 @@ import { noticeLine } from './notice-lines.js';
 export interface TerminalPresenterOptions {
   /** Lines with a level: stderr and ralph.log. */
   logger: Logger;
-  /** Text as it is (countdowns, --live output, the escalation summary): stderr only. */
-  write(text: string): void;
+  /** Text as it is (countdowns, --live output as UTF-8 bytes, the escalation summary): stderr only. */
+  write(text: string | Uint8Array): void;
   /** A human is at a terminal: spinners redraw in place. */
   tty: boolean;
   /** --live: the agent's output is shown as it arrives, so no other sign of life is needed. */
@@ -37,6 +38,9 @@ function transitionLine(logger: Logger, t: Transition): void {
   else logger.success(`✅ CIRCUIT BREAKER: Normal Operation — Reason: ${t.reason}`);
 }
 
+/** The most --live output held for one write (a pipe chunk of stream-json renders to less). */
+const LIVE_OUTPUT_BYTES = 64 * 1024;
+
 function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? '' : 's'}`;
 }
@@ -46,20 +50,23 @@ export function createTerminalPresenter(o: TerminalPresenterOptions): (event: Lo
   const { logger } = o;
   let progress: CallProgress | undefined;
   let countdown: WaitCountdown | undefined;
-  let heldOutput: string[] = [];
+  // The terminal's stream may keep what it is given until it drains, so each write gets its own buffer.
+  const heldOutput = new Utf8Batch({ capacity: LIVE_OUTPUT_BYTES, reuse: false, drain: (bytes) => o.write(bytes) });
+  let flushQueued = false;
   const writeHeldOutput = (): void => {
-    if (heldOutput.length === 0) return;
-    const text = heldOutput.join('');
-    heldOutput = [];
-    o.write(text);
+    flushQueued = false;
+    heldOutput.flush();
   };
   const showOutput = (text: string): void => {
     if (o.deferLiveOutput === undefined) {
       o.write(text);
       return;
     }
-    if (heldOutput.length === 0) o.deferLiveOutput(writeHeldOutput);
-    heldOutput.push(text);
+    if (!flushQueued) {
+      flushQueued = true;
+      o.deferLiveOutput(writeHeldOutput);
+    }
+    heldOutput.append(text);
   };
   return (e) => {
     // Only these two come between pieces of output without printing anything of their own in --live.

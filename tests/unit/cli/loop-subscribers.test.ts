@@ -7,13 +7,16 @@ import type { NotifyEvent } from '../../../src/ports.js';
 import { createMemoryLogger } from '../../../src/ui/logger.js';
 import { done, loopHarness, working } from '../engine/support/loop-harness.js';
 
+/** What a write puts on the terminal: --live output comes as UTF-8 bytes. */
+const asText = (t: string | Uint8Array): string => (typeof t === 'string' ? t : Buffer.from(t).toString('utf8'));
+
 /** What a person at the terminal sees of these events (no terminal: no spinner). */
 function present(events: LoopEvent[], live = false): { lines: string[]; written: string[] } {
   const logger = createMemoryLogger();
   const written: string[] = [];
   const presenter = createTerminalPresenter({
     logger,
-    write: (t) => written.push(t),
+    write: (t) => written.push(asText(t)),
     tty: false,
     live,
     createCallProgress: () => ({ update() {}, tick() {}, stop() {} }),
@@ -65,8 +68,8 @@ describe('the terminal presenter', () => {
       const presenter = createTerminalPresenter({
         logger: { ...logger, info: line('INFO'), warn: line('WARN'), loop: line('LOOP'), print: (t) => seen.push(t) },
         write: (t) => {
-          seen.push(t);
-          writes.push(t);
+          seen.push(asText(t));
+          writes.push(asText(t));
         },
         tty: false,
         live: true,
@@ -97,6 +100,16 @@ describe('the terminal presenter', () => {
       expect(p.seen).toEqual(['agent text\n', '[WARN] Claude usage limit reached: resets at 5pm', 'last words\n']);
       p.flush();
       expect(p.writes).toEqual(['agent text\n', 'last words\n']);
+    });
+
+    it('writes every character as it came, past the size of one write, in its order', () => {
+      const p = heldPresenter();
+      const pieces = ['⚡ [Bash] npm test\n', `${'é'.repeat(30_000)}\n`, 'x'.repeat(70_000), '\n🚀 Agent: review ✅\n'];
+      for (const text of pieces) p.present({ type: 'call.output', text });
+      p.flush();
+      expect(p.writes.join('')).toBe(pieces.join(''));
+      // Each write is whole characters: none is cut between two writes.
+      for (const written of p.writes) expect(written).not.toContain('\uFFFD');
     });
   });
 });

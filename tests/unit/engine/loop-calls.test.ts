@@ -135,7 +135,7 @@ describe('runLoop: what a call amounts to', () => {
 describe('runLoop: the live view of a call', () => {
   it("each piece of output names the last line with words on it as the call's latest line", async () => {
     const h = loopHarness({
-      responses: [working({ output: `Reading the plan.\n  \nEditing src/app.ts\n\n${statusBlock()}\n\n \n` })],
+      responses: [working({ output: `Reading the plan.\n \u00a0\r\nEditing src/app.ts\u3000\n\n${statusBlock()}\n\n \t\u2028\n` })],
       config: { maxLoops: 1 },
     });
     await h.run();

@@ -44,6 +44,25 @@ describe('live.log', () => {
     expect(text.endsWith('event 499\n')).toBe(true);
   });
 
+  it('measures its size in bytes: wide characters start it over sooner, plain text only past the limit', () => {
+    const plain = liveStore(1000);
+    plain.store.resetLiveLog('=== Loop #1 ===');
+    plain.store.appendLiveLog('a'.repeat(400));
+    plain.store.appendLiveLog('b'.repeat(400));
+    plain.store.endLiveLog();
+    expect(read(plain.paths.liveLog)).toBe(`=== Loop #1 ===\n${'a'.repeat(400)}${'b'.repeat(400)}`);
+
+    const wide = liveStore(1000);
+    wide.store.resetLiveLog('=== Loop #1 ===');
+    wide.store.appendLiveLog('é'.repeat(400));
+    wide.store.appendLiveLog('ü'.repeat(400));
+    wide.store.endLiveLog();
+    const text = read(wide.paths.liveLog);
+    expect(text).toContain('earlier output of this loop cut');
+    expect(text.endsWith(`\n${'ü'.repeat(400)}`)).toBe(true);
+    expect(text).not.toContain('é');
+  });
+
   it('writes the events of one burst together, once the burst is handled', () => {
     const { store, paths, runDeferred } = liveStore();
     store.resetLiveLog('=== Loop #1 ===');
