@@ -1,7 +1,15 @@
-import { collectSecretValues } from '../core/secret-redactor.js';
+import { collectSecretValues, type Redactor } from '../core/secret-redactor.js';
 import { addSecretValues, currentRedactors } from '../state/redaction.js';
 import { writeStdout } from './direct-stdout.js';
 import { prepareWhenCreated } from './output-streams.js';
+
+/** `chunk` with the secrets `redactor` knows replaced; the very same bytes when none occurs (--live output comes as bytes). */
+function redactBytes(chunk: Uint8Array, redactor: Redactor): Uint8Array {
+  if (redactor.longest === 0) return chunk;
+  const text = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength).toString('latin1');
+  const redacted = redactor.redact(text);
+  return redacted === text ? chunk : Buffer.from(redacted, 'latin1');
+}
 
 /**
  * The terminal edge of redaction: whatever any part of Ralph prints — log
@@ -14,7 +22,7 @@ function redactWrites(stream: NodeJS.WriteStream): void {
   (stream as { write: (...args: unknown[]) => boolean }).write = (chunk: unknown, ...rest: unknown[]): boolean => {
     const { text, bytes } = currentRedactors();
     if (typeof chunk === 'string') return write(text.redact(chunk), ...rest);
-    if (chunk instanceof Uint8Array) return write(Buffer.from(bytes.redact(Buffer.from(chunk).toString('latin1')), 'latin1'), ...rest);
+    if (chunk instanceof Uint8Array) return write(redactBytes(chunk, bytes), ...rest);
     return write(chunk, ...rest);
   };
 }

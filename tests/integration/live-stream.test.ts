@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createClaudeProgressReader } from '../../src/backends/claude/claude-progress.js';
 import { createLiveRenderer } from '../../src/ui/live-renderer.js';
+import { PLANTED_SECRETS, plantedIn } from '../helpers/planted-secrets.js';
 import { ralphProject } from '../helpers/ralph-project.js';
 import { fakeClaude, ralph, runCli } from '../helpers/run-cli.js';
 import { waitFor } from '../helpers/wait-for.js';
@@ -54,6 +55,22 @@ describe('ralph --live', () => {
     const log = liveLog(dir);
     expect(log).toMatch(LIVE_HEADER);
     expect(log.replace(LIVE_HEADER, '')).toBe(expected);
+  });
+
+  it('shows the secrets the agent echoes redacted, on stderr and in live.log', async () => {
+    const dir = ralphProject();
+    const values = Object.values(PLANTED_SECRETS);
+    const events = values.map((value, i) =>
+      JSON.stringify({ type: 'assistant', message: { id: `m${i}`, content: [{ type: 'text', text: `é ⚡ found ${value} here` }] } }),
+    );
+    const stream = `${events.join('\n')}\n${JSON.stringify({ type: 'result', subtype: 'success', is_error: false, result: 'done' })}\n`;
+    const fake = fakeClaude([{ stdout: stream }]);
+    const r = await ralph(['--live', '--pause', '0', '--max-loops', '1'], dir, { ...fake.env, ...PLANTED_SECRETS });
+    expect(r.exitCode).toBe(7);
+    expect(plantedIn(r.stderr)).toEqual([]);
+    expect(plantedIn(liveLog(dir))).toEqual([]);
+    expect(r.stderr).toContain('é ⚡ found [REDACTED:GITHUB_TOKEN] here\n');
+    expect(liveLog(dir)).toContain('é ⚡ found [REDACTED:GITHUB_TOKEN] here\n');
   });
 
   it('keeps every piece shown before Ctrl+C, on stderr and in live.log', async () => {

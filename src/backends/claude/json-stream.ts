@@ -13,12 +13,19 @@ import { readWholeLine, type JsonBounds } from './whole-line-json.js';
  *
  * A value that starts a line is first read whole (whole-line-json.ts): a
  * stream is mostly such lines, and JSON.parse reads them several times faster.
+ * A whole line the reader has no use for (`ignoredLines`) is not read at all.
  */
 export interface JsonStreamOptions {
   onValue: (value: unknown) => void;
   textKeys?: ReadonlySet<string>;
   maxStringChars?: number;
   maxDepth?: number;
+  /**
+   * How values start that nobody reads (a tool's whole output, say): a sticky pattern tried
+   * where a top-level value begins. Such a value, when the rest of its line is in the chunk and
+   * ends like an object, counts as a value without being parsed; `onValue` receives undefined.
+   */
+  ignoredLines?: RegExp;
 }
 
 const enum S {
@@ -137,6 +144,11 @@ export class JsonStreamParser {
         continue;
       }
       if (this.state === S.Top && (c === 0x7b || c === 0x5b)) {
+        const skipped = this.skipIgnoredLine(chunk, i);
+        if (skipped !== undefined) {
+          i = skipped;
+          continue;
+        }
         const end = readWholeLine(chunk, i, this.bounds, this.onWholeValue);
         if (end !== undefined) {
           i = end;
@@ -147,6 +159,21 @@ export class JsonStreamParser {
       i += 1;
     }
     this.offset += n;
+  }
+
+  /** Where reading goes on past an ignored line that starts at `start`, or undefined when it must be read. */
+  private skipIgnoredLine(chunk: string, start: number): number | undefined {
+    const pattern = this.options.ignoredLines;
+    if (pattern === undefined) return undefined;
+    pattern.lastIndex = start;
+    if (!pattern.test(chunk)) return undefined;
+    const newline = chunk.indexOf('\n', start);
+    if (newline === -1) return undefined;
+    let last = newline - 1;
+    while (last > start && isSpace(chunk.charCodeAt(last))) last -= 1;
+    if (chunk.charCodeAt(last) !== 0x7d) return undefined;
+    this.onWholeValue(undefined);
+    return newline;
   }
 
   /** Signals the end of input; finishes a trailing number or literal. */

@@ -5,6 +5,13 @@ import { JsonStreamParser } from './json-stream.js';
 const TEXT_KEYS: ReadonlySet<string> = new Set(['result', 'text', 'summary']);
 
 /**
+ * Events neither the digest nor the progress reads: a tool's result (often a whole file or a
+ * test run's output) and the pieces of a tool call's input as it streams. Their lines are
+ * counted, not parsed.
+ */
+const IGNORED_EVENTS = /\{"type":"(?:user"|stream_event","event":\{"type":"content_block_delta","index":\d+,"delta":\{"type":"input_json_delta")/y;
+
+/**
  * Reads an agent's stdout incrementally and produces its ClaudeOutput digest.
  * JSON (one document, an array, or a stream of documents) is found line by
  * line: a line that starts with `{` or `[` between values is JSON, any other
@@ -87,6 +94,7 @@ export class OutputScanner {
   private parserForJson(): JsonStreamParser {
     this.parser ??= new JsonStreamParser({
       textKeys: TEXT_KEYS,
+      ignoredLines: IGNORED_EVENTS,
       onValue: (value) => {
         this.builder.accept(value);
         this.onEvent?.(value);

@@ -273,3 +273,27 @@ describe('JsonStreamParser: whole lines and character by character agree', () =>
     expect(({} as { polluted?: unknown }).polluted).toBeUndefined();
   });
 });
+
+describe('JsonStreamParser: lines nobody reads', () => {
+  const ignoredLines = /\{"type":"skip"/y;
+
+  it('counts a whole ignored line as a value without reading it, and reads the others', () => {
+    const text = '{"type":"skip","huge":[1,2,3]}\n{"type":"keep"}\n  {"type":"skip"} \r\n{"type":"keep","n":2}';
+    const parsed = parse(text, text.length, { ignoredLines });
+    expect(parsed.values).toEqual([undefined, { type: 'keep' }, undefined, { type: 'keep', n: 2 }]);
+    expect(parsed.count).toBe(4);
+    expect(parsed.error).toBeUndefined();
+  });
+
+  it('reads an ignored line as usual when the chunk cuts it or it does not end like an object', () => {
+    const cut = '{"type":"skip","a":1}\n';
+    expect(parse(cut, 10, { ignoredLines }).values).toEqual([{ type: 'skip', a: 1 }]);
+    const trailing = parse('{"type":"skip","a":1} x\n', undefined, { ignoredLines });
+    expect(trailing.values).toEqual([{ type: 'skip', a: 1 }]);
+    expect(trailing.error).toMatch(/^unexpected "x" at character 23$/);
+    expect(parse('{"type":"skipped"}\n', undefined, { ignoredLines }).values).toEqual([{ type: 'skipped' }]);
+    expect(parse('{"type":"kept","note":"{\\"type\\":\\"skip\\"}"}\n', undefined, { ignoredLines }).values).toEqual([
+      { type: 'kept', note: '{"type":"skip"}' },
+    ]);
+  });
+});

@@ -1,6 +1,7 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { createClaudeProgressReader } from '../../../../src/backends/claude/claude-progress.js';
 import { OutputScanner, classifyLineStart, scanOutput } from '../../../../src/backends/claude/output-scanner.js';
 import { DIGEST_HEAD_CHARS, DIGEST_TAIL_CHARS, digestText } from '../../../../src/core/text-digest.js';
 import type { ClaudeOutput } from '../../../../src/backends/claude/claude-output.js';
@@ -380,6 +381,57 @@ describe('OutputScanner: shapes', () => {
     scanner.write('ult"}\n');
     scanner.end();
     expect(events).toEqual([{ type: 'system', subtype: 'init' }, { type: 'result' }]);
+  });
+});
+
+describe('OutputScanner: events nobody reads', () => {
+  const toolResult = JSON.stringify({ type: 'user', message: { content: [{ type: 'tool_result', content: `Error: x\n${'ok\n'.repeat(500)}` }] } });
+  const toolInput = JSON.stringify({
+    type: 'stream_event',
+    event: { type: 'content_block_delta', index: 3, delta: { type: 'input_json_delta', partial_json: '{"command":"ls"' } },
+  });
+  const kept = [
+    { type: 'system', subtype: 'init', session_id: 's1' },
+    { type: 'stream_event', event: { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 'hi' } } },
+    { type: 'assistant', message: { id: 'm', content: [{ type: 'tool_use', name: 'Bash', input: { command: 'ls' } }] } },
+    { type: 'result', subtype: 'success', is_error: false, result: 'done', session_id: 's1' },
+  ];
+  const stream = `${[kept[0], kept[1]].map((e) => JSON.stringify(e)).join('\n')}\n${toolInput}\n${JSON.stringify(kept[2])}\n${toolResult}\n${JSON.stringify(kept[3])}\n`;
+
+  it('tool results and tool input pieces are counted, not handed on; every other event is, as it was', () => {
+    const scan = (text: string): { out: ClaudeOutput; events: unknown[] } => {
+      const events: unknown[] = [];
+      const scanner = new OutputScanner((e) => events.push(e));
+      scanner.write(text);
+      return { out: scanner.end(), events };
+    };
+    const all = scan(stream);
+    const others = scan(`${kept.map((e) => JSON.stringify(e)).join('\n')}\n`);
+    expect(all.events).toHaveLength(6);
+    expect(all.events.filter((e) => e !== undefined)).toEqual(others.events);
+    expect(all.out).toEqual({ ...others.out, chars: stream.length, text: all.out.text });
+    expect(digestText(all.out.text)).toBe('done');
+    expect(all.out.warnings).toEqual([]);
+  });
+
+  it('gives the same digest and progress on every recorded stream, whatever the chunk size', () => {
+    for (const name of readdirSync(FIXTURE_ROOT).filter((n) => n.startsWith('stream-json-'))) {
+      const text = fixture(name).stdout;
+      const parsedEvery = text
+        .split('\n')
+        .filter((line) => line.trim() !== '')
+        .map((line) => JSON.parse(line) as unknown);
+      const reader = createClaudeProgressReader();
+      const expected = parsedEvery.flatMap((e) => reader.read(e));
+      for (const size of [text.length, 97]) {
+        const progress = createClaudeProgressReader();
+        const seen: unknown[] = [];
+        const scanner = new OutputScanner((e) => seen.push(...progress.read(e)));
+        for (const piece of chunked(text, size)) scanner.write(piece);
+        expect(scanner.end()).toEqual(scanOutput(text));
+        expect(seen).toEqual(expected);
+      }
+    }
   });
 });
 
