@@ -129,7 +129,8 @@ function readSelfReport(source: Json, metadata: Json | undefined): SelfReport | 
 export class ClaudeOutputBuilder {
   private readonly out: ClaudeOutput = emptyClaudeOutput();
   private initSessionId: string | undefined;
-  private lastAssistantText: TextDigest | undefined;
+  /** Kept as read (digested only if it ends up used): a stream holds thousands of text blocks. */
+  private lastAssistantText: TextDigest | string | undefined;
   private topLevelValues = 0;
   private sawArray = false;
 
@@ -233,8 +234,8 @@ export class ClaudeOutputBuilder {
       if (!isObject(block)) continue;
       const blockType = str(block['type']);
       if (blockType === 'text') {
-        const text = textOf(block['text']);
-        if (text !== undefined && text.length > 0) this.lastAssistantText = text;
+        const text = block['text'];
+        if ((typeof text === 'string' || isTextDigest(text)) && text.length > 0) this.lastAssistantText = text;
       } else if (blockType === 'tool_use') {
         const name = str(block['name']) ?? 'unknown';
         this.out.toolUseCount += 1;
@@ -279,7 +280,7 @@ export class ClaudeOutputBuilder {
     else if (!usable && this.topLevelValues > 0) o.warnings.push('agent output has no result (the agent was stopped before it finished)');
     if (!usable) {
       if (this.lastAssistantText !== undefined) {
-        o.text = this.lastAssistantText;
+        o.text = textOf(this.lastAssistantText) ?? o.text;
       } else if (parseError !== undefined || this.topLevelValues === 0) {
         o.format = 'text';
         o.text = raw;

@@ -1,5 +1,5 @@
 import { JsonStringReader } from './json-string-reader.js';
-import { TextAccumulator } from '../../core/text-digest.js';
+import { TextAccumulator, type TextDigest } from '../../core/text-digest.js';
 import { readWholeLine, type JsonBounds } from './whole-line-json.js';
 
 /**
@@ -7,9 +7,10 @@ import { readWholeLine, type JsonBounds } from './whole-line-json.js';
  * or a stream of concatenated / newline-separated documents (stream-json).
  *
  * It is fed text in chunks of any size and reports each complete top-level value.
- * Memory stays bounded whatever the input size: strings under a "text key"
- * (`result`, `text`) are streamed into a TextAccumulator (head, tail, error
- * lines), and other long strings keep only their beginning.
+ * Memory stays bounded whatever the input size: long strings under a "text
+ * key" (`result`, `text`) are streamed into a TextAccumulator (head, tail,
+ * error lines), and other long strings keep only their beginning. A string no
+ * longer than `maxStringChars` is kept as it is, under any key.
  *
  * A value that starts a line is first read whole (whole-line-json.ts): a
  * stream is mostly such lines, and JSON.parse reads them several times faster.
@@ -276,10 +277,15 @@ export class JsonStreamParser {
       this.state = S.Colon;
       return;
     }
-    const value = this.strText !== undefined ? this.strText.digest() : this.strParts.join('');
+    const value = this.strText !== undefined ? this.textValue(this.strText.digest()) : this.strParts.join('');
     this.strText = undefined;
     this.strParts = [];
     this.completeValue(value);
+  }
+
+  /** A text short enough to keep whole stays a string; the head holds all of it then. */
+  private textValue(digest: TextDigest): TextDigest | string {
+    return digest.length <= this.maxString && !digest.truncated ? digest.head + digest.tail : digest;
   }
 
   private finishNumber(): void {

@@ -15,9 +15,9 @@ const WHOLE_LINE_CHARS = 1024 * 1024;
 
 /** What the stream parser keeps of a value, whoever parsed it. */
 export interface JsonBounds {
-  /** Strings under these keys become text digests. */
+  /** Strings under these keys longer than maxStringChars become text digests. */
   textKeys: ReadonlySet<string>;
-  /** Other strings keep their first characters. */
+  /** Other strings longer than this keep their first characters. */
   maxStringChars: number;
   maxKeyChars: number;
   /** Containers nested deeper than this are an error. */
@@ -66,7 +66,7 @@ function isSpace(c: number): boolean {
 
 /**
  * A value JSON.parse produced, cut down to what the stream parser would have kept of the same
- * text: strings under a text key digested, other long strings cut. The value is changed in
+ * text: long strings under a text key digested, other long strings cut. The value is changed in
  * place (JSON.parse made it, nobody else holds it).
  */
 function boundParsedJson(value: unknown, bounds: JsonBounds, depth = 1): unknown {
@@ -86,7 +86,8 @@ function boundParsedJson(value: unknown, bounds: JsonBounds, depth = 1): unknown
     // Keys are cut too, and two cut keys may meet: which value wins depends on the order read.
     if (key.length > bounds.maxKeyChars) return READ_BY_CHARACTER;
     const item = object[key];
-    const kept = typeof item === 'string' && bounds.textKeys.has(key) ? digestOf(item) : boundParsedJson(item, bounds, depth + 1);
+    const kept =
+      typeof item === 'string' && item.length > bounds.maxStringChars && bounds.textKeys.has(key) ? digestOf(item) : boundParsedJson(item, bounds, depth + 1);
     if (kept === READ_BY_CHARACTER) return kept;
     if (kept === item) continue;
     // JSON.parse made "__proto__" an own property; assigning to it would set the prototype instead.

@@ -200,11 +200,24 @@ describe('JsonStreamParser: bounded memory', () => {
   });
 
   it('only digests text keys of objects, not array items or keys elsewhere', () => {
-    const parsed = parse('{"result":["plain"],"nested":{"result":"digested"},"text":"not a text key here"}', undefined, { textKeys: new Set(['result']) });
+    const long = 'y'.repeat(30);
+    const parsed = parse(`{"result":["${long}"],"nested":{"result":"${long}"},"text":"${long}"}`, undefined, {
+      textKeys: new Set(['result']),
+      maxStringChars: 20,
+    });
     const value = parsed.values[0] as { result: unknown[]; nested: { result: unknown }; text: unknown };
-    expect(value.result).toEqual(['plain']);
+    expect(value.result).toEqual(['y'.repeat(20)]);
     expect(isTextDigest(value.nested.result)).toBe(true);
-    expect(value.text).toBe('not a text key here');
+    expect(value.text).toBe('y'.repeat(20));
+  });
+
+  it.each([1, 3, 4096])('keeps a text no longer than the string limit as the string it is (chunks of %i)', (size) => {
+    const text = 'Error: short\nanswer é 😀';
+    const json = `{"result":${JSON.stringify(text)},"other":${JSON.stringify(text.repeat(3))}}\n`;
+    const options = { textKeys: new Set(['result', 'other']), maxStringChars: text.length };
+    const value = parse(json, size, options).values[0] as { result: unknown; other: unknown };
+    expect(value.result).toBe(text);
+    expect(value.other).toEqual(digestOf(text.repeat(3)));
   });
 
   it('caps very long keys', () => {
