@@ -60,7 +60,8 @@ export class OutputScanner {
 
   /** Between values: collects the start of a line until it shows whether JSON begins there. */
   private readLineStart(piece: string, lineEnded: boolean): void {
-    const text = this.lineStart === '' ? piece.replace(/^\s+/, '') : this.lineStart + piece;
+    // Nearly every line of a stream starts its value at once: no pattern runs on those.
+    const text = this.lineStart !== '' ? this.lineStart + piece : piece.charCodeAt(0) === 0x7b ? piece : piece.replace(/^\s+/, '');
     if (text === '') return;
     const verdict = classifyLineStart(text, lineEnded);
     if (verdict === 'undecided') {
