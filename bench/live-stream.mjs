@@ -5,6 +5,10 @@
 // The floor is a bare node process that does the least any live view must: it starts the same
 // fake agent, reads its stdout through a pipe and writes every chunk to stderr (a file here, as
 // a terminal would take it). Ralph does that plus parsing, rendering, live.log and the loop.
+//
+// The same run with an agent that prints only its result line splits Ralph's time in two: what
+// any iteration costs (start, checks, state files), and what the 50 MB stream itself adds, which
+// is set beside the floor's own time less node's start.
 import { chmodSync, createWriteStream, mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -24,9 +28,10 @@ child.on('close', (code) => process.exit(code ?? 1));`;
 const tools = tempDir('ralph-bench-live-');
 const dirs = [];
 const PATH = `${join(tools, 'bin')}:${process.env.PATH}`;
+const SHORT_PATH = `${join(tools, 'short', 'bin')}:${process.env.PATH}`;
 /** One measured run, which must exit with `expectedStatus`. */
-function measure(args, cwd, expectedStatus) {
-  const r = measureProcess(args, cwd, { PATH });
+function measure(args, cwd, expectedStatus, path = PATH) {
+  const r = measureProcess(args, cwd, { PATH: path });
   if (r.status !== expectedStatus) throw new Error(`${args.join(' ')} exited ${r.status}: ${r.stderr.slice(-500)}`);
   // --live prints the whole rendered stream on stderr: keep the figures only.
   const { stderr: _shown, status: _status, ...figures } = r;
@@ -38,28 +43,42 @@ try {
   const out = createWriteStream(stream);
   for (const line of streamJson(TARGET, `All done.${STATUS}`)) if (!out.write(line)) await new Promise((r) => out.once('drain', r));
   await new Promise((r) => out.end(r));
-  // A fake claude that prints the whole stream as fast as the pipe takes it.
-  write(tools, {
-    'bin/claude': `#!/bin/sh\nfor a in "$@"; do [ "$a" = --version ] && { echo '2.1.197 (Claude Code)'; exit 0; }; done\nexec cat '${stream}'\n`,
-  });
+  const short = join(tools, 'short.jsonl');
+  writeFileSync(short, [...streamJson(0, `All done.${STATUS}`)].at(-1));
+  // A fake claude that prints the whole stream as fast as the pipe takes it, and one that prints only the result.
+  const fakeClaude = (file) => `#!/bin/sh\nfor a in "$@"; do [ "$a" = --version ] && { echo '2.1.197 (Claude Code)'; exit 0; }; done\nexec cat '${file}'\n`;
+  write(tools, { 'bin/claude': fakeClaude(stream), 'short/bin/claude': fakeClaude(short) });
   chmodSync(join(tools, 'bin', 'claude'), 0o755);
+  chmodSync(join(tools, 'short', 'bin', 'claude'), 0o755);
   const ours = [];
   const floor = [];
+  const fixed = [];
+  const nodeStart = [];
+  const live = [process.execPath, RALPH, '--live', '--max-loops', '1', '--pause', '0'];
   for (let i = 0; i < RUNS; i += 1) {
     const dir = project({ git: false });
     dirs.push(dir);
-    ours.push(measure([process.execPath, RALPH, '--live', '--max-loops', '1', '--pause', '0'], dir, 7));
+    ours.push(measure(live, dir, 7));
     if (statSync(join(dir, '.ralph', 'live.log')).size === 0) throw new Error('live.log stayed empty');
     floor.push(measure([process.execPath, '-e', FLOOR], dir, 0));
+    const fresh = project({ git: false });
+    dirs.push(fresh);
+    fixed.push(measure(live, fresh, 7, SHORT_PATH));
+    nodeStart.push(measure([process.execPath, '-e', '0'], dir, 0));
   }
   const figure = (runs, key) => (canMeasureRss || key === 'wallMs' ? median(runs.map((r) => r[key])) : undefined);
   const ms = figure(ours, 'wallMs');
   const floorMs = figure(floor, 'wallMs');
+  const fixedMs = figure(fixed, 'wallMs');
+  const streamMs = ms - fixedMs;
+  const floorStreamMs = floorMs - figure(nodeStart, 'wallMs');
   const rows = [
     row('wall time', `${ms.toFixed(0)} ms (original ${ORIGINAL_MS})`, '≤ 700 ms', ms <= 700),
     row('floor: node pipes it to stderr', `${floorMs.toFixed(0)} ms`, '', true),
     row('ratio ours ÷ floor', `${(ms / floorMs).toFixed(1)}×`, '', true),
     row('faster than the original', `${(ORIGINAL_MS / ms).toFixed(1)}×`, '≥ 5×', ORIGINAL_MS / ms >= 5),
+    row('of which any iteration (result line only)', `${fixedMs.toFixed(0)} ms`, '', true),
+    row('of which the stream', `${streamMs.toFixed(0)} ms (floor's ${floorStreamMs.toFixed(0)}, ${(streamMs / floorStreamMs).toFixed(1)}×)`, '', true),
   ];
   const results = {
     at: new Date().toISOString(),
@@ -68,8 +87,13 @@ try {
     originalMs: ORIGINAL_MS,
     ours,
     floor,
+    fixed,
+    nodeStart,
     medianMs: ms,
     floorMedianMs: floorMs,
+    fixedMedianMs: fixedMs,
+    streamMs,
+    floorStreamMs,
   };
   if (canMeasureRss) {
     const cpu = figure(ours, 'cpuMs');
