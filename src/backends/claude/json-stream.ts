@@ -145,12 +145,7 @@ export class JsonStreamParser {
         continue;
       }
       if (this.state === S.Top && (c === 0x7b || c === 0x5b)) {
-        const skipped = this.skipIgnoredLine(chunk, i);
-        if (skipped !== undefined) {
-          i = skipped;
-          continue;
-        }
-        const end = readWholeLine(chunk, i, this.bounds, this.onWholeValue);
+        const end = readWholeLine(chunk, i, this.bounds, this.onWholeValue, this.options.ignoredLines);
         if (end !== undefined) {
           i = end;
           continue;
@@ -160,21 +155,6 @@ export class JsonStreamParser {
       i += 1;
     }
     this.offset += n;
-  }
-
-  /** Where reading goes on past an ignored line that starts at `start`, or undefined when it must be read. */
-  private skipIgnoredLine(chunk: string, start: number): number | undefined {
-    const pattern = this.options.ignoredLines;
-    if (pattern === undefined) return undefined;
-    pattern.lastIndex = start;
-    if (!pattern.test(chunk)) return undefined;
-    const newline = chunk.indexOf('\n', start);
-    if (newline === -1) return undefined;
-    let last = newline - 1;
-    while (last > start && isSpace(chunk.charCodeAt(last))) last -= 1;
-    if (chunk.charCodeAt(last) !== 0x7d) return undefined;
-    this.onWholeValue(undefined);
-    return newline;
   }
 
   /** Signals the end of input; finishes a trailing number or literal. */

@@ -30,10 +30,15 @@ const READ_BY_CHARACTER: unique symbol = Symbol('read by character');
 /**
  * Reads the value that starts at `start` (with "{" or "[") when it runs to the end of its line
  * (or of the chunk), and hands it to `onValue`. Returns where reading goes on, or undefined when
- * the value is left to the character reader.
+ * the value is left to the character reader. A value that starts like `ignored` and whose line is
+ * whole in the chunk and ends like an object is not read: `onValue` receives undefined for it.
  */
-export function readWholeLine(chunk: string, start: number, bounds: JsonBounds, onValue: (value: unknown) => void): number | undefined {
+export function readWholeLine(chunk: string, start: number, bounds: JsonBounds, onValue: (value: unknown) => void, ignored?: RegExp): number | undefined {
   const newline = chunk.indexOf('\n', start);
+  if (ignored !== undefined && newline !== -1 && isIgnored(chunk, start, newline, ignored)) {
+    onValue(undefined);
+    return newline;
+  }
   const end = newline === -1 ? chunk.length : newline;
   if (end - start > WHOLE_LINE_CHARS) return undefined;
   // A line the chunk cuts would only make JSON.parse throw, and a throw costs far more (in time,
@@ -50,6 +55,15 @@ export function readWholeLine(chunk: string, start: number, bounds: JsonBounds, 
   if (value === READ_BY_CHARACTER) return undefined;
   onValue(value);
   return end;
+}
+
+/** Whether the line from `start` to `newline` starts like `pattern` (a sticky one) and ends, spaces aside, with "}". */
+function isIgnored(chunk: string, start: number, newline: number, pattern: RegExp): boolean {
+  pattern.lastIndex = start;
+  if (!pattern.test(chunk)) return false;
+  let last = newline - 1;
+  while (last > start && isSpace(chunk.charCodeAt(last))) last -= 1;
+  return chunk.charCodeAt(last) === 0x7d;
 }
 
 /** Whether `chunk` from `start` ends (spaces aside) with a closing bracket. */
