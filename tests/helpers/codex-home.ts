@@ -1,0 +1,60 @@
+// A throwaway CODEX_HOME (and HOME) that points the real Codex CLI at a fake Responses API on
+// 127.0.0.1: its own model provider, retries cut down so error tests stay short, and everything
+// that would contact an outside host (analytics, plugins, apps) turned off.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { FAKE_API_KEY } from './fake-api/openai-responses.js';
+
+/** The model the tests run: one the price table lists, so each call gets an estimated cost. */
+export const CODEX_TEST_MODEL = 'gpt-5.1-codex';
+
+/** The environment variable the fake provider reads its key from. */
+export const CODEX_TEST_KEY_VAR = 'RALPH_TEST_OPENAI_API_KEY';
+
+export interface CodexHomeOptions {
+  /** Retries of a failed request / a broken stream (Codex's own defaults are 4 and 5). */
+  requestRetries?: number;
+  streamRetries?: number;
+  /** Milliseconds without a stream event before Codex gives up on the stream. */
+  streamIdleMs?: number;
+  /** The key the CLI sends (default: the one the fake accepts). */
+  apiKey?: string;
+}
+
+/** Writes `<dir>/home/.codex/config.toml`; returns the environment the CLI must run with. */
+export function codexHome(dir: string, baseUrl: string, options: CodexHomeOptions = {}): Record<string, string> {
+  const home = join(dir, 'home');
+  const codexDir = join(home, '.codex');
+  mkdirSync(codexDir, { recursive: true });
+  writeFileSync(
+    join(codexDir, 'config.toml'),
+    [
+      `model = "${CODEX_TEST_MODEL}"`,
+      'model_provider = "fake"',
+      '',
+      '[model_providers.fake]',
+      'name = "fake"',
+      `base_url = "${baseUrl}"`,
+      `env_key = "${CODEX_TEST_KEY_VAR}"`,
+      'wire_api = "responses"',
+      `request_max_retries = ${options.requestRetries ?? 0}`,
+      `stream_max_retries = ${options.streamRetries ?? 0}`,
+      `stream_idle_timeout_ms = ${options.streamIdleMs ?? 20_000}`,
+      '',
+      '[analytics]',
+      'enabled = false',
+      '',
+      '[features]',
+      'plugins = false',
+      'remote_plugin = false',
+      'apps = false',
+      '',
+    ].join('\n'),
+  );
+  return {
+    HOME: home,
+    CODEX_HOME: codexDir,
+    [CODEX_TEST_KEY_VAR]: options.apiKey ?? FAKE_API_KEY,
+    PATH: process.env.PATH ?? '/usr/bin:/bin',
+  };
+}
