@@ -49,6 +49,14 @@ export const BACKENDS = {
     create: async (ctx) => (await import('./claude/create-claude-backend.js')).createClaudeBackend(ctx),
     preflight: async (ctx) => (await import('./claude/create-claude-backend.js')).checkClaudeBeforeLoop(ctx),
   },
+  codex: {
+    displayName: 'Codex CLI',
+    about: "OpenAI's Codex CLI",
+    // Cost is estimated from tokens × list price (Codex reports tokens only), for a model set in CODEX_MODEL.
+    capabilities: { resume: true, cost: true, liveView: true, permissionDenials: true },
+    create: async (ctx) => (await import('./codex/create-codex-backend.js')).createCodexBackend(ctx),
+    preflight: async (ctx) => (await import('./codex/create-codex-backend.js')).checkCodexBeforeLoop(ctx),
+  },
   mock: {
     displayName: 'mock agent',
     about: 'scripted',

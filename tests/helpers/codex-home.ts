@@ -8,8 +8,8 @@ import { FAKE_API_KEY } from './fake-api/openai-responses.js';
 /** The model the tests run: one the price table lists, so each call gets an estimated cost. */
 export const CODEX_TEST_MODEL = 'gpt-5.1-codex';
 
-/** The environment variable the fake provider reads its key from. */
-export const CODEX_TEST_KEY_VAR = 'RALPH_TEST_OPENAI_API_KEY';
+/** The variable the fake provider reads its key from: the one a real Codex setup uses, which Ralph passes to Codex. */
+export const CODEX_TEST_KEY_VAR = 'OPENAI_API_KEY';
 
 export interface CodexHomeOptions {
   /** Retries of a failed request / a broken stream (Codex's own defaults are 4 and 5). */
@@ -55,6 +55,6 @@ export function codexHome(dir: string, baseUrl: string, options: CodexHomeOption
     HOME: home,
     CODEX_HOME: codexDir,
     [CODEX_TEST_KEY_VAR]: options.apiKey ?? FAKE_API_KEY,
-    PATH: process.env.PATH ?? '/usr/bin:/bin',
+    PATH: process.env['PATH'] ?? '/usr/bin:/bin',
   };
 }

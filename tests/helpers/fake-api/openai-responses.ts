@@ -110,7 +110,7 @@ function answer(res: ServerResponse, reply: ResponsesReply, n: number): void {
   res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
   const id = `resp_fake_${n}`;
   const send = (event: Record<string, unknown>): void => {
-    res.write(`event: ${String(event.type)}\ndata: ${JSON.stringify(event)}\n\n`);
+    res.write(`event: ${String(event['type'])}\ndata: ${JSON.stringify(event)}\n\n`);
   };
   send({ type: 'response.created', response: { id } });
   if ('hang' in reply) return;

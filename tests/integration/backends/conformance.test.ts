@@ -3,7 +3,7 @@
 // as the same neutral result. A new backend adds a folder, a registry entry and a driver here.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AgentProgress, AgentResult } from '../../../src/agent-result.js';
 import { BACKEND_NAMES, BACKENDS, backendEntry, type BackendContext, type BackendName } from '../../../src/backends/registry.js';
 import { loadConfig } from '../../../src/config/load-config.js';
@@ -12,6 +12,8 @@ import { systemClock } from '../../../src/infra/system-clock.js';
 import type { AgentBackend } from '../../../src/ports.js';
 import { ralphPaths } from '../../../src/state/paths.js';
 import { createMemoryLogger } from '../../../src/ui/logger.js';
+import { CODEX_TEST_MODEL, codexHome, type CodexHomeOptions } from '../../helpers/codex-home.js';
+import { shellCall, startFakeResponsesApi, type FakeResponsesApi, type ResponsesReply } from '../../helpers/fake-api/openai-responses.js';
 import { fakeClaude, type FakeCall } from '../../helpers/run-cli.js';
 import { tempDir } from '../../helpers/temp-dir.js';
 
@@ -60,12 +62,68 @@ const MOCK_RESPONSES: Record<Scenario, Array<Record<string, unknown>>> = {
   streamed: [{ output: fixtureText('stream-json-success.jsonl') }],
 };
 
+/** The real Codex CLI against the fake Responses API: what the model answers, and how Codex is set up. */
+const CODEX_BIN = join(import.meta.dirname, '..', '..', '..', 'node_modules', '.bin', 'codex');
+const CODEX_ANSWER = `${ANSWER}\n\n---RALPH_STATUS---\nSTATUS: COMPLETE\nEXIT_SIGNAL: true\n---END_RALPH_STATUS---`;
+const CODEX_CALLS: Record<Scenario, { replies: ResponsesReply[]; home?: CodexHomeOptions; extraArgs?: string[] }> = {
+  completed: { replies: [shellCall('echo hi > hello.txt && git status --short'), { text: CODEX_ANSWER }] },
+  usage_limit: {
+    replies: [
+      {
+        status: 429,
+        error: { type: 'usage_limit_reached', message: 'The usage limit has been reached', resets_at: Date.parse('2026-11-22T14:39:00Z') / 1000 },
+      },
+    ],
+  },
+  api_transient: { replies: [{ status: 429, error: { type: 'requests', code: 'rate_limit_exceeded', message: 'Rate limit reached.' } }] },
+  unrecoverable: { replies: [], home: { apiKey: 'sk-proj-not-the-right-key-0000' } },
+  timeout: { replies: [{ hang: true }] },
+  interrupted: { replies: [{ hang: true }] },
+  failed: { replies: [{ status: 400, error: { type: 'invalid_request_error', message: 'fatal: model unavailable' } }] },
+  fatal: { replies: [] },
+  permission_denied: {
+    replies: [
+      { call: 'exec_command', arguments: { cmd: 'npm test', sandbox_permissions: 'require_escalated', justification: 'run the tests' } },
+      { text: ANSWER },
+    ],
+    extraArgs: ['-c', 'sandbox_mode="workspace-write"'],
+  },
+  streamed: { replies: [shellCall('echo hi > hello.txt'), shellCall('git status --short'), { text: CODEX_ANSWER }] },
+};
+let codexApi: FakeResponsesApi | undefined;
+beforeAll(async () => {
+  codexApi = await startFakeResponsesApi();
+});
+afterAll(async () => codexApi?.close());
+
+/** Where the agents differ in what they can say: the figures of each scenario, per backend. */
+const EXPECTED = {
+  claude: { cost: 'reported', failedExit: 3, denial: { tool: 'Bash', detail: 'npm test' }, streamedTools: ['Write', 'Bash'], turns: 3 },
+  mock: { cost: 'reported', failedExit: 3, denial: { tool: 'Bash', detail: 'npm test' }, streamedTools: ['Write', 'Bash'], turns: 3 },
+  codex: {
+    cost: 'estimated',
+    failedExit: 1,
+    denial: { tool: 'Shell', detail: 'a command that asked to run outside the sandbox' },
+    streamedTools: ['Shell', 'Shell'],
+    turns: undefined,
+  },
+} satisfies Record<BackendName, { cost: string; failedExit: number; denial: object; streamedTools: string[]; turns: number | undefined }>;
+
 const DRIVERS = {
   claude: async (scenario, dir) => {
     const fake = fakeClaude([CLAUDE_CALLS[scenario]]);
     const ctx = context(dir, 'claude', fake.env);
     if (scenario === 'fatal') ctx.config = { ...ctx.config, claudeCommand: ['/nonexistent/claude'] };
     return BACKENDS.claude.create(ctx);
+  },
+  codex: async (scenario, dir) => {
+    const call = CODEX_CALLS[scenario];
+    const api = codexApi as FakeResponsesApi;
+    api.script(call.replies);
+    const ctx = context(dir, 'codex', codexHome(dir, api.baseUrl, { streamIdleMs: 60_000, ...call.home }));
+    const command = scenario === 'fatal' ? ['/nonexistent/codex'] : [CODEX_BIN];
+    ctx.config = { ...ctx.config, codexCommand: command, codexModel: CODEX_TEST_MODEL, codexExtraArgs: call.extraArgs ?? [] };
+    return BACKENDS.codex.create(ctx);
   },
   mock: async (scenario, dir) => {
     mkdirSync(join(dir, '.ralph'), { recursive: true });
@@ -119,7 +177,7 @@ describe.each(BACKEND_NAMES)('backend %s', (name) => {
     expect(result.text.head).toContain('Created hello.txt');
     expect(result.usage?.inputTokens).toBeGreaterThan(0);
     expect(result.usage?.outputTokens).toBeGreaterThan(0);
-    expect(result.cost).toEqual({ usd: expect.any(Number), source: 'reported' });
+    expect(result.cost).toEqual({ usd: expect.any(Number), source: EXPECTED[name].cost });
     expect(result.cost?.usd).toBeGreaterThan(0);
     expect(result.sessionId).toMatch(/^[A-Za-z0-9_-]+$/);
     expect(result.permissionDenials).toEqual([]);
@@ -138,7 +196,11 @@ describe.each(BACKEND_NAMES)('backend %s', (name) => {
 
   it('unrecoverable: bad credentials stop with advice', async () => {
     const { result } = await play(name, 'unrecoverable');
-    expect(result.outcome).toMatchObject({ kind: 'unrecoverable', message: expect.stringContaining('Invalid API key'), advice: expect.any(String) });
+    expect(result.outcome).toMatchObject({
+      kind: 'unrecoverable',
+      message: expect.stringMatching(/(?:Invalid|Incorrect) API key/),
+      advice: expect.any(String),
+    });
   });
 
   it('timeout: a call past its time limit', async () => {
@@ -155,8 +217,13 @@ describe.each(BACKEND_NAMES)('backend %s', (name) => {
 
   it('failed: a non-zero exit with what the agent said', async () => {
     const { result } = await play(name, 'failed');
-    expect(result.outcome).toMatchObject({ kind: 'failed', message: expect.stringContaining('fatal: model unavailable (exit code 3)'), resetSession: false });
-    expect(result.exitCode).toBe(3);
+    const exit = EXPECTED[name].failedExit;
+    expect(result.outcome).toMatchObject({
+      kind: 'failed',
+      message: expect.stringContaining(`fatal: model unavailable (exit code ${exit})`),
+      resetSession: false,
+    });
+    expect(result.exitCode).toBe(exit);
   });
 
   it('fatal: an agent that cannot run at all', async () => {
@@ -168,7 +235,7 @@ describe.each(BACKEND_NAMES)('backend %s', (name) => {
   it('permission denials, in neutral form', async () => {
     const { result } = await play(name, 'permission_denied');
     expect(result.outcome).toEqual({ kind: 'success' });
-    expect(result.permissionDenials).toEqual([{ tool: 'Bash', detail: 'npm test' }]);
+    expect(result.permissionDenials).toEqual([EXPECTED[name].denial]);
   });
 
   it('progress while it runs: session, tool uses, messages, the end of the turn', async () => {
@@ -176,8 +243,9 @@ describe.each(BACKEND_NAMES)('backend %s', (name) => {
     expect(result.outcome).toEqual({ kind: 'success' });
     expect(result.toolUses).toBe(2);
     expect(progress[0]).toEqual({ kind: 'session_started', sessionId: result.sessionId });
-    expect(progress.filter((e) => e.kind === 'tool_use').map((e) => (e.kind === 'tool_use' ? e.tool : ''))).toEqual(['Write', 'Bash']);
+    expect(progress.filter((e) => e.kind === 'tool_use').map((e) => (e.kind === 'tool_use' ? e.tool : ''))).toEqual(EXPECTED[name].streamedTools);
     expect(progress.some((e) => e.kind === 'message' && e.text.includes('Created hello.txt'))).toBe(true);
-    expect(progress.at(-1)).toMatchObject({ kind: 'finished', isError: false, turns: 3 });
+    const turns = EXPECTED[name].turns;
+    expect(progress.at(-1)).toMatchObject({ kind: 'finished', isError: false, ...(turns === undefined ? {} : { turns }) });
   });
 });

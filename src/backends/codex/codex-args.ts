@@ -1,0 +1,84 @@
+/**
+ * The Codex CLI argv of one iteration:
+ * `codex exec [resume] --json --skip-git-repo-check --dangerously-bypass-approvals-and-sandbox
+ *  [-m M] [-c model_reasoning_effort="E"] [-c developer_instructions="<context>"] [extra…]
+ *  [<session id>] -`, the prompt on stdin (the trailing `-`).
+ *
+ * - The prompt goes through stdin: PROMPT.md can outgrow what one argument may hold, and a
+ *   prompt starting with "-" is never read as a flag.
+ * - The loop context becomes a developer message of the thread's first call. Codex keeps a
+ *   thread's developer instructions from its first call and ignores new ones on resume (seen
+ *   with 0.169), so a resumed call carries the context at the head of the prompt instead.
+ * - Ralph runs unattended: nobody is there to approve a command, so Codex runs with approvals
+ *   and its sandbox off, as Claude runs with its allowed tools. A user who wants Codex's own
+ *   sandbox sets it in CODEX_EXTRA_ARGS (`-c sandbox_mode="workspace-write"`, or `--sandbox …`
+ *   on a new thread); Ralph then leaves the bypass out and Codex enforces that mode itself.
+ */
+export interface CodexArgsOptions {
+  command: readonly string[];
+  model?: string;
+  effort?: string;
+  extraArgs: readonly string[];
+  resumeSessionId?: string;
+  loopContext?: string;
+  prompt: string;
+}
+
+export interface CodexInvocation {
+  file: string;
+  args: string[];
+  /** What the CLI reads on stdin: the prompt. */
+  input: string;
+}
+
+/** Extra arguments that choose Codex's own approval or sandbox mode instead of the bypass. */
+const OWN_SAFETY_MODE =
+  /^(?:-s|--sandbox(?:=.*)?|--full-auto|--approve-for-me|--dangerously-bypass-approvals-and-sandbox|(?:sandbox_mode|approval_policy)=.*)$/;
+
+export function buildCodexArgs(options: CodexArgsOptions): CodexInvocation {
+  const [file, ...prefix] = options.command;
+  if (file === undefined) throw new Error('empty Codex command');
+  const resume = options.resumeSessionId;
+  const args = [...prefix, 'exec'];
+  if (resume) args.push('resume');
+  args.push('--json', '--skip-git-repo-check');
+  if (!options.extraArgs.some((arg) => OWN_SAFETY_MODE.test(arg))) args.push('--dangerously-bypass-approvals-and-sandbox');
+  if (options.model) args.push('-m', options.model);
+  if (options.effort) args.push('-c', `model_reasoning_effort=${tomlString(options.effort)}`);
+  const context = options.loopContext ?? '';
+  if (context && !resume) args.push('-c', `developer_instructions=${tomlString(context)}`);
+  args.push(...options.extraArgs);
+  if (resume) args.push(resume);
+  args.push('-');
+  const input = context && resume ? `${context}\n\n${options.prompt}` : options.prompt;
+  return { file, args, input };
+}
+
+/**
+ * A TOML basic string: `-c key=value` parses the value as TOML, and a bare word that happens to
+ * be valid TOML (a number, `true`, an inline table) would become that type.
+ */
+export function tomlString(text: string): string {
+  let out = '"';
+  for (const ch of text) {
+    const code = ch.codePointAt(0) as number;
+    if (ch === '"') out += '\\"';
+    else if (ch === '\\') out += '\\\\';
+    else if (ch === '\n') out += '\\n';
+    else if (ch === '\t') out += '\\t';
+    else if (ch === '\r') out += '\\r';
+    else if (code < 0x20 || code === 0x7f) out += `\\u${code.toString(16).padStart(4, '0')}`;
+    else if (code >= 0xd800 && code <= 0xdfff) out += '\ufffd';
+    else out += ch;
+  }
+  return `${out}"`;
+}
+
+/** argv with the loop context replaced by its size, for logs; the prompt is never in argv. */
+export function redactCodexArgs(invocation: CodexInvocation): string {
+  const shown = invocation.args.map((arg) => {
+    if (arg.startsWith('developer_instructions=')) return `developer_instructions=<context:${arg.length - 'developer_instructions='.length} chars>`;
+    return /[\s"'*()]/.test(arg) ? JSON.stringify(arg) : arg;
+  });
+  return [invocation.file, ...shown, `<prompt on stdin:${invocation.input.length} chars>`].join(' ');
+}

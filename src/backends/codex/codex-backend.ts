@@ -1,0 +1,129 @@
+import type { AgentResult } from '../../agent-result.js';
+import { describeProcesses } from '../../core/process-selection.js';
+import { start } from '../../infra/process.js';
+import type { AgentBackend, AgentRequest, Logger } from '../../ports.js';
+import { CappedLog, type LogCap } from '../../state/capped-log.js';
+import { writeFileAtomic } from '../../state/json-file.js';
+import { currentRedactors, redactText } from '../../state/redaction.js';
+import type { CodexRun } from './classify-codex-call.js';
+import { buildCodexArgs, redactCodexArgs, type CodexInvocation } from './codex-args.js';
+import { createCodexProgressReader } from './codex-progress.js';
+import { toCodexResult } from './codex-result.js';
+import { CodexStreamReader } from './codex-stream.js';
+import type { ThreadUsageStore } from './codex-thread-usage.js';
+
+export interface CodexBackendOptions {
+  command: readonly string[];
+  /** The model asked for ('' = Codex's default, which Ralph cannot price). */
+  model: string;
+  effort: string;
+  extraArgs: readonly string[];
+  env: NodeJS.ProcessEnv;
+  logger: Logger;
+  /** Where the last thread's token totals are kept between calls (and runs of Ralph). */
+  threadUsage?: ThreadUsageStore;
+  /** Time between SIGTERM and SIGKILL when the agent must stop. */
+  killGraceMs?: number;
+  /** Size limit of each per-call output log (default 10 MB, the last 1 MB kept). */
+  outputLogCap?: LogCap;
+  /** The time a usage limit's reset is measured from (default: the system clock). */
+  now?: () => number;
+  /** The zone Codex prints reset times in (default: this machine's). */
+  timeZone?: string;
+}
+
+/** Runs the real Codex CLI (`codex exec --json`), one process (group) per iteration. */
+export class CodexBackend implements AgentBackend {
+  readonly name = 'codex';
+  readonly displayName = 'Codex CLI';
+
+  constructor(private readonly options: CodexBackendOptions) {}
+
+  private invocation(request: AgentRequest): CodexInvocation {
+    const o = this.options;
+    return buildCodexArgs({
+      command: o.command,
+      model: o.model,
+      effort: o.effort,
+      extraArgs: o.extraArgs,
+      ...(request.resumeSessionId ? { resumeSessionId: request.resumeSessionId } : {}),
+      loopContext: request.loopContext,
+      prompt: request.prompt,
+    });
+  }
+
+  describe(request: AgentRequest): string {
+    return redactCodexArgs(this.invocation(request));
+  }
+
+  /** Codex streams its JSONL events whether or not anyone watches them live. */
+  describeOutput(): string {
+    return 'codex-jsonl';
+  }
+
+  async run(request: AgentRequest, signal: AbortSignal): Promise<AgentResult> {
+    const o = this.options;
+    const run = await this.runProcess(request, signal);
+    const usageBefore = request.resumeSessionId ? o.threadUsage?.before(request.resumeSessionId) : undefined;
+    const now = o.now ?? Date.now;
+    const result = toCodexResult(
+      run,
+      { model: o.model, ...(usageBefore ? { usageBefore } : {}) },
+      now(),
+      () => o.timeZone ?? Intl.DateTimeFormat().resolvedOptions().timeZone,
+    );
+    const thread = run.stream.output;
+    if (thread.threadId !== undefined && thread.threadUsage !== undefined) o.threadUsage?.remember(thread.threadId, thread.threadUsage);
+    return result;
+  }
+
+  private async runProcess(request: AgentRequest, signal: AbortSignal): Promise<CodexRun> {
+    const o = this.options;
+    const invocation = this.invocation(request);
+    const shown = redactCodexArgs(invocation);
+    o.logger.debug(`Codex command: ${shown}`);
+    const started = Date.now();
+    const progress = createCodexProgressReader();
+    const onProgress = request.onProgress;
+    const reader = new CodexStreamReader(onProgress ? (event) => progress.read(event).forEach(onProgress) : undefined);
+    const log = new CappedLog(request.outputLogPath, o.outputLogCap, currentRedactors().bytes);
+    const outcome = await start(invocation.file, invocation.args, {
+      cwd: request.cwd,
+      env: o.env,
+      input: invocation.input,
+      role: 'agent',
+      timeoutMs: request.timeoutMs,
+      signal,
+      killGraceMs: o.killGraceMs ?? 5000,
+      onStdout: (text, bytes) => {
+        log.write(bytes);
+        reader.write(text);
+        request.onOutput?.(text);
+      },
+    });
+    if (outcome.stopped.length > 0)
+      o.logger.info(
+        `Stopped ${outcome.stopped.length} process${outcome.stopped.length === 1 ? '' : 'es'} the agent left running: ${describeProcesses(outcome.stopped)}`,
+      );
+    log.close();
+    if (log.cutBytes > 0)
+      o.logger.warn(`The agent printed more than the output log keeps; ${log.cutBytes} bytes were cut from the middle of ${request.outputLogPath}.`);
+    const stderrText = outcome.stderrTail;
+    if (stderrText.trim()) writeFileAtomic(request.outputLogPath.replace(/\.log$/, '.stderr.log'), redactText(stderrText));
+    const run: CodexRun = {
+      end: outcome.end,
+      exitCode: outcome.exitCode,
+      durationMs: Date.now() - started,
+      stream: reader.end(),
+      stderrTail: stderrText,
+      details: { argv: shown },
+    };
+    if (outcome.signal !== undefined) run.signal = outcome.signal;
+    if (outcome.failure !== undefined) {
+      run.failure = outcome.failure;
+      run.fatal = outcome.failure.startsWith('command not found');
+      delete run.details;
+    }
+    return run;
+  }
+}

@@ -1,0 +1,56 @@
+import { join } from 'node:path';
+import { buildAgentEnv } from '../../core/agent-env.js';
+import { describeEnvFilter } from '../../core/secret-env.js';
+import type { AgentBackend } from '../../ports.js';
+import { checkAgentCli } from '../cli-version-check.js';
+import type { BackendContext } from '../registry.js';
+import { CodexBackend } from './codex-backend.js';
+import { threadUsageFile } from './codex-thread-usage.js';
+
+/**
+ * What the Codex CLI needs for itself besides what any agent gets: its home (CODEX_HOME holds
+ * the user's login and sessions; Ralph never points it elsewhere) and its API key. Codex keeps
+ * variables named like credentials out of the commands it runs (its shell environment policy).
+ */
+const CODEX_OWN = /^(?:CODEX_|OPENAI_)/;
+
+/** The Codex backend of a loop: the configured command, model, effort and extra arguments, in the filtered environment. */
+export function createCodexBackend(ctx: BackendContext): AgentBackend {
+  const { config, logger } = ctx;
+  const own = Object.keys(ctx.env).filter((name) => CODEX_OWN.test(name));
+  const agentEnv = buildAgentEnv(ctx.env, [...config.agentEnv, ...own]);
+  const said = describeEnvFilter('Agent', agentEnv, '--agent-env NAME');
+  if (said) logger.info(said);
+  const missing = agentEnv.missing.filter((name) => config.agentEnv.includes(name));
+  if (missing.length > 0)
+    logger.warn(`--agent-env/AGENT_ENV names ${missing.join(', ')}, which ${missing.length === 1 ? 'is' : 'are'} not set in the environment.`);
+  return new CodexBackend({
+    command: config.codexCommand,
+    model: config.codexModel,
+    effort: config.codexEffort,
+    extraArgs: config.codexExtraArgs,
+    env: agentEnv.env,
+    logger,
+    threadUsage: threadUsageFile(join(ctx.paths.dir, 'codex_thread_usage.json')),
+    now: () => ctx.clock.now(),
+  });
+}
+
+/** A missing or too old Codex CLI is one clear message before the loop starts. */
+export async function checkCodexBeforeLoop(ctx: BackendContext): Promise<void> {
+  const { config, logger } = ctx;
+  const version = await checkAgentCli({
+    runner: ctx.runner,
+    command: config.codexCommand,
+    minVersion: config.codexMinVersion,
+    cwd: ctx.paths.project,
+    warn: (m) => logger.warn(m),
+    agent: 'Codex CLI',
+    commandKey: 'CODEX_CMD',
+    installHint:
+      'Install the Codex CLI with `npm install -g @openai/codex` and log in with `codex login` (or set OPENAI_API_KEY), ' +
+      'or point CODEX_CMD in .ralphrc at it (for example CODEX_CMD="npx @openai/codex").',
+    updateHint: 'Update it with `npm install -g @openai/codex@latest`, then run ralph again.',
+  });
+  if (version) logger.info(`Codex CLI ${version}`);
+}

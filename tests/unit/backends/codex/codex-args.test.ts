@@ -1,0 +1,93 @@
+import { describe, expect, it } from 'vitest';
+import { buildCodexArgs, redactCodexArgs, tomlString, type CodexArgsOptions } from '../../../../src/backends/codex/codex-args.js';
+
+function build(overrides: Partial<CodexArgsOptions> = {}): ReturnType<typeof buildCodexArgs> {
+  return buildCodexArgs({ command: ['codex'], extraArgs: [], prompt: 'Do the next task.', ...overrides });
+}
+
+const BASE = ['exec', '--json', '--skip-git-repo-check', '--dangerously-bypass-approvals-and-sandbox'];
+
+describe('buildCodexArgs', () => {
+  it('runs exec headless with approvals off and the prompt on stdin', () => {
+    expect(build()).toEqual({ file: 'codex', args: [...BASE, '-'], input: 'Do the next task.' });
+  });
+
+  it('passes model, reasoning effort and the loop context as developer instructions, then the extra arguments', () => {
+    const inv = build({
+      command: ['npx', '@openai/codex'],
+      model: 'gpt-5.1-codex',
+      effort: 'high',
+      loopContext: 'Loop #2.\nSay "done".',
+      extraArgs: ['--enable', 'x'],
+    });
+    expect(inv.file).toBe('npx');
+    expect(inv.args).toEqual([
+      '@openai/codex',
+      ...BASE,
+      '-m',
+      'gpt-5.1-codex',
+      '-c',
+      'model_reasoning_effort="high"',
+      '-c',
+      'developer_instructions="Loop #2.\\nSay \\"done\\"."',
+      '--enable',
+      'x',
+      '-',
+    ]);
+    expect(inv.input).toBe('Do the next task.');
+  });
+
+  it('resumes a thread by id, the loop context at the head of the prompt (a thread keeps its first developer instructions)', () => {
+    const inv = build({ resumeSessionId: '01a2-thread', loopContext: 'Loop #3.' });
+    expect(inv.args).toEqual(['exec', 'resume', '--json', '--skip-git-repo-check', '--dangerously-bypass-approvals-and-sandbox', '01a2-thread', '-']);
+    expect(inv.input).toBe('Loop #3.\n\nDo the next task.');
+  });
+
+  it.each([
+    ['--sandbox', 'workspace-write'],
+    ['-s', 'read-only'],
+    ['-c', 'sandbox_mode="workspace-write"'],
+    ['--full-auto'],
+    ['-c', 'approval_policy="on-request"'],
+  ])('leaves the bypass out when the extra arguments choose Codex’s own mode: %s', (...extra) => {
+    const inv = build({ extraArgs: extra });
+    expect(inv.args).not.toContain('--dangerously-bypass-approvals-and-sandbox');
+    expect(inv.args.slice(-1 - extra.length, -1)).toEqual(extra);
+  });
+
+  it('never puts the prompt in argv, even one that looks like a flag', () => {
+    const inv = build({ prompt: '--- front matter' });
+    expect(inv.args).not.toContain('--- front matter');
+    expect(inv.input).toBe('--- front matter');
+  });
+
+  it('rejects an empty command', () => {
+    expect(() => build({ command: [] })).toThrow(/empty Codex command/);
+  });
+});
+
+describe('tomlString', () => {
+  it('quotes text TOML would otherwise read as another type', () => {
+    expect(tomlString('true')).toBe('"true"');
+    expect(tomlString('42')).toBe('"42"');
+  });
+
+  it('escapes quotes, backslashes and control characters', () => {
+    expect(tomlString('a"b\\c\td\r\u0001\u007f')).toBe('"a\\"b\\\\c\\td\\r\\u0001\\u007f"');
+  });
+
+  it('keeps non-ASCII text and replaces a lone surrogate TOML cannot hold', () => {
+    expect(tomlString('Grüße ✓')).toBe('"Grüße ✓"');
+    expect(tomlString('x\ud800y')).toBe('"x\ufffdy"');
+  });
+});
+
+describe('redactCodexArgs', () => {
+  it('shows the size of the context and the prompt, not their text', () => {
+    const line = redactCodexArgs(build({ loopContext: 'secret plan', prompt: 'twelve chars' }));
+    expect(line).toContain('developer_instructions=<context:13 chars>');
+    expect(line).toContain('<prompt on stdin:12 chars>');
+    expect(line).not.toContain('secret plan');
+    expect(line).not.toContain('twelve chars');
+  });
+});
