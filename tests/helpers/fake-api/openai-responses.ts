@@ -43,6 +43,8 @@ export interface FakeResponsesApi {
   /** The base URL a client appends `/responses` to (…/v1). */
   readonly baseUrl: string;
   readonly requests: ReceivedRequest[];
+  /** Requests refused for a wrong key (never scripted, never in `requests`). */
+  unauthorized(): number;
   /** Replaces the queue of replies; requests past its end get `fallback`. */
   script(replies: readonly ResponsesReply[], fallback?: ResponsesReply): void;
   /** Replies not taken yet. */
@@ -61,6 +63,7 @@ export async function startFakeResponsesApi(): Promise<FakeResponsesApi> {
   const requests: ReceivedRequest[] = [];
   const open = new Set<ServerResponse>();
   let counter = 0;
+  let refused = 0;
 
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -72,6 +75,7 @@ export async function startFakeResponsesApi(): Promise<FakeResponsesApi> {
         return;
       }
       if (req.headers.authorization !== `Bearer ${FAKE_API_KEY}`) {
+        refused += 1;
         res.writeHead(401, { 'content-type': 'application/json' }).end(JSON.stringify({ error: invalidKey(req.headers.authorization) }));
         return;
       }
@@ -95,6 +99,7 @@ export async function startFakeResponsesApi(): Promise<FakeResponsesApi> {
       if (next) fallback = next;
     },
     pending: () => queue.length,
+    unauthorized: () => refused,
     close: async () => {
       for (const res of open) res.destroy();
       await new Promise<void>((resolve) => server.close(() => resolve()));

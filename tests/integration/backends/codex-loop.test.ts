@@ -1,0 +1,139 @@
+// The built `ralph --backend codex` driving the real Codex CLI 0.169.0 offline: one fake Responses
+// API on 127.0.0.1 for the file, a throwaway CODEX_HOME per test (npm run build first).
+import { chmodSync, existsSync, readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CODEX_TEST_MODEL, codexHome, type CodexHomeOptions } from '../../helpers/codex-home.js';
+import { FAKE_API_KEY, shellCall, startFakeResponsesApi, type FakeResponsesApi, type ResponsesRequestBody } from '../../helpers/fake-api/openai-responses.js';
+import { ralphProject } from '../../helpers/ralph-project.js';
+import { ROOT, cleanEnv, ralph, readJson, statusBlock } from '../../helpers/run-cli.js';
+import { tempDir } from '../../helpers/temp-dir.js';
+
+const CODEX_BIN = join(ROOT, 'node_modules', '.bin', 'codex');
+const RALPHRC = `CODEX_CMD="${CODEX_BIN}"\nCODEX_MODEL=${CODEX_TEST_MODEL}\nCODEX_REASONING_EFFORT=low\n`;
+const inProgress = (text: string): string => `${text}\n\n${statusBlock({ STATUS: 'IN_PROGRESS', EXIT_SIGNAL: 'false', WORK_TYPE: 'IMPLEMENTATION' })}`;
+const complete = (text: string): string => `${text}\n\n${statusBlock({ STATUS: 'COMPLETE', EXIT_SIGNAL: 'true', WORK_TYPE: 'IMPLEMENTATION' })}`;
+
+let api: FakeResponsesApi;
+beforeAll(async () => {
+  api = await startFakeResponsesApi();
+});
+afterAll(async () => api.close());
+
+function codexEnv(options: CodexHomeOptions = {}): Record<string, string> {
+  const { PATH: _path, ...env } = codexHome(tempDir('codex-home-'), api.baseUrl, options);
+  return cleanEnv(env);
+}
+
+/** The text of every message of a request, in order. */
+function messages(body: ResponsesRequestBody): string[] {
+  return (body.input ?? []).flatMap((item) => (item.content ?? []).map((c) => c.text ?? ''));
+}
+
+/** Every file Ralph wrote under .ralph, as one text. */
+function ralphFiles(dir: string): string {
+  const read = (d: string): string[] =>
+    readdirSync(d, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? read(join(d, e.name)) : [readFileSync(join(d, e.name), 'utf8')]));
+  return read(join(dir, '.ralph')).join('\n');
+}
+
+describe('ralph --backend codex against the real Codex CLI', () => {
+  it('runs a three-iteration loop that writes files, resumes its thread and ends project_complete', async () => {
+    const dir = ralphProject({ ralphrc: RALPHRC });
+    const first = api.requests.length;
+    api.script([
+      shellCall('echo one > one.txt'),
+      { text: inProgress('Wrote one.txt.') },
+      shellCall('echo two > two.txt'),
+      { text: complete('Wrote two.txt; every task is done.') },
+      { text: complete('Nothing left to do.') },
+    ]);
+    const r = await ralph(['--backend', 'codex', '--pause', '0'], dir, codexEnv());
+    expect(r.stderr).toContain('Graceful exit triggered: project_complete');
+    expect(r.exitCode).toBe(0);
+    expect(readFileSync(join(dir, 'one.txt'), 'utf8')).toBe('one\n');
+    expect(readFileSync(join(dir, 'two.txt'), 'utf8')).toBe('two\n');
+    const requests = api.requests.slice(first);
+    expect(requests).toHaveLength(5);
+    expect(requests.every((q) => q.body.model === CODEX_TEST_MODEL && q.body.reasoning?.effort === 'low')).toBe(true);
+    // Loop 1 gets the context as a developer message; loop 2 resumes the thread and carries it in the prompt.
+    expect(messages(requests[0]!.body)).toContainEqual(expect.stringContaining('Loop #1'));
+    const second = messages(requests[2]!.body);
+    expect(second).toContain(
+      'Wrote one.txt.\n\n---RALPH_STATUS---\nSTATUS: IN_PROGRESS\nEXIT_SIGNAL: false\nWORK_TYPE: IMPLEMENTATION\n---END_RALPH_STATUS---',
+    );
+    expect(second.at(-1)).toMatch(/^[\s\S]*Loop #2[\s\S]*Work through \.ralph\/fix_plan\.md/);
+    const status = readJson(join(dir, '.ralph', 'status.json'));
+    expect(status).toMatchObject({ exit_reason: 'project_complete', loop_count: 3, backend: 'codex' });
+    // Each request: 1200 input tokens (200 cached), 80 output; each call counts only its own.
+    expect(status['totals']).toMatchObject({ calls: 3, output_tokens: 400 });
+    // Estimated at gpt-5.1-codex list prices: 5000 uncached input, 1000 cached, 400 output tokens.
+    expect((status['totals'] as { cost_usd: number }).cost_usd).toBeCloseTo((5000 * 1.25 + 1000 * 0.125 + 400 * 10) / 1e6, 9);
+    expect(ralphFiles(dir)).not.toContain(FAKE_API_KEY);
+  });
+
+  it('a verify gate that fails once: the failure reaches the next Codex call, then it passes', async () => {
+    const dir = ralphProject({
+      ralphrc: RALPHRC,
+      files: {
+        'attempt.txt': '0',
+        'check.sh': 'n=$(cat attempt.txt)\necho $((n + 1)) > attempt.txt\nif [ "$n" -lt 2 ]; then echo "FAIL: expected 200, got 401" >&2; exit 1; fi\n',
+      },
+    });
+    chmodSync(join(dir, 'check.sh'), 0o755);
+    const first = api.requests.length;
+    api.script([], { text: complete('Fixed the status code.') });
+    const r = await ralph(['run', '>>fix-issue :: verify:"./check.sh" loop:true', '--backend', 'codex', '--pause', '0'], dir, codexEnv());
+    expect(r.exitCode).toBe(0);
+    const requests = api.requests.slice(first);
+    expect(requests).toHaveLength(2);
+    expect(messages(requests[0]!.body).join('\n')).not.toContain('Shell Verification FAILED');
+    const retry = messages(requests[1]!.body).join('\n');
+    expect(retry).toContain('## Shell Verification FAILED (Attempt 1/5)');
+    expect(retry).toContain('expected 200, got 401');
+  });
+
+  it('a usage limit that resets after --max-runtime ends the run with usage_limit (exit 5)', async () => {
+    const dir = ralphProject({ ralphrc: RALPHRC });
+    const resetsAt = Math.floor(Date.now() / 1000) + 7200;
+    api.script([{ status: 429, error: { type: 'usage_limit_reached', message: 'The usage limit has been reached', plan_type: 'plus', resets_at: resetsAt } }]);
+    const r = await ralph(['--backend', 'codex', '--pause', '0', '--max-runtime', '60'], dir, codexEnv());
+    expect(r.exitCode).toBe(5);
+    expect(r.stderr).toContain('hit your usage limit');
+    expect(readJson(join(dir, '.ralph', 'status.json'))).toMatchObject({ exit_reason: 'usage_limit', exit_code: 5 });
+  });
+
+  it('an exhausted quota stops at the first call with what to do', async () => {
+    const dir = ralphProject({ ralphrc: RALPHRC });
+    const first = api.requests.length;
+    api.script([], { status: 429, error: { type: 'insufficient_quota', code: 'insufficient_quota', message: 'You exceeded your current quota.' } });
+    const r = await ralph(['--backend', 'codex', '--pause', '0'], dir, codexEnv());
+    expect(r.exitCode).toBe(1);
+    expect(api.requests.length - first).toBe(1);
+    expect(r.stderr).toContain('Quota exceeded');
+    expect(r.stderr).toContain('Billing');
+    expect(readJson(join(dir, '.ralph', 'status.json'))).toMatchObject({ exit_reason: 'agent_failure', exit_code: 1 });
+  });
+
+  it('a wrong API key stops at once (one refused request), and the key is nowhere in what Ralph wrote', async () => {
+    const dir = ralphProject({ ralphrc: RALPHRC });
+    const refused = api.unauthorized();
+    const key = 'sk-proj-this-key-is-wrong-0000';
+    const r = await ralph(['--backend', 'codex', '--pause', '0'], dir, codexEnv({ apiKey: key }));
+    expect(r.exitCode).toBe(1);
+    expect(api.unauthorized() - refused).toBe(1);
+    expect(r.stderr).toContain('401 Unauthorized');
+    expect(r.stderr).toContain('codex login');
+    expect(readJson(join(dir, '.ralph', 'status.json'))).toMatchObject({ exit_reason: 'agent_failure', exit_code: 1 });
+    expect(`${r.stdout}${r.stderr}${ralphFiles(dir)}`).not.toContain(key);
+  });
+
+  it('a missing Codex CLI is one clear message and exit 2', async () => {
+    const dir = ralphProject({ ralphrc: 'CODEX_CMD=/nonexistent/codex\n' });
+    const r = await ralph(['--backend', 'codex'], dir, codexEnv());
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain("Codex CLI not found: '/nonexistent/codex' could not be started.");
+    expect(r.stderr).toContain('npm install -g @openai/codex');
+    expect(existsSync(join(dir, '.ralph', 'status.json'))).toBe(false);
+  });
+});
