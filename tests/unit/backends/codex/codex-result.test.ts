@@ -84,6 +84,12 @@ describe('a Codex run read from its recorded output', () => {
     });
   });
 
+  it('a thread Codex no longer has fails the call and starts a new one next time', () => {
+    const { result } = replay('error-resume-unknown.jsonl');
+    expect(result.outcome).toMatchObject({ kind: 'failed', resetSession: true, message: expect.stringContaining('no rollout found for thread id') });
+    expect(result.structured).toBe(false);
+  });
+
   it('a command refused its escalation (nobody can approve it) is a permission denial', () => {
     const { result } = replay('escalation-refused.jsonl');
     expect(result.outcome).toEqual({ kind: 'success' });
