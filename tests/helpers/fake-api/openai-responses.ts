@@ -17,6 +17,8 @@ export type ResponsesReply =
   | { text: string; usage?: Partial<ResponsesUsage> }
   /** A function call (the CLI runs the tool and asks again with its output). */
   | { call: string; arguments: Record<string, unknown>; text?: string; usage?: Partial<ResponsesUsage> }
+  /** A call of a freeform tool (Codex's `apply_patch` takes the patch as plain text). */
+  | { custom: string; input: string; usage?: Partial<ResponsesUsage> }
   /** An HTTP error with a JSON body, e.g. 401, 429 with retry-after, 500. */
   | { status: number; error: { type?: string; code?: string; message: string; [key: string]: unknown }; headers?: Record<string, string> }
   /** A stream that starts and then reports `response.failed`. */
@@ -138,6 +140,11 @@ function answer(res: ServerResponse, reply: ResponsesReply, n: number): void {
     send({ type: 'response.output_item.added', output_index: index, item: { ...item, arguments: '' } });
     send({ type: 'response.output_item.done', output_index: index, item });
   }
+  if ('custom' in reply) {
+    const item = { type: 'custom_tool_call', id: `ctc_${n}`, call_id: `call_${n}`, name: reply.custom, input: reply.input };
+    send({ type: 'response.output_item.added', output_index: index, item: { ...item, input: '' } });
+    send({ type: 'response.output_item.done', output_index: index, item });
+  }
   const u = { ...DEFAULT_USAGE, ...reply.usage };
   send({
     type: 'response.completed',
@@ -165,6 +172,11 @@ function invalidKey(authorization: string | undefined): Record<string, unknown> 
     param: null,
     code: 'invalid_api_key',
   };
+}
+
+/** A reply that makes a Codex-style agent create a file with its `apply_patch` tool (offered to the models Codex knows). */
+export function addFilePatch(path: string, lines: readonly string[]): ResponsesReply {
+  return { custom: 'apply_patch', input: `*** Begin Patch\n*** Add File: ${path}\n${lines.map((l) => `+${l}\n`).join('')}*** End Patch\n` };
 }
 
 /** A reply that makes a Codex-style agent run one shell command (its `exec_command` tool). */
