@@ -39,7 +39,7 @@ const AUTH_ADVICE =
 /** The message that explains a failed run: the turn's failure, else the last error, else stderr. */
 export function codexFailureText(run: CodexRun): string {
   const o = run.stream.output;
-  const stderr = run.stderrTail.trim().split('\n').filter(isStderrNoise).slice(-3).join('\n');
+  const stderr = run.stderrTail.trim().split('\n').filter(isStderrMessage).slice(-3).join('\n');
   const noEvents = o.events === 0 ? digestText(run.stream.raw).trim().split('\n').slice(-3).join('\n') : '';
   const text = [o.turnFailed, o.errors.at(-1), stderr, noEvents, run.failure].find((m) => m !== undefined && m.trim() !== '')?.trim() ?? '';
   return apiErrorMessage(text) ?? text;
@@ -57,8 +57,8 @@ function apiErrorMessage(text: string): string | undefined {
   }
 }
 
-/** stderr lines every run prints (startup notices), which explain no failure. */
-function isStderrNoise(line: string): boolean {
+/** A stderr line that may explain a failure: not blank, and none of the notices every run prints. */
+function isStderrMessage(line: string): boolean {
   return line.trim() !== '' && !/^Reading additional input from stdin|^WARNING: proceeding, even though we could not create PATH aliases/.test(line);
 }
 

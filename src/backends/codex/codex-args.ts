@@ -47,11 +47,26 @@ export function buildCodexArgs(options: CodexArgsOptions): CodexInvocation {
   if (options.effort) args.push('-c', `model_reasoning_effort=${tomlString(options.effort)}`);
   const context = options.loopContext ?? '';
   if (context && !resume) args.push('-c', `developer_instructions=${tomlString(context)}`);
-  args.push(...options.extraArgs);
+  args.push(...(resume ? sandboxAsSetting(options.extraArgs) : options.extraArgs));
   if (resume) args.push(resume);
   args.push('-');
   const input = context && resume ? `${context}\n\n${options.prompt}` : options.prompt;
   return { file, args, input };
+}
+
+/** `--sandbox X`, `-s X` and `--sandbox=X` as `-c sandbox_mode="X"`, the form `exec resume` accepts. */
+export function sandboxAsSetting(extraArgs: readonly string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < extraArgs.length; i += 1) {
+    const arg = extraArgs[i] as string;
+    const inline = /^--sandbox=(.*)$/.exec(arg);
+    if (inline) out.push('-c', `sandbox_mode=${tomlString(inline[1] as string)}`);
+    else if ((arg === '--sandbox' || arg === '-s') && i + 1 < extraArgs.length) {
+      out.push('-c', `sandbox_mode=${tomlString(extraArgs[i + 1] as string)}`);
+      i += 1;
+    } else out.push(arg);
+  }
+  return out;
 }
 
 /**

@@ -33,7 +33,7 @@ export interface CodexOutput {
 }
 
 const MAX_KEPT = 20;
-export const RECONNECTING = /^Reconnecting\.*\s*(\d+)\/(\d+)/;
+export const RECONNECTING = /^Reconnecting(?:\.*|…)\s*(\d+)\/(\d+)/;
 
 export class CodexOutputBuilder {
   private readonly out: CodexOutput = {

@@ -47,7 +47,11 @@ export function threadUsageFile(path: string): ThreadUsageStore {
     remember(threadId, totals) {
       loaded = true;
       last = { threadId, totals };
-      writeJsonAtomic(path, { thread_id: threadId, totals });
+      try {
+        writeJsonAtomic(path, { thread_id: threadId, totals });
+      } catch {
+        // Kept in memory still; only a restart of Ralph would count this thread's earlier tokens again.
+      }
     },
   };
 }

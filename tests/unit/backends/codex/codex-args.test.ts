@@ -55,6 +55,29 @@ describe('buildCodexArgs', () => {
     expect(inv.args.slice(-1 - extra.length, -1)).toEqual(extra);
   });
 
+  it('passes a sandbox chosen by flag as a setting on resume, which takes no --sandbox', () => {
+    const inv = build({
+      resumeSessionId: 't-1',
+      extraArgs: ['--sandbox', 'workspace-write', '--enable', 'x', '-s', 'read-only', '--sandbox=danger-full-access'],
+    });
+    expect(inv.args).toEqual([
+      'exec',
+      'resume',
+      '--json',
+      '--skip-git-repo-check',
+      '-c',
+      'sandbox_mode="workspace-write"',
+      '--enable',
+      'x',
+      '-c',
+      'sandbox_mode="read-only"',
+      '-c',
+      'sandbox_mode="danger-full-access"',
+      't-1',
+      '-',
+    ]);
+  });
+
   it('never puts the prompt in argv, even one that looks like a flag', () => {
     const inv = build({ prompt: '--- front matter' });
     expect(inv.args).not.toContain('--- front matter');
