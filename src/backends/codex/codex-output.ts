@@ -86,7 +86,7 @@ export class CodexOutputBuilder {
     if (use === undefined) return;
     this.out.toolUses += 1;
     this.out.lastToolUse = use;
-    // Codex declines a command or edit when its approval mode refuses it.
+    // Codex marks a command or patch its approval mode refused as declined (not seen offline with 0.169, where approvals are "never").
     if (str(item['status']) === 'declined' && this.out.permissionDenials.length < MAX_KEPT) {
       const denial: PermissionDenial = { tool: use.name };
       if (use.argument !== undefined) denial.detail = use.argument;

@@ -56,6 +56,19 @@ describe('CodexStreamReader', () => {
     expect(output.toolUses).toBe(1);
   });
 
+  it('a command or patch Codex declined is a permission denial (an item status 0.169 never showed offline)', () => {
+    const event = (id: string, item: Record<string, unknown>): string => JSON.stringify({ type: 'item.completed', item: { id, status: 'declined', ...item } });
+    const text = [
+      event('i1', { type: 'command_execution', command: "/bin/bash -lc 'rm -rf build'", aggregated_output: '', exit_code: null }),
+      event('i2', { type: 'file_change', changes: [{ path: 'src/a.ts', kind: 'update' }] }),
+      '',
+    ].join('\n');
+    expect(readCodexStdout(text).output.permissionDenials).toEqual([
+      { tool: 'Shell', detail: 'rm -rf build' },
+      { tool: 'Edit', detail: 'src/a.ts' },
+    ]);
+  });
+
   it('output with no events at all is text', () => {
     const stream = readCodexStdout('Error: unknown option --json\n');
     expect(stream.output.events).toBe(0);
