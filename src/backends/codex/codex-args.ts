@@ -8,7 +8,8 @@
  *   prompt starting with "-" is never read as a flag.
  * - The loop context becomes a developer message of the thread's first call. Codex keeps a
  *   thread's developer instructions from its first call and ignores new ones on resume (seen
- *   with 0.169), so a resumed call carries the context at the head of the prompt instead.
+ *   with 0.169), so a resumed call carries the context at the head of the prompt instead, as
+ *   does a context too long for one argument.
  * - Ralph runs unattended: nobody is there to approve a command, so Codex runs with approvals
  *   and its sandbox off, as Claude runs with its allowed tools. A user who wants Codex's own
  *   sandbox sets it in CODEX_EXTRA_ARGS (`-c sandbox_mode="workspace-write"`, or `--sandbox …`
@@ -31,6 +32,12 @@ export interface CodexInvocation {
   input: string;
 }
 
+/**
+ * Longest loop context passed as an argument: Linux refuses any single argument over 128 KiB
+ * (and TOML escaping can grow it); a longer one goes on stdin ahead of the prompt.
+ */
+const MAX_CONTEXT_ARG_CHARS = 32 * 1024;
+
 /** Extra arguments that choose Codex's own approval or sandbox mode instead of the bypass. */
 const OWN_SAFETY_MODE =
   /^(?:-s|--sandbox(?:=.*)?|--full-auto|--approve-for-me|--dangerously-bypass-approvals-and-sandbox|(?:sandbox_mode|approval_policy)=.*)$/;
@@ -46,11 +53,12 @@ export function buildCodexArgs(options: CodexArgsOptions): CodexInvocation {
   if (options.model) args.push('-m', options.model);
   if (options.effort) args.push('-c', `model_reasoning_effort=${tomlString(options.effort)}`);
   const context = options.loopContext ?? '';
-  if (context && !resume) args.push('-c', `developer_instructions=${tomlString(context)}`);
+  const asDeveloper = context !== '' && !resume && context.length <= MAX_CONTEXT_ARG_CHARS;
+  if (asDeveloper) args.push('-c', `developer_instructions=${tomlString(context)}`);
   args.push(...(resume ? sandboxAsSetting(options.extraArgs) : options.extraArgs));
   if (resume) args.push(resume);
   args.push('-');
-  const input = context && resume ? `${context}\n\n${options.prompt}` : options.prompt;
+  const input = context && !asDeveloper ? `${context}\n\n${options.prompt}` : options.prompt;
   return { file, args, input };
 }
 

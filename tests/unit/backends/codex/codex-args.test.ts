@@ -55,6 +55,13 @@ describe('buildCodexArgs', () => {
     expect(inv.args.slice(-1 - extra.length, -1)).toEqual(extra);
   });
 
+  it('puts a context too long for one argument on stdin ahead of the prompt', () => {
+    const long = 'verify output line\n'.repeat(4000);
+    const inv = build({ loopContext: long });
+    expect(inv.args.some((a) => a.startsWith('developer_instructions='))).toBe(false);
+    expect(inv.input).toBe(`${long}\n\nDo the next task.`);
+  });
+
   it('passes a sandbox chosen by flag as a setting on resume, which takes no --sandbox', () => {
     const inv = build({
       resumeSessionId: 't-1',
