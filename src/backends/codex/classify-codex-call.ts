@@ -22,12 +22,13 @@ export interface CodexRun {
 
 /** Codex's own messages (0.169), each of which decides what Ralph does next. */
 const USAGE_LIMIT = /hit your usage limit/i;
-const QUOTA = /\bQuota exceeded\b|insufficient_quota|usage not included in your plan|upgrade to plus to continue/i;
+const QUOTA = /\bQuota exceeded\b|insufficient_quota|To use Codex with your ChatGPT plan, upgrade/i;
 const AUTH =
   /\b401\b|Unauthorized|Incorrect API key|invalid[_ ]api[_ ]key|Missing environment variable: `?\w*API_KEY|not logged in|log ?in again|refresh token|token (?:has )?expired/i;
 const CONTEXT_WINDOW = /ran out of room in the model's context window|context[_ ]length[_ ]exceeded|context window/i;
 const TRANSIENT =
   /exceeded retry limit|\b(?:429|5\d\d)\b|high demand|stream disconnected|Too Many Requests|rate limit|overloaded|timed? ?out|connection (?:refused|reset|closed)/i;
+const NO_MODEL = /model .* does not exist or you do not have access to it|does not have access to model/i;
 const STATUS = /(?:unexpected status|last status:?)\s*(\d{3})\b/i;
 const UNKNOWN_SESSION = /no (?:rollout|session|thread) found|could not find (?:a )?(?:session|thread|rollout)/i;
 
@@ -35,6 +36,9 @@ const QUOTA_ADVICE =
   'The OpenAI account has no quota left for this model, or the plan does not include it. Add credits or raise the limits of the account (platform.openai.com, Billing), or log Codex in with a plan that includes it (`codex login`); then run ralph again.';
 const AUTH_ADVICE =
   'The Codex CLI was refused its credentials. Log in again with `codex login`, or set the API key it uses (OPENAI_API_KEY, or the env_key of its model provider in ~/.codex/config.toml); then run ralph again.';
+
+const FORBIDDEN_ADVICE =
+  'The API refused the Codex CLI this model or access. Check CODEX_MODEL, and that the account or project of its credentials may use that model from where you are; then run ralph again.';
 
 /** The message that explains a failed run: the turn's failure, else the last error, else stderr. */
 export function codexFailureText(run: CodexRun): string {
@@ -93,6 +97,7 @@ export function classifyCodexCall(run: CodexRun, nowMs: number, defaultZone: () 
   }
   if (QUOTA.test(text)) return { kind: 'unrecoverable', message: text.slice(0, 300), advice: QUOTA_ADVICE };
   if (status === 401 || (status === undefined && AUTH.test(text))) return { kind: 'unrecoverable', message: text.slice(0, 300), advice: AUTH_ADVICE };
+  if (status === 403 || NO_MODEL.test(text)) return { kind: 'unrecoverable', message: text.slice(0, 300), advice: FORBIDDEN_ADVICE };
   if (CONTEXT_WINDOW.test(text)) return { kind: 'failed', message: failureMessage(run, text), resetSession: true };
   if ((status !== undefined && (status === 429 || status >= 500)) || (status === undefined && TRANSIENT.test(text))) {
     const outcome: AgentOutcome = { kind: 'api_transient', message: failureMessage(run, text) };

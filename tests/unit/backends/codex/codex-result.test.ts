@@ -79,6 +79,31 @@ describe('a Codex run read from its recorded output', () => {
     });
   });
 
+  it('a ChatGPT plan that does not include Codex stops the loop too', () => {
+    expect(replay('error-plan-not-included.jsonl').result.outcome).toMatchObject({
+      kind: 'unrecoverable',
+      message: expect.stringContaining('upgrade to Plus'),
+    });
+  });
+
+  it('a refused access (403) stops the loop with what to check', () => {
+    const { result } = replay('error-forbidden.jsonl');
+    expect(result.outcome).toMatchObject({
+      kind: 'unrecoverable',
+      message: expect.stringContaining('403 Forbidden'),
+      advice: expect.stringContaining('CODEX_MODEL'),
+    });
+    expect(result.apiStatus).toBe(403);
+  });
+
+  it('a model the account cannot use stops the loop with what to check', () => {
+    expect(replay('error-model-not-found.jsonl').result.outcome).toMatchObject({
+      kind: 'unrecoverable',
+      message: expect.stringContaining('`gpt-9` does not exist'),
+      advice: expect.stringContaining('CODEX_MODEL'),
+    });
+  });
+
   it('a usage limit, with the reset time Codex printed', () => {
     expect(replay('error-usage-limit.jsonl').result.outcome).toEqual({
       kind: 'usage_limit',
