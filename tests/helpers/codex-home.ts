@@ -56,5 +56,7 @@ export function codexHome(dir: string, baseUrl: string, options: CodexHomeOption
     CODEX_HOME: codexDir,
     [CODEX_TEST_KEY_VAR]: options.apiKey ?? FAKE_API_KEY,
     PATH: process.env['PATH'] ?? '/usr/bin:/bin',
+    // Codex prints a usage limit's reset in local time: it must read the clock in the test's zone.
+    ...(process.env['TZ'] ? { TZ: process.env['TZ'] } : {}),
   };
 }
