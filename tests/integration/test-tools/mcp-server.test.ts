@@ -5,6 +5,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { backendNamesFirst } from '../../../src/backends/registry.js';
 import { git, gitRepo } from '../../helpers/git-repo.js';
 import { ROOT, cleanEnv } from '../../helpers/run-cli.js';
 import { toolsHome } from '../../helpers/test-tools.js';
@@ -64,7 +65,7 @@ describe('ralph mcp', () => {
     const byName = new Map(tools.map((t) => [t.name, t]));
     const run = byName.get('test_run')?.inputSchema as { properties: Record<string, Json>; required: string[] };
     expect(run.required.sort()).toEqual(['task', 'workspace_id']);
-    expect(run.properties['backend']).toMatchObject({ enum: ['mock', 'claude'] });
+    expect(run.properties['backend']).toMatchObject({ enum: backendNamesFirst('mock') });
     const verify = byName.get('verify')?.inputSchema as { properties: Record<string, Json> };
     expect(verify.properties['gate_action']).toMatchObject({ enum: ['retry', 'skip', 'abort'] });
     const assert = byName.get('test_assert')?.inputSchema as { properties: Record<string, { items?: { oneOf?: unknown[] } }> };
