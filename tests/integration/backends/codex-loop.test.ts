@@ -56,6 +56,8 @@ describe('ralph --backend codex against the real Codex CLI', () => {
     const requests = api.requests.slice(first);
     expect(requests).toHaveLength(5);
     expect(requests.every((q) => q.body.model === CODEX_TEST_MODEL && q.body.reasoning?.effort === 'low')).toBe(true);
+    // Unattended: approvals and Codex's sandbox are off unless the user chose a sandbox.
+    for (const q of requests) expect(q.headers['x-codex-turn-metadata']).toContain('"sandbox_mode":"danger-full-access"');
     // Loop 1 gets the context as a developer message; loop 2 resumes the thread and carries it in the prompt.
     expect(messages(requests[0]!.body)).toContainEqual(expect.stringContaining('Loop #1'));
     const second = messages(requests[2]!.body);
@@ -126,6 +128,30 @@ describe('ralph --backend codex against the real Codex CLI', () => {
     expect(r.stderr).toContain('codex login');
     expect(readJson(join(dir, '.ralph', 'status.json'))).toMatchObject({ exit_reason: 'agent_failure', exit_code: 1 });
     expect(`${r.stdout}${r.stderr}${ralphFiles(dir)}`).not.toContain(key);
+  });
+
+  it('Codex’s own sandbox chosen in CODEX_EXTRA_ARGS replaces the bypass, on the resumed call too', async () => {
+    const dir = ralphProject({ ralphrc: `${RALPHRC}CODEX_EXTRA_ARGS="--sandbox workspace-write"\n` });
+    const first = api.requests.length;
+    api.script([{ text: inProgress('Looked at the plan.') }, { text: inProgress('Looked again.') }]);
+    const r = await ralph(['--backend', 'codex', '--max-loops', '2', '--pause', '0'], dir, codexEnv());
+    expect(r.exitCode).toBe(7);
+    const requests = api.requests.slice(first);
+    expect(requests).toHaveLength(2);
+    expect(messages(requests[1]!.body)).toContainEqual(expect.stringContaining('Looked at the plan.'));
+    for (const q of requests) expect(q.headers['x-codex-turn-metadata']).toContain('"sandbox_mode":"workspace-write"');
+  });
+
+  it('--live shows Codex’s retries, commands and answer as they happen', async () => {
+    const dir = ralphProject({ ralphrc: RALPHRC });
+    api.script([{ hang: true }, shellCall('echo hi > hello.txt'), { text: inProgress('Wrote hello.txt.') }]);
+    const r = await ralph(['--backend', 'codex', '--live', '--max-loops', '1', '--pause', '0'], dir, codexEnv({ streamRetries: 1, streamIdleMs: 500 }));
+    expect(r.exitCode).toBe(7);
+    const shown = `${r.stdout}${r.stderr}`;
+    expect(shown).toContain('API retry 1/1');
+    expect(shown).toContain('⚡ [Shell]');
+    expect(shown).toContain('Wrote hello.txt.');
+    expect(readFileSync(join(dir, 'hello.txt'), 'utf8')).toBe('hi\n');
   });
 
   it('a missing Codex CLI is one clear message and exit 2', async () => {
