@@ -1,7 +1,8 @@
 /**
  * The Codex CLI argv of one iteration:
  * `codex exec [resume] --json --skip-git-repo-check --dangerously-bypass-approvals-and-sandbox
- *  [-m M] [-c model_reasoning_effort="E"] [-c developer_instructions="<context>"] [extra…]
+ *  [-m M] [-c model_reasoning_effort="E"] [-c shell_environment_policy.exclude=[…]]
+ *  [-c developer_instructions="<context>"] [extra…]
  *  [<session id>] -`, the prompt on stdin (the trailing `-`).
  *
  * - The prompt goes through stdin: PROMPT.md can outgrow what one argument may hold, and a
@@ -10,6 +11,8 @@
  *   thread's developer instructions from its first call and ignores new ones on resume (seen
  *   with 0.169), so a resumed call carries the context at the head of the prompt instead, as
  *   does a context too long for one argument.
+ * - Codex hands its whole environment to the commands it runs (0.169), its API key included:
+ *   the key is excluded from theirs by name.
  * - Ralph runs unattended: nobody is there to approve a command, so Codex runs with approvals
  *   and its sandbox off, as Claude runs with its allowed tools. A user who wants Codex's own
  *   sandbox sets it in CODEX_EXTRA_ARGS (`-c sandbox_mode="workspace-write"`, or `--sandbox …`
@@ -20,6 +23,8 @@ export interface CodexArgsOptions {
   model?: string;
   effort?: string;
   extraArgs: readonly string[];
+  /** Variables Codex needs for itself that the commands it runs must not see (its API key). */
+  hiddenEnv?: readonly string[];
   resumeSessionId?: string;
   loopContext?: string;
   prompt: string;
@@ -52,6 +57,8 @@ export function buildCodexArgs(options: CodexArgsOptions): CodexInvocation {
   if (!options.extraArgs.some((arg) => OWN_SAFETY_MODE.test(arg))) args.push('--dangerously-bypass-approvals-and-sandbox');
   if (options.model) args.push('-m', options.model);
   if (options.effort) args.push('-c', `model_reasoning_effort=${tomlString(options.effort)}`);
+  const hidden = options.hiddenEnv ?? [];
+  if (hidden.length > 0) args.push('-c', `shell_environment_policy.exclude=[${hidden.map(tomlString).join(', ')}]`);
   const context = options.loopContext ?? '';
   const asDeveloper = context !== '' && !resume && context.length <= MAX_CONTEXT_ARG_CHARS;
   if (asDeveloper) args.push('-c', `developer_instructions=${tomlString(context)}`);

@@ -19,6 +19,8 @@ export interface CodexBackendOptions {
   effort: string;
   extraArgs: readonly string[];
   env: NodeJS.ProcessEnv;
+  /** Names in `env` Codex needs and the commands it runs must not see. */
+  hiddenEnv?: readonly string[];
   logger: Logger;
   /** Where the last thread's token totals are kept between calls (and runs of Ralph). */
   threadUsage?: ThreadUsageStore;
@@ -46,6 +48,7 @@ export class CodexBackend implements AgentBackend {
       model: o.model,
       effort: o.effort,
       extraArgs: o.extraArgs,
+      ...(o.hiddenEnv ? { hiddenEnv: o.hiddenEnv } : {}),
       ...(request.resumeSessionId ? { resumeSessionId: request.resumeSessionId } : {}),
       loopContext: request.loopContext,
       prompt: request.prompt,

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { buildAgentEnv } from '../../core/agent-env.js';
-import { describeEnvFilter } from '../../core/secret-env.js';
+import { describeEnvFilter, isSecretName } from '../../core/secret-env.js';
 import type { AgentBackend } from '../../ports.js';
 import { checkAgentCli } from '../cli-version-check.js';
 import type { BackendContext } from '../registry.js';
@@ -9,8 +9,8 @@ import { threadUsageFile } from './codex-thread-usage.js';
 
 /**
  * What the Codex CLI needs for itself besides what any agent gets: its home (CODEX_HOME holds
- * the user's login and sessions; Ralph never points it elsewhere) and its API key. Codex keeps
- * variables named like credentials out of the commands it runs (its shell environment policy).
+ * the user's login and sessions; Ralph never points it elsewhere) and its API key. Codex would
+ * hand the key on to every command it runs; those named like credentials are kept from them.
  */
 const CODEX_OWN = /^(?:CODEX_|OPENAI_)/;
 
@@ -18,6 +18,7 @@ const CODEX_OWN = /^(?:CODEX_|OPENAI_)/;
 export function createCodexBackend(ctx: BackendContext): AgentBackend {
   const { config, logger } = ctx;
   const own = Object.keys(ctx.env).filter((name) => CODEX_OWN.test(name));
+  const hiddenEnv = own.filter(isSecretName).sort();
   const agentEnv = buildAgentEnv(ctx.env, [...config.agentEnv, ...own]);
   const said = describeEnvFilter('Agent', agentEnv, '--agent-env NAME');
   if (said) logger.info(said);
@@ -30,6 +31,7 @@ export function createCodexBackend(ctx: BackendContext): AgentBackend {
     effort: config.codexEffort,
     extraArgs: config.codexExtraArgs,
     env: agentEnv.env,
+    hiddenEnv,
     logger,
     threadUsage: threadUsageFile(join(ctx.paths.dir, 'codex_thread_usage.json')),
     now: () => ctx.clock.now(),

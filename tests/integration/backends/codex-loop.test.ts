@@ -42,7 +42,7 @@ describe('ralph --backend codex against the real Codex CLI', () => {
     const dir = ralphProject({ ralphrc: RALPHRC });
     const first = api.requests.length;
     api.script([
-      shellCall('echo one > one.txt'),
+      shellCall('echo one > one.txt && env > .ralph/command-env.txt'),
       { text: inProgress('Wrote one.txt.') },
       shellCall('echo two > two.txt'),
       { text: complete('Wrote two.txt; every task is done.') },
@@ -71,6 +71,10 @@ describe('ralph --backend codex against the real Codex CLI', () => {
     expect(status['totals']).toMatchObject({ calls: 3, output_tokens: 400 });
     // Estimated at gpt-5.1-codex list prices: 5000 uncached input, 1000 cached, 400 output tokens.
     expect((status['totals'] as { cost_usd: number }).cost_usd).toBeCloseTo((5000 * 1.25 + 1000 * 0.125 + 400 * 10) / 1e6, 9);
+    // Codex authenticated with the key, and the commands it ran never saw it.
+    const commandEnv = readFileSync(join(dir, '.ralph', 'command-env.txt'), 'utf8');
+    expect(commandEnv).toContain('CODEX_HOME=');
+    expect(commandEnv).not.toContain('OPENAI_API_KEY');
     expect(ralphFiles(dir)).not.toContain(FAKE_API_KEY);
   });
 

@@ -37,6 +37,15 @@ describe('buildCodexArgs', () => {
     expect(inv.input).toBe('Do the next task.');
   });
 
+  it('keeps the names Codex needs for itself out of the commands it runs', () => {
+    expect(build({ hiddenEnv: ['CODEX_API_KEY', 'OPENAI_API_KEY'] }).args).toEqual([
+      ...BASE,
+      '-c',
+      'shell_environment_policy.exclude=["CODEX_API_KEY", "OPENAI_API_KEY"]',
+      '-',
+    ]);
+  });
+
   it('resumes a thread by id, the loop context at the head of the prompt (a thread keeps its first developer instructions)', () => {
     const inv = build({ resumeSessionId: '01a2-thread', loopContext: 'Loop #3.' });
     expect(inv.args).toEqual(['exec', 'resume', '--json', '--skip-git-repo-check', '--dangerously-bypass-approvals-and-sandbox', '01a2-thread', '-']);
