@@ -1,5 +1,5 @@
 import type { PermissionDenial, TokenUsage, ToolUse } from '../../agent-result.js';
-import { emptyDigest, isTextDigest, type TextDigest } from '../../core/text-digest.js';
+import { digestOf, emptyDigest, isTextDigest, type TextDigest } from '../../core/text-digest.js';
 import { isObject, str, type Json } from '../claude/json-fields.js';
 import { describeCodexItem } from './codex-items.js';
 
@@ -75,7 +75,7 @@ export class CodexOutputBuilder {
     if (kind === 'agent_message') {
       const text = item['text'];
       if (isTextDigest(text)) this.out.text = text;
-      else if (typeof text === 'string') this.out.text = { ...emptyDigest(), head: text, length: text.length };
+      else if (typeof text === 'string') this.out.text = digestOf(text);
       return;
     }
     if (kind === 'error') {

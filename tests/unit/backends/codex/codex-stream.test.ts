@@ -37,6 +37,16 @@ describe('CodexStreamReader', () => {
     ]);
   });
 
+  it('a short answer is a digest too, its error lines found', () => {
+    const line = JSON.stringify({
+      type: 'item.completed',
+      item: { id: 'i1', type: 'agent_message', text: 'Tried the build.\nError: build failed in src/a.ts' },
+    });
+    const { output } = readCodexStdout(`${line}\n`);
+    expect(output.text.head).toBe('Tried the build.\nError: build failed in src/a.ts');
+    expect(output.text.errorLines).toEqual(['Error: build failed in src/a.ts']);
+  });
+
   it('keeps huge command output and answers as bounded digests', () => {
     const big = 'x'.repeat(3_000_000);
     const lines = [
