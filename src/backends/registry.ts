@@ -52,7 +52,7 @@ export const BACKENDS = {
   codex: {
     displayName: 'Codex CLI',
     about: "OpenAI's Codex CLI",
-    // Cost is estimated from tokens × list price (Codex reports tokens only), for a model set in CODEX_MODEL.
+    // Cost is estimated from tokens × list price (Codex reports tokens only) when the model is known and listed.
     capabilities: { resume: true, cost: true, liveView: true, permissionDenials: true },
     create: async (ctx) => (await import('./codex/create-codex-backend.js')).createCodexBackend(ctx),
     preflight: async (ctx) => (await import('./codex/create-codex-backend.js')).checkCodexBeforeLoop(ctx),

@@ -14,8 +14,10 @@ import type { ThreadUsageStore } from './codex-thread-usage.js';
 
 export interface CodexBackendOptions {
   command: readonly string[];
-  /** The model asked for ('' = Codex's default, which Ralph cannot price). */
+  /** The model asked for ('' = the one Codex's config or default picks). */
   model: string;
+  /** The model the tokens are priced at ('' = unknown: no cost). */
+  pricedModel?: string;
   effort: string;
   extraArgs: readonly string[];
   env: NodeJS.ProcessEnv;
@@ -71,7 +73,7 @@ export class CodexBackend implements AgentBackend {
     const now = o.now ?? Date.now;
     const result = toCodexResult(
       run,
-      { model: o.model, ...(usageBefore ? { usageBefore } : {}) },
+      { model: o.pricedModel ?? o.model, ...(usageBefore ? { usageBefore } : {}) },
       now(),
       () => o.timeZone ?? Intl.DateTimeFormat().resolvedOptions().timeZone,
     );

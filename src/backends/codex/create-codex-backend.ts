@@ -5,6 +5,7 @@ import type { AgentBackend } from '../../ports.js';
 import { checkAgentCli } from '../cli-version-check.js';
 import type { BackendContext } from '../registry.js';
 import { CodexBackend } from './codex-backend.js';
+import { pricedModel, readCodexConfig } from './codex-priced-model.js';
 import { threadUsageFile } from './codex-thread-usage.js';
 
 /**
@@ -28,6 +29,7 @@ export function createCodexBackend(ctx: BackendContext): AgentBackend {
   return new CodexBackend({
     command: config.codexCommand,
     model: config.codexModel,
+    pricedModel: pricedModel(config.codexModel, config.codexExtraArgs, readCodexConfig(agentEnv.env)),
     effort: config.codexEffort,
     extraArgs: config.codexExtraArgs,
     env: agentEnv.env,

@@ -134,8 +134,8 @@ describe('ralph --backend codex against the real Codex CLI', () => {
     expect(`${r.stdout}${r.stderr}${ralphFiles(dir)}`).not.toContain(key);
   });
 
-  it('Codex’s own sandbox chosen in CODEX_EXTRA_ARGS replaces the bypass, on the resumed call too', async () => {
-    const dir = ralphProject({ ralphrc: `${RALPHRC}CODEX_EXTRA_ARGS="--sandbox workspace-write"\n` });
+  it('Codex’s own sandbox chosen in CODEX_EXTRA_ARGS replaces the bypass, on the resumed call too (model priced from its config.toml)', async () => {
+    const dir = ralphProject({ ralphrc: `CODEX_CMD="${CODEX_BIN}"\nCODEX_EXTRA_ARGS="--sandbox workspace-write"\n` });
     const first = api.requests.length;
     api.script([{ text: inProgress('Looked at the plan.') }, { text: inProgress('Looked again.') }]);
     const r = await ralph(['--backend', 'codex', '--max-loops', '2', '--pause', '0'], dir, codexEnv());
@@ -144,6 +144,9 @@ describe('ralph --backend codex against the real Codex CLI', () => {
     expect(requests).toHaveLength(2);
     expect(messages(requests[1]!.body)).toContainEqual(expect.stringContaining('Looked at the plan.'));
     for (const q of requests) expect(q.headers['x-codex-turn-metadata']).toContain('"sandbox_mode":"workspace-write"');
+    // No CODEX_MODEL: the model of Codex's config.toml prices the tokens (2 calls of 1000 + 200 cached in, 80 out).
+    const totals = readJson(join(dir, '.ralph', 'status.json'))['totals'] as { cost_usd: number };
+    expect(totals.cost_usd).toBeCloseTo((2000 * 1.25 + 400 * 0.125 + 160 * 10) / 1e6, 9);
   });
 
   it('--live shows Codex’s retries, commands and answer as they happen', async () => {
