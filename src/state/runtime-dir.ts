@@ -2,6 +2,7 @@ import { lstatSync, mkdirSync, readFileSync, realpathSync, statSync } from 'node
 import { createRequire } from 'node:module';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { privateDirProblem } from '../core/private-dir.js';
+import { sha256Hex } from '../core/sha256.js';
 import { ExitCode, RalphError } from '../errors.js';
 
 /**
@@ -14,16 +15,13 @@ import { ExitCode, RalphError } from '../errors.js';
  */
 
 /**
- * node:crypto and node:os are loaded when first needed, not on import: crypto
- * alone costs a read-only command about 10 ms of start, and a project at the
- * top of its git repository needs neither.
+ * node:os is loaded when first needed, not on import: a project inside a git
+ * repository never needs it. The digest is computed without node:crypto,
+ * which alone costs a read-only command about 10 ms of start.
  */
 const loadBuiltin = createRequire(import.meta.url);
 
-function hashOf(text: string): string {
-  const { createHash } = loadBuiltin('node:crypto') as typeof import('node:crypto');
-  return createHash('sha256').update(text).digest('hex').slice(0, 16);
-}
+const hashOf = (text: string): string => sha256Hex(text).slice(0, 16);
 
 function realOrResolved(path: string): string {
   try {

@@ -1,0 +1,67 @@
+/**
+ * SHA-256 (FIPS 180-4) of a string's UTF-8 bytes, as lowercase hex. The
+ * run-time directory of a project is named by this digest of its path; loading
+ * node:crypto for that one short digest costs a read-only command more start
+ * time than its whole answer, and the name must stay the digest it always was
+ * so that a status read finds the lock a running loop holds.
+ */
+
+const ROUND_CONSTANTS = new Uint32Array([
+  0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5, 0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74,
+  0x80deb1fe, 0x9bdc06a7, 0xc19bf174, 0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da, 0x983e5152, 0xa831c66d,
+  0xb00327c8, 0xbf597fc7, 0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967, 0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e,
+  0x92722c85, 0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070, 0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5,
+  0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3, 0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
+]);
+
+const INITIAL_STATE = [0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19];
+
+const rotr = (x: number, n: number): number => (x >>> n) | (x << (32 - n));
+
+/** The message padded to whole 64-byte blocks: a 1 bit, zeros, and the bit length as a 64-bit big-endian number. */
+function padded(bytes: Uint8Array): Uint8Array {
+  const length = Math.ceil((bytes.length + 9) / 64) * 64;
+  const out = new Uint8Array(length);
+  out.set(bytes);
+  out[bytes.length] = 0x80;
+  const view = new DataView(out.buffer);
+  const bits = bytes.length * 8;
+  view.setUint32(length - 8, Math.floor(bits / 0x100000000));
+  view.setUint32(length - 4, bits >>> 0);
+  return out;
+}
+
+function compress(state: number[], view: DataView, offset: number, w: Uint32Array): void {
+  for (let t = 0; t < 16; t += 1) w[t] = view.getUint32(offset + t * 4);
+  for (let t = 16; t < 64; t += 1) {
+    const a = w[t - 15]!;
+    const b = w[t - 2]!;
+    const s0 = rotr(a, 7) ^ rotr(a, 18) ^ (a >>> 3);
+    const s1 = rotr(b, 17) ^ rotr(b, 19) ^ (b >>> 10);
+    w[t] = (w[t - 16]! + s0 + w[t - 7]! + s1) | 0;
+  }
+  let [a, b, c, d, e, f, g, h] = state as [number, number, number, number, number, number, number, number];
+  for (let t = 0; t < 64; t += 1) {
+    const t1 = (h + (rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)) + ((e & f) ^ (~e & g)) + ROUND_CONSTANTS[t]! + w[t]!) | 0;
+    const t2 = ((rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)) + ((a & b) ^ (a & c) ^ (b & c))) | 0;
+    h = g;
+    g = f;
+    f = e;
+    e = (d + t1) | 0;
+    d = c;
+    c = b;
+    b = a;
+    a = (t1 + t2) | 0;
+  }
+  const next = [a, b, c, d, e, f, g, h];
+  for (let i = 0; i < 8; i += 1) state[i] = (state[i]! + next[i]!) | 0;
+}
+
+export function sha256Hex(text: string): string {
+  const message = padded(new TextEncoder().encode(text));
+  const view = new DataView(message.buffer);
+  const state = [...INITIAL_STATE];
+  const w = new Uint32Array(64);
+  for (let offset = 0; offset < message.length; offset += 64) compress(state, view, offset, w);
+  return state.map((word) => (word >>> 0).toString(16).padStart(8, '0')).join('');
+}
