@@ -1,2 +1,2 @@
 #!/usr/bin/env node
-import '../dist/bundle/ralph-enable.js';
+void import('../dist/bundle/ralph-enable.js');

@@ -1,2 +1,2 @@
 #!/usr/bin/env node
-import '../dist/bundle/ralph-monitor.js';
+require('../dist/bundle/ralph-monitor.cjs');

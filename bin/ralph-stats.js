@@ -1,2 +1,2 @@
 #!/usr/bin/env node
-import '../dist/bundle/ralph-stats.js';
+require('../dist/bundle/ralph-stats.cjs');

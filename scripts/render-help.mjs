@@ -7,7 +7,7 @@ import { rmSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 const target = fileURLToPath(new URL('../dist/bundle/ralph-help.txt', import.meta.url));
-const cli = fileURLToPath(new URL('../dist/bundle/ralph.js', import.meta.url));
+const cli = fileURLToPath(new URL('../dist/bundle/ralph.cjs', import.meta.url));
 rmSync(target, { force: true });
 const help = execFileSync(process.execPath, [cli, '--help'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
 writeFileSync(target, help);

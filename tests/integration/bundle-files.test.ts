@@ -1,10 +1,11 @@
 // The bundle `npm run build` leaves in dist/bundle/: each read-only command is
-// one file, every path the code builds from its own location is there, and a
-// read-only command loads none of Node's heavier modules it does not need.
+// one CommonJS file (or two) that Node starts without its ES module loader,
+// every path the code builds from its own location is there, and a read-only
+// command loads none of Node's heavier modules it does not need.
 // Needs `npm run build`.
 import { execa } from 'execa';
-import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { gitRepo } from '../helpers/git-repo.js';
 import { cleanEnv, ROOT } from '../helpers/run-cli.js';
@@ -13,46 +14,77 @@ import { tempDir } from '../helpers/temp-dir.js';
 const BUNDLE = join(ROOT, 'dist', 'bundle');
 const read = (name: string): string => readFileSync(join(BUNDLE, name), 'utf8');
 
-/** The files of the bundle a file imports before it runs (static imports). */
-function staticImports(text: string): string[] {
-  return [...text.matchAll(/^import\s[^;]*?from\s*"(\.[^"]+)"|^import\s*"(\.[^"]+)"/gm)].map((m) => (m[1] ?? m[2]) as string);
-}
-
-/** The file and every file of the bundle it imports before it runs. */
-function loadedBeforeRunning(name: string, seen = new Set<string>()): Set<string> {
-  if (seen.has(name)) return seen;
-  seen.add(name);
-  for (const dep of staticImports(read(name))) loadedBeforeRunning(dep.replace(/^\.\//, ''), seen);
-  return seen;
+/** Runs a command in a git repository with a recorder preloaded; what it loaded: Node's own modules and the files it required. */
+async function loadedBy(name: string, args: readonly string[]): Promise<{ modules: string[]; files: string[]; stdout: string; exitCode: number | undefined }> {
+  const record = join(tempDir(), 'loaded.json');
+  const recorder = join(tempDir(), 'record-loaded.cjs');
+  writeFileSync(
+    recorder,
+    `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(record)}, JSON.stringify({ modules: process.moduleLoadList, files: Object.keys(require.cache) })));`,
+  );
+  const cwd = gitRepo();
+  // Figures for ralph-stats to print.
+  mkdirSync(join(cwd, '.ralph', 'logs'), { recursive: true });
+  writeFileSync(
+    join(cwd, '.ralph', 'logs', 'metrics.jsonl'),
+    `${JSON.stringify({ timestamp: '2026-01-01T10:00:00+00:00', loop: 1, duration: 30, success: true, calls: 1 })}\n`,
+  );
+  const run = await execa(process.execPath, ['--require', recorder, join(ROOT, 'bin', `${name}.js`), ...args], {
+    cwd,
+    env: cleanEnv(),
+    extendEnv: false,
+    reject: false,
+    stdin: 'ignore',
+  });
+  const loaded = JSON.parse(readFileSync(record, 'utf8')) as { modules: string[]; files: string[] };
+  return { ...loaded, files: loaded.files.filter((f) => f !== recorder).map((f) => relative(ROOT, f)), stdout: run.stdout, exitCode: run.exitCode };
 }
 
 describe('the bundle of the commands', () => {
-  it.each(['ralph.js', 'ralph-status.js'])('%s is one file: it imports no other file before it runs', (name) => {
-    expect(staticImports(read(name))).toEqual([]);
+  it.each([
+    ['ralph', ['--version'], ['dist/bundle/ralph.cjs']],
+    ['ralph', ['--help'], ['dist/bundle/ralph.cjs']],
+    ['ralph', ['--status'], ['dist/bundle/ralph.cjs', 'dist/bundle/ralph-status.cjs']],
+    ['ralph', ['--status', '--json'], ['dist/bundle/ralph.cjs', 'dist/bundle/ralph-status.cjs']],
+    ['ralph', ['--circuit-status'], ['dist/bundle/ralph.cjs', 'dist/bundle/ralph-status.cjs']],
+    ['ralph-monitor', ['--once'], ['dist/bundle/ralph-monitor.cjs']],
+    ['ralph-monitor', ['--json'], ['dist/bundle/ralph-monitor.cjs']],
+    ['ralph-stats', [], ['dist/bundle/ralph-stats.cjs']],
+    ['ralph-stats', ['--json'], ['dist/bundle/ralph-stats.cjs']],
+  ] as const)('%s %j reads only its CommonJS files, without the ES module loader or the parser', async (name, args, files) => {
+    const loaded = await loadedBy(name, args);
+    expect(loaded.stdout.length).toBeGreaterThan(0);
+    expect(loaded.files).toEqual([`bin/${name}.js`, ...files]);
+    expect(loaded.modules).not.toContain('NativeModule internal/modules/esm/module_job');
+    for (const file of files) expect(read(file.replace('dist/bundle/', '')), file).not.toContain('node_modules/commander');
   });
 
-  it.each(['ralph.js', 'ralph-status.js', 'ralph-stats.js', 'ralph-monitor.js'])(
-    '%s loads no parser (commander) before it runs, in two files at most',
-    (name) => {
-      const files = [...loadedBeforeRunning(name)];
-      expect(files.length).toBeLessThanOrEqual(2);
-      for (const file of files) expect(read(file), file).not.toContain('node_modules/commander');
-    },
-  );
-
-  it('ralph.js loads the status commands or the parser only for the argv that needs them', () => {
-    const lazy = [...read('ralph.js').matchAll(/\bimport\("([^"]+)"\)/g)].map((m) => m[1]);
-    expect(lazy.sort()).toEqual(['./ralph-status.js', './ralph-with-parser.js']);
+  it.each([
+    ['ralph', ['--bogus'], 'dist/bundle/ralph-with-parser.js'],
+    ['ralph-monitor', ['--interval', '1', '--once'], 'dist/bundle/ralph-monitor-with-parser.cjs'],
+    ['ralph-stats', ['--project', '.'], 'dist/bundle/ralph-stats-with-parser.cjs'],
+  ] as const)('%s %j hands over to the part with the parser', async (name, args, part) => {
+    const loaded = await loadedBy(name, args);
+    if (part.endsWith('.cjs')) expect(loaded.files).toContain(part);
+    else expect(loaded.modules).toContain('NativeModule internal/modules/esm/module_job');
   });
 
-  it('every file a bundled module finds beside itself exists (the rendered help, the watchdog, the parts of ralph)', () => {
+  it('ralph.cjs requires the status commands and imports the parser (an ES module part) only for the argv that needs them', () => {
+    const text = read('ralph.cjs');
+    expect([...text.matchAll(/\brequire\("(\.[^"]+)"\)/g)].map((m) => m[1])).toEqual(['./ralph-status.cjs']);
+    expect([...text.matchAll(/\bimport\("([^"]+)"\)/g)].map((m) => m[1])).toEqual(['./ralph-with-parser.js']);
+  });
+
+  it('every file a bundled module finds beside itself exists (the rendered help, the watchdog, the parts of a command)', () => {
     const wanted = new Set<string>();
-    for (const name of readdirSync(BUNDLE).filter((n) => n.endsWith('.js'))) {
+    for (const name of readdirSync(BUNDLE).filter((n) => n.endsWith('.js') || n.endsWith('.cjs'))) {
       const text = read(name);
-      for (const m of text.matchAll(/new URL\("\.\/([^"]+)", import\.meta\.url\)|\bimport\("\.\/([^"]+)"\)|from\s*"\.\/([^"]+)"/g))
+      for (const m of text.matchAll(
+        /new URL\("\.\/([^"]+)", (?:import\.meta\.url|importMetaUrl)\)|\b(?:import|require)\("\.\/([^"]+)"\)|from\s*"\.\/([^"]+)"/g,
+      ))
         wanted.add((m[1] ?? m[2] ?? m[3]) as string);
     }
-    expect(wanted.size).toBeGreaterThan(3);
+    for (const file of ['ralph-help.txt', 'ralph-status.cjs', 'ralph-with-parser.js', 'watchdog-main.js']) expect(wanted).toContain(file);
     for (const file of wanted) expect(existsSync(join(BUNDLE, file)), file).toBe(true);
   });
 
@@ -66,39 +98,27 @@ describe('the bundle of the commands', () => {
       ['ralph-stats'],
     ].map((command) => [command.join(' '), command] as const),
   )('%s in a git repository does not load node:crypto', async (_, [name, ...args]) => {
-    const record = join(tempDir(), 'modules.txt');
-    const recorder = join(tempDir(), 'record-modules.cjs');
-    writeFileSync(recorder, `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(record)}, process.moduleLoadList.join('\\n')));`);
-    await execa(process.execPath, ['--require', recorder, join(ROOT, 'bin', `${name as string}.js`), ...args], {
-      cwd: gitRepo(),
-      env: cleanEnv(),
-      extendEnv: false,
-      reject: false,
-      stdin: 'ignore',
-    });
-    const loaded = readFileSync(record, 'utf8').split('\n');
-    expect(loaded).toContain('NativeModule fs');
-    expect(loaded).not.toContain('NativeModule crypto');
+    const { modules } = await loadedBy(name as string, args);
+    expect(modules).toContain('NativeModule fs');
+    expect(modules).not.toContain('NativeModule crypto');
   });
 
-  it.each([['--status'], ['--status', '--json'], ['--circuit-status'], ['--circuit-status', '--json']])(
-    'ralph %s prints through a pipe without creating process.stdout (no net module)',
-    async (...args) => {
-      const record = join(tempDir(), 'modules.txt');
-      const recorder = join(tempDir(), 'record-modules.cjs');
-      writeFileSync(recorder, `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(record)}, process.moduleLoadList.join('\\n')));`);
-      const run = await execa(process.execPath, ['--require', recorder, join(ROOT, 'bin', 'ralph.js'), ...args], {
-        cwd: gitRepo(),
-        env: cleanEnv(),
-        extendEnv: false,
-        reject: false,
-        stdin: 'ignore',
-      });
-      expect(run.exitCode).toBe(0);
-      expect(run.stdout.length).toBeGreaterThan(0);
-      const loaded = readFileSync(record, 'utf8').split('\n');
-      expect(loaded).toContain('NativeModule fs');
-      expect(loaded).not.toContain('NativeModule net');
-    },
-  );
+  it.each(
+    [
+      ['ralph', '--status'],
+      ['ralph', '--status', '--json'],
+      ['ralph', '--circuit-status'],
+      ['ralph', '--circuit-status', '--json'],
+      ['ralph-monitor', '--once'],
+      ['ralph-monitor', '--json'],
+      ['ralph-stats'],
+      ['ralph-stats', '--json'],
+    ].map((command) => [command.join(' '), command] as const),
+  )('%s prints through a pipe without creating process.stdout (no net module)', async (_, [name, ...args]) => {
+    const run = await loadedBy(name as string, args);
+    expect(run.exitCode).toBe(0);
+    expect(run.stdout.length).toBeGreaterThan(0);
+    expect(run.modules).toContain('NativeModule fs');
+    expect(run.modules).not.toContain('NativeModule net');
+  });
 });

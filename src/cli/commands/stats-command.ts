@@ -1,0 +1,27 @@
+import { resolve } from 'node:path';
+import { computeStats, formatStatsText, readMetricsFile } from '../../features/stats.js';
+import { ralphPaths } from '../../state/paths.js';
+import { ExitCode, RalphError } from '../../errors.js';
+import { printRedacted } from '../redacted-output.js';
+import type { StatsArgs } from '../ralph-stats-args.js';
+
+const NO_METRICS = 'No metrics file found. Run ralph first to generate metrics.';
+
+/** Prints the summary of the project's metrics file (ralph-stats); the exit code. */
+export function showStats(flags: StatsArgs): number {
+  const path = ralphPaths(resolve(flags.project ?? '.')).metrics;
+  const parsed = readMetricsFile(path);
+  if (parsed === undefined) throw new RalphError(NO_METRICS, ExitCode.RuntimeError, `(looked for ${path})`);
+  const stats = computeStats(parsed.entries, parsed.skippedLines.length);
+  if (flags.json) {
+    printRedacted(`${JSON.stringify(stats, null, 2)}\n`);
+    return 0;
+  }
+  printRedacted(formatStatsText(stats, path));
+  if (parsed.skippedLines.length > 0) {
+    const shown = parsed.skippedLines.slice(0, 10).join(', ');
+    const more = parsed.skippedLines.length > 10 ? ', …' : '';
+    process.stderr.write(`Skipped ${parsed.skippedLines.length} line(s) that are not metrics records (line ${shown}${more}).\n`);
+  }
+  return 0;
+}
