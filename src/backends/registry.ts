@@ -1,6 +1,9 @@
 import type { RalphConfig } from '../config/keys.js';
 import type { AgentBackend, Clock, Logger, ProcessRunner } from '../ports.js';
 import type { RalphPaths } from '../state/paths.js';
+import { BACKEND_NAMES, type BackendName } from './backend-names.js';
+
+export { BACKEND_NAMES, type BackendName };
 
 /** What a backend may need to be built or checked. */
 export interface BackendContext {
@@ -38,8 +41,8 @@ export interface BackendEntry {
 
 /**
  * Every agent Ralph can run, by the name `--backend` and RALPH_BACKEND take. Adding an agent is
- * a folder under src/backends/ and one entry here; tests/unit/backends/conformance.test.ts runs
- * against every entry.
+ * a folder under src/backends/, its name in backend-names.ts and one entry here;
+ * tests/unit/backends/conformance.test.ts runs against every entry.
  */
 export const BACKENDS = {
   claude: {
@@ -63,11 +66,7 @@ export const BACKENDS = {
     capabilities: { resume: true, cost: true, liveView: true, permissionDenials: true },
     create: async (ctx) => (await import('./mock-backend.js')).createMockBackend(ctx),
   },
-} satisfies Record<string, BackendEntry>;
-
-export type BackendName = keyof typeof BACKENDS;
-
-export const BACKEND_NAMES = Object.keys(BACKENDS) as [BackendName, ...BackendName[]];
+} satisfies Record<BackendName, BackendEntry>;
 
 export function backendEntry(name: BackendName): BackendEntry {
   return BACKENDS[name];

@@ -1,5 +1,5 @@
 import { PROJECT_FILES } from '../state/project-layout.js';
-import { BACKEND_NAMES, type BackendName } from '../backends/registry.js';
+import { BACKEND_NAMES, type BackendName } from '../backends/backend-names.js';
 import { argumentList, boolean, commandLine, commaList, decimal, envNames, envPairs, integer, oneOf, text, toolList, type ValueType } from './value-types.js';
 
 /** Every effective setting of a loop, after layering flag > environment > .ralphrc > default. */

@@ -69,6 +69,15 @@ describe('the bundle of the commands', () => {
     else expect(loaded.modules).toContain('NativeModule internal/modules/esm/module_job');
   });
 
+  it.each(['ralph.cjs', 'ralph-status.cjs', 'ralph-monitor.cjs', 'ralph-stats.cjs'])(
+    "%s holds no agent backend's code (the settings know the backends by name only)",
+    (name) => {
+      const modules = [...read(name).matchAll(/^\/\/ (src\/[^\s]+\.ts)$/gm)].map((m) => m[1]);
+      expect(modules.length).toBeGreaterThan(5);
+      expect(modules.filter((path) => path?.startsWith('src/backends/') && path !== 'src/backends/backend-names.ts')).toEqual([]);
+    },
+  );
+
   it('ralph.cjs requires the status commands and imports the parser (an ES module part) only for the argv that needs them', () => {
     const text = read('ralph.cjs');
     expect([...text.matchAll(/\brequire\("(\.[^"]+)"\)/g)].map((m) => m[1])).toEqual(['./ralph-status.cjs']);
