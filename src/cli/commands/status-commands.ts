@@ -8,7 +8,6 @@ import { runningLoopPid } from '../../state/running-loop.js';
 import { buildStatusJson } from '../../state/status-snapshot.js';
 import { renderCircuitStatus } from '../../ui/screens.js';
 import { renderStatusText } from '../../ui/render-status.js';
-import { loadProjectConfig } from '../load-project-config.js';
 import { printRedacted } from '../redacted-output.js';
 
 /**
@@ -42,7 +41,12 @@ function showStatus(paths: RalphPaths, asJson: boolean): number {
   return ExitCode.Completed;
 }
 
-function circuitLimits(paths: RalphPaths) {
+/**
+ * The settings are loaded for the cooldown alone, when asked: `--status` never
+ * evaluates the key registry, its value types or the .ralphrc parser.
+ */
+async function circuitLimits(paths: RalphPaths) {
+  const { loadProjectConfig } = await import('../load-project-config.js');
   const { config } = loadProjectConfig(paths, process.env, {});
   return {
     noProgress: config.cbNoProgressThreshold,
@@ -55,10 +59,11 @@ function circuitLimits(paths: RalphPaths) {
   };
 }
 
-function showCircuit(paths: RalphPaths, asJson: boolean): number {
+async function showCircuit(paths: RalphPaths, asJson: boolean): Promise<number> {
   const read = readDocument(paths, CIRCUIT_STATE);
   const state = read.kind === 'ok' ? read.value : initialCircuit(Date.now());
-  const cooldown = cooldownRemainingMinutes(state, Date.now(), circuitLimits(paths));
+  const limits = await circuitLimits(paths);
+  const cooldown = cooldownRemainingMinutes(state, Date.now(), limits);
   if (asJson) {
     const history = readDocument(paths, CIRCUIT_HISTORY);
     json({
@@ -77,11 +82,11 @@ function showCircuit(paths: RalphPaths, asJson: boolean): number {
 }
 
 /** Prints the status or the circuit breaker's state of the project; the exit code. */
-export function showReadOnlyStatus(action: StatusAction, paths: RalphPaths, asJson: boolean): number {
+export async function showReadOnlyStatus(action: StatusAction, paths: RalphPaths, asJson: boolean): Promise<number> {
   return action === 'status' ? showStatus(paths, asJson) : showCircuit(paths, asJson);
 }
 
 /** The same for the project in `cwd`. */
-export function runStatusCommand(action: StatusAction, asJson: boolean, cwd: string): number {
+export function runStatusCommand(action: StatusAction, asJson: boolean, cwd: string): Promise<number> {
   return showReadOnlyStatus(action, ralphPaths(cwd), asJson);
 }
