@@ -99,8 +99,11 @@ const formatOptions = (commonjs) =>
     ? {
         format: 'cjs',
         outExtension: { '.js': '.cjs' },
-        inject: [`${root}scripts/commonjs-import-meta-url.mjs`],
-        define: { 'import.meta.url': 'importMetaUrl' },
+        // A CommonJS file has no `import.meta`: its dirname and filename are
+        // `__dirname` and `__filename`; its URL is left to the ES module
+        // builds (code that reads it in a CommonJS build fails the build).
+        define: { 'import.meta.dirname': '__dirname', 'import.meta.filename': '__filename' },
+        logOverride: { 'empty-import-meta': 'error' },
         plugins: [],
       }
     : { format: 'esm', banner: { js: REQUIRE_BANNER }, plugins: [builtinsThroughRequire] };

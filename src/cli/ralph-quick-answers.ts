@@ -1,4 +1,5 @@
 import { readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import { packageVersion } from '../infra/package-info.js';
 import { stdoutIsTerminal, writeStdout } from './direct-stdout.js';
 
@@ -9,8 +10,12 @@ import { stdoutIsTerminal, writeStdout } from './direct-stdout.js';
  * printed to a pipe when the package was built (scripts/render-help.mjs).
  */
 
-/** Where the build leaves the help text, beside the bundled command. */
-export const RENDERED_HELP = new URL('./ralph-help.txt', import.meta.url);
+/**
+ * Where the build leaves the help text, beside the bundled command. Paths come
+ * from `import.meta.dirname` / `filename`, which the CommonJS bundle reads as
+ * `__dirname` / `__filename`, rather than from a file URL it would build first.
+ */
+export const RENDERED_HELP = join(import.meta.dirname, 'ralph-help.txt');
 
 const VERSION_FLAGS = new Set(['--version', '-V']);
 const HELP_FLAGS = new Set(['--help', '-h']);
@@ -19,7 +24,7 @@ const HELP_FLAGS = new Set(['--help', '-h']);
  * The file this code runs from. The build writes the whole bundle, parser
  * included, before it renders the help: a newer file may declare other options.
  */
-const THIS_MODULE = new URL(import.meta.url);
+const THIS_MODULE = import.meta.filename;
 
 /**
  * The rendered help, or undefined when this build has none or a newer bundle

@@ -1,6 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { ExitCode, RalphError } from '../errors.js';
 
 let cachedRoot: string | undefined;
@@ -15,7 +14,7 @@ let cachedVersion: string | undefined;
  */
 export function packageRoot(): string {
   if (cachedRoot !== undefined) return cachedRoot;
-  const start = dirname(fileURLToPath(import.meta.url));
+  const start = import.meta.dirname;
   for (let dir = start; ; dir = dirname(dir)) {
     if (existsSync(join(dir, 'package.json')) && existsSync(join(dir, 'templates'))) {
       cachedRoot = dir;

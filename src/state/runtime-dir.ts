@@ -1,5 +1,5 @@
 import { lstatSync, mkdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { privateDirProblem } from '../core/private-dir.js';
 import { sha256Hex } from '../core/sha256.js';
@@ -14,13 +14,7 @@ import { ExitCode, RalphError } from '../errors.js';
  * into a private per-user directory keyed by the project's real path.
  */
 
-/**
- * node:os is loaded when first needed, not on import: a project inside a git
- * repository never needs it. The digest is computed without node:crypto,
- * which alone costs a read-only command about 10 ms of start.
- */
-const loadBuiltin = createRequire(import.meta.url);
-
+/** Computed without node:crypto, which alone costs a read-only command about 10 ms of start. */
 const hashOf = (text: string): string => sha256Hex(text).slice(0, 16);
 
 function realOrResolved(path: string): string {
@@ -57,7 +51,7 @@ function userRuntimeRoot(env: NodeJS.ProcessEnv): string {
   const xdg = env['XDG_RUNTIME_DIR'];
   if (xdg && isAbsolute(xdg)) return join(xdg, 'ralph');
   const uid = typeof process.getuid === 'function' ? process.getuid() : 'user';
-  return join((loadBuiltin('node:os') as typeof import('node:os')).tmpdir(), `ralph-${uid}`);
+  return join(tmpdir(), `ralph-${uid}`);
 }
 
 export interface RuntimeLocation {

@@ -89,9 +89,9 @@ describe('the bundle of the commands', () => {
     for (const name of readdirSync(BUNDLE).filter((n) => n.endsWith('.js') || n.endsWith('.cjs'))) {
       const text = read(name);
       for (const m of text.matchAll(
-        /new URL\("\.\/([^"]+)", (?:import\.meta\.url|importMetaUrl)\)|\b(?:import|require)\("\.\/([^"]+)"\)|from\s*"\.\/([^"]+)"/g,
+        /new URL\("\.\/([^"]+)", import\.meta\.url\)|\b(?:import|require)\("\.\/([^"]+)"\)|from\s*"\.\/([^"]+)"|\(__dirname, "([^"]+)"\)/g,
       ))
-        wanted.add((m[1] ?? m[2] ?? m[3]) as string);
+        wanted.add((m[1] ?? m[2] ?? m[3] ?? m[4]) as string);
     }
     for (const file of ['ralph-help.txt', 'ralph-status.cjs', 'ralph-with-parser.js', 'watchdog-main.js']) expect(wanted).toContain(file);
     for (const file of wanted) expect(existsSync(join(BUNDLE, file)), file).toBe(true);
