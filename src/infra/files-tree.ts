@@ -2,8 +2,10 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { gitBytes, gitText, keptName, ralphGitDir, type RepoContext } from './git-plumbing.js';
+import { looseObjectStore, type LooseObjectStore } from './loose-objects.js';
 import type { FileEntry } from './repo-state.js';
 import type { StatCache } from './stat-cache.js';
+import { TreeWriter } from './tree-writer.js';
 
 /**
  * The tree of a snapshot's files, at their repository paths. Git writes it
@@ -13,6 +15,11 @@ import type { StatCache } from './stat-cache.js';
  * agent costs git what it costs for the user's own index, not a tree of every
  * file written from scratch. The kept file is named after the process, so one
  * that dies leaves nothing the next start does not remove.
+ *
+ * Where Ralph may write the repository's objects itself (loose-objects.ts),
+ * it writes the trees too, the same way: only those of directories where
+ * something changed. Git's write-tree refuses a file whose content is not
+ * stored; so does this, for every content the index does not hold already.
  */
 
 function entryLine(mode: string, oid: string, path: string): string {
@@ -43,7 +50,37 @@ function remove(indexFile: string): void {
   rmSync(`${indexFile}.lock`, { force: true });
 }
 
-export async function filesTree(ctx: RepoContext, files: ReadonlyMap<string, FileEntry>, cache: StatCache): Promise<string> {
+/** The tree writer of each project this process snapshots, with the directories of its last tree. */
+const writers = new Map<string, TreeWriter>();
+
+/** Throws (as git would, naming the object missing) when a file's content is stored neither by the index nor as a loose object. */
+function checkContents(store: LooseObjectStore, files: ReadonlyMap<string, FileEntry>, indexObjects: ReadonlySet<string>): void {
+  for (const [path, entry] of files) {
+    if (entry.mode === '160000' || indexObjects.has(entry.oid) || store.has(entry.oid)) continue;
+    throw new Error(`missing object ${entry.oid} for ${path}`);
+  }
+}
+
+function writtenByRalph(ctx: RepoContext, store: LooseObjectStore, files: ReadonlyMap<string, FileEntry>, indexObjects: ReadonlySet<string>): string {
+  checkContents(store, files, indexObjects);
+  const key = `${ctx.commonDir}\0${ctx.prefix}`;
+  let writer = writers.get(key);
+  if (!writer) {
+    writer = new TreeWriter(store, Buffer.from(ctx.prefix, 'utf8').toString('latin1'));
+    writers.set(key, writer);
+  }
+  try {
+    return writer.write(files);
+  } catch (error) {
+    // What it keeps is unknown after a failure: the next snapshot starts from nothing.
+    writers.delete(key);
+    throw error;
+  }
+}
+
+export async function filesTree(ctx: RepoContext, files: ReadonlyMap<string, FileEntry>, cache: StatCache, indexObjects: ReadonlySet<string>): Promise<string> {
+  const store = looseObjectStore(ctx);
+  if (store) return writtenByRalph(ctx, store, files, indexObjects);
   const prefix = Buffer.from(ctx.prefix, 'utf8').toString('latin1');
   const kept = cache.keptFilesIndex(ctx.prefix);
   if (kept) {

@@ -1,3 +1,5 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { errorMessage } from '../errors.js';
 import { CheckpointError, checkpointFailure, type CheckpointFailure } from './checkpoint-error.js';
 import type { Checkpoint } from '../state/documents/checkpoint.js';
@@ -5,6 +7,8 @@ import { migrateStashCheckpoints } from './checkpoint-migration.js';
 import { gitBytes, gitText, ralphGitDir, repoContext, runGit, tempName, type RepoContext } from './git-plumbing.js';
 import { ATTEMPT_REF_PREFIX, finishInterruptedRollback, removeLeftovers, rollbackWith, type RollbackResult } from './git-rollback.js';
 import type { GitWorkspace } from './git-workspace.js';
+import { createRalphRef, deleteRalphRef } from './loose-refs.js';
+import { looseRalphRefs } from './ref-files.js';
 import { captureRepoState, type RepoState } from './repo-state.js';
 import { trailers, writeSnapshot } from './snapshot-commit.js';
 import { StatCache } from './stat-cache.js';
@@ -112,7 +116,8 @@ async function snapshotNow(ctx: RepoContext, options: CreateCheckpointOptions): 
         cache,
         options.now,
       );
-      await gitBytes(['update-ref', '-m', `ralph: ${message}`, `${CHECKPOINT_REF_PREFIX}${id}`, commit, ''], { cwd: ctx.root });
+      const ref = `${CHECKPOINT_REF_PREFIX}${id}`;
+      if (!createRalphRef(ctx, ref, commit)) await gitBytes(['update-ref', '-m', `ralph: ${message}`, ref, commit, ''], { cwd: ctx.root });
       return { checkpoint: { id, loop, message, createdAt, ...headFacts(state), commit }, cache };
     } catch (error) {
       // A cached id whose object was pruned since: hash everything again, once.
@@ -231,6 +236,7 @@ export async function dropCheckpoint(
     const id = typeof checkpoint === 'string' ? checkpoint : checkpoint.id;
     const ref = `${CHECKPOINT_REF_PREFIX}${id}`;
     if (typeof checkpoint !== 'string') {
+      if (deleteRalphRef(ctx, ref, checkpoint.commit)) return { ok: true, dropped: true };
       // One call: deleting with the expected value fails when the ref is already gone.
       const result = await runGit(['update-ref', '-d', ref, checkpoint.commit], { cwd: ctx.root });
       if (result.code === 0) return { ok: true, dropped: true };
@@ -241,6 +247,41 @@ export async function dropCheckpoint(
   } catch (error) {
     return { ok: false, reason: errorMessage(error) };
   }
+}
+
+/**
+ * How many checkpoints there are at most, told by the files that hold refs
+ * (Ralph's are loose until something packs them), or undefined when only git
+ * can tell: refs kept in another format, or checkpoints among the packed ones.
+ */
+function checkpointsAtMost(ctx: RepoContext): number | undefined {
+  if (existsSync(join(ctx.commonDir, 'reftable'))) return undefined;
+  let packed = '';
+  try {
+    packed = readFileSync(join(ctx.commonDir, 'packed-refs'), 'latin1');
+  } catch {
+    // No packed refs.
+  }
+  if (packed.includes(CHECKPOINT_REF_PREFIX)) return undefined;
+  // A lock file left next to a ref counts too: an answer too high only sends the question to git.
+  return looseRalphRefs(ctx.commonDir).filter((name) => name.startsWith(CHECKPOINT_REF_PREFIX)).length;
+}
+
+/**
+ * The loop's prune after every iteration: usually the checkpoint was dropped
+ * and there are no more than `keep`, which the ref files tell without listing
+ * (and reading) every checkpoint through git.
+ */
+export async function pruneExcessCheckpoints(ws: GitWorkspace, keep: number, options: { warn?: Warn } = {}): Promise<{ ok: true } | Failure> {
+  try {
+    const ctx = await repoContext(ws.projectDir);
+    if (!ctx) return NOT_REPO;
+    const atMost = checkpointsAtMost(ctx);
+    if (atMost !== undefined && atMost <= Math.max(0, Math.floor(keep))) return { ok: true };
+  } catch (error) {
+    return { ok: false, reason: errorMessage(error) };
+  }
+  return pruneCheckpoints(ws, keep, options);
 }
 
 /** Keeps the newest `keep` checkpoints and deletes the rest (their attempts stay). */

@@ -1,8 +1,9 @@
 import { existsSync, lstatSync, readdirSync, readFileSync, readlinkSync, type BigIntStats } from 'node:fs';
 import { join } from 'node:path';
-import { CheckpointError, indexLockedError } from './checkpoint-error.js';
+import { indexLockedError } from './checkpoint-error.js';
 import { isRalphStatePath } from './ralph-state-paths.js';
-import { gitBytes, gitText, quoteLine, runGit, splitZ, underRoot, type RepoContext } from './git-plumbing.js';
+import { gitBytes, gitText, runGit, splitZ, underRoot, type RepoContext } from './git-plumbing.js';
+import { hashBlob, hashFiles } from './content-blobs.js';
 import { readIndexStatsOf, statKey } from './index-stats.js';
 import { looseRalphRefs, refFilesFingerprint } from './ref-files.js';
 import { parseTrackedListing } from './tracked-listing.js';
@@ -248,29 +249,6 @@ function lstatBig(path: Buffer): BigIntStats | null {
   }
 }
 
-async function hashFiles(ctx: RepoContext, paths: readonly string[]): Promise<string[]> {
-  if (paths.length === 0) return [];
-  // From the top: hash-object does not apply the subdirectory prefix to --stdin-paths.
-  const prefix = Buffer.from(ctx.prefix, 'utf8').toString('latin1');
-  const input = Buffer.from(`${paths.map((p) => quoteLine(prefix + p)).join('\n')}\n`, 'latin1');
-  const result = await runGit(['hash-object', '-w', '--no-filters', '--stdin-paths'], { cwd: ctx.root, input });
-  if (result.code !== 0) {
-    const which = /'([^']*)'/.exec(result.stderr)?.[1];
-    throw new CheckpointError(
-      'unreadable-file',
-      `Ralph could not read ${which ? `"${which}"` : 'a file in the project'} to save it in a checkpoint (${result.stderr.trim().split('\n').pop() ?? 'git failed'}).`,
-      'Make the file readable (chmod u+r) or add it to .gitignore, then start again. Or run with --no-checkpoint to go on without a safety net.',
-    );
-  }
-  const oids = result.stdout.toString('utf8').trim().split('\n');
-  if (oids.length !== paths.length) throw new Error('git hash-object returned fewer ids than paths');
-  return oids;
-}
-
-async function hashBlob(ctx: RepoContext, content: Buffer): Promise<string> {
-  return (await gitText(['hash-object', '-w', '--no-filters', '--stdin'], { cwd: ctx.root, input: content })).trim();
-}
-
 /** Projects whose last capture had untracked directories holding files. */
 const expandedBefore = new Set<string>();
 
@@ -401,7 +379,7 @@ export async function captureFiles(ctx: RepoContext, cache: StatCache, extraPath
   for (const path of tracked) consider(path);
   for (const path of others) consider(path);
   const [oids, linkOids] = await Promise.all([
-    hashFiles(ctx, toHash),
+    hashFiles(ctx, toHash, stats),
     Promise.all(links.map((path) => hashBlob(ctx, readlinkSync(underRoot(cwd, path), { encoding: 'buffer' })))),
   ]);
   const record = (path: string, oid: string): void => {

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { filesTree } from './files-tree.js';
 import { binary, gitBytes, gitText, ralphGitDir, runGit, splitZ, tempName, type RepoContext } from './git-plumbing.js';
 import { RALPH_IDENTITY } from './git.js';
+import { looseObjectStore, treeContent, type LooseObjectStore } from './loose-objects.js';
 import type { FileEntry, OpFile, RefEntry, RepoState, SubRepo } from './repo-state.js';
 import type { StatCache } from './stat-cache.js';
 
@@ -57,9 +58,34 @@ function unb64(text: string): string {
   return Buffer.from(text, 'base64').toString('latin1');
 }
 
+/** The commit `git commit-tree` writes with Ralph's identity and date (duplicate parents left out, as it does). */
+function commitContent(tree: string, parents: readonly string[], message: string, now: number): Buffer {
+  const who = `${RALPH_IDENTITY.name} <${RALPH_IDENTITY.email}> ${Math.floor(now / 1000)} +0000`;
+  const lines = [`tree ${tree}`, ...[...new Set(parents)].map((p) => `parent ${p}`), `author ${who}`, `committer ${who}`, '', ''];
+  return Buffer.from(lines.join('\n') + message, 'utf8');
+}
+
 async function commitTree(ctx: RepoContext, tree: string, parents: readonly string[], message: string, now: number): Promise<string> {
+  const store = looseObjectStore(ctx);
+  if (store) return store.write('commit', commitContent(tree, parents, message, now));
   const args = ['commit-tree', tree, ...parents.flatMap((p) => ['-p', p])];
   return (await gitText(args, { cwd: ctx.root, input: message, identity: RALPH_IDENTITY, at: now })).trim();
+}
+
+/** Whether an object a cache remembers may be used again: where Ralph writes objects it checks they are still stored; git's own calls check for themselves. */
+function stillStored(store: LooseObjectStore | null, oid: string): boolean {
+  return store === null || store.has(oid);
+}
+
+/** The index's blob ids as a set, made once per listing (an unchanged listing gives back the same list). */
+const indexObjectSets = new WeakMap<readonly string[], ReadonlySet<string>>();
+function indexObjectSet(objects: readonly string[]): ReadonlySet<string> {
+  let set = indexObjectSets.get(objects);
+  if (!set) {
+    set = new Set(objects);
+    indexObjectSets.set(objects, set);
+  }
+  return set;
 }
 
 /**
@@ -68,6 +94,15 @@ async function commitTree(ctx: RepoContext, tree: string, parents: readonly stri
  * The objects stay in the store because the last checkpoint refers to them.
  */
 async function mktree(ctx: RepoContext, entries: readonly string[], cache: StatCache): Promise<string> {
+  const store = looseObjectStore(ctx);
+  if (store) {
+    const parsed = entries.map((e) => {
+      const tab = e.indexOf('\t');
+      const [mode = '', , oid = ''] = e.slice(0, tab).split(' ');
+      return { mode: mode.replace(/^0+/, ''), oid, name: e.slice(tab + 1) };
+    });
+    return store.write('tree', treeContent(parsed));
+  }
   const input = Buffer.from(entries.map((e) => `${e}\0`).join(''), 'latin1');
   const digest = `tree:${sha1(input)}`;
   const known = cache.tree(digest);
@@ -80,11 +115,16 @@ async function mktree(ctx: RepoContext, entries: readonly string[], cache: StatC
 async function writeBlobs(ctx: RepoContext, blobs: readonly (readonly [string, Buffer])[], cache: StatCache): Promise<Map<string, string>> {
   const result = new Map<string, string>();
   const missing: (readonly [string, Buffer, string])[] = [];
+  const store = looseObjectStore(ctx);
   for (const [name, content] of blobs) {
     // Comparing with the bytes written last time is cheaper than digesting them (the index is large).
     const again = cache.writtenBlob(name, content);
-    if (again) {
+    if (again && stillStored(store, again)) {
       result.set(name, again);
+      continue;
+    }
+    if (store) {
+      result.set(name, store.write('blob', content));
       continue;
     }
     const digest = `blob:${sha1(content)}`;
@@ -150,7 +190,7 @@ async function treeOfIndexCopy(ctx: RepoContext, index: Buffer): Promise<string 
 async function indexObjectsTree(ctx: RepoContext, state: RepoState, cache: StatCache): Promise<string | null> {
   if (!state.index) return null;
   const known = cache.writtenIndexTree(state.index);
-  if (known !== undefined) return known;
+  if (known !== undefined && (known === null || stillStored(looseObjectStore(ctx), known))) return known;
   let tree = await treeOfIndexCopy(ctx, state.index);
   if (tree === null) {
     const objects = state.indexObjects.filter((o) => o !== EMPTY_BLOB);
@@ -170,14 +210,15 @@ async function indexObjectsTree(ctx: RepoContext, state: RepoState, cache: StatC
 /**
  * The commit that carries a data tree. It names no snapshot, so snapshots
  * whose data is the same (the index, refs and permission bits usually stay as
- * they were between iterations) share one and no git call makes it again. A
- * remembered commit that was pruned since is caught by the snapshot's own
- * commit-tree, which refuses a parent that does not exist.
+ * they were between iterations) share one and it is not made again. A
+ * remembered commit that was pruned since is made again: Ralph looks for it
+ * where it writes objects itself, git's commit-tree refuses a missing parent
+ * (the error makes the checkpoint start over without its caches).
  */
 async function dataCommitOf(ctx: RepoContext, dataTree: string, kind: SnapshotInfo['kind'], cache: StatCache, now: number): Promise<string> {
   const key = `data-commit:${kind}:${dataTree}`;
   const known = cache.tree(key);
-  if (known) return known;
+  if (known && stillStored(looseObjectStore(ctx), known)) return known;
   const commit = await commitTree(ctx, dataTree, [], `ralph ${kind} data\n`, now);
   cache.rememberTree(key, commit);
   return commit;
@@ -200,14 +241,16 @@ export async function writeSnapshot(ctx: RepoContext, state: RepoState, info: Sn
     opState: state.opState?.map((f) => ({ path: f.path, perm: f.perm, content: f.content ? f.content.toString('base64') : null })) ?? null,
   };
   // The files as the last snapshot wrote them need neither their tree nor their permission listing again.
-  const written = cache.writtenFiles(ctx.prefix, state.files);
+  const store = looseObjectStore(ctx);
+  const last = cache.writtenFiles(ctx.prefix, state.files);
+  const written = last && stillStored(store, last.tree) && stillStored(store, last.perms) ? last : undefined;
   const blobs: [string, Buffer][] = [['ralph-snapshot.json', Buffer.from(`${JSON.stringify(data, null, 1)}\n`)]];
   if (!written) blobs.push(['perms', permsListing(state.files)]);
   blobs.push(['empty-dirs', Buffer.from((state.emptyDirs ?? []).map((d) => `${d}\0`).join(''), 'latin1')]);
   if (state.index) blobs.push(['index', state.index]);
   if (state.stashLog) blobs.push(['stash-log', state.stashLog]);
   const [tree, blobIds, objectsTree] = await Promise.all([
-    written?.tree ?? filesTree(ctx, state.files, cache),
+    written?.tree ?? filesTree(ctx, state.files, cache, indexObjectSet(state.indexObjects)),
     writeBlobs(ctx, blobs, cache),
     indexObjectsTree(ctx, state, cache),
   ]);

@@ -7,7 +7,7 @@ import { buildVerifyEnv, strippedVerifyEnvNames } from '../../core/verify-env.js
 import { resolveVerifySettings } from '../../core/verify-settings.js';
 import type { CheckpointPort, EngineIo } from '../../engine/ports.js';
 import { VerifyGateStep } from '../../engine/verify-gate-step.js';
-import { createCheckpoint, dropCheckpoint, pruneCheckpoints, rollbackToCheckpoint, type Checkpoint } from '../../infra/git-checkpoints.js';
+import { createCheckpoint, dropCheckpoint, pruneExcessCheckpoints, rollbackToCheckpoint, type Checkpoint } from '../../infra/git-checkpoints.js';
 import { GitWorkspace } from '../../infra/git-workspace.js';
 import { runVerifyCommand } from '../../infra/verify-executor.js';
 import type { Clock, Logger, ProcessRunner } from '../../ports.js';
@@ -71,7 +71,7 @@ function gitCheckpoints(ws: GitWorkspace, clock: Clock, warn: (m: string) => voi
         : r;
     },
     async prune(keep) {
-      const r = await pruneCheckpoints(ws, keep, { warn });
+      const r = await pruneExcessCheckpoints(ws, keep, { warn });
       if (!r.ok) warn(`could not prune checkpoints: ${r.reason}`);
     },
   };

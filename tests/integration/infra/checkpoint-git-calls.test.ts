@@ -1,7 +1,7 @@
 import { chmodSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createCheckpoint, dropCheckpoint, type Checkpoint } from '../../../src/infra/git-checkpoints.js';
+import { createCheckpoint, dropCheckpoint, pruneExcessCheckpoints, type Checkpoint } from '../../../src/infra/git-checkpoints.js';
 import { repoContext } from '../../../src/infra/git-plumbing.js';
 import { GitWorkspace } from '../../../src/infra/git-workspace.js';
 import { createProcessRunner } from '../../../src/infra/process-runner.js';
@@ -44,7 +44,8 @@ describe('git processes of a checkpoint', () => {
     const commands = await gitCommandsDuring(async () => {
       second = await checkpoint(dir, 2);
     });
-    expect(commands.sort()).toEqual(['commit-tree', 'diff-files', 'for-each-ref', 'ls-files', 'ls-files', 'update-ref']);
+    // Ralph writes the one new object (the commit) and its ref itself: git lists the files and the refs.
+    expect(commands.sort()).toEqual(['diff-files', 'for-each-ref', 'ls-files', 'ls-files']);
     expect(git(dir, 'rev-parse', `${second?.commit}^{tree}`)).toBe(git(dir, 'rev-parse', `${first.commit}^{tree}`));
     // The data (index, refs, permission bits) is the same too: one commit carries it for both.
     expect(git(dir, 'rev-parse', `${second?.commit}^1`)).toBe(git(dir, 'rev-parse', `${first.commit}^1`));
@@ -105,11 +106,30 @@ describe('git processes of a checkpoint', () => {
     expect(again).toContain('for-each-ref');
   });
 
-  it('dropping a checkpoint is one git process', async () => {
+  it('dropping a checkpoint starts no git process: Ralph deletes the ref file it wrote', async () => {
     const dir = settledProject();
     const cp = await checkpoint(dir, 1);
+    expect(git(dir, 'rev-parse', `refs/ralph/checkpoints/${cp.id}`).trim()).toBe(cp.commit);
     const commands = await gitCommandsDuring(() => dropCheckpoint(new GitWorkspace(dir, createProcessRunner()), cp));
-    expect(commands).toEqual(['update-ref']);
+    expect(commands).toEqual([]);
+    expect(git(dir, 'for-each-ref', 'refs/ralph/')).toBe('');
+  });
+
+  it("the loop's prune asks git nothing while there are no more checkpoints than it keeps, and prunes the oldest beyond", async () => {
+    const dir = settledProject();
+    const ws = new GitWorkspace(dir, createProcessRunner());
+    const first = await checkpoint(dir, 1);
+    expect(await gitCommandsDuring(() => pruneExcessCheckpoints(ws, 1))).toEqual([]);
+    const second = await checkpoint(dir, 2);
+    await pruneExcessCheckpoints(ws, 1);
+    const left = () => git(dir, 'for-each-ref', '--format=%(refname)', 'refs/ralph/checkpoints/').trim();
+    expect(left()).toBe(`refs/ralph/checkpoints/${second.id}`);
+    expect(left()).not.toContain(first.id);
+    // Packed refs are not counted from files: git is asked, and the limit holds all the same.
+    await checkpoint(dir, 3);
+    git(dir, 'pack-refs', '--all');
+    expect(await gitCommandsDuring(() => pruneExcessCheckpoints(ws, 1))).toContain('for-each-ref');
+    expect(left().split('\n')).toHaveLength(1);
   });
 
   it('records permission bits changed since the last checkpoint, though the tree stays the same', async () => {
@@ -141,8 +161,12 @@ describe('git processes of a checkpoint', () => {
 });
 
 describe('the files tree after the agent committed', () => {
-  it('is the tree of the new commit, written from the index kept since the last checkpoint', async () => {
+  it.each([
+    ['written by Ralph', undefined, 'write-tree'],
+    ['written by git from the index kept since the last checkpoint, where git writes the objects', ['core.fsync', 'loose-object'], 'update-index'],
+  ])('is the tree of the new commit, %s', async (_how, setting, treeWriter) => {
     const dir = gitRepo({ 'src/a.ts': 'a\n', 'src/b.ts': 'b\n', 'docs/c.md': 'c\n', 'run.sh': '#!/bin/sh\n' });
+    if (setting) git(dir, 'config', ...setting);
     await checkpoint(dir, 1);
     writeFiles(dir, { 'src/a.ts': 'changed\n', 'src/new/d.ts': 'new\n' });
     rmSync(join(dir, 'docs/c.md'));
@@ -153,7 +177,8 @@ describe('the files tree after the agent committed', () => {
     const commands = await gitCommandsDuring(async () => {
       second = await checkpoint(dir, 2);
     });
-    expect(commands).toContain('update-index');
+    // One write-tree writes the tree of the new index; the files tree is the same tree, by Ralph or from the kept index.
+    expect(commands.includes('update-index')).toBe(treeWriter === 'update-index');
     expect(git(dir, 'rev-parse', `${second?.commit}^{tree}`)).toBe(git(dir, 'rev-parse', 'HEAD^{tree}'));
     // And back: the file deleted and the mode changed again, without a commit.
     writeFiles(dir, { 'docs/c.md': 'c\n' });
@@ -166,6 +191,8 @@ describe('the files tree after the agent committed', () => {
 
   it('removes the kept index of a process that is gone, and keeps its own while it runs', async () => {
     const dir = gitRepo();
+    // Where git writes the objects, it writes the files tree from a kept index.
+    git(dir, 'config', 'core.fsync', 'loose-object');
     mkdirSync(join(dir, '.git', 'ralph'), { recursive: true });
     // PID 2^22+1 is above Linux's pid_max: no live process has it.
     writeFileSync(join(dir, '.git', 'ralph', 'kept-4194305-abc-1-files-index'), 'left by kill -9');
