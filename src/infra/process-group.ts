@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import type { ProcessEntry } from '../core/process-selection.js';
-import { processStartTime, type Marker } from './process-table.js';
+import { pidWindowFrom, processStartTime, type Marker } from './process-table.js';
 import { stopOwnedProcesses, type SweepTarget } from './process-sweep.js';
 import { announceSpawn, nextCommandMarker } from './run-marker.js';
 
@@ -45,7 +45,10 @@ export function spawnGroup(file: string, args: readonly string[], options: Group
   const target: SweepTarget = { marker, spawned: [], groups: [] };
   if (child.pid !== undefined) {
     const startTime = processStartTime(child.pid) ?? '';
-    if (startTime !== '') target.marker = { ...marker, notBefore: startTime };
+    if (startTime !== '') {
+      const pidWindow = pidWindowFrom(child.pid);
+      target.marker = { ...marker, notBefore: startTime, ...(pidWindow ? { pidWindow } : {}) };
+    }
     target.spawned = [{ pid: child.pid, startTime }];
     target.groups = [child.pid];
     announceSpawn({ pid: child.pid, startTime, role: options.role ?? file });

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import type { ProcessEntry } from '../core/process-selection.js';
 
 /**
@@ -20,6 +20,58 @@ export interface Marker {
    * never one of them: its environment is not read (the most costly part of a table read).
    */
   notBefore?: string;
+  /** Where the PIDs of the processes started since the marker was given begin (see pidWindowFrom). */
+  pidWindow?: PidWindow;
+}
+
+/**
+ * Linux hands out PIDs in turn, wrapping at pid_max: every process started
+ * after `first` has a PID between it and the last PID given out, unless the
+ * numbers went all the way round meanwhile (told by the machine's fork count,
+ * which only ever grows). Only those PIDs can belong to a command, so a sweep
+ * after it reads the stat file of a few processes rather than every one.
+ */
+export interface PidWindow {
+  first: number;
+  /** Processes forked on the machine since boot, read when `first` was started. */
+  forks: number;
+}
+
+function readNumberAfter(file: string, pattern: RegExp): number | undefined {
+  try {
+    const match = pattern.exec(readFileSync(file, 'latin1'));
+    return match ? Number(match[1]) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+const forkCount = (): number | undefined => readNumberAfter('/proc/stat', /^processes (\d+)$/m);
+const lastPid = (): number | undefined => readNumberAfter('/proc/loadavg', / (\d+)\s*$/);
+let pidMax: number | undefined;
+
+/** The window for a process just started as `pid`, or undefined where the PIDs in /proc are not this process's own (another PID namespace) or cannot be read. */
+export function pidWindowFrom(pid: number): PidWindow | undefined {
+  let self: string;
+  try {
+    self = readlinkSync('/proc/self');
+  } catch {
+    return undefined;
+  }
+  const forks = forkCount();
+  return self === String(process.pid) && forks !== undefined ? { first: pid, forks } : undefined;
+}
+
+/** Which PIDs may be in the window now; undefined when every process must be looked at. */
+function pidFilter(window: PidWindow | undefined): ((pid: number) => boolean) | undefined {
+  if (!window) return undefined;
+  pidMax ??= readNumberAfter('/proc/sys/kernel/pid_max', /(\d+)/) ?? 0;
+  // Read before the directory is listed: a process started after this has a newer PID and a parent in the window, if it is one of ours.
+  const last = lastPid();
+  const forks = forkCount();
+  if (last === undefined || forks === undefined || pidMax === 0 || forks - window.forks >= pidMax / 2) return undefined;
+  const { first } = window;
+  return first <= last ? (pid) => pid >= first && pid <= last : (pid) => pid >= first || pid <= last;
 }
 
 interface StatFields {
@@ -63,6 +115,7 @@ function carriesMarker(pid: string, needle: Buffer): boolean {
 }
 
 function readProc(marker: Marker | undefined): ProcessEntry[] | undefined {
+  const inWindow = pidFilter(marker?.pidWindow);
   let entries: string[];
   try {
     entries = readdirSync('/proc');
@@ -77,6 +130,7 @@ function readProc(marker: Marker | undefined): ProcessEntry[] | undefined {
   const table: ProcessEntry[] = [];
   for (const entry of entries) {
     if (!/^\d+$/.test(entry)) continue;
+    if (inWindow && !inWindow(Number(entry))) continue;
     let fields: StatFields | undefined;
     try {
       fields = parseProcStat(readFileSync(`/proc/${entry}/stat`, 'utf8'));
