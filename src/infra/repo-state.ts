@@ -249,6 +249,9 @@ function lstatBig(path: Buffer): BigIntStats | null {
   }
 }
 
+/** An index up to this size (some 350 files) is checked file by file rather than by diff-files. */
+const SMALL_INDEX_BYTES = 32 * 1024;
+
 /** Projects whose last capture had untracked directories holding files. */
 const expandedBefore = new Set<string>();
 
@@ -274,11 +277,15 @@ export interface FileCapture {
 export async function captureFiles(ctx: RepoContext, cache: StatCache, extraPaths: Iterable<string> = []): Promise<FileCapture> {
   const cwd = ctx.project;
   // Tracked files whose stat data no longer matches the index, checked by git in C
-  // with every stat field trusted whatever the repository's settings say.
-  const dirtyFiles = gitBytes(
-    ['-c', 'core.trustctime=true', '-c', 'core.checkStat=default', '-c', 'core.ignoreStat=false', 'diff-files', '-z', '--name-only', '--', '.'],
-    { cwd },
-  ).catch(() => null);
+  // with every stat field trusted whatever the repository's settings say. A small
+  // index is not worth a git process (which costs more than a few hundred lstat
+  // calls): without git's answer every file is looked at here.
+  const dirtyFiles =
+    (lstatOrNull(join(ctx.gitDir, 'index'))?.size ?? 0) > SMALL_INDEX_BYTES
+      ? gitBytes(['-c', 'core.trustctime=true', '-c', 'core.checkStat=default', '-c', 'core.ignoreStat=false', 'diff-files', '-z', '--name-only', '--', '.'], {
+          cwd,
+        }).catch(() => null)
+      : Promise.resolve(null);
   // The full list of untracked files, started at once when the last capture of
   // this project needed it (untracked directories with files usually outlive an
   // iteration), so it runs alongside the other calls instead of after them.

@@ -44,11 +44,28 @@ describe('git processes of a checkpoint', () => {
     const commands = await gitCommandsDuring(async () => {
       second = await checkpoint(dir, 2);
     });
-    // Ralph writes the one new object (the commit) and its ref itself: git lists the files and the refs.
-    expect(commands.sort()).toEqual(['diff-files', 'for-each-ref', 'ls-files', 'ls-files']);
+    // Ralph writes the one new object (the commit) and its ref itself, and checks a small index's files itself: git lists the files and the refs.
+    expect(commands.sort()).toEqual(['for-each-ref', 'ls-files', 'ls-files']);
     expect(git(dir, 'rev-parse', `${second?.commit}^{tree}`)).toBe(git(dir, 'rev-parse', `${first.commit}^{tree}`));
     // The data (index, refs, permission bits) is the same too: one commit carries it for both.
     expect(git(dir, 'rev-parse', `${second?.commit}^1`)).toBe(git(dir, 'rev-parse', `${first.commit}^1`));
+  });
+
+  it('asks git which tracked files changed once the index is large, and sees the change either way', async () => {
+    const files = Object.fromEntries(Array.from({ length: 600 }, (_, i) => [`src/f${i}.ts`, `export const v${i} = ${i};\n`]));
+    const dir = gitRepo(files);
+    const past = new Date(Date.now() - 60_000);
+    for (const path of Object.keys(files)) utimesSync(join(dir, path), past, past);
+    git(dir, 'update-index', '--refresh');
+    const first = await checkpoint(dir, 1);
+    writeFiles(dir, { 'src/f7.ts': 'export const v7 = 8;\n' });
+    let second: Checkpoint | undefined;
+    const commands = await gitCommandsDuring(async () => {
+      second = await checkpoint(dir, 2);
+    });
+    expect(commands).toContain('diff-files');
+    expect(git(dir, 'show', `${second?.commit}:src/f7.ts`)).toBe('export const v7 = 8;\n');
+    expect(git(dir, 'show', `${first.commit}:src/f7.ts`)).toBe('export const v7 = 7;\n');
   });
 
   it('a shared data commit pruned since it was written is written again', async () => {
