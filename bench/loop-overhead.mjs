@@ -5,8 +5,9 @@
 // Floors:
 // - git repository: one `git status --porcelain` on the same repository (what measuring
 //   progress needs);
-// - with a verify command and checkpoints: that, plus `git write-tree` from a copy of the index
-//   (writing the checkpoint's tree objects) and `sh -c true` (the verify command itself);
+// - with a verify command and checkpoints: that, plus `git stash create` (what git itself needs to
+//   record the work: it finds what changed, stores the changed files, writes the trees and the
+//   commits) and `sh -c true` (the verify command itself, through the shell);
 // - plain directory (no git): a bare node loop that writes the same run files once each
 //   (atomically, as Ralph does: temp file and rename; the logs appended) and walks the project
 //   once with stat, what measuring progress needs without git.
@@ -74,16 +75,22 @@ function timed(fn) {
 const git = (dir, args, extraEnv = {}) =>
   execFileSync('git', args, { cwd: dir, env: { ...env(), ...extraEnv }, stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 64 * 1024 * 1024 });
 
+/** The git floor of one iteration, by part (ms): status, and with a checkpoint stash create and the verify shell. */
 function gitFloor(dir, withCheckpoint) {
-  const status = timed(() => git(dir, ['--no-optional-locks', 'status', '--porcelain']));
-  if (!withCheckpoint) return status;
+  const parts = { status: timed(() => git(dir, ['--no-optional-locks', 'status', '--porcelain'])) };
+  if (!withCheckpoint) return parts;
+  parts.stashCreate = timed(() => git(dir, ['stash', 'create']));
+  parts.verifyShell = timed(() => execFileSync('sh', ['-c', 'true'], { cwd: dir, stdio: 'ignore' }));
+  // The narrower floor of earlier runs, shown beside it: writing the index's tree from a copy of the index.
   const tempIndex = join(dir, '.git', 'bench-floor-index');
   copyFileSync(join(dir, '.git', 'index'), tempIndex);
-  const tree = timed(() => git(dir, ['write-tree'], { GIT_INDEX_FILE: tempIndex }));
+  parts.writeTree = timed(() => git(dir, ['write-tree'], { GIT_INDEX_FILE: tempIndex }));
   rmSync(tempIndex, { force: true });
-  const verify = timed(() => execFileSync('sh', ['-c', 'true'], { cwd: dir, stdio: 'ignore' }));
-  return status + tree + verify;
+  return parts;
 }
+
+/** The floor: every part but the narrower alternative. */
+const partsTotal = ({ writeTree: _alternative, ...parts }) => Object.values(parts).reduce((a, b) => a + b, 0);
 
 let floorCounter = 0;
 /** The plain directory's floor: the run files written once each, the logs appended, one stat walk. */
@@ -128,16 +135,26 @@ function measureMode(dir, { name, git: inGit, verify = false }) {
   const extra = verify ? ['--verify', 'true'] : [];
   const ours = [];
   const floor = [];
+  const parts = [];
   const rss = [];
   for (let round = 0; round < ROUNDS; round += 1) {
     const run = runLoop(dir, iterations, extra);
     ours.push(...run.gaps.slice(2)); // the first iterations warm up (module loading, first git calls)
     rss.push(run.rssMb);
-    for (let i = 0; i < FLOOR_RUNS; i += 1) floor.push(inGit ? gitFloor(dir, verify) : plainFloor(dir));
+    for (let i = 0; i < FLOOR_RUNS; i += 1) {
+      if (!inGit) floor.push(plainFloor(dir));
+      else {
+        const p = gitFloor(dir, verify);
+        parts.push(p);
+        floor.push(partsTotal(p));
+      }
+    }
   }
   const m = median(ours);
   const f = median(floor);
-  return { name, oursMs: m, floorMs: f, ratio: m / f, peakRssMb: Math.max(...rss), samples: ours.length };
+  // Each part's median, to show what the floor is made of.
+  const floorParts = parts.length ? Object.fromEntries(Object.keys(parts[0]).map((k) => [k, median(parts.map((p) => p[k]))])) : undefined;
+  return { name, oursMs: m, floorMs: f, ratio: m / f, peakRssMb: Math.max(...rss), samples: ours.length, floorParts };
 }
 
 /** Each project is made once (the big one takes seconds) and serves the modes run on it. */
@@ -180,10 +197,21 @@ process.stdout.write(
   `\nLoop overhead per iteration (instant mock agent, --pause 0; ${ROUNDS} rounds of ${ITERATIONS} iterations, ${VERIFY_ITERATIONS} with --verify, floor interleaved)\n`,
 );
 const width = Math.max(...results.map((r) => r.name.length), flat.name.length);
+const PART_NAMES = { status: 'git status', stashCreate: 'git stash create', verifyShell: 'sh -c true' };
+const alternative = (r) =>
+  r.floorParts?.writeTree === undefined
+    ? ''
+    : `; with write-tree for stash create: floor ${fmt(r.floorMs - r.floorParts.stashCreate + r.floorParts.writeTree)}, ${(r.oursMs / (r.floorMs - r.floorParts.stashCreate + r.floorParts.writeTree)).toFixed(2)}×`;
 for (const r of results) {
   const verdict = r.ratio <= TARGET ? 'ok' : 'OVER';
+  const parts =
+    r.floorParts && Object.keys(r.floorParts).length > 1
+      ? `  floor = ${Object.entries(r.floorParts)
+          .map(([k, v]) => `${PART_NAMES[k]} ${v.toFixed(1)}`)
+          .join(' + ')}`
+      : '';
   process.stdout.write(
-    `  ${r.name.padEnd(width)}  ours ${fmt(r.oursMs).padStart(9)}  floor ${fmt(r.floorMs).padStart(9)}  ${`${r.ratio.toFixed(2)}×`.padStart(6)}  target ≤ ${TARGET}×  ${verdict.padEnd(4)}  peak RSS ${r.peakRssMb.toFixed(0)} MB\n`,
+    `  ${r.name.padEnd(width)}  ours ${fmt(r.oursMs).padStart(9)}  floor ${fmt(r.floorMs).padStart(9)}  ${`${r.ratio.toFixed(2)}×`.padStart(6)}  target ≤ ${TARGET}×  ${verdict.padEnd(4)}  peak RSS ${r.peakRssMb.toFixed(0)} MB${parts}\n`,
   );
 }
 const flatOk = flat.ratio <= 1.25;
@@ -191,7 +219,7 @@ process.stdout.write(
   `  ${flat.name.padEnd(width)}  5–50 ${fmt(flat.earlyMs).padStart(9)}  last 50 ${fmt(flat.lateMs).padStart(7)}  ${`${flat.ratio.toFixed(2)}×`.padStart(6)}  target ≤ 1.25×  ${flatOk ? 'ok' : 'OVER'}  peak RSS ${flat.peakRssMb.toFixed(0)} MB\n`,
 );
 process.stdout.write(
-  '  floors: git status (+ write-tree and `sh -c true` with --verify); plain directory: the same run files written once each and one stat walk\n',
+  '  floors: git status (+ git stash create and `sh -c true` with --verify); plain directory: the same run files written once each and one stat walk\n',
 );
 
 const out = join(ROOT, 'bench', 'results');
