@@ -207,8 +207,9 @@ for (const r of results) {
   const parts =
     r.floorParts && Object.keys(r.floorParts).length > 1
       ? `  floor = ${Object.entries(r.floorParts)
+          .filter(([k]) => PART_NAMES[k])
           .map(([k, v]) => `${PART_NAMES[k]} ${v.toFixed(1)}`)
-          .join(' + ')}`
+          .join(' + ')}${alternative(r)}`
       : '';
   process.stdout.write(
     `  ${r.name.padEnd(width)}  ours ${fmt(r.oursMs).padStart(9)}  floor ${fmt(r.floorMs).padStart(9)}  ${`${r.ratio.toFixed(2)}×`.padStart(6)}  target ≤ ${TARGET}×  ${verdict.padEnd(4)}  peak RSS ${r.peakRssMb.toFixed(0)} MB${parts}\n`,
