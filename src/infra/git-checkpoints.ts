@@ -1,5 +1,3 @@
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { errorMessage } from '../errors.js';
 import { CheckpointError, checkpointFailure, type CheckpointFailure } from './checkpoint-error.js';
 import type { Checkpoint } from '../state/documents/checkpoint.js';
@@ -8,7 +6,7 @@ import { gitBytes, gitText, ralphGitDir, repoContext, runGit, tempName, type Rep
 import { ATTEMPT_REF_PREFIX, finishInterruptedRollback, removeLeftovers, rollbackWith, type RollbackResult } from './git-rollback.js';
 import type { GitWorkspace } from './git-workspace.js';
 import { createRalphRef, deleteRalphRef } from './loose-refs.js';
-import { looseRalphRefs } from './ref-files.js';
+import { refsAtMost } from './ref-files.js';
 import { captureRepoState, type RepoState } from './repo-state.js';
 import { trailers, writeSnapshot } from './snapshot-commit.js';
 import { StatCache } from './stat-cache.js';
@@ -250,24 +248,6 @@ export async function dropCheckpoint(
 }
 
 /**
- * How many checkpoints there are at most, told by the files that hold refs
- * (Ralph's are loose until something packs them), or undefined when only git
- * can tell: refs kept in another format, or checkpoints among the packed ones.
- */
-function checkpointsAtMost(ctx: RepoContext): number | undefined {
-  if (existsSync(join(ctx.commonDir, 'reftable'))) return undefined;
-  let packed = '';
-  try {
-    packed = readFileSync(join(ctx.commonDir, 'packed-refs'), 'latin1');
-  } catch {
-    // No packed refs.
-  }
-  if (packed.includes(CHECKPOINT_REF_PREFIX)) return undefined;
-  // A lock file left next to a ref counts too: an answer too high only sends the question to git.
-  return looseRalphRefs(ctx.commonDir).filter((name) => name.startsWith(CHECKPOINT_REF_PREFIX)).length;
-}
-
-/**
  * The loop's prune after every iteration: usually the checkpoint was dropped
  * and there are no more than `keep`, which the ref files tell without listing
  * (and reading) every checkpoint through git.
@@ -276,7 +256,7 @@ export async function pruneExcessCheckpoints(ws: GitWorkspace, keep: number, opt
   try {
     const ctx = await repoContext(ws.projectDir);
     if (!ctx) return NOT_REPO;
-    const atMost = checkpointsAtMost(ctx);
+    const atMost = refsAtMost(ctx.commonDir, CHECKPOINT_REF_PREFIX);
     if (atMost !== undefined && atMost <= Math.max(0, Math.floor(keep))) return { ok: true };
   } catch (error) {
     return { ok: false, reason: errorMessage(error) };

@@ -1,4 +1,4 @@
-import { existsSync, lstatSync, readdirSync, type BigIntStats } from 'node:fs';
+import { existsSync, lstatSync, readdirSync, readFileSync, type BigIntStats } from 'node:fs';
 import { join } from 'node:path';
 
 /**
@@ -91,4 +91,23 @@ export function looseRalphRefs(commonDir: string): string[] {
   };
   walk(Buffer.from(join(commonDir, 'refs', RALPH_DIR)), `refs/${RALPH_DIR}`);
   return names;
+}
+
+/**
+ * How many refs under `prefix` (inside refs/ralph/) there are at most, told
+ * by the ref files (Ralph's are loose until something packs them), or
+ * undefined when only git can tell: refs kept in another format, or some of
+ * them among the packed ones. A lock file next to a ref counts too: an answer
+ * too high only sends the question to git.
+ */
+export function refsAtMost(commonDir: string, prefix: string): number | undefined {
+  if (existsSync(join(commonDir, 'reftable'))) return undefined;
+  let packed = '';
+  try {
+    packed = readFileSync(join(commonDir, 'packed-refs'), 'latin1');
+  } catch {
+    // No packed refs.
+  }
+  if (packed.includes(prefix)) return undefined;
+  return looseRalphRefs(commonDir).filter((name) => name.startsWith(prefix)).length;
 }
