@@ -60,6 +60,13 @@ export const BACKENDS = {
     create: async (ctx) => (await import('./codex/create-codex-backend.js')).createCodexBackend(ctx),
     preflight: async (ctx) => (await import('./codex/create-codex-backend.js')).checkCodexBeforeLoop(ctx),
   },
+  opencode: {
+    displayName: 'OpenCode',
+    about: 'real OpenCode',
+    capabilities: { resume: true, cost: true, liveView: true, permissionDenials: true },
+    create: async (ctx) => (await import('./opencode/create-opencode-backend.js')).createOpencodeBackend(ctx),
+    preflight: async (ctx) => (await import('./opencode/create-opencode-backend.js')).checkOpencodeBeforeLoop(ctx),
+  },
   mock: {
     displayName: 'mock agent',
     about: 'scripted',

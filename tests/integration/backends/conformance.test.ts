@@ -1,9 +1,10 @@
 // One contract, every registered backend: each scenario is produced the backend's own way (Claude:
-// its recorded real outputs replayed by the fake `claude`; the mock: its script) and must come back
+// its recorded real outputs replayed by the fake `claude`; OpenCode: the real CLI against a fake
+// model API on 127.0.0.1; the mock: its script) and must come back
 // as the same neutral result. A new backend adds a folder, a registry entry and a driver here.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import type { AgentProgress, AgentResult } from '../../../src/agent-result.js';
 import { BACKEND_NAMES, BACKENDS, backendEntry, type BackendContext, type BackendName } from '../../../src/backends/registry.js';
 import { loadConfig } from '../../../src/config/load-config.js';
@@ -14,7 +15,9 @@ import { ralphPaths } from '../../../src/state/paths.js';
 import { createMemoryLogger } from '../../../src/ui/logger.js';
 import { CODEX_TEST_MODEL, codexHome, type CodexHomeOptions } from '../../helpers/codex-home.js';
 import { shellCall, startFakeResponsesApi, type FakeResponsesApi, type ResponsesReply } from '../../helpers/fake-api/openai-responses.js';
-import { fakeClaude, type FakeCall } from '../../helpers/run-cli.js';
+import { startFakeChatApi, type ChatTurn } from '../../helpers/fake-api/opencode-chat-completions.js';
+import { FAKE_MODEL, opencodeOfflineEnv } from '../../helpers/fake-api/opencode-offline-env.js';
+import { fakeClaude, ROOT, type FakeCall } from '../../helpers/run-cli.js';
 import { tempDir } from '../../helpers/temp-dir.js';
 
 type Scenario =
@@ -46,6 +49,40 @@ const CLAUDE_CALLS: Record<Scenario, FakeCall> = {
   fatal: {},
   permission_denied: { fixture: 'json-permission-denied.json' },
   streamed: { fixture: 'stream-json-success.jsonl' },
+};
+
+/**
+ * OpenCode's turns for each scenario. OpenCode retries a 429 itself; `retry-after-ms` keeps those
+ * retries short, and every retry meets the same answer (the fallback turn).
+ */
+const QUICK_RETRY = { 'retry-after-ms': '1' };
+const OPENCODE_TURNS: Record<Scenario, { turns: ChatTurn[]; fallback?: ChatTurn }> = {
+  completed: { turns: [{ tool: 'write', args: { filePath: 'hello.txt', content: 'hello\n' } }, { text: ANSWER }] },
+  usage_limit: {
+    turns: [],
+    fallback: {
+      status: 429,
+      error: { message: 'You exceeded your current quota, please check your plan and billing details.', type: 'insufficient_quota' },
+      headers: { ...QUICK_RETRY, 'x-ratelimit-reset-tokens': '2h0m0s' },
+    },
+  },
+  api_transient: {
+    turns: [],
+    fallback: { status: 429, error: { message: 'Rate limit reached for requests', type: 'requests' }, headers: QUICK_RETRY },
+  },
+  unrecoverable: { turns: [{ status: 401, error: { message: 'Invalid API key', type: 'invalid_request_error', code: 'invalid_api_key' } }] },
+  timeout: { turns: [{ hang: true }] },
+  interrupted: { turns: [{ hang: true }] },
+  failed: { turns: [{ status: 400, error: { message: 'fatal: model unavailable', type: 'invalid_request_error' } }] },
+  fatal: { turns: [] },
+  permission_denied: { turns: [{ tool: 'bash', args: { command: 'npm test', description: 'Run the tests' } }, { text: ANSWER }] },
+  streamed: {
+    turns: [
+      { tool: 'write', args: { filePath: 'hello.txt', content: 'hello\n' } },
+      { tool: 'bash', args: { command: 'git status --short', description: 'Show the changes' } },
+      { text: ANSWER },
+    ],
+  },
 };
 
 /** The mock plays the same scenarios from its script; a limit or an API error is scripted as the CLI printed it. */
@@ -100,6 +137,7 @@ afterAll(async () => codexApi?.close());
 const EXPECTED = {
   claude: { cost: 'reported', failedExit: 3, denial: { tool: 'Bash', detail: 'npm test' }, streamedTools: ['Write', 'Bash'], turns: 3 },
   mock: { cost: 'reported', failedExit: 3, denial: { tool: 'Bash', detail: 'npm test' }, streamedTools: ['Write', 'Bash'], turns: 3 },
+  opencode: { cost: 'reported', failedExit: 1, denial: { tool: 'Bash', detail: 'npm test' }, streamedTools: ['Write', 'Bash'], turns: 3 },
   codex: {
     cost: 'estimated',
     failedExit: 1,
@@ -125,6 +163,17 @@ const DRIVERS = {
     ctx.config = { ...ctx.config, codexCommand: command, codexModel: CODEX_TEST_MODEL, codexExtraArgs: call.extraArgs ?? [] };
     return BACKENDS.codex.create(ctx);
   },
+  opencode: async (scenario, dir) => {
+    const { turns, fallback } = OPENCODE_TURNS[scenario];
+    const api = await startFakeChatApi(turns, fallback);
+    onTestFinished(() => api.close());
+    const env = { PATH: process.env['PATH'] ?? '/usr/bin:/bin', ...opencodeOfflineEnv(join(dir, '.home'), api.baseURL) };
+    const ctx = context(dir, 'opencode', env);
+    const command = scenario === 'fatal' ? ['/nonexistent/opencode'] : [join(ROOT, 'node_modules', '.bin', 'opencode')];
+    // Only the commands Ralph allows run: `npm test` is refused in the permission scenario.
+    ctx.config = { ...ctx.config, opencodeCommand: command, opencodeModel: FAKE_MODEL, allowedTools: ['Write', 'Read', 'Edit', 'Bash(git status *)'] };
+    return BACKENDS.opencode.create(ctx);
+  },
   mock: async (scenario, dir) => {
     mkdirSync(join(dir, '.ralph'), { recursive: true });
     writeFileSync(join(dir, '.ralph', 'mock.json'), JSON.stringify({ responses: MOCK_RESPONSES[scenario] }));
@@ -142,7 +191,7 @@ async function play(
   const progress: AgentProgress[] = [];
   const stop = new AbortController();
   const timer = options.abortAfterMs === undefined ? undefined : setTimeout(() => stop.abort(), options.abortAfterMs);
-  const timeoutMs = scenario === 'timeout' ? 300 : 30_000;
+  const timeoutMs = scenario === 'timeout' ? 300 : 120_000;
   const request = {
     loop: 1,
     cwd: dir,
@@ -160,7 +209,8 @@ async function play(
   }
 }
 
-describe.each(BACKEND_NAMES)('backend %s', (name) => {
+// The real OpenCode takes seconds to start on a busy machine.
+describe.each(BACKEND_NAMES)('backend %s', { timeout: 150_000 }, (name) => {
   it('is what the registry says it is', async () => {
     const backend = await DRIVERS[name]('completed', tempDir('conformance-'));
     expect(backend.name).toBe(name);

@@ -1,0 +1,68 @@
+import type { AgentEnd, AgentOutcome } from '../../agent-result.js';
+import { digestText } from '../../core/text-digest.js';
+import type { OpencodeError, OpencodeOutput } from './opencode-output.js';
+import { resetTimeFromHeaders } from './opencode-reset-time.js';
+
+/** One run of the OpenCode CLI: how the process ended and what it printed. */
+export interface OpencodeRun {
+  end: AgentEnd;
+  exitCode: number | undefined;
+  signal?: string;
+  durationMs: number;
+  output: OpencodeOutput;
+  /** Last part of stderr (bounded). */
+  stderrTail: string;
+  /** Set when the CLI could not be started. */
+  failure?: string;
+  /** Retrying cannot help (the command is missing): stop the loop. */
+  fatal?: boolean;
+  details?: Record<string, unknown>;
+}
+
+const AUTH_ADVICE =
+  'OpenCode was refused by the model provider: the API key or login it uses is missing, wrong or expired. Check the key of the provider in OpenCode (`opencode auth login`, or the provider key in opencode.json or its environment variable), then run ralph again.';
+const AUTH_TEXT = /\binvalid[ _-]api[ _-]key\b|\bincorrect api key\b|\bauthentication\b|\bunauthori[sz]ed\b|\bapi key not valid\b/i;
+const LIMIT_TEXT = /\binsufficient_quota\b|\bquota\b|\busage limit\b|\bbilling\b|\bcredit balance\b/i;
+const TRANSIENT_TEXT = /\boverloaded\b|\brate[ _-]?limit|\btoo many requests\b|\bunavailable\b|\btimed? ?out\b/i;
+const SESSION_BROKEN = /\bsession\b.*\bnot found\b|\bNotFoundError\b|context[ _-]length|\btoo long\b/i;
+
+function exitOf(run: OpencodeRun): string {
+  return run.exitCode !== undefined ? `exit code ${run.exitCode}` : run.signal ? `killed by ${run.signal}` : 'no exit code';
+}
+
+function classifyError(error: OpencodeError, run: OpencodeRun, nowMs: number): AgentOutcome {
+  const text = `${error.name} ${error.message} ${error.body ?? ''}`;
+  const message = error.message.slice(0, 500);
+  if (error.status === 401 || error.status === 403 || error.name === 'ProviderAuthError' || AUTH_TEXT.test(text)) {
+    return { kind: 'unrecoverable', message, advice: AUTH_ADVICE };
+  }
+  if ((error.status === 429 || error.status === 402 || error.status === undefined) && LIMIT_TEXT.test(text)) {
+    const resetAt = resetTimeFromHeaders(error.headers, nowMs);
+    return resetAt === undefined ? { kind: 'usage_limit', message } : { kind: 'usage_limit', message, resetAt };
+  }
+  // Without a status only the words tell; with one, a 4xx other than 429 is the request's fault.
+  if (error.status === 429 || (error.status !== undefined && error.status >= 500) || (error.status === undefined && TRANSIENT_TEXT.test(text))) {
+    return error.status === undefined ? { kind: 'api_transient', message } : { kind: 'api_transient', status: error.status, message };
+  }
+  return { kind: 'failed', message: `${message} (${exitOf(run)})`, resetSession: SESSION_BROKEN.test(text) };
+}
+
+/**
+ * What one OpenCode call amounted to. OpenCode retries a rate-limited or failing API itself
+ * (honouring retry-after) before it gives up with an `error` event, so an error that reaches
+ * Ralph has already outlasted those retries.
+ */
+export function classifyOpencodeCall(run: OpencodeRun, nowMs: number): AgentOutcome {
+  if (run.end === 'interrupted') return { kind: 'interrupted' };
+  if (run.end === 'timeout') return { kind: 'timeout' };
+  if (run.end === 'spawn_failed') {
+    const message = run.failure ?? 'OpenCode could not be started';
+    return run.fatal ? { kind: 'fatal', message } : { kind: 'failed', message, resetSession: false };
+  }
+  const o = run.output;
+  if (o.error) return classifyError(o.error, run, nowMs);
+  if (run.exitCode === 0) return { kind: 'success' };
+  const said = [run.stderrTail.trim().split('\n').slice(-3).join('\n'), digestText(o.text).trim().split('\n').slice(-3).join('\n')].find((t) => t !== '');
+  const message = said ? `${said.slice(0, 500)} (${exitOf(run)})` : `OpenCode failed (${exitOf(run)}) without output`;
+  return { kind: 'failed', message, resetSession: false };
+}

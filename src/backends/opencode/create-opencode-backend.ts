@@ -1,0 +1,47 @@
+import { buildAgentEnv } from '../../core/agent-env.js';
+import { describeEnvFilter } from '../../core/secret-env.js';
+import type { AgentBackend } from '../../ports.js';
+import { checkAgentCli } from '../cli-version-check.js';
+import type { BackendContext } from '../registry.js';
+import { OpencodeBackend } from './opencode-backend.js';
+
+/** The OpenCode backend of a loop: the configured command, model and tools, in the filtered environment. */
+export function createOpencodeBackend(ctx: BackendContext): AgentBackend {
+  const { config, logger } = ctx;
+  // OpenCode's own settings (OPENCODE_CONFIG, OPENCODE_CONFIG_CONTENT, …) reach it like
+  // Claude's reach Claude; a provider's API key still needs --agent-env.
+  const own = Object.keys(ctx.env).filter((name) => name.startsWith('OPENCODE_'));
+  const agentEnv = buildAgentEnv(ctx.env, [...config.agentEnv, ...own]);
+  const said = describeEnvFilter('Agent', agentEnv, '--agent-env NAME');
+  if (said) logger.info(said);
+  if (agentEnv.missing.length > 0)
+    logger.warn(
+      `--agent-env/AGENT_ENV names ${agentEnv.missing.join(', ')}, which ${agentEnv.missing.length === 1 ? 'is' : 'are'} not set in the environment.`,
+    );
+  return new OpencodeBackend({
+    command: config.opencodeCommand,
+    model: config.opencodeModel,
+    extraArgs: config.opencodeExtraArgs,
+    allowedTools: config.allowedTools,
+    env: agentEnv.env,
+    logger,
+    now: () => ctx.clock.now(),
+  });
+}
+
+/** A missing or too old OpenCode is one clear message before the loop starts, not a loop of failures. */
+export async function checkOpencodeBeforeLoop(ctx: BackendContext): Promise<void> {
+  const { config, logger } = ctx;
+  const version = await checkAgentCli({
+    runner: ctx.runner,
+    command: config.opencodeCommand,
+    minVersion: config.opencodeMinVersion,
+    cwd: ctx.paths.project,
+    warn: (m) => logger.warn(m),
+    agent: 'OpenCode',
+    commandKey: 'OPENCODE_CMD',
+    installHint: 'Install OpenCode with `npm install -g opencode-ai`, or set OPENCODE_CMD to the command that runs it.',
+    updateHint: 'Update OpenCode with `npm install -g opencode-ai@latest` (or `opencode upgrade`).',
+  });
+  if (version) logger.info(`OpenCode ${version}`);
+}
