@@ -26,6 +26,9 @@ const LIMIT_TEXT = /\binsufficient_quota\b|\bquota\b|\busage limit\b|\bbilling\b
 const TRANSIENT_TEXT = /\boverloaded\b|\brate[ _-]?limit|\btoo many requests\b|\bunavailable\b|\btimed? ?out\b/i;
 const SESSION_BROKEN = /\bsession\b.*\bnot found\b|\bNotFoundError\b|context[ _-]length|\btoo long\b/i;
 
+// eslint-disable-next-line no-control-regex -- the colour codes OpenCode prints on stderr
+const ANSI = /\x1b\[[0-9;]*m/g;
+
 function exitOf(run: OpencodeRun): string {
   return run.exitCode !== undefined ? `exit code ${run.exitCode}` : run.signal ? `killed by ${run.signal}` : 'no exit code';
 }
@@ -62,7 +65,9 @@ export function classifyOpencodeCall(run: OpencodeRun, nowMs: number): AgentOutc
   const o = run.output;
   if (o.error) return classifyError(o.error, run, nowMs);
   if (run.exitCode === 0) return { kind: 'success' };
-  const said = [run.stderrTail.trim().split('\n').slice(-3).join('\n'), digestText(o.text).trim().split('\n').slice(-3).join('\n')].find((t) => t !== '');
+  // A session OpenCode no longer has ("Error: Session not found", on stderr) cannot be resumed.
+  const stderr = run.stderrTail.replace(ANSI, '').trim().split('\n').slice(-3).join('\n');
+  const said = [stderr, digestText(o.text).trim().split('\n').slice(-3).join('\n')].find((t) => t !== '');
   const message = said ? `${said.slice(0, 500)} (${exitOf(run)})` : `OpenCode failed (${exitOf(run)}) without output`;
-  return { kind: 'failed', message, resetSession: false };
+  return { kind: 'failed', message, resetSession: SESSION_BROKEN.test(stderr) };
 }

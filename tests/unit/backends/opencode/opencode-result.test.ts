@@ -67,6 +67,12 @@ describe('reading recorded OpenCode output', () => {
     expect(result.outcome).toEqual({ kind: 'failed', message: 'Error: unknown option --bogus (exit code 2)', resetSession: false });
   });
 
+  it('a session OpenCode no longer has starts a new one', () => {
+    // What opencode run --session with an unknown id printed: no event, this on stderr, exit 1.
+    const result = readOpencodeStdout('', { ...exited(1), stderrTail: '\u001b[91m\u001b[1mError: \u001b[0mSession not found\n' }, '', NOW);
+    expect(result.outcome).toEqual({ kind: 'failed', message: 'Error: Session not found (exit code 1)', resetSession: true });
+  });
+
   it('a 5xx is transient, a 400 is the request failing', () => {
     const error = (status: number, message: string): string =>
       `${JSON.stringify({ type: 'error', sessionID: 'ses_x', error: { name: 'APIError', data: { message, statusCode: status } } })}\n`;
