@@ -1,6 +1,6 @@
 import { JsonStringReader } from './json-string-reader.js';
 import { TextAccumulator, type TextDigest } from '../../core/text-digest.js';
-import { readWholeLine, type JsonBounds } from './whole-line-json.js';
+import { readWholeLine, WHOLE_LINE_CHARS, type JsonBounds } from './whole-line-json.js';
 
 /**
  * An incremental JSON parser for agent output: one JSON document, a JSON array,
@@ -14,7 +14,9 @@ import { readWholeLine, type JsonBounds } from './whole-line-json.js';
  *
  * A value that starts a line is first read whole (whole-line-json.ts): a
  * stream is mostly such lines, and JSON.parse reads them several times faster.
- * A whole line the reader has no use for (`ignoredLines`) is not read at all.
+ * A whole line the reader has no use for (`ignoredLines`) is not read at all. A line the chunk
+ * cuts is held until the rest of it comes, so it too is read whole: a pipe cuts one line in
+ * every chunk, and reading those by character cost as much as reading all the others.
  */
 export interface JsonStreamOptions {
   onValue: (value: unknown) => void;
@@ -27,6 +29,11 @@ export interface JsonStreamOptions {
    * ends like an object, counts as a value without being parsed; `onValue` receives undefined.
    */
   ignoredLines?: RegExp;
+  /**
+   * The longest start of a line held while a chunk cuts it (default: the longest line read
+   * whole). Past it, or at 0, a cut line is read character by character.
+   */
+  maxHeldChars?: number;
 }
 
 const enum S {
@@ -64,6 +71,9 @@ export class JsonStreamParser {
   private failure: string | undefined;
   private offset = 0;
   private values = 0;
+  /** The start of a value whose line the chunks so far cut, in pieces (joined once, when its line ends). */
+  private held: string[] = [];
+  private heldChars = 0;
   // current string
   private strIsKey = false;
   private strParts: string[] = [];
@@ -81,11 +91,13 @@ export class JsonStreamParser {
   private readonly maxString: number;
   private readonly maxDepth: number;
   private readonly bounds: JsonBounds;
+  private readonly maxHeld: number;
 
   constructor(private readonly options: JsonStreamOptions) {
     this.textKeys = options.textKeys ?? new Set();
     this.maxString = options.maxStringChars ?? DEFAULT_MAX_STRING;
     this.maxDepth = options.maxDepth ?? DEFAULT_MAX_DEPTH;
+    this.maxHeld = Math.min(options.maxHeldChars ?? WHOLE_LINE_CHARS, WHOLE_LINE_CHARS);
     this.bounds = { textKeys: this.textKeys, maxStringChars: this.maxString, maxKeyChars: MAX_KEY_CHARS, maxDepth: this.maxDepth };
   }
 
@@ -103,13 +115,34 @@ export class JsonStreamParser {
     return this.values;
   }
 
-  /** True when the input ended in the middle of a value. */
+  /** True when the input ended (so far) in the middle of a value. */
   get incomplete(): boolean {
-    return this.failure === undefined && this.state !== S.Top;
+    return this.failure === undefined && (this.state !== S.Top || this.heldChars > 0);
   }
 
   write(chunk: string): void {
+    if (this.failure !== undefined || chunk.length === 0) return;
+    if (this.heldChars > 0 && this.heldChars + chunk.length <= this.maxHeld && chunk.indexOf('\n') === -1) {
+      this.hold(chunk);
+      return;
+    }
+    this.read(chunk, this.maxHeld);
+  }
+
+  private hold(piece: string): void {
+    this.held.push(piece);
+    this.heldChars += piece.length;
+  }
+
+  private read(piece: string, maxHeld: number): void {
     if (this.failure !== undefined) return;
+    let chunk = piece;
+    if (this.heldChars > 0) {
+      this.held.push(piece);
+      chunk = this.held.join('');
+      this.held = [];
+      this.heldChars = 0;
+    }
     const n = chunk.length;
     let i = 0;
     this.strings.startChunk();
@@ -150,6 +183,12 @@ export class JsonStreamParser {
           i = end;
           continue;
         }
+        if (n - i <= maxHeld && chunk.indexOf('\n', i) === -1) {
+          // Positions in errors count from the input's start: the held characters are counted when read.
+          this.hold(chunk.slice(i));
+          this.offset += i;
+          return;
+        }
       }
       this.step(ch, i);
       i += 1;
@@ -159,6 +198,8 @@ export class JsonStreamParser {
 
   /** Signals the end of input; finishes a trailing number or literal. */
   end(): void {
+    // No more comes for a held line: the character reader says what is wrong with it.
+    if (this.heldChars > 0) this.read('', 0);
     if (this.failure !== undefined) return;
     if (this.state === S.Num) this.finishNumber();
     else if (this.state === S.Lit) {

@@ -11,7 +11,7 @@ import { digestOf } from '../../core/text-digest.js';
  */
 
 /** Longest line handed to JSON.parse whole: what it allocates at once stays small. */
-const WHOLE_LINE_CHARS = 1024 * 1024;
+export const WHOLE_LINE_CHARS = 1024 * 1024;
 
 /** What the stream parser keeps of a value, whoever parsed it. */
 export interface JsonBounds {

@@ -46,9 +46,10 @@ describe('JsonStreamParser: values', () => {
     expect(parsed.values).toEqual([JSON.parse(text)]);
   });
 
-  it.each([1, 2, 3, 7, 4096])('gives the same values whatever the chunk size (%i)', (size) => {
+  it.each([1, 2, 3, 7, 4096])('gives the same values whatever the chunk size (%i), cut lines held or read by character', (size) => {
     for (const [, text] of SAMPLES) {
       expect(parse(text, size).values).toEqual([JSON.parse(text)]);
+      expect(parse(text, size, { maxHeldChars: 0 }).values).toEqual([JSON.parse(text)]);
     }
   });
 
@@ -56,7 +57,7 @@ describe('JsonStreamParser: values', () => {
     const text = '{"s":"\\ud83d\\ude00!"}';
     for (let cut = 1; cut < text.length; cut += 1) {
       const values: unknown[] = [];
-      const parser = new JsonStreamParser({ onValue: (v) => values.push(v) });
+      const parser = new JsonStreamParser({ onValue: (v) => values.push(v), maxHeldChars: 0 });
       parser.write(text.slice(0, cut));
       parser.write(text.slice(cut));
       parser.end();
@@ -66,7 +67,10 @@ describe('JsonStreamParser: values', () => {
 
   it('lets a raw control character inside a string through, beside escapes', () => {
     const text = '{"s":"tab\there\\nnext\u0001 \\u00e9 \\"q\\""}';
-    for (const size of [1, 3, 5, text.length]) expect(parse(text, size).values).toEqual([{ s: 'tab\there\nnext\u0001 é "q"' }]);
+    for (const size of [1, 3, 5, text.length]) {
+      expect(parse(text, size).values).toEqual([{ s: 'tab\there\nnext\u0001 é "q"' }]);
+      expect(parse(text, size, { maxHeldChars: 0 }).values).toEqual([{ s: 'tab\there\nnext\u0001 é "q"' }]);
+    }
   });
 
   it('reads concatenated and newline-separated documents (stream-json)', () => {
@@ -117,6 +121,7 @@ describe('JsonStreamParser: errors', () => {
     const text = '{"result":"line\\nline\\n\\u00e9 \\q"}';
     for (let size = 1; size <= text.length; size += 1) {
       expect(parse(text, size, { textKeys: new Set(['result']) }).error).toBe('bad escape "\\q" at character 32');
+      expect(parse(text, size, { textKeys: new Set(['result']), maxHeldChars: 0 }).error).toBe('bad escape "\\q" at character 32');
     }
   });
 
@@ -124,6 +129,8 @@ describe('JsonStreamParser: errors', () => {
     const text = '{"ok":1}\n{"bad":?}';
     expect(parse(text).error).toBe('unexpected "?" at character 17');
     expect(parse(text, 4).error).toBe('unexpected "?" at character 17');
+    expect(parse(text, 4, { maxHeldChars: 0 }).error).toBe('unexpected "?" at character 17');
+    expect(parse(`${text}\n{}`, 4).error).toBe('unexpected "?" at character 17');
   });
 
   it('keeps the values read before an error and ignores everything after it', () => {
@@ -194,8 +201,10 @@ describe('JsonStreamParser: bounded memory', () => {
     const json = JSON.stringify({ type: 'result', result: text });
     const expected = digestOf(text);
     for (const size of [5, 6, 7, 4096, json.length]) {
-      const value = parse(json, size, { textKeys: new Set(['result']) }).values[0] as { result: unknown };
-      expect(value.result).toEqual(expected);
+      for (const maxHeldChars of [0, json.length]) {
+        const value = parse(json, size, { textKeys: new Set(['result']), maxHeldChars }).values[0] as { result: unknown };
+        expect(value.result).toEqual(expected);
+      }
     }
   });
 
@@ -274,7 +283,7 @@ describe('JsonStreamParser: whole lines and character by character agree', () =>
 
   it.each(cases)('%s', (_name, text) => {
     const whole = parse(text, text.length || 1, options);
-    const byCharacter = parse(text, 1, options);
+    const byCharacter = parse(text, 1, { ...options, maxHeldChars: 0 });
     expect(whole).toEqual(byCharacter);
   });
 
@@ -298,9 +307,19 @@ describe('JsonStreamParser: lines nobody reads', () => {
     expect(parsed.error).toBeUndefined();
   });
 
-  it('reads an ignored line as usual when the chunk cuts it or it does not end like an object', () => {
+  it('holds an ignored line the chunks cut until its end comes, and counts it all the same', () => {
+    const text = '{"type":"keep"}\n{"type":"skip","a":1}\n{"type":"keep","n":2}\n';
+    for (const size of [1, 3, 10, 20]) {
+      const parsed = parse(text, size, { ignoredLines });
+      expect(parsed.values).toEqual([{ type: 'keep' }, undefined, { type: 'keep', n: 2 }]);
+      expect(parsed.incomplete).toBe(false);
+    }
+  });
+
+  it('reads an ignored line as usual when it is longer than what is held, or it does not end like an object', () => {
     const cut = '{"type":"skip","a":1}\n';
-    expect(parse(cut, 10, { ignoredLines }).values).toEqual([{ type: 'skip', a: 1 }]);
+    expect(parse(cut, 10, { ignoredLines, maxHeldChars: 15 }).values).toEqual([{ type: 'skip', a: 1 }]);
+    expect(parse(cut, 10, { ignoredLines, maxHeldChars: 0 }).values).toEqual([{ type: 'skip', a: 1 }]);
     const trailing = parse('{"type":"skip","a":1} x\n', undefined, { ignoredLines });
     expect(trailing.values).toEqual([{ type: 'skip', a: 1 }]);
     expect(trailing.error).toMatch(/^unexpected "x" at character 23$/);
