@@ -6,6 +6,6 @@
  * agent's adapter. The registry must have exactly one entry per name (the
  * compiler checks it).
  */
-export const BACKEND_NAMES = ['claude', 'codex', 'opencode', 'mock'] as const;
+export const BACKEND_NAMES = ['claude', 'codex', 'gemini', 'opencode', 'mock'] as const;
 
 export type BackendName = (typeof BACKEND_NAMES)[number];

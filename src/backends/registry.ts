@@ -60,6 +60,14 @@ export const BACKENDS = {
     create: async (ctx) => (await import('./codex/create-codex-backend.js')).createCodexBackend(ctx),
     preflight: async (ctx) => (await import('./codex/create-codex-backend.js')).checkCodexBeforeLoop(ctx),
   },
+  gemini: {
+    displayName: 'Gemini CLI',
+    about: 'Google Gemini CLI',
+    // Cost is estimated from tokens × list price (Gemini reports tokens only) when the model is listed.
+    capabilities: { resume: true, cost: true, liveView: true, permissionDenials: true },
+    create: async (ctx) => (await import('./gemini/create-gemini-backend.js')).createGeminiBackend(ctx),
+    preflight: async (ctx) => (await import('./gemini/create-gemini-backend.js')).checkGeminiBeforeLoop(ctx),
+  },
   opencode: {
     displayName: 'OpenCode',
     about: 'real OpenCode',

@@ -41,8 +41,21 @@ function isOn(value: string | undefined): boolean {
   return value !== undefined && value !== '' && value !== '0' && value.toLowerCase() !== 'false';
 }
 
-/** Names the agent needs for itself, given which model provider it was told to use. */
-function listAgentOwnNames(parentEnv: Env): Set<string> {
+/**
+ * What another agent CLI needs for itself (its key, base URL and settings), for a backend that is
+ * not Claude Code: names that start with one of `prefixes`, and `names` exactly.
+ */
+export interface AgentOwnEnv {
+  prefixes: readonly string[];
+  names: readonly string[];
+}
+
+/** Names the agent needs for itself: another agent's own list, or Claude's given which model provider it was told to use. */
+function listAgentOwnNames(parentEnv: Env, agent?: AgentOwnEnv): Set<string> {
+  if (agent) {
+    const named = Object.keys(parentEnv).filter((name) => agent.prefixes.some((prefix) => name.startsWith(prefix)) || agent.names.includes(name));
+    return new Set(named);
+  }
   const own = new Set<string>();
   for (const name of Object.keys(parentEnv)) {
     if (AGENT_OWN_PREFIXES.some((prefix) => name.startsWith(prefix))) own.add(name);
@@ -56,12 +69,12 @@ function listAgentOwnNames(parentEnv: Env): Set<string> {
  * The environment for the agent process and, by name, what was kept from it.
  * `passThrough` names are passed verbatim, whatever they look like.
  */
-export function buildAgentEnv(parentEnv: Env, passThrough: readonly string[] = []): AgentEnv {
+export function buildAgentEnv(parentEnv: Env, passThrough: readonly string[] = [], agent?: AgentOwnEnv): AgentEnv {
   const env: Record<string, string> = {};
   const withheld: string[] = [];
   const stripped: string[] = [];
   const explicit = new Set(passThrough);
-  const own = listAgentOwnNames(parentEnv);
+  const own = listAgentOwnNames(parentEnv, agent);
   for (const name of Object.keys(parentEnv).sort()) {
     const value = parentEnv[name];
     if (value === undefined) continue;

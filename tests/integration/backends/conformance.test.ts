@@ -17,7 +17,7 @@ import { CODEX_TEST_MODEL, codexHome, type CodexHomeOptions } from '../../helper
 import { shellCall, startFakeResponsesApi, type FakeResponsesApi, type ResponsesReply } from '../../helpers/fake-api/openai-responses.js';
 import { startFakeChatApi, type ChatTurn } from '../../helpers/fake-api/opencode-chat-completions.js';
 import { FAKE_MODEL, opencodeOfflineEnv } from '../../helpers/fake-api/opencode-offline-env.js';
-import { fakeClaude, ROOT, type FakeCall } from '../../helpers/run-cli.js';
+import { FAKE_BIN, fakeClaude, ROOT, type FakeCall } from '../../helpers/run-cli.js';
 import { tempDir } from '../../helpers/temp-dir.js';
 
 type Scenario =
@@ -85,6 +85,22 @@ const OPENCODE_TURNS: Record<Scenario, { turns: ChatTurn[]; fallback?: ChatTurn 
   },
 };
 
+const GEMINI_FIXTURES = join(import.meta.dirname, '..', '..', 'fixtures', 'gemini-cli');
+const geminiStderr = (name: string): string => readFileSync(join(GEMINI_FIXTURES, name), 'utf8');
+/** Gemini CLI 0.61's recorded stream-json, replayed by the same fake command (tests/fixtures/gemini-cli). */
+const GEMINI_CALLS: Record<Scenario, FakeCall> = {
+  completed: { fixture: 'stream-json-success-tool-use.jsonl' },
+  usage_limit: { fixture: 'stream-json-error-daily-quota.jsonl', stderr: geminiStderr('stream-json-error-daily-quota.stderr.txt'), exit: 173 },
+  api_transient: { fixture: 'stream-json-error-rate-limit.jsonl', stderr: geminiStderr('stream-json-error-rate-limit.stderr.txt'), exit: 173 },
+  unrecoverable: { fixture: 'stream-json-error-bad-api-key.jsonl', stderr: geminiStderr('stream-json-error-bad-api-key.stderr.txt'), exit: 144 },
+  timeout: { fixture: 'stream-json-success-tool-use.jsonl', sleep_ms: 20_000 },
+  interrupted: { fixture: 'stream-json-success-tool-use.jsonl', sleep_ms: 20_000 },
+  failed: { stdout: '', stderr: 'fatal: model unavailable\n', exit: 3 },
+  fatal: {},
+  permission_denied: { fixture: 'stream-json-policy-denied.jsonl' },
+  streamed: { fixture: 'stream-json-success-tool-use.jsonl' },
+};
+
 /** The mock plays the same scenarios from its script; a limit or an API error is scripted as the CLI printed it. */
 const MOCK_RESPONSES: Record<Scenario, Array<Record<string, unknown>>> = {
   completed: [{ output: ANSWER, cost_usd: 0.03, input_tokens: 120, output_tokens: 40, session_id: 'mock-1' }],
@@ -145,7 +161,27 @@ const EXPECTED = {
     streamedTools: ['Shell', 'Shell'],
     turns: undefined,
   },
-} satisfies Record<BackendName, { cost: string; failedExit: number; denial: object; streamedTools: string[]; turns: number | undefined }>;
+  gemini: {
+    cost: 'estimated',
+    failedExit: 3,
+    denial: { tool: 'Bash', detail: 'npm test' },
+    streamedTools: ['Write', 'Bash'],
+    turns: undefined,
+    // The recorded daily quota said "Please retry in 13h5m2.5s"; a bad key is "API key not valid".
+    resetAt: NOW + (13 * 3600 + 5 * 60 + 2.5) * 1000,
+    authMessage: /API key not valid/,
+  },
+} satisfies Record<
+  BackendName,
+  { cost: string; failedExit: number; denial: object; streamedTools: string[]; turns: number | undefined; resetAt?: number; authMessage?: RegExp }
+>;
+const expectedOf = (name: BackendName): { resetAt: number; authMessage: RegExp } => {
+  const e = EXPECTED[name];
+  return {
+    resetAt: 'resetAt' in e ? e.resetAt : Date.parse('2026-11-22T14:39:00Z'),
+    authMessage: 'authMessage' in e ? e.authMessage : /(?:Invalid|Incorrect) API key/,
+  };
+};
 
 const DRIVERS = {
   claude: async (scenario, dir) => {
@@ -173,6 +209,12 @@ const DRIVERS = {
     // Only the commands Ralph allows run: `npm test` is refused in the permission scenario.
     ctx.config = { ...ctx.config, opencodeCommand: command, opencodeModel: FAKE_MODEL, allowedTools: ['Write', 'Read', 'Edit', 'Bash(git status *)'] };
     return BACKENDS.opencode.create(ctx);
+  },
+  gemini: async (scenario, dir) => {
+    const fake = fakeClaude([GEMINI_CALLS[scenario]], { env: { FAKE_CLAUDE_FIXTURES: GEMINI_FIXTURES } });
+    const ctx = context(dir, 'gemini', fake.env);
+    ctx.config = { ...ctx.config, geminiCommand: [scenario === 'fatal' ? '/nonexistent/gemini' : join(FAKE_BIN, 'claude')] };
+    return BACKENDS.gemini.create(ctx);
   },
   mock: async (scenario, dir) => {
     mkdirSync(join(dir, '.ralph'), { recursive: true });
@@ -236,7 +278,7 @@ describe.each(BACKEND_NAMES)('backend %s', { timeout: 150_000 }, (name) => {
 
   it('usage_limit: with the reset time the agent gave', async () => {
     const { result } = await play(name, 'usage_limit');
-    expect(result.outcome).toMatchObject({ kind: 'usage_limit', resetAt: Date.parse('2026-11-22T14:39:00Z') });
+    expect(result.outcome).toMatchObject({ kind: 'usage_limit', resetAt: expectedOf(name).resetAt });
   });
 
   it('api_transient: a rate-limited API is worth a retry', async () => {
@@ -248,7 +290,7 @@ describe.each(BACKEND_NAMES)('backend %s', { timeout: 150_000 }, (name) => {
     const { result } = await play(name, 'unrecoverable');
     expect(result.outcome).toMatchObject({
       kind: 'unrecoverable',
-      message: expect.stringMatching(/(?:Invalid|Incorrect) API key/),
+      message: expect.stringMatching(expectedOf(name).authMessage),
       advice: expect.any(String),
     });
   });
@@ -294,7 +336,9 @@ describe.each(BACKEND_NAMES)('backend %s', { timeout: 150_000 }, (name) => {
     expect(result.toolUses).toBe(2);
     expect(progress[0]).toEqual({ kind: 'session_started', sessionId: result.sessionId });
     expect(progress.filter((e) => e.kind === 'tool_use').map((e) => (e.kind === 'tool_use' ? e.tool : ''))).toEqual(EXPECTED[name].streamedTools);
-    expect(progress.some((e) => e.kind === 'message' && e.text.includes('Created hello.txt'))).toBe(true);
+    // A whole message, or its deltas: the text the live view shows.
+    const shown = progress.map((e) => (e.kind === 'message' ? `${e.text}\n` : e.kind === 'text_delta' ? e.text : e.kind === 'text_end' ? '\n' : '')).join('');
+    expect(shown).toContain('Created hello.txt');
     const turns = EXPECTED[name].turns;
     expect(progress.at(-1)).toMatchObject({ kind: 'finished', isError: false, ...(turns === undefined ? {} : { turns }) });
   });

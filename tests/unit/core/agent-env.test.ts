@@ -56,6 +56,16 @@ describe('buildAgentEnv', () => {
     expect(buildAgentEnv({ ...base, ...aws, CLAUDE_CODE_USE_BEDROCK: '0' }).env['AWS_SECRET_ACCESS_KEY']).toBeUndefined();
   });
 
+  it("gives another agent its own credentials and not Claude's", () => {
+    const gemini = { GEMINI_API_KEY: 'AIzaSyOwnKey000000000000000000000000000', GOOGLE_GEMINI_BASE_URL: 'http://127.0.0.1:9' };
+    const result = buildAgentEnv({ ...base, ...gemini }, [], { prefixes: ['GEMINI_', 'GOOGLE_GEMINI_'], names: [] });
+    expect(result.env['GEMINI_API_KEY']).toBe(gemini.GEMINI_API_KEY);
+    expect(result.env['GOOGLE_GEMINI_BASE_URL']).toBe(gemini.GOOGLE_GEMINI_BASE_URL);
+    expect(result.env['ANTHROPIC_API_KEY']).toBeUndefined();
+    expect(result.withheld).toContain('ANTHROPIC_API_KEY');
+    expect(buildAgentEnv({ ...base, ...gemini }).env['GEMINI_API_KEY']).toBeUndefined();
+  });
+
   it('says nothing was withheld from a clean environment', () => {
     const result = buildAgentEnv(base);
     expect(result.withheld).toEqual([]);

@@ -1,0 +1,62 @@
+import { buildAgentEnv, type AgentOwnEnv } from '../../core/agent-env.js';
+import { describeEnvFilter } from '../../core/secret-env.js';
+import type { AgentBackend } from '../../ports.js';
+import { checkAgentCli } from '../cli-version-check.js';
+import type { BackendContext } from '../registry.js';
+import { GeminiBackend } from './gemini-backend.js';
+import { buildGeminiPolicy } from './gemini-policy.js';
+
+const INSTALL_HINT =
+  'Install Gemini CLI with `npm install -g @google/gemini-cli` (see https://geminicli.com), or point GEMINI_CMD in .ralphrc at it ' +
+  '(for example GEMINI_CMD="npx @google/gemini-cli"). To try Ralph without an agent, use --backend mock or run `ralph demo`.';
+const UPDATE_HINT = 'Update it with `npm install -g @google/gemini-cli@latest`, then run ralph again.';
+
+/**
+ * What Gemini CLI needs of the environment for itself: its key and settings (GEMINI_*, GOOGLE_GEMINI_BASE_URL),
+ * and the Google credentials of its other ways to log in (Vertex AI, a Google API key, application credentials).
+ */
+const GEMINI_OWN_ENV: AgentOwnEnv = {
+  prefixes: ['GEMINI_', 'GOOGLE_GEMINI_', 'GOOGLE_GENAI_'],
+  names: ['GOOGLE_API_KEY', 'GOOGLE_CLOUD_PROJECT', 'GOOGLE_CLOUD_LOCATION', 'GOOGLE_APPLICATION_CREDENTIALS'],
+};
+
+/** The Gemini backend of a loop: the configured command, model and tools, in the filtered environment. */
+export function createGeminiBackend(ctx: BackendContext): AgentBackend {
+  const { config, logger } = ctx;
+  const agentEnv = buildAgentEnv(ctx.env, config.agentEnv, GEMINI_OWN_ENV);
+  const said = describeEnvFilter('Agent', agentEnv, '--agent-env NAME');
+  if (said) logger.info(said);
+  if (agentEnv.missing.length > 0)
+    logger.warn(
+      `--agent-env/AGENT_ENV names ${agentEnv.missing.join(', ')}, which ${agentEnv.missing.length === 1 ? 'is' : 'are'} not set in the environment.`,
+    );
+  const { untranslated } = buildGeminiPolicy(config.allowedTools);
+  if (untranslated.length > 0)
+    logger.warn(`Gemini CLI has no equivalent of ALLOWED_TOOLS ${untranslated.join(', ')}; ${untranslated.length === 1 ? 'it does' : 'they do'} not apply.`);
+  return new GeminiBackend({
+    command: config.geminiCommand,
+    model: config.geminiModel,
+    extraArgs: config.geminiExtraArgs,
+    allowedTools: config.allowedTools,
+    env: agentEnv.env,
+    logger,
+    now: () => ctx.clock.now(),
+  });
+}
+
+/** A missing or too old CLI is one clear message before the loop starts, not a loop of failures. */
+export async function checkGeminiBeforeLoop(ctx: BackendContext): Promise<void> {
+  const { config, logger } = ctx;
+  const version = await checkAgentCli({
+    runner: ctx.runner,
+    command: config.geminiCommand,
+    minVersion: config.geminiMinVersion,
+    cwd: ctx.paths.project,
+    warn: (m) => logger.warn(m),
+    agent: 'Gemini CLI',
+    commandKey: 'GEMINI_CMD',
+    installHint: INSTALL_HINT,
+    updateHint: UPDATE_HINT,
+  });
+  if (version) logger.info(`Gemini CLI ${version}`);
+}
