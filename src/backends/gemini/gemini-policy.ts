@@ -11,6 +11,10 @@ import { RALPH_TO_GEMINI } from './gemini-tool-names.js';
  *   Bash → every shell command, Bash(git commit *) or Bash(git commit:*) → commands that
  *   start with "git commit", WebFetch/WebSearch → web_fetch/google_web_search.
  *
+ * Gemini refuses an allowed command that redirects its output (`git log > x`) unless the rule
+ * says otherwise: a bare Bash rule says so (any command may already write any file), a command
+ * rule does not, so `Bash(git log *)` never becomes a way to write files.
+ *
  * A rule Gemini cannot express (a pattern with "*" inside the command, an MCP tool) is left
  * out and named, so the user knows it does not apply. `--yolo` in GEMINI_EXTRA_ARGS replaces
  * all of this with Gemini's "approve everything".
@@ -61,7 +65,7 @@ export function buildGeminiPolicy(allowedTools: readonly string[]): GeminiPolicy
   const untranslated: string[] = [];
   for (const rule of allowedTools) addRule(rule, rules, untranslated);
   const blocks = [...rules.tools].map((tool) => `[[rule]]\ntoolName = ${tomlString(tool)}\ndecision = "allow"\npriority = ${PRIORITY}\n`);
-  if (rules.anyCommand) blocks.push(`[[rule]]\ntoolName = "run_shell_command"\ndecision = "allow"\npriority = ${PRIORITY}\n`);
+  if (rules.anyCommand) blocks.push(`[[rule]]\ntoolName = "run_shell_command"\nallowRedirection = true\ndecision = "allow"\npriority = ${PRIORITY}\n`);
   else if (rules.prefixes.size > 0) {
     const prefixes = [...rules.prefixes].map(tomlString).join(', ');
     blocks.push(`[[rule]]\ntoolName = "run_shell_command"\ncommandPrefix = [${prefixes}]\ndecision = "allow"\npriority = ${PRIORITY}\n`);

@@ -38,6 +38,34 @@ export interface FakeGeminiApi {
   close(): Promise<void>;
 }
 
+/** The API's error answers as Google gives them (the shapes Gemini CLI 0.61 classifies). */
+export const GEMINI_ERRORS = {
+  badKey: {
+    error: 400,
+    message: 'API key not valid. Please pass a valid API key.',
+    details: [{ '@type': 'type.googleapis.com/google.rpc.ErrorInfo', reason: 'API_KEY_INVALID', domain: 'googleapis.com' }],
+  },
+  unauthenticated: { error: 401, message: 'Request had invalid authentication credentials.' },
+  dailyQuota: {
+    error: 429,
+    message:
+      'You exceeded your current quota, please check your plan and billing details.\n* Quota exceeded for metric: generativelanguage.googleapis.com/generate_content_free_tier_requests, limit: 250, model: gemini-2.5-flash\nPlease retry in 13h5m2.5s.',
+    details: [
+      {
+        '@type': 'type.googleapis.com/google.rpc.QuotaFailure',
+        violations: [
+          {
+            quotaMetric: 'generativelanguage.googleapis.com/generate_content_free_tier_requests',
+            quotaId: 'GenerateRequestsPerDayPerProjectPerModel-FreeTier',
+          },
+        ],
+      },
+      { '@type': 'type.googleapis.com/google.rpc.RetryInfo', retryDelay: '47102s' },
+    ],
+  },
+  serverError: { error: 500, message: 'An internal error has occurred.' },
+} satisfies Record<string, GeminiTurn>;
+
 export const FAKE_GEMINI_KEY = 'fake-gemini-key-4b1d9a7e';
 const DEFAULT_USAGE: GeminiUsage = { promptTokenCount: 1200, candidatesTokenCount: 80 };
 const STATUS_NAMES: Record<number, string> = {

@@ -30,8 +30,11 @@ describe('buildGeminiPolicy', () => {
     expect(new Set(prefixes).size).toBe(prefixes.length);
   });
 
-  it('allows every shell command for a bare Bash rule', () => {
-    expect(rules(buildGeminiPolicy(['Bash', 'Bash(git status)']).toml)).toEqual([['run_shell_command', undefined]]);
+  it('allows every shell command for a bare Bash rule, redirections included', () => {
+    const policy = buildGeminiPolicy(['Bash', 'Bash(git status)']).toml;
+    expect(rules(policy)).toEqual([['run_shell_command', undefined]]);
+    expect(policy).toContain('allowRedirection = true');
+    expect(buildGeminiPolicy(['Bash(git log *)']).toml).not.toContain('allowRedirection');
     expect(rules(buildGeminiPolicy(['Bash(*)']).toml)).toEqual([['run_shell_command', undefined]]);
   });
 
