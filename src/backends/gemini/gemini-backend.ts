@@ -44,7 +44,8 @@ export class GeminiBackend implements AgentBackend {
       command: o.command,
       model: o.model,
       extraArgs: o.extraArgs,
-      ...(policy ? { policyPath: policyPathFor(request.outputLogPath) } : {}),
+      // A dry run has no call log to put the policy beside: it names what the file would hold.
+      ...(policy ? { policyPath: request.outputLogPath ? policyPathFor(request.outputLogPath) : '<ALLOWED_TOOLS policy>' } : {}),
       ...(request.resumeSessionId ? { resumeSessionId: request.resumeSessionId } : {}),
       loopContext: request.loopContext,
       prompt: request.prompt,

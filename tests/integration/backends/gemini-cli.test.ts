@@ -1,7 +1,7 @@
 // `ralph --backend gemini` driving the real Gemini CLI (the pinned dev dependency), offline: the
 // CLI talks to the fake Gemini API on 127.0.0.1 from a throwaway HOME. Gemini CLI takes seconds
 // to start, so these few tests each cover as much as they can.
-import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { chmodSync, existsSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { GeminiBackend } from '../../../src/backends/gemini/gemini-backend.js';
@@ -49,7 +49,7 @@ function allText(dir: string): string {
 }
 
 describe('ralph --backend gemini against the real Gemini CLI', { timeout: 240_000 }, () => {
-  it('runs a loop that writes files, resumes its session and ends project_complete with tokens and an estimated cost', async () => {
+  it('runs a live loop that writes files, resumes its session and ends project_complete with tokens and an estimated cost', async () => {
     const dir = ralphProject({ ralphrc: RALPHRC });
     const env = await geminiEnv([
       write('a.txt', 'first\n'),
@@ -58,8 +58,11 @@ describe('ralph --backend gemini against the real Gemini CLI', { timeout: 240_00
       done('Wrote b.txt; all tasks done.'),
       done('Nothing left to do.'),
     ]);
-    const r = await ralph(['--backend', 'gemini', '--pause', '0', '--max-loops', '5'], dir, env, 180_000);
+    const r = await ralph(['--backend', 'gemini', '--pause', '0', '--max-loops', '5', '--live'], dir, env, 180_000);
     expect(r.stderr).toContain('Gemini CLI 0.61.0');
+    // --live shows each tool call and the answer as Gemini streams them.
+    expect(r.stderr.match(/\[Write\]/g)).toHaveLength(2);
+    expect(r.stderr).toContain('Wrote b.txt; all tasks done.');
     expect(r.stderr).toContain('Exit reason: project_complete');
     expect(r.exitCode).toBe(0);
     expect(readFileSync(join(dir, 'a.txt'), 'utf8')).toBe('first\n');
@@ -137,6 +140,25 @@ describe('ralph --backend gemini against the real Gemini CLI', { timeout: 240_00
     const r = await run;
     expect(r.exitCode).toBe(130);
     expect(await survivors([sleeper, parent])).toEqual([]);
+  });
+});
+
+describe('the Gemini CLI check before the loop', () => {
+  it('a missing CLI is one message with how to install it (exit 2)', async () => {
+    const r = await ralph(['--backend', 'gemini'], ralphProject({ ralphrc: 'GEMINI_CMD=/nonexistent/gemini\n' }), cleanEnv());
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain("Gemini CLI not found: '/nonexistent/gemini' could not be started.");
+    expect(r.stderr).toContain('npm install -g @google/gemini-cli');
+  });
+
+  it('a CLI older than GEMINI_MIN_VERSION is refused with how to update it (exit 2)', async () => {
+    const bin = join(tempDir('old-gemini-'), 'gemini');
+    writeFileSync(bin, '#!/bin/sh\necho 0.50.2\n');
+    chmodSync(bin, 0o755);
+    const r = await ralph(['--backend', 'gemini'], ralphProject({ ralphrc: `GEMINI_CMD="${bin}"\n` }), cleanEnv());
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain('Gemini CLI 0.50.2 is older than 0.61.0');
+    expect(r.stderr).toContain('npm install -g @google/gemini-cli@latest');
   });
 });
 
