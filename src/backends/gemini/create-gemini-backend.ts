@@ -2,6 +2,7 @@ import { buildAgentEnv, type AgentOwnEnv } from '../../core/agent-env.js';
 import { describeEnvFilter } from '../../core/secret-env.js';
 import type { AgentBackend } from '../../ports.js';
 import { checkAgentCli } from '../cli-version-check.js';
+import { modelPrice } from '../price-table.js';
 import type { BackendContext } from '../registry.js';
 import { GeminiBackend } from './gemini-backend.js';
 import { buildGeminiPolicy } from './gemini-policy.js';
@@ -33,6 +34,11 @@ export function createGeminiBackend(ctx: BackendContext): AgentBackend {
   const { untranslated } = buildGeminiPolicy(config.allowedTools);
   if (untranslated.length > 0)
     logger.warn(`Gemini CLI has no equivalent of ALLOWED_TOOLS ${untranslated.join(', ')}; ${untranslated.length === 1 ? 'it does' : 'they do'} not apply.`);
+  // Gemini reports tokens, not cost: without a list price there is no estimate, and so no --max-cost.
+  if (modelPrice(config.geminiModel) === undefined) {
+    const model = config.geminiModel ? `model ${config.geminiModel}` : "Gemini CLI's default model (GEMINI_MODEL is not set)";
+    logger.warn(`No list price is known for ${model}: its calls get no cost estimate${config.maxCostUsd > 0 ? ' and --max-cost is not enforced' : ''}.`);
+  }
   return new GeminiBackend({
     command: config.geminiCommand,
     model: config.geminiModel,

@@ -172,7 +172,8 @@ export async function startFakeGeminiApi(turns: GeminiTurn[]): Promise<FakeGemin
 
 /**
  * A throwaway HOME where the Gemini CLI uses an API key (no login), sends no usage statistics and
- * gives up after `maxAttempts` tries of a failing call; and the environment that points it at `api`.
+ * gives up after `maxAttempts` tries of a failing call (it retries 429s and 5xx ten times over
+ * minutes by default); and the environment that points it at `api`.
  */
 export function geminiHome(home: string, api: FakeGeminiApi, options: { maxAttempts?: number } = {}): Record<string, string> {
   mkdirSync(join(home, '.gemini'), { recursive: true });
@@ -182,5 +183,7 @@ export function geminiHome(home: string, api: FakeGeminiApi, options: { maxAttem
     general: { maxAttempts: options.maxAttempts ?? 1 },
   };
   writeFileSync(join(home, '.gemini', 'settings.json'), JSON.stringify(settings, null, 2));
-  return { HOME: home, GEMINI_API_KEY: FAKE_GEMINI_KEY, GOOGLE_GEMINI_BASE_URL: api.url };
+  // Gemini CLI writes a report of every API error to the temp folder: keep them in the throwaway HOME.
+  mkdirSync(join(home, 'tmp'));
+  return { HOME: home, TMPDIR: join(home, 'tmp'), GEMINI_API_KEY: FAKE_GEMINI_KEY, GOOGLE_GEMINI_BASE_URL: api.url };
 }
