@@ -118,6 +118,17 @@ describe('ralph --backend gemini against the real Gemini CLI', { timeout: 240_00
     expect(readJson(join(dir, '.ralph', 'status.json'))).toMatchObject({ exit_reason: 'usage_limit' });
   });
 
+  it('a server error that outlasts Gemini’s own retries is retried by Ralph, and the loop goes on', async () => {
+    const dir = ralphProject({ ralphrc: `${RALPHRC}API_RETRY_WAIT_SECONDS=0\n` });
+    const env = await geminiEnv([GEMINI_ERRORS.serverError, write('c.txt', 'after the outage\n'), done('Wrote c.txt.'), done('Still done.')]);
+    const r = await ralph(['--backend', 'gemini', '--pause', '0', '--max-loops', '5'], dir, env, 180_000);
+    expect(r.stderr).toContain('An internal error has occurred');
+    expect(r.exitCode).toBe(0);
+    expect(api?.requests).toHaveLength(4);
+    expect(readFileSync(join(dir, 'c.txt'), 'utf8')).toBe('after the outage\n');
+    expect(readJson(join(dir, '.ralph', 'status.json'))).toMatchObject({ exit_reason: 'project_complete' });
+  });
+
   it('a rejected API key stops at the first call with what to do (exit 1)', async () => {
     const dir = ralphProject({ ralphrc: RALPHRC });
     const env = await geminiEnv([GEMINI_ERRORS.badKey, GEMINI_ERRORS.badKey]);
