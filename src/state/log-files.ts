@@ -57,8 +57,8 @@ function statFacts(path: string): LogFileFacts | undefined {
 }
 
 /**
- * Keeps the newest `keep` per-call output logs (and their .stderr.log
- * companions), then removes the oldest of the rest until the logs directory
+ * Keeps the newest `keep` per-call output logs (and their companions: .stderr.log, a backend's
+ * .policy.toml), then removes the oldest of the rest until the logs directory
  * holds at most `maxDirBytes`. The newest output log is always kept: it is the
  * one the user will look at. Other logs (ralph.log, its rotations, metrics,
  * the session recording) are never removed here. Returns how many output logs
@@ -92,10 +92,14 @@ export function pruneOutputLogs(
     .filter(([name]) => isOutputLog(name) && !name.endsWith('.stderr.log'))
     .map(([name, f]) => ({ name, mtime: f.mtimeMs }))
     .sort((a, b) => a.mtime - b.mtime || a.name.localeCompare(b.name));
-  const companion = (name: string): string => name.replace(/\.log$/, '.stderr.log');
+  // A call's other files share its log's name: <log>.stderr.log, and what its backend wrote beside it (<log>.policy.toml).
+  const companions = (name: string): string[] => {
+    const base = `${name.replace(/\.log$/, '')}.`;
+    return [...facts.keys()].filter((other) => other !== name && other.startsWith(base));
+  };
   let total = [...facts.values()].reduce((sum, f) => sum + f.size, 0);
   const remove = (name: string): void => {
-    for (const file of [name, companion(name)]) {
+    for (const file of [name, ...companions(name)]) {
       rmSync(join(logsDir, file), { force: true });
       total -= facts.get(file)?.size ?? 0;
       known.delete(file);

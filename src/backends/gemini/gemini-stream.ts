@@ -58,7 +58,7 @@ export class GeminiStreamReader {
   private readonly text = new TextAccumulator();
   private textOpen = false;
   private other = '';
-  private readonly out: Omit<GeminiOutput, 'text' | 'warnings' | 'otherText'> & { warnings: string[] } = {
+  private readonly out: Omit<GeminiOutput, 'text' | 'otherText'> = {
     hasResult: false,
     errors: [],
     modelUsage: [],

@@ -137,6 +137,20 @@ describe('pruneOutputLogs', () => {
     expect(left).toHaveLength(50 * 2 + 2);
   });
 
+  it("removes every file a call left beside its log (a backend's policy file), and nothing of a neighbour's", () => {
+    const dir = tempDir();
+    const names = makeLogs(dir, 51);
+    const oldest = (names[0] ?? '').replace(/\.log$/, '');
+    writeFileSync(join(dir, `${oldest}.policy.toml`), 'rule');
+    writeFileSync(join(dir, `${oldest}-2.log`), 'a second call in the same second');
+    utimesSync(join(dir, `${oldest}-2.log`), BASE + 100, BASE + 100);
+    expect(pruneOutputLogs(dir)).toBe(2);
+    const left = readdirSync(dir);
+    expect(left).not.toContain(`${oldest}.policy.toml`);
+    expect(left).not.toContain(names[0]);
+    expect(left).toContain(`${oldest}-2.log`);
+  });
+
   it('goes by modification time, not by name', () => {
     const dir = tempDir();
     const names = makeLogs(dir, 3);
