@@ -173,11 +173,11 @@ describe('the Gemini CLI check before the loop', () => {
   });
 });
 
-describe('the Gemini backend past its time limit', { timeout: 60_000 }, () => {
+describe('the Gemini backend past its time limit', { timeout: 90_000 }, () => {
   it('ends as a timeout and stops Gemini and the command it was running', async () => {
     const dir = tempDir('gemini-timeout-');
     const pid = join(dir, 'sleeper.pid');
-    const env = await geminiEnv([shell(`trap "" TERM; echo $$ > "${pid}"; exec sleep 300`)]);
+    const env = await geminiEnv([shell(`trap "" TERM; echo $PPID > "${pid}.parent"; echo $$ > "${pid}"; exec sleep 300`)]);
     const backend = new GeminiBackend({
       command: [GEMINI],
       model: 'gemini-2.5-flash',
@@ -187,13 +187,14 @@ describe('the Gemini backend past its time limit', { timeout: 60_000 }, () => {
       logger: createMemoryLogger(),
       killGraceMs: 500,
     });
-    const request = { loop: 1, cwd: dir, prompt: 'p', loopContext: '', timeoutMs: 25_000, outputLogPath: join(dir, 'out.log'), live: false };
+    const request = { loop: 1, cwd: dir, prompt: 'p', loopContext: '', timeoutMs: 30_000, outputLogPath: join(dir, 'out.log'), live: false };
     const pending = backend.run(request, new AbortController().signal);
-    const sleeper = track(await pidFromFile(pid, 25_000));
+    const sleeper = track(await pidFromFile(pid, 30_000));
+    const gemini = track(await pidFromFile(`${pid}.parent`));
     const result = await pending;
     expect(result.outcome).toEqual({ kind: 'timeout' });
     expect(result.end).toBe('timeout');
-    expect(isRunning(sleeper)).toBe(false);
+    expect([sleeper, gemini].filter(isRunning)).toEqual([]);
     expect(existsSync(join(dir, 'out.policy.toml'))).toBe(true);
   });
 });
