@@ -52,7 +52,8 @@ export function readableGeminiError(message: string): string {
   const inner = /"message"\s*:\s*"((?:[^"\\]|\\.)*)"/.exec(message)?.[1];
   if (inner !== undefined) {
     try {
-      return JSON.parse(`"${inner}"`) as string;
+      const parsed: unknown = JSON.parse(`"${inner}"`);
+      return typeof parsed === 'string' ? parsed : inner;
     } catch {
       return inner;
     }

@@ -42,9 +42,8 @@ const ARGUMENT_KEYS = ['command', 'file_path', 'dir_path', 'path', 'pattern', 'u
 /** What a Gemini tool call works on (its command, file or pattern), in one short line. */
 export function geminiToolArgument(parameters: unknown): string | undefined {
   if (typeof parameters !== 'object' || parameters === null) return undefined;
-  const record = parameters as Record<string, unknown>;
   for (const key of ARGUMENT_KEYS) {
-    const value = record[key];
+    const value: unknown = Reflect.get(parameters, key);
     if (typeof value === 'string' && value.trim() !== '') {
       const line = value.trim().split('\n', 1)[0] ?? '';
       return line.length > 120 ? `${line.slice(0, 120)}…` : line;
