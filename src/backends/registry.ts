@@ -25,6 +25,10 @@ export interface BackendCapabilities {
   liveView: boolean;
   /** Reports the tool calls it was refused. */
   permissionDenials: boolean;
+  /** Recognises its usage or quota limit and waits for the reset instead of failing. */
+  usageLimits: boolean;
+  /** Runs with only the tools ALLOWED_TOOLS lists. */
+  allowedTools: boolean;
 }
 
 export interface BackendEntry {
@@ -33,6 +37,13 @@ export interface BackendEntry {
   /** One line for help texts. */
   about: string;
   capabilities: BackendCapabilities;
+  /**
+   * The instructions file the agent's CLI reads by itself from the project root. ralph-setup
+   * and ralph-enable write a short one pointing at .ralph/AGENT.md when the project has none.
+   */
+  instructionsFile?: string;
+  /** The command that installs the agent's CLI, for setup lines and messages. */
+  install?: string;
   /** Builds the backend; loaded on demand so read-only commands never pay for it. */
   create(ctx: BackendContext): Promise<AgentBackend>;
   /** Checks before the first call that the agent can run at all (throws a RalphError if not). */
@@ -48,7 +59,9 @@ export const BACKENDS = {
   claude: {
     displayName: 'Claude Code',
     about: 'real Claude Code',
-    capabilities: { resume: true, cost: true, liveView: true, permissionDenials: true },
+    capabilities: { resume: true, cost: true, liveView: true, permissionDenials: true, usageLimits: true, allowedTools: true },
+    instructionsFile: 'CLAUDE.md',
+    install: 'npm install -g @anthropic-ai/claude-code',
     create: async (ctx) => (await import('./claude/create-claude-backend.js')).createClaudeBackend(ctx),
     preflight: async (ctx) => (await import('./claude/create-claude-backend.js')).checkClaudeBeforeLoop(ctx),
   },
@@ -56,7 +69,9 @@ export const BACKENDS = {
     displayName: 'Codex CLI',
     about: "OpenAI's Codex CLI",
     // Cost is estimated from tokens × list price (Codex reports tokens only) when the model is known and listed.
-    capabilities: { resume: true, cost: true, liveView: true, permissionDenials: true },
+    capabilities: { resume: true, cost: true, liveView: true, permissionDenials: true, usageLimits: true, allowedTools: false },
+    instructionsFile: 'AGENTS.md',
+    install: 'npm install -g @openai/codex',
     create: async (ctx) => (await import('./codex/create-codex-backend.js')).createCodexBackend(ctx),
     preflight: async (ctx) => (await import('./codex/create-codex-backend.js')).checkCodexBeforeLoop(ctx),
   },
@@ -71,14 +86,16 @@ export const BACKENDS = {
   opencode: {
     displayName: 'OpenCode',
     about: 'real OpenCode',
-    capabilities: { resume: true, cost: true, liveView: true, permissionDenials: true },
+    capabilities: { resume: true, cost: true, liveView: true, permissionDenials: true, usageLimits: true, allowedTools: false },
+    instructionsFile: 'AGENTS.md',
+    install: 'npm install -g opencode-ai',
     create: async (ctx) => (await import('./opencode/create-opencode-backend.js')).createOpencodeBackend(ctx),
     preflight: async (ctx) => (await import('./opencode/create-opencode-backend.js')).checkOpencodeBeforeLoop(ctx),
   },
   mock: {
     displayName: 'mock agent',
     about: 'scripted',
-    capabilities: { resume: true, cost: true, liveView: true, permissionDenials: true },
+    capabilities: { resume: true, cost: true, liveView: true, permissionDenials: true, usageLimits: true, allowedTools: false },
     create: async (ctx) => (await import('./mock-backend.js')).createMockBackend(ctx),
   },
 } satisfies Record<BackendName, BackendEntry>;
@@ -102,4 +119,9 @@ export function describeBackendChoices(first: BackendName): string {
   return backendNamesFirst(first)
     .map((name, i) => `${name} (${i === 0 ? 'default, ' : ''}${BACKENDS[name].about})`)
     .join(' or ');
+}
+
+/** The backends that can do something, for help texts ("claude, codex"). */
+export function backendsThat(capability: keyof BackendCapabilities): BackendName[] {
+  return BACKEND_NAMES.filter((name) => BACKENDS[name].capabilities[capability]);
 }

@@ -1,5 +1,5 @@
 import { PROJECT_FILES } from '../state/project-layout.js';
-import { BACKEND_NAMES, type BackendName } from '../backends/backend-names.js';
+import { BACKEND_NAMES, backendsWithSetting, type BackendName } from '../backends/backend-names.js';
 import { argumentList, boolean, commandLine, commaList, decimal, envNames, envPairs, integer, oneOf, text, toolList, type ValueType } from './value-types.js';
 
 /** Every effective setting of a loop, after layering flag > environment > .ralphrc > default. */
@@ -175,23 +175,27 @@ export const CONFIG_KEYS: { [F in ConfigField]: KeySpec<F> } = {
     flag: { name: '--output-format', value: '<format>', help: 'json or text' },
     type: oneOf(['json', 'text'] as const),
     default: 'json',
-    doc: 'Output format requested from Claude',
+    doc: 'Output format requested from Claude Code (its answer as json or text)',
   },
   allowedTools: {
     key: 'ALLOWED_TOOLS',
     aliases: ['CLAUDE_ALLOWED_TOOLS'],
-    flag: { name: '--allowed-tools', value: '<tools>', help: 'comma-separated tools Claude may use (any tool name Claude accepts)' },
+    flag: {
+      name: '--allowed-tools',
+      value: '<tools>',
+      help: 'comma-separated tools the agent may use (the backends that honour it: README, Agents)',
+    },
     type: toolList,
     default: DEFAULT_ALLOWED_TOOLS,
-    doc: 'Tools Claude may use without asking (--allowedTools)',
+    doc: 'Tools the agent may use without asking (the backends that honour it: README, Agents)',
   },
   sessionContinuity: {
     key: 'SESSION_CONTINUITY',
     aliases: ['CLAUDE_USE_CONTINUE'],
-    flag: { name: '--no-continue', help: 'start a fresh Claude session every iteration' },
+    flag: { name: '--no-continue', help: 'start a fresh agent session every iteration' },
     type: boolean,
     default: true,
-    doc: 'Resume the same Claude session across iterations',
+    doc: 'Resume the same agent session across iterations',
   },
   sessionExpiryHours: {
     key: 'SESSION_EXPIRY_HOURS',
@@ -199,21 +203,25 @@ export const CONFIG_KEYS: { [F in ConfigField]: KeySpec<F> } = {
     flag: { name: '--session-expiry', value: '<hours>', help: 'start a new session once it is this old' },
     type: integer(1, 24 * 365, 'hours'),
     default: 24,
-    doc: 'Start a new Claude session once the stored one is this old',
+    doc: 'Start a new agent session once the stored one is this old',
   },
   model: {
     key: 'CLAUDE_MODEL',
-    flag: { name: '--model', value: '<model>', help: 'Claude model (--model)' },
+    flag: { name: '--model', value: '<model>', help: `model the selected agent runs, kept per backend (${backendsWithSetting('model').join(', ')})` },
     type: text,
     default: '',
-    doc: 'Model passed as --model (empty = Claude default)',
+    doc: 'Model of Claude Code, passed as --model (empty = its default)',
   },
   effort: {
     key: 'CLAUDE_EFFORT',
-    flag: { name: '--effort', value: '<level>', help: 'Claude effort (--effort)' },
+    flag: {
+      name: '--effort',
+      value: '<level>',
+      help: `reasoning effort of the selected agent, kept per backend (${backendsWithSetting('effort').join(', ')})`,
+    },
     type: text,
     default: '',
-    doc: 'Effort passed as --effort (empty = Claude default)',
+    doc: 'Effort of Claude Code, passed as --effort (empty = its default)',
   },
   verbose: {
     key: 'RALPH_VERBOSE',
@@ -225,10 +233,10 @@ export const CONFIG_KEYS: { [F in ConfigField]: KeySpec<F> } = {
   },
   live: {
     key: 'RALPH_LIVE',
-    flag: { name: '--live', short: '-l', help: 'stream Claude output as it arrives' },
+    flag: { name: '--live', short: '-l', help: "stream the agent's output as it arrives" },
     type: boolean,
     default: false,
-    doc: 'Stream Claude output as it arrives (stream-json)',
+    doc: "Stream the agent's output as it arrives",
   },
   showToolArgs: {
     key: 'LIVE_SHOW_TOOL_ARGS',
@@ -256,7 +264,7 @@ export const CONFIG_KEYS: { [F in ConfigField]: KeySpec<F> } = {
     flag: { name: '--prompt', short: '-p', value: '<file>', help: 'prompt file' },
     type: text,
     default: PROJECT_FILES.prompt,
-    doc: 'Prompt file sent to Claude each iteration',
+    doc: 'Prompt file sent to the agent each iteration',
   },
   optionalSections: {
     key: 'OPTIONAL_SECTIONS',

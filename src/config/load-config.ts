@@ -1,6 +1,7 @@
 import { CONFIG_FIELDS, CONFIG_KEYS, FIELD_BY_NAME, INFORMATIONAL_KEYS, UNSUPPORTED_KEY, defaultConfig, type ConfigField, type RalphConfig } from './keys.js';
 import { capMessages, clipText } from '../core/message-bounds.js';
 import { parseRalphrc } from './ralphrc.js';
+import { routeAgentFlags, selectedBackend } from './agent-flags.js';
 import type { ValueType } from './value-types.js';
 
 export type ConfigSource = 'default' | 'ralphrc' | 'env' | 'flag';
@@ -87,11 +88,13 @@ export function loadConfig(inputs: ConfigInputs): LoadedConfig {
     }
   }
 
+  const routed = routeAgentFlags(inputs.flags, selectedBackend(inputs.flags, config.backend));
+  warnings.push(...routed.warnings);
   for (const field of CONFIG_FIELDS) {
-    const raw = inputs.flags[field];
+    const raw = routed.flags[field];
     if (raw === undefined) continue;
     const spec = CONFIG_KEYS[field];
-    const flag = spec.flag?.name ?? field;
+    const flag = routed.flagNames[field] ?? spec.flag?.name ?? field;
     if (typeof raw === 'boolean') {
       (config as unknown as Record<string, unknown>)[field] = field === 'checkpoint' ? (raw ? 'on' : 'off') : raw;
       origins[field] = { source: 'flag', where: flag };

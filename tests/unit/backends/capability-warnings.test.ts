@@ -3,7 +3,7 @@ import { capabilityWarnings } from '../../../src/backends/capability-warnings.js
 import { BACKEND_NAMES, backendEntry } from '../../../src/backends/registry.js';
 
 const config = { sessionContinuity: true, maxCostUsd: 5, live: true };
-const all = { resume: true, cost: true, liveView: true, permissionDenials: true };
+const all = { resume: true, cost: true, liveView: true, permissionDenials: true, usageLimits: true, allowedTools: true };
 
 describe('capabilityWarnings', () => {
   it.each(BACKEND_NAMES)('%s can do everything the configuration asks', (name) => {
@@ -11,7 +11,10 @@ describe('capabilityWarnings', () => {
   });
 
   it('names each missing capability the configuration relies on', () => {
-    const none = { displayName: 'Some CLI', capabilities: { resume: false, cost: false, liveView: false, permissionDenials: false } };
+    const none = {
+      displayName: 'Some CLI',
+      capabilities: { resume: false, cost: false, liveView: false, permissionDenials: false, usageLimits: false, allowedTools: false },
+    };
     expect(capabilityWarnings(none, config)).toEqual([
       'Some CLI cannot continue a conversation: every loop starts a new one.',
       'Some CLI reports no cost: --max-cost is not enforced.',
