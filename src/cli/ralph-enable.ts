@@ -64,7 +64,7 @@ async function enableCommand(argv: string[]): Promise<number> {
       ['4', 'PRD file not found'],
     ],
   })
-    .option('--from <source...>', 'import tasks: --from prd FILE (no Claude call)')
+    .option('--from <source...>', 'import tasks: --from prd FILE (no agent call)')
     .option('--prd <file>', 'PRD or spec document whose tasks go into fix_plan.md (same as --from prd FILE)')
     .option('--force', "replace Ralph's files in .ralph/ even when Ralph is already enabled (.ralphrc and .gitignore are never replaced)")
     .option('--non-interactive', 'ask nothing; use the detected values and the flags')

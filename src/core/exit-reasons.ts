@@ -60,8 +60,13 @@ export const EXIT_REASONS: Record<ExitReason, ReasonInfo> = {
     describe: 'five iterations claimed completion without being allowed to exit',
   },
   circuit_breaker_open: { exitCode: ExitCode.CircuitOpen, status: 'halted', lastAction: 'circuit_breaker_open', describe: 'the circuit breaker opened' },
-  permission_denied: { exitCode: ExitCode.PermissionDenied, status: 'halted', lastAction: 'permission_denied', describe: 'Claude was denied a tool it needs' },
-  usage_limit: { exitCode: ExitCode.UsageLimit, status: 'stopped', lastAction: 'api_limit_exit', describe: 'Claude usage limit reached' },
+  permission_denied: {
+    exitCode: ExitCode.PermissionDenied,
+    status: 'halted',
+    lastAction: 'permission_denied',
+    describe: 'the agent was denied a tool it needs',
+  },
+  usage_limit: { exitCode: ExitCode.UsageLimit, status: 'stopped', lastAction: 'api_limit_exit', describe: "the agent's usage limit reached" },
   api_rate_limit: {
     exitCode: ExitCode.UsageLimit,
     status: 'stopped',

@@ -45,7 +45,7 @@ export async function handleUsageLimit(s: LoopRun, outcome: Extract<AgentOutcome
   }
   if (questions.tty) {
     const answer = await questions.ask({
-      preface: '\nA Claude API usage limit has been reached (5-hour plan limit, weekly limit or Extra Usage quota).\n',
+      preface: `\nThe ${s.deps.backend.displayName} usage limit has been reached (a plan, weekly or quota limit).\n`,
       question: `Wait until ${when} or exit?`,
       choices: ['wait', 'exit'] as const,
       defaultChoice: 'wait',
@@ -56,7 +56,7 @@ export async function handleUsageLimit(s: LoopRun, outcome: Extract<AgentOutcome
       return { stop: 'usage_limit', message: 'exited at the usage-limit prompt' };
     }
   }
-  const end = await sitOut(s, { reason: 'usage_limit', until, message: 'Claude usage limit reached' }, () =>
+  const end = await sitOut(s, { reason: 'usage_limit', until, message: `${s.deps.backend.displayName} usage limit reached` }, () =>
     s.setAction('api_limit', 'paused', `Waiting for the usage limit to reset (${when})`),
   );
   return waitEnded(end);

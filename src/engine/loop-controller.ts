@@ -121,7 +121,7 @@ async function makeCall(s: LoopRun, { loop, started }: { loop: number; started: 
   s.state.rate = recordCallStart(s.state.rate, s.now);
   store.saveRate(s.state.rate);
   s.state.totals.calls += 1;
-  s.setAction('executing', 'running', `Loop #${loop}: Claude is working`);
+  s.setAction('executing', 'running', `Loop #${loop}: ${s.deps.backend.displayName} is working`);
   s.emit({ type: 'call.start', iteration: loop, call: s.state.totals.calls, backend: s.deps.backend.name, timeoutMinutes: config.timeoutMinutes });
 
   const outputLogPath = store.newOutputLogPath(loop, s.now);

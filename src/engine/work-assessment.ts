@@ -40,7 +40,7 @@ export function settleCallWithoutWork(s: LoopRun, call: CallMade): Promise<Step>
       return { stop: 'agent_failure', message: outcome.message };
     case 'unrecoverable':
       recordIterationEnd(s, { ...end, outcome: 'failed' });
-      return { stop: 'agent_failure', message: `Claude Code cannot continue: ${outcome.message}\n${outcome.advice}` };
+      return { stop: 'agent_failure', message: `${s.deps.backend.displayName} cannot continue: ${outcome.message}\n${outcome.advice}` };
     case 'usage_limit':
       recordIterationEnd(s, { ...end, outcome: 'usage_limit' });
       return handleUsageLimit(s, outcome);

@@ -24,7 +24,7 @@ export interface NotifierOptions {
 const TITLES: Record<NotifyEvent, string> = {
   completed: 'Ralph: work complete',
   circuit_open: 'Ralph: circuit breaker opened',
-  usage_limit: 'Ralph: Claude usage limit reached',
+  usage_limit: "Ralph: the agent's usage limit reached",
   verify_escalation: 'Ralph: verify gate needs you',
   error: 'Ralph: stopped with an error',
 };

@@ -208,7 +208,7 @@ export function formatStatsText(stats: MetricsStats, source: string): string {
   const rows: [string, string][] = [
     ['Iterations', `${stats.iterations} (${stats.successful} successful · ${stats.failed} failed · ${percent(stats.success_rate)})`],
     ['Duration', `avg ${stats.avg_duration.toFixed(1)}s · total ${formatDuration(stats.total_duration)}`],
-    ['Claude calls', String(stats.total_calls)],
+    ['Agent calls', String(stats.total_calls)],
     [
       'Tokens',
       `in ${formatCount(stats.tokens.input)} · out ${formatCount(stats.tokens.output)} · cache read ${formatCount(stats.tokens.cache_read)} · cache write ${formatCount(stats.tokens.cache_creation)}`,

@@ -97,7 +97,7 @@ export function statusSection(doc: StatusDocument, snapshot: MonitorSnapshot, no
   );
   const cost: Part[] = [part(formatUsd(t.cost_usd), 'bold')];
   if (doc.limits.max_cost_usd > 0) cost.push(part(` of ${formatUsd(doc.limits.max_cost_usd)} limit`));
-  cost.push(part(` · ${t.calls} Claude call${t.calls === 1 ? '' : 's'} · ${t.num_turns} turns`, 'dim'));
+  cost.push(part(` · ${t.calls} agent call${t.calls === 1 ? '' : 's'} · ${t.num_turns} turns`, 'dim'));
   lines.push(field('Cost', ...cost));
 
   const li = doc.last_iteration;
@@ -183,7 +183,7 @@ export function verifySection(doc: StatusDocument): Line[] {
 
 const WAIT_REASONS: Record<StatusWaiting['reason'], string> = {
   rate_limit: 'hourly call/token limit reached',
-  usage_limit: 'Claude usage limit reached',
+  usage_limit: "the agent's usage limit reached",
   api_retry: 'API error, retrying',
   verify_gate: 'verify gate waiting for a decision',
 };

@@ -92,9 +92,9 @@ function bodySections(snapshot: MonitorSnapshot, now: number): Line[][] {
     sections.push([heading('Current Status'), ...statusSection(doc, snapshot, now), ...circuitSection(doc, snapshot)]);
     const progress = snapshot.progress;
     if (!finished && progress.kind === 'ok' && progress.value.status === 'executing') {
-      sections.push([heading('Claude Code Progress'), ...progressSection(progress.value, now)]);
+      sections.push([heading('Agent Progress'), ...progressSection(progress.value, now)]);
     } else if (!finished && progress.kind === 'corrupt') {
-      sections.push([heading('Claude Code Progress'), [part(`  progress.json is corrupt: ${progress.reason}`, 'red')]]);
+      sections.push([heading('Agent Progress'), [part(`  progress.json is corrupt: ${progress.reason}`, 'red')]]);
     }
     const verify = verifySection(doc);
     if (verify.length > 0) sections.push([heading('Verify Gate'), ...verify]);

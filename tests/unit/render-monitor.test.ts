@@ -128,7 +128,7 @@ const cases: Case[] = [
       '=== Starting Loop #3 ===',
       'Controls: Ctrl+C to exit | Refreshes every 2s',
     ],
-    absent: ['Claude Code Progress', 'Finished', 'Waiting', '#0'],
+    absent: ['Agent Progress', 'Finished', 'Waiting', '#0'],
   },
   {
     name: 'status file missing',
@@ -145,7 +145,7 @@ const cases: Case[] = [
   {
     name: 'executing with a tool',
     snap: snapshot({ progress: { kind: 'ok', value: progress } }),
-    expect: ['Claude Code Progress', /Working \(12s elapsed\) · loop #3/, /Tool: +Bash: npm test · 4 tool uses/, /Output: +Running the test suite now/],
+    expect: ['Agent Progress', /Working \(12s elapsed\) · loop #3/, /Tool: +Bash: npm test · 4 tool uses/, /Output: +Running the test suite now/],
   },
   {
     name: 'waiting for a usage limit',
@@ -161,7 +161,7 @@ const cases: Case[] = [
     }),
     expect: [
       'Waiting',
-      /Reason: +Claude usage limit reached/,
+      /Reason: +the agent's usage limit reached/,
       new RegExp(`Until: +${clockTime(NOW + 3723_000)} \\(in 01:02:03\\)`),
       /Message: +You've hit your 5-hour limit/,
     ],
@@ -178,7 +178,7 @@ const cases: Case[] = [
       loopAlive: null,
     }),
     expect: ['Finished', /Exit reason: +plan_complete \(exit code 0\)/, /Why: +every blocking task in fix_plan.md is checked/, /Message: +All tasks done/],
-    absent: ['Claude Code Progress', 'running for', 'Waiting'],
+    absent: ['Agent Progress', 'running for', 'Waiting'],
   },
   {
     name: 'finished without a recorded exit code',
@@ -236,7 +236,7 @@ const cases: Case[] = [
   {
     name: 'progress file corrupt',
     snap: snapshot({ progress: { kind: 'corrupt', reason: 'the file is empty' } }),
-    expect: ['Claude Code Progress', 'progress.json is corrupt: the file is empty'],
+    expect: ['Agent Progress', 'progress.json is corrupt: the file is empty'],
   },
   {
     name: 'circuit state file corrupt',

@@ -10,6 +10,7 @@ import { ralphPaths, type RalphPaths } from '../../state/paths.js';
 import { runningLoopPid } from '../../state/running-loop.js';
 import { resetSession } from '../../state/agent-session-store.js';
 import { loadProjectConfig } from '../load-project-config.js';
+import { backendConfigLines, backendSettingFields, findProgramOnPath } from '../backend-config-lines.js';
 import type { RalphArgs } from '../ralph-args.js';
 import { showReadOnlyStatus } from './status-commands.js';
 
@@ -81,9 +82,13 @@ function showConfig(paths: RalphPaths, args: RalphArgs): number {
     json(doc);
     return ExitCode.Completed;
   }
-  const width = Math.max(...CONFIG_FIELDS.map((f) => CONFIG_KEYS[f].key.length));
+  // The selected agent's settings come first; other agents' settings would only be noise.
+  const agentFields = backendSettingFields();
+  const fields = CONFIG_FIELDS.filter((f) => f !== 'backend' && !agentFields.has(f));
+  const width = Math.max(...fields.map((f) => CONFIG_KEYS[f].key.length));
   out('Effective configuration (flag > environment > .ralphrc > default):');
-  for (const field of CONFIG_FIELDS) {
+  for (const line of backendConfigLines(loaded, (file) => findProgramOnPath(file, paths.project, process.env['PATH']))) out(line);
+  for (const field of fields) {
     const spec = CONFIG_KEYS[field];
     const origin = loaded.origins[field];
     const source = origin.where ? `${origin.source}: ${origin.where}` : origin.source;

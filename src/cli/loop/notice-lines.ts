@@ -7,8 +7,8 @@ function files(n: number): string {
   return `${n} file${n === 1 ? '' : 's'}`;
 }
 
-/** The line a notice is for the person watching, and how loud it is. */
-export function noticeLine(n: Notice): { level: NoticeLevel; text: string } {
+/** The line a notice is for the person watching, and how loud it is; `agent` is how the agent is named ("Claude Code"). */
+export function noticeLine(n: Notice, agent: string): { level: NoticeLevel; text: string } {
   switch (n.code) {
     case 'agent.output_format':
       return {
@@ -23,13 +23,13 @@ export function noticeLine(n: Notice): { level: NoticeLevel; text: string } {
         text: `${n.overloaded ? 'API overloaded' : 'Rate limit detected'}, attempt ${n.attempt}/${n.maxAttempts}. Waiting ${formatDuration(n.delayMs / 1000)}... (${n.message})`,
       };
     case 'call.failed':
-      return { level: 'error', text: `❌ Claude Code call failed: ${n.message} — output: ${n.outputLogPath}` };
+      return { level: 'error', text: `❌ ${agent} call failed: ${n.message} — output: ${n.outputLogPath}` };
     case 'call.timeout':
       return {
         level: 'warn',
         text: n.productive
-          ? `Claude timed out after ${n.timeoutMinutes} min but changed ${n.filesChanged} file(s): analyzing the work (productive timeout)`
-          : `Claude timed out after ${n.timeoutMinutes} min with no detectable progress`,
+          ? `${agent} timed out after ${n.timeoutMinutes} min but changed ${n.filesChanged} file(s): analyzing the work (productive timeout)`
+          : `${agent} timed out after ${n.timeoutMinutes} min with no detectable progress`,
       };
     case 'call.failed_with_changes': {
       const changed = `The agent call failed after changing ${files(n.filesChanged)}`;
@@ -79,7 +79,7 @@ export function noticeLine(n: Notice): { level: NoticeLevel; text: string } {
     case 'session.expired':
       return { level: 'info', text: `Session expired (${Math.floor(n.ageHours)}h old, max ${n.maxHours}h); starting a new one` };
     case 'session.resumed':
-      return { level: 'info', text: `Resuming Claude session: ${n.sessionId.slice(0, 20)}... (${Math.floor(n.ageHours)}h old)` };
+      return { level: 'info', text: `Resuming ${agent} session: ${n.sessionId.slice(0, 20)}... (${Math.floor(n.ageHours)}h old)` };
     case 'task.continues':
       return {
         level: 'info',

@@ -21,7 +21,7 @@ export function createNotifierPolicy(notifier: Notifier): (event: LoopEvent) => 
     void notifier.notify(kind, message);
   };
   return (e) => {
-    if (e.type === 'limit.usage') send('usage_limit', `Claude usage limit reached; Ralph waits until ${new Date(e.until).toLocaleString()}`);
+    if (e.type === 'limit.usage') send('usage_limit', `The agent's usage limit was reached; Ralph waits until ${new Date(e.until).toLocaleString()}`);
     else if (e.type === 'verify.escalated' && !e.fromEarlierRun)
       send('verify_escalation', `'${e.command}' failed ${e.attempts}/${e.maxAttempts} times; Ralph needs a decision`);
     else if (e.type === 'api_retry.gave_up') send('error', 'Ralph stopped: the API kept refusing requests');

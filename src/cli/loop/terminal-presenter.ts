@@ -53,6 +53,8 @@ export function createTerminalPresenter(o: TerminalPresenterOptions): (event: Lo
   // The terminal's stream may keep what it is given until it drains, so each write gets its own buffer.
   const heldOutput = new Utf8Batch({ capacity: LIVE_OUTPUT_BYTES, reuse: false, drain: (bytes) => o.write(bytes) });
   let flushQueued = false;
+  // Named from the backend the loop announces, so every line speaks of the agent that runs.
+  let agent = 'The agent';
   const writeHeldOutput = (): void => {
     flushQueued = false;
     heldOutput.flush();
@@ -73,6 +75,7 @@ export function createTerminalPresenter(o: TerminalPresenterOptions): (event: Lo
     if (e.type !== 'call.output' && e.type !== 'call.activity') writeHeldOutput();
     switch (e.type) {
       case 'loop.start':
+        agent = agentDisplayName(e.backend);
         logger.success(`🚀 Ralph loop starting (${e.backend} backend${e.dryRun ? ', dry run' : ''})`);
         logger.info(`Max calls/hour: ${e.maxCallsPerHour}; timeout: ${e.timeoutMinutes} min; project: ${e.project}`);
         return;
@@ -147,7 +150,7 @@ export function createTerminalPresenter(o: TerminalPresenterOptions): (event: Lo
         countdown = undefined;
         return;
       case 'limit.usage':
-        logger.warn(`Claude usage limit reached: ${e.message}`);
+        logger.warn(`${agent} hit its usage limit: ${e.message}`);
         return;
       case 'iteration.end': {
         if (!e.verdict) return;
@@ -157,7 +160,7 @@ export function createTerminalPresenter(o: TerminalPresenterOptions): (event: Lo
         return;
       }
       case 'notice': {
-        const { level, text } = noticeLine(e);
+        const { level, text } = noticeLine(e, agent);
         logger[level](text);
         return;
       }

@@ -33,7 +33,7 @@ export async function runEnableWizard(prompter: Prompter, context: WizardContext
   for (const note of detected.notes) prompter.say(`Note: ${note}`);
 
   const projectName = context.projectName ?? (await prompter.ask('Project name', detected.name));
-  const maxCallsPerHour = await prompter.askInteger('Maximum Claude calls per hour', { defaultValue: context.currentMaxCalls, ...MAX_CALLS_RANGE });
+  const maxCallsPerHour = await prompter.askInteger('Maximum agent calls per hour', { defaultValue: context.currentMaxCalls, ...MAX_CALLS_RANGE });
 
   let prdPath = context.prdPath;
   if (prdPath === undefined && context.prdCandidates.length > 0) {

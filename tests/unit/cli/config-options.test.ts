@@ -86,7 +86,7 @@ describe('config flags come from the key registry', () => {
     expect(flagHelp('maxCallsPerHour')).toBe('agent calls allowed per hour (default 100)');
     expect(flagHelp('promptFile')).toBe('prompt file (default .ralph/PROMPT.md)');
     expect(flagHelp('maxLoops')).toBe('stop after N iterations (exit 7)');
-    expect(flagHelp('live')).toBe('stream Claude output as it arrives');
+    expect(flagHelp('live')).toBe("stream the agent's output as it arrives");
     expect(flagHelp('allowedTools')).not.toContain('default');
     expect(flagHelp('claudeCommand')).toBe('');
   });

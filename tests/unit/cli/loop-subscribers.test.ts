@@ -97,7 +97,7 @@ describe('the terminal presenter', () => {
       p.present({ type: 'limit.usage', message: 'resets at 5pm', until: 0 });
       p.present({ type: 'call.output', text: 'last words\n' });
       p.present({ type: 'call.end', iteration: 1 });
-      expect(p.seen).toEqual(['agent text\n', '[WARN] Claude usage limit reached: resets at 5pm', 'last words\n']);
+      expect(p.seen).toEqual(['agent text\n', '[WARN] The agent hit its usage limit: resets at 5pm', 'last words\n']);
       p.flush();
       expect(p.writes).toEqual(['agent text\n', 'last words\n']);
     });

@@ -20,7 +20,7 @@ describe('runLoop: what a call amounts to', () => {
     const h = loopHarness({ responses: [hangs(), working()], config: { timeoutMinutes: 1, maxLoops: 2 } });
     h.probe.changes = [{ filesChanged: 0 }];
     expect((await h.run()).reason).toBe('max_loops');
-    expect(h.notices('call.timeout')).toEqual(['Claude timed out after 1 min with no detectable progress']);
+    expect(h.notices('call.timeout')).toEqual(['mock agent timed out after 1 min with no detectable progress']);
     expect(h.of('iteration.end').map((e) => [e.outcome, e.verdict?.success])).toEqual([
       ['timeout', false],
       ['success', true],
@@ -43,7 +43,7 @@ describe('runLoop: what a call amounts to', () => {
     const h = loopHarness({ responses: [hangs()], config: { timeoutMinutes: 1, maxLoops: 1 } });
     h.probe.changes = [{ filesChanged: 1, changedFiles: ['partial.txt'] }];
     await h.run();
-    expect(h.notices('call.timeout')).toEqual(['Claude timed out after 1 min but changed 1 file(s): analyzing the work (productive timeout)']);
+    expect(h.notices('call.timeout')).toEqual(['mock agent timed out after 1 min but changed 1 file(s): analyzing the work (productive timeout)']);
     expect(h.recorded()).toContain('analysis');
     expect(h.of('iteration.end')[0]).toMatchObject({ outcome: 'timeout_productive', call: { progress: { filesChanged: 1 } } });
   });
@@ -51,7 +51,7 @@ describe('runLoop: what a call amounts to', () => {
   it('a failed call is reported with its output log, and a broken session is forgotten', async () => {
     const h = loopHarness({ responses: [{ output: 'Error: No conversation found with session ID abc', exit_code: 1 }, working()], config: { maxLoops: 2 } });
     await h.run();
-    expect(h.notices('call.failed')).toEqual([expect.stringMatching(/^❌ Claude Code call failed: .* — output: .*claude_output_1_1\.log$/)]);
+    expect(h.notices('call.failed')).toEqual([expect.stringMatching(/^❌ mock agent call failed: .* — output: .*claude_output_1_1\.log$/)]);
     expect(h.store.sessionResets).toEqual(['api_error_is_error_true']);
     expect(h.of('agent.result').map((e) => e.outcome)).toEqual(['failed', 'success']);
   });
@@ -66,14 +66,14 @@ describe('runLoop: what a call amounts to', () => {
     const h = loopHarness({ responses: [{ output: 'Invalid API key · Please run /login', exit_code: 1 }] });
     const result = await h.run();
     expect(result).toMatchObject({ reason: 'agent_failure', exitCode: 1 });
-    expect(result.message).toMatch(/^Claude Code cannot continue: /);
+    expect(result.message).toMatch(/^mock agent cannot continue: /);
   });
 
   it('keeps the agent session for the next call and says it resumes it', async () => {
     const h = loopHarness({ responses: [working({ session_id: 'sess-1' }), working({ session_id: 'sess-1' })], config: { maxLoops: 2 } });
     await h.run();
     expect(h.store.session?.sessionId).toBe('sess-1');
-    expect(h.notices('session.resumed')).toEqual([expect.stringMatching(/^Resuming Claude session: sess-1\.\.\. \(0h old\)$/)]);
+    expect(h.notices('session.resumed')).toEqual([expect.stringMatching(/^Resuming mock agent session: sess-1\.\.\. \(0h old\)$/)]);
     expect(h.of('status').at(-1)?.run.sessionId).toBe('sess-1');
   });
 

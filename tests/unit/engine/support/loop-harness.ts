@@ -229,7 +229,7 @@ export function loopHarness(o: HarnessOptions = {}) {
     recorded: (): string[] => events.flatMap((e) => toEventRecord(e)?.[0] ?? []),
     /** The notices of this code, as the terminal presenter words them. */
     notices: (code?: NoticeCode): string[] =>
-      events.flatMap((e) => (e.type === 'notice' && (code === undefined || e.code === code) ? [noticeLine(e).text] : [])),
+      events.flatMap((e) => (e.type === 'notice' && (code === undefined || e.code === code) ? [noticeLine(e, backend.displayName).text] : [])),
     of: <K extends LoopEvent['type']>(type: K): Array<Extract<LoopEvent, { type: K }>> =>
       events.filter((e): e is Extract<LoopEvent, { type: K }> => e.type === type),
   };
