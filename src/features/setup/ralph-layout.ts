@@ -45,7 +45,21 @@ export interface LayoutOptions {
   ralphrcSettings?: readonly RalphrcSetting[];
   /** Values Ralph proposes: written into a new .ralphrc only, never into the user's existing one. */
   ralphrcProposals?: readonly RalphrcSetting[];
+  /**
+   * The instructions file the chosen agent's CLI reads by itself (AGENTS.md, GEMINI.md, …):
+   * created at the project root, pointing at .ralph/AGENT.md, when the project has none.
+   */
+  instructionsFile?: string;
 }
+
+/** What the agent's own instructions file says: where Ralph keeps the project's commands and lessons. */
+export const INSTRUCTIONS_POINTER = [
+  '# Agent instructions',
+  '',
+  "This project's build, test and run commands, and what was learned while working on it, are in",
+  '`.ralph/AGENT.md`. Read it before you start, and keep it up to date.',
+  '',
+].join('\n');
 
 /** Paths relative to the project directory, `/`-separated. */
 export interface LayoutResult {
@@ -153,6 +167,11 @@ export function createRalphLayout(projectDir: string, options: LayoutOptions): L
   writeRalphFile(PROJECT_FILES.prompt, files.prompt);
   writeRalphFile(PROJECT_FILES.fixPlan, files.fixPlan);
   writeRalphFile(PROJECT_FILES.agent, files.agent);
+  // The user's own instructions file stays as it is, even with --force.
+  if (options.instructionsFile !== undefined) {
+    if (createFileExclusive(join(projectDir, options.instructionsFile), INSTRUCTIONS_POINTER)) result.created.push(options.instructionsFile);
+    else result.skipped.push(options.instructionsFile);
+  }
 
   const rcPath = join(projectDir, PROJECT_FILES.ralphrc);
   if (createFileExclusive(rcPath, files.ralphrc, 0o600)) result.created.push(PROJECT_FILES.ralphrc);

@@ -4,6 +4,7 @@ import { ExitCode, RalphError } from '../../errors.js';
 import type { ProcessRunner } from '../../ports.js';
 import { deriveDisplayName } from './project-name.js';
 import { commitInitialSetup, INITIAL_COMMIT_MESSAGE, type RepositoryResult } from './project-repository.js';
+import { backendEntry, type BackendName } from '../../backends/registry.js';
 import { createRalphLayout, type LayoutResult } from './ralph-layout.js';
 
 export interface SetupReport {
@@ -28,10 +29,19 @@ function folderExists(dir: string): boolean {
  * ralph-setup: the Ralph layout plus `src/` and a README in a new or
  * existing folder, then an initial commit of exactly the files it created.
  */
-export async function setupProject(projectDir: string, runner: ProcessRunner): Promise<SetupReport> {
+export async function setupProject(projectDir: string, runner: ProcessRunner, backend?: BackendName): Promise<SetupReport> {
   const existed = folderExists(projectDir);
   const projectName = deriveDisplayName(projectDir);
-  const layout = createRalphLayout(projectDir, { projectName, includeSrc: true, createReadme: true, gitignore: 'create-only' });
+  // A chosen backend is written into .ralphrc, and its CLI gets the instructions file it reads.
+  const instructionsFile = backend === undefined ? undefined : backendEntry(backend).instructionsFile;
+  const layout = createRalphLayout(projectDir, {
+    projectName,
+    includeSrc: true,
+    createReadme: true,
+    gitignore: 'create-only',
+    ...(backend === undefined ? {} : { ralphrcSettings: [{ key: 'RALPH_BACKEND', value: backend }] }),
+    ...(instructionsFile === undefined ? {} : { instructionsFile }),
+  });
   const repository = await commitInitialSetup(projectDir, layout.created, { newFolder: !existed, runner });
   return { projectDir, projectName, layout, repository };
 }

@@ -123,3 +123,32 @@ describe('ralph-setup', () => {
     expect(readdirSync(cwd).sort()).toEqual(['afile']);
   });
 });
+
+describe('ralph-setup --backend', () => {
+  it('writes the chosen backend into .ralphrc and gives its CLI the instructions file it reads', async () => {
+    const { cwd, env } = workspace();
+    const result = await runCommand('ralph-setup', ['app', '--backend', 'claude'], { cwd, env });
+    expect(result.code).toBe(0);
+    const dir = join(cwd, 'app');
+    expect(readFileSync(join(dir, '.ralphrc'), 'utf8')).toMatch(/^RALPH_BACKEND=claude$/m);
+    expect(readFileSync(join(dir, 'CLAUDE.md'), 'utf8')).toContain('`.ralph/AGENT.md`');
+    expect(committedFiles(dir)).toContain('CLAUDE.md');
+  });
+
+  it("never touches the user's own instructions file", async () => {
+    const { cwd, env } = workspace();
+    mkdirSync(join(cwd, 'app'));
+    writeFileSync(join(cwd, 'app', 'CLAUDE.md'), 'mine\n');
+    const result = await runCommand('ralph-setup', ['app', '--backend', 'claude'], { cwd, env });
+    expect(result.code).toBe(0);
+    expect(readFileSync(join(cwd, 'app', 'CLAUDE.md'), 'utf8')).toBe('mine\n');
+    expect(result.stderr).toMatch(/kept as they were \(already there\):.*CLAUDE\.md/);
+  });
+
+  it('refuses a backend it does not know (exit 2)', async () => {
+    const { cwd, env } = workspace();
+    const result = await runCommand('ralph-setup', ['app', '--backend', 'nope'], { cwd, env });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('nope');
+  });
+});
