@@ -57,7 +57,7 @@ export interface RalphArgs {
 
 const RALPH_EXAMPLES: readonly HelpRow[] = [
   ['ralph --verify "npm test"', 'loop until the plan is done and the tests pass'],
-  ['ralph --live --max-loops 10', "stream Claude's output; stop after 10 iterations"],
+  ['ralph --live --max-loops 10', "stream the agent's output; stop after 10 iterations"],
   ['ralph --monitor', 'the loop, its output and a dashboard side by side in tmux'],
   ['ralph --status --json', 'the state of the loop, for scripts'],
 ];
@@ -105,7 +105,7 @@ function integerFlag(name: string) {
  */
 export function createRalphProgram(version: string, onParsed: (args: RalphArgs) => void, io: CommandIo): Command {
   const program = createCommand('ralph', io, {
-    description: 'Runs Claude Code headless in a loop on this project until the work is really done.',
+    description: 'Runs a coding agent (Claude Code by default; --backend chooses) headless in a loop on this project until the work is really done.',
     version,
     examples: RALPH_EXAMPLES,
     exitCodes: LOOP_EXIT_CODES,
@@ -117,8 +117,8 @@ export function createRalphProgram(version: string, onParsed: (args: RalphArgs) 
     .option('-s, --status', 'print the loop status (status.json) and exit')
     .option('--circuit-status', 'print the circuit breaker state and exit')
     .option('--reset-circuit', 'close the circuit breaker and reset the session')
-    .option('--reset-session', 'forget the Claude session and completion evidence')
-    .option('--dry-run', 'show what would run without calling Claude (stops after --max-loops or 3)')
+    .option('--reset-session', 'forget the agent session and completion evidence')
+    .option('--dry-run', 'show what would run without calling the agent (stops after --max-loops or 3)')
     .option('--config', 'print every effective setting with its source and exit')
     .option('--stop', 'ask the loop running in this project to stop after its current step')
     .addOption(new Option('--gate-action <action>', 'answer a paused verify gate').choices(['retry', 'skip', 'abort']))
@@ -146,7 +146,7 @@ export function createRalphProgram(version: string, onParsed: (args: RalphArgs) 
     exitCodes: LOOP_EXIT_CODES,
   })
     .argument('<task>', 'task specification')
-    .option('--dry-run', 'show what would run without calling Claude')
+    .option('--dry-run', 'show what would run without calling the agent')
     .option('--allow-no-git', 'run in a folder that is not a git repository (no checkpoints, no rollback)');
   addConfigOptions(run);
   run.action((task: string) => {

@@ -33,7 +33,7 @@ export function renderHaltScreen(state: CircuitState): string {
     '',
     'Ralph stopped because the loop looked stuck. Possible reasons:',
     '  • the project may already be complete (check .ralph/fix_plan.md)',
-    '  • Claude keeps hitting the same error',
+    '  • the agent keeps hitting the same error',
     '  • PROMPT.md or fix_plan.md need clarification',
     '  • the work needs a human decision',
     '',
