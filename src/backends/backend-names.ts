@@ -34,6 +34,7 @@ export interface BackendSettings {
 export const BACKEND_SETTINGS: { readonly [N in BackendName]?: BackendSettings } = {
   claude: { command: 'claudeCommand', model: 'model', effort: 'effort', extraArgs: 'claudeExtraArgs', minVersion: 'claudeMinVersion' },
   codex: { command: 'codexCommand', model: 'codexModel', effort: 'codexEffort', extraArgs: 'codexExtraArgs', minVersion: 'codexMinVersion' },
+  gemini: { command: 'geminiCommand', model: 'geminiModel', extraArgs: 'geminiExtraArgs', minVersion: 'geminiMinVersion' },
   opencode: { command: 'opencodeCommand', model: 'opencodeModel', extraArgs: 'opencodeExtraArgs', minVersion: 'opencodeMinVersion' },
 };
 

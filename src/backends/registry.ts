@@ -79,7 +79,9 @@ export const BACKENDS = {
     displayName: 'Gemini CLI',
     about: 'Google Gemini CLI',
     // Cost is estimated from tokens × list price (Gemini reports tokens only) when the model is listed.
-    capabilities: { resume: true, cost: true, liveView: true, permissionDenials: true },
+    capabilities: { resume: true, cost: true, liveView: true, permissionDenials: true, usageLimits: true, allowedTools: true },
+    instructionsFile: 'GEMINI.md',
+    install: 'npm install -g @google/gemini-cli',
     create: async (ctx) => (await import('./gemini/create-gemini-backend.js')).createGeminiBackend(ctx),
     preflight: async (ctx) => (await import('./gemini/create-gemini-backend.js')).checkGeminiBeforeLoop(ctx),
   },
