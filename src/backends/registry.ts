@@ -88,7 +88,7 @@ export const BACKENDS = {
   opencode: {
     displayName: 'OpenCode',
     about: 'real OpenCode',
-    capabilities: { resume: true, cost: true, liveView: true, permissionDenials: true, usageLimits: true, allowedTools: false },
+    capabilities: { resume: true, cost: true, liveView: true, permissionDenials: true, usageLimits: true, allowedTools: true },
     instructionsFile: 'AGENTS.md',
     install: 'npm install -g opencode-ai',
     create: async (ctx) => (await import('./opencode/create-opencode-backend.js')).createOpencodeBackend(ctx),
