@@ -1,10 +1,7 @@
 import type { AgentResult } from '../../agent-result.js';
-import { describeProcesses } from '../../core/process-selection.js';
-import { start } from '../../infra/process.js';
 import type { AgentBackend, AgentRequest, Logger } from '../../ports.js';
-import { CappedLog, type LogCap } from '../../state/capped-log.js';
-import { writeFileAtomic } from '../../state/json-file.js';
-import { currentRedactors } from '../../state/redaction.js';
+import type { LogCap } from '../../state/capped-log.js';
+import { runAgentProcess } from '../agent-process.js';
 import { buildClaudeArgs, redactArgs, type ClaudeArgsOptions, type Invocation } from './claude-args.js';
 import { createClaudeProgressReader } from './claude-progress.js';
 import { toAgentResult } from './claude-result.js';
@@ -76,36 +73,22 @@ export class ClaudeBackend implements AgentBackend {
     const progress = createClaudeProgressReader();
     const onProgress = request.onProgress;
     const scanner = new OutputScanner(onProgress ? (event) => progress.read(event).forEach(onProgress) : undefined);
-    const log = new CappedLog(request.outputLogPath, o.outputLogCap, currentRedactors().bytes);
-    const outcome = await start(invocation.file, invocation.args, {
-      cwd: request.cwd,
+    const { outcome, durationMs } = await runAgentProcess(request, signal, {
+      file: invocation.file,
+      args: invocation.args,
       env: o.env,
-      role: 'agent',
-      timeoutMs: request.timeoutMs,
-      signal,
-      killGraceMs: o.killGraceMs ?? 5000,
-      onStdout: (text, bytes) => {
-        log.write(bytes);
-        scanner.write(text);
-        request.onOutput?.(text);
-      },
+      logger: o.logger,
+      ...(o.killGraceMs !== undefined ? { killGraceMs: o.killGraceMs } : {}),
+      ...(o.outputLogCap !== undefined ? { outputLogCap: o.outputLogCap } : {}),
+      read: (text) => scanner.write(text),
     });
-    const stopped = outcome.stopped;
-    if (stopped.length > 0)
-      o.logger.info(`Stopped ${stopped.length} process${stopped.length === 1 ? '' : 'es'} the agent left running: ${describeProcesses(stopped)}`);
-    log.close();
-    if (log.cutBytes > 0)
-      o.logger.warn(`The agent printed more than the output log keeps; ${log.cutBytes} bytes were cut from the middle of ${request.outputLogPath}.`);
-    const stderrText = outcome.stderrTail;
-    if (stderrText.trim()) writeFileAtomic(request.outputLogPath.replace(/\.log$/, '.stderr.log'), stderrText);
-
     if (outcome.failure !== undefined) return this.failedStart(outcome.failure, started, scanner);
     const run: ClaudeRun = {
       end: outcome.end,
       exitCode: outcome.exitCode,
-      durationMs: Date.now() - started,
+      durationMs,
       output: scanner.end(),
-      stderrTail: stderrText,
+      stderrTail: outcome.stderrTail,
       details: { argv: redactArgs(invocation) },
     };
     if (outcome.signal !== undefined) run.signal = outcome.signal;

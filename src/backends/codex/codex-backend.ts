@@ -1,10 +1,7 @@
 import type { AgentResult } from '../../agent-result.js';
-import { describeProcesses } from '../../core/process-selection.js';
-import { start } from '../../infra/process.js';
 import type { AgentBackend, AgentRequest, Logger } from '../../ports.js';
-import { CappedLog, type LogCap } from '../../state/capped-log.js';
-import { writeFileAtomic } from '../../state/json-file.js';
-import { currentRedactors, redactText } from '../../state/redaction.js';
+import type { LogCap } from '../../state/capped-log.js';
+import { runAgentProcess } from '../agent-process.js';
 import type { CodexRun } from './classify-codex-call.js';
 import { buildCodexArgs, redactCodexArgs, type CodexInvocation } from './codex-args.js';
 import { createCodexProgressReader } from './codex-progress.js';
@@ -87,40 +84,25 @@ export class CodexBackend implements AgentBackend {
     const invocation = this.invocation(request);
     const shown = redactCodexArgs(invocation);
     o.logger.debug(`Codex command: ${shown}`);
-    const started = Date.now();
     const progress = createCodexProgressReader();
     const onProgress = request.onProgress;
     const reader = new CodexStreamReader(onProgress ? (event) => progress.read(event).forEach(onProgress) : undefined);
-    const log = new CappedLog(request.outputLogPath, o.outputLogCap, currentRedactors().bytes);
-    const outcome = await start(invocation.file, invocation.args, {
-      cwd: request.cwd,
-      env: o.env,
+    const { outcome, durationMs } = await runAgentProcess(request, signal, {
+      file: invocation.file,
+      args: invocation.args,
       input: invocation.input,
-      role: 'agent',
-      timeoutMs: request.timeoutMs,
-      signal,
-      killGraceMs: o.killGraceMs ?? 5000,
-      onStdout: (text, bytes) => {
-        log.write(bytes);
-        reader.write(text);
-        request.onOutput?.(text);
-      },
+      env: o.env,
+      logger: o.logger,
+      ...(o.killGraceMs !== undefined ? { killGraceMs: o.killGraceMs } : {}),
+      ...(o.outputLogCap !== undefined ? { outputLogCap: o.outputLogCap } : {}),
+      read: (text) => reader.write(text),
     });
-    if (outcome.stopped.length > 0)
-      o.logger.info(
-        `Stopped ${outcome.stopped.length} process${outcome.stopped.length === 1 ? '' : 'es'} the agent left running: ${describeProcesses(outcome.stopped)}`,
-      );
-    log.close();
-    if (log.cutBytes > 0)
-      o.logger.warn(`The agent printed more than the output log keeps; ${log.cutBytes} bytes were cut from the middle of ${request.outputLogPath}.`);
-    const stderrText = outcome.stderrTail;
-    if (stderrText.trim()) writeFileAtomic(request.outputLogPath.replace(/\.log$/, '.stderr.log'), redactText(stderrText));
     const run: CodexRun = {
       end: outcome.end,
       exitCode: outcome.exitCode,
-      durationMs: Date.now() - started,
+      durationMs,
       stream: reader.end(),
-      stderrTail: stderrText,
+      stderrTail: outcome.stderrTail,
       details: { argv: shown },
     };
     if (outcome.signal !== undefined) run.signal = outcome.signal;

@@ -1,10 +1,8 @@
 import type { AgentResult } from '../../agent-result.js';
-import { describeProcesses } from '../../core/process-selection.js';
-import { start } from '../../infra/process.js';
 import type { AgentBackend, AgentRequest, Logger } from '../../ports.js';
-import { CappedLog, type LogCap } from '../../state/capped-log.js';
+import type { LogCap } from '../../state/capped-log.js';
 import { writeFileAtomic } from '../../state/json-file.js';
-import { currentRedactors } from '../../state/redaction.js';
+import { runAgentProcess } from '../agent-process.js';
 import type { GeminiRun } from './classify-gemini-call.js';
 import { buildGeminiArgs, redactGeminiArgs, type Invocation } from './gemini-args.js';
 import { buildGeminiPolicy } from './gemini-policy.js';
@@ -71,38 +69,22 @@ export class GeminiBackend implements AgentBackend {
     const { invocation, policy } = this.plan(request);
     if (policy) writeFileAtomic(policyPathFor(request.outputLogPath), policy);
     o.logger.debug(`Gemini command: ${redactGeminiArgs(invocation)}`);
-    const started = Date.now();
     const reader = new GeminiStreamReader(request.onProgress);
-    const log = new CappedLog(request.outputLogPath, o.outputLogCap, currentRedactors().bytes);
-    const outcome = await start(invocation.file, invocation.args, {
-      cwd: request.cwd,
+    const { outcome, durationMs } = await runAgentProcess(request, signal, {
+      file: invocation.file,
+      args: invocation.args,
       env: o.env,
-      role: 'agent',
-      timeoutMs: request.timeoutMs,
-      signal,
-      killGraceMs: o.killGraceMs ?? 5000,
-      onStdout: (text, bytes) => {
-        log.write(bytes);
-        reader.write(text);
-        request.onOutput?.(text);
-      },
+      logger: o.logger,
+      ...(o.killGraceMs !== undefined ? { killGraceMs: o.killGraceMs } : {}),
+      ...(o.outputLogCap !== undefined ? { outputLogCap: o.outputLogCap } : {}),
+      read: (text) => reader.write(text),
     });
-    if (outcome.stopped.length > 0)
-      o.logger.info(
-        `Stopped ${outcome.stopped.length} process${outcome.stopped.length === 1 ? '' : 'es'} the agent left running: ${describeProcesses(outcome.stopped)}`,
-      );
-    log.close();
-    if (log.cutBytes > 0)
-      o.logger.warn(`The agent printed more than the output log keeps; ${log.cutBytes} bytes were cut from the middle of ${request.outputLogPath}.`);
-    const stderrText = outcome.stderrTail;
-    if (stderrText.trim()) writeFileAtomic(request.outputLogPath.replace(/\.log$/, '.stderr.log'), stderrText);
-
     const run: GeminiRun = {
       end: outcome.end,
       exitCode: outcome.exitCode,
-      durationMs: Date.now() - started,
+      durationMs,
       output: reader.end(),
-      stderrTail: stderrText,
+      stderrTail: outcome.stderrTail,
       details: { argv: redactGeminiArgs(invocation) },
     };
     if (outcome.signal !== undefined) run.signal = outcome.signal;

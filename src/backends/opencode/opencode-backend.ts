@@ -1,10 +1,7 @@
 import type { AgentResult } from '../../agent-result.js';
-import { describeProcesses } from '../../core/process-selection.js';
-import { start } from '../../infra/process.js';
 import type { AgentBackend, AgentRequest, Logger } from '../../ports.js';
-import { CappedLog, type LogCap } from '../../state/capped-log.js';
-import { writeFileAtomic } from '../../state/json-file.js';
-import { currentRedactors } from '../../state/redaction.js';
+import type { LogCap } from '../../state/capped-log.js';
+import { runAgentProcess } from '../agent-process.js';
 import type { OpencodeRun } from './classify-opencode-call.js';
 import { buildOpencodeArgs, describeOpencodeInvocation, type OpencodeInvocation } from './opencode-args.js';
 import { OpencodeEventReader } from './opencode-output.js';
@@ -78,33 +75,18 @@ export class OpencodeBackend implements AgentBackend {
     const o = this.options;
     const invocation = this.invocation(request);
     o.logger.debug(`OpenCode command: ${describeOpencodeInvocation(invocation)}`);
-    const started = Date.now();
     const reader = new OpencodeEventReader(request.onProgress);
-    const log = new CappedLog(request.outputLogPath, o.outputLogCap, currentRedactors().bytes);
-    const outcome = await start(invocation.file, invocation.args, {
-      cwd: request.cwd,
-      env: this.environment(request),
+    const { outcome, durationMs } = await runAgentProcess(request, signal, {
+      file: invocation.file,
+      args: invocation.args,
       input: invocation.input,
-      role: 'agent',
-      timeoutMs: request.timeoutMs,
-      signal,
-      killGraceMs: o.killGraceMs ?? 5000,
-      onStdout: (text, bytes) => {
-        log.write(bytes);
-        reader.write(text);
-        request.onOutput?.(text);
-      },
+      env: this.environment(request),
+      logger: o.logger,
+      ...(o.killGraceMs !== undefined ? { killGraceMs: o.killGraceMs } : {}),
+      ...(o.outputLogCap !== undefined ? { outputLogCap: o.outputLogCap } : {}),
+      read: (text) => reader.write(text),
     });
-    if (outcome.stopped.length > 0)
-      o.logger.info(
-        `Stopped ${outcome.stopped.length} process${outcome.stopped.length === 1 ? '' : 'es'} the agent left running: ${describeProcesses(outcome.stopped)}`,
-      );
-    log.close();
-    if (log.cutBytes > 0)
-      o.logger.warn(`The agent printed more than the output log keeps; ${log.cutBytes} bytes were cut from the middle of ${request.outputLogPath}.`);
-    const stderrText = outcome.stderrTail;
-    if (stderrText.trim()) writeFileAtomic(request.outputLogPath.replace(/\.log$/, '.stderr.log'), stderrText);
-    const base = { durationMs: Date.now() - started, output: reader.end(), stderrTail: stderrText };
+    const base = { durationMs, output: reader.end(), stderrTail: outcome.stderrTail };
     if (outcome.failure !== undefined) {
       return {
         ...base,
