@@ -1,6 +1,5 @@
-import { buildAgentEnv } from '../../core/agent-env.js';
-import { describeEnvFilter } from '../../core/secret-env.js';
 import type { AgentBackend, Logger } from '../../ports.js';
+import { agentEnvironment } from '../agent-environment.js';
 import type { BackendContext } from '../registry.js';
 import { ClaudeBackend } from './claude-backend.js';
 import { checkClaudeCli } from './claude-version-check.js';
@@ -8,13 +7,7 @@ import { checkClaudeCli } from './claude-version-check.js';
 /** The Claude backend of a loop: the configured command, model and tools, in the filtered environment. */
 export function createClaudeBackend(ctx: BackendContext): AgentBackend {
   const { config, logger } = ctx;
-  const agentEnv = buildAgentEnv(ctx.env, config.agentEnv);
-  const said = describeEnvFilter('Agent', agentEnv, '--agent-env NAME');
-  if (said) logger.info(said);
-  if (agentEnv.missing.length > 0)
-    logger.warn(
-      `--agent-env/AGENT_ENV names ${agentEnv.missing.join(', ')}, which ${agentEnv.missing.length === 1 ? 'is' : 'are'} not set in the environment.`,
-    );
+  const agentEnv = agentEnvironment(ctx);
   return new ClaudeBackend({
     command: config.claudeCommand,
     model: config.model,

@@ -1,8 +1,8 @@
 import { join } from 'node:path';
-import { buildAgentEnv } from '../../core/agent-env.js';
-import { describeEnvFilter, isSecretName } from '../../core/secret-env.js';
+import { isSecretName } from '../../core/secret-env.js';
 import type { AgentBackend } from '../../ports.js';
 import { checkAgentCli } from '../cli-version-check.js';
+import { agentEnvironment } from '../agent-environment.js';
 import type { BackendContext } from '../registry.js';
 import { CodexBackend } from './codex-backend.js';
 import { pricedModel, readCodexConfig } from './codex-priced-model.js';
@@ -20,12 +20,7 @@ export function createCodexBackend(ctx: BackendContext): AgentBackend {
   const { config, logger } = ctx;
   const own = Object.keys(ctx.env).filter((name) => CODEX_OWN.test(name));
   const hiddenEnv = own.filter(isSecretName).sort();
-  const agentEnv = buildAgentEnv(ctx.env, [...config.agentEnv, ...own]);
-  const said = describeEnvFilter('Agent', agentEnv, '--agent-env NAME');
-  if (said) logger.info(said);
-  const missing = agentEnv.missing.filter((name) => config.agentEnv.includes(name));
-  if (missing.length > 0)
-    logger.warn(`--agent-env/AGENT_ENV names ${missing.join(', ')}, which ${missing.length === 1 ? 'is' : 'are'} not set in the environment.`);
+  const agentEnv = agentEnvironment(ctx, { alsoPass: own });
   return new CodexBackend({
     command: config.codexCommand,
     model: config.codexModel,

@@ -1,8 +1,8 @@
-import { buildAgentEnv, type AgentOwnEnv } from '../../core/agent-env.js';
-import { describeEnvFilter } from '../../core/secret-env.js';
+import type { AgentOwnEnv } from '../../core/agent-env.js';
 import type { AgentBackend } from '../../ports.js';
 import { checkAgentCli } from '../cli-version-check.js';
 import { modelPrice } from '../price-table.js';
+import { agentEnvironment } from '../agent-environment.js';
 import type { BackendContext } from '../registry.js';
 import { GeminiBackend } from './gemini-backend.js';
 import { buildGeminiPolicy } from './gemini-policy.js';
@@ -24,13 +24,7 @@ const GEMINI_OWN_ENV: AgentOwnEnv = {
 /** The Gemini backend of a loop: the configured command, model and tools, in the filtered environment. */
 export function createGeminiBackend(ctx: BackendContext): AgentBackend {
   const { config, logger } = ctx;
-  const agentEnv = buildAgentEnv(ctx.env, config.agentEnv, GEMINI_OWN_ENV);
-  const said = describeEnvFilter('Agent', agentEnv, '--agent-env NAME');
-  if (said) logger.info(said);
-  if (agentEnv.missing.length > 0)
-    logger.warn(
-      `--agent-env/AGENT_ENV names ${agentEnv.missing.join(', ')}, which ${agentEnv.missing.length === 1 ? 'is' : 'are'} not set in the environment.`,
-    );
+  const agentEnv = agentEnvironment(ctx, { own: GEMINI_OWN_ENV });
   const { untranslated } = buildGeminiPolicy(config.allowedTools);
   if (untranslated.length > 0)
     logger.warn(`Gemini CLI has no equivalent of ALLOWED_TOOLS ${untranslated.join(', ')}; ${untranslated.length === 1 ? 'it does' : 'they do'} not apply.`);

@@ -1,7 +1,6 @@
-import { buildAgentEnv } from '../../core/agent-env.js';
-import { describeEnvFilter } from '../../core/secret-env.js';
 import type { AgentBackend } from '../../ports.js';
 import { checkAgentCli } from '../cli-version-check.js';
+import { agentEnvironment } from '../agent-environment.js';
 import type { BackendContext } from '../registry.js';
 import { OpencodeBackend } from './opencode-backend.js';
 
@@ -11,13 +10,7 @@ export function createOpencodeBackend(ctx: BackendContext): AgentBackend {
   // OpenCode's own settings (OPENCODE_CONFIG, OPENCODE_CONFIG_CONTENT, …) reach it like
   // Claude's reach Claude; a provider's API key still needs --agent-env.
   const own = Object.keys(ctx.env).filter((name) => name.startsWith('OPENCODE_'));
-  const agentEnv = buildAgentEnv(ctx.env, [...config.agentEnv, ...own]);
-  const said = describeEnvFilter('Agent', agentEnv, '--agent-env NAME');
-  if (said) logger.info(said);
-  if (agentEnv.missing.length > 0)
-    logger.warn(
-      `--agent-env/AGENT_ENV names ${agentEnv.missing.join(', ')}, which ${agentEnv.missing.length === 1 ? 'is' : 'are'} not set in the environment.`,
-    );
+  const agentEnv = agentEnvironment(ctx, { alsoPass: own });
   return new OpencodeBackend({
     command: config.opencodeCommand,
     model: config.opencodeModel,
