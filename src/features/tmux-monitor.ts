@@ -31,7 +31,7 @@ export interface TmuxLayoutOptions {
 export type TmuxCommand = string[];
 
 export const WINDOW_TITLE = 'Ralph: Loop | Output | Status';
-export const PANE_TITLES = ['Ralph Loop', 'Claude Output', 'Status'] as const;
+export const PANE_TITLES = ['Ralph Loop', 'Agent Output', 'Status'] as const;
 export const LIVE_LOG_HEADER = '=== Ralph Live Output - Waiting for first loop... ===\n';
 
 const SAFE_WORD = /^[A-Za-z0-9_@%+=:,./-]+$/;

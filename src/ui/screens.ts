@@ -48,7 +48,7 @@ export function renderHaltScreen(state: CircuitState): string {
 
 export function renderPermissionDenied(denied: readonly string[], allowedLine: string, suggestions: readonly string[]): string {
   const lines = [
-    'Claude Code was denied these tools or commands:',
+    'The agent was denied these tools or commands:',
     ...denied.map((d) => `  • ${d}`),
     '',
     'Allow them in .ralphrc (ALLOWED_TOOLS), for example:',

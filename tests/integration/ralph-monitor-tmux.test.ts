@@ -48,7 +48,7 @@ const wait = setInterval(() => {
 }
 
 describe.skipIf(!hasTmux)('ralph --monitor', () => {
-  it('shows the agent output in the Claude Output pane while the call runs', async () => {
+  it('shows the agent output in the Agent Output pane while the call runs', async () => {
     const { socket, tmux } = privateTmux();
     const dir = ralphProject();
     const release = join(tempDir('release-'), 'release');
@@ -147,7 +147,7 @@ describe.skipIf(!hasTmux)('ralph --monitor', () => {
         .map((l) => l.split('|'));
       expect(panes.map((p) => [Number(p[0]), Number(p[1]), p[2]])).toEqual([
         [indexes, indexes, 'Ralph Loop'],
-        [indexes, indexes + 1, 'Claude Output'],
+        [indexes, indexes + 1, 'Agent Output'],
         [indexes, indexes + 2, 'Status'],
       ]);
       const loopCommand = panes[0]?.[3] ?? '';

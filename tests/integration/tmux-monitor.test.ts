@@ -66,7 +66,7 @@ async function expectLayout(t: Awaited<ReturnType<typeof launch>>, windowIndex: 
     .map((l) => l.split('|'));
   expect(panes.map((p) => [Number(p[0]), Number(p[1]), p[2]])).toEqual([
     [windowIndex, paneBase, 'Ralph Loop'],
-    [windowIndex, paneBase + 1, 'Claude Output'],
+    [windowIndex, paneBase + 1, 'Agent Output'],
     [windowIndex, paneBase + 2, 'Status'],
   ]);
   const [left, topRight, bottomRight] = panes.map((p) => ({ x: Number(p[3]), y: Number(p[4]) }));

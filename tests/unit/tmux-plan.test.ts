@@ -39,7 +39,7 @@ describe('planTmuxLayout', () => {
     expect(plan[2]).toEqual(['split-window', '-v', '-t', 'ralph-1767000000:0.1', '-c', '/home/me/todo app', 'ralph-monitor']);
     expect(plan.slice(3, 6)).toEqual([
       ['select-pane', '-t', 'ralph-1767000000:0.0', '-T', 'Ralph Loop'],
-      ['select-pane', '-t', 'ralph-1767000000:0.1', '-T', 'Claude Output'],
+      ['select-pane', '-t', 'ralph-1767000000:0.1', '-T', 'Agent Output'],
       ['select-pane', '-t', 'ralph-1767000000:0.2', '-T', 'Status'],
     ]);
     expect(plan[7]).toEqual(['rename-window', '-t', 'ralph-1767000000:0', WINDOW_TITLE]);
