@@ -1,4 +1,6 @@
+import { Option } from 'commander';
 import { UsageError } from '../errors.js';
+import { BACKEND_NAMES, describeBackendChoices, type BackendName } from '../backends/registry.js';
 import { oneOf } from '../config/value-types.js';
 import { PROJECT_TYPES } from '../features/enable/detect-project.js';
 import { formatEnableJson, formatEnableReport, runEnable, type EnableOptions } from '../features/enable/enable-command.js';
@@ -17,6 +19,7 @@ interface EnableFlags {
   projectName?: string;
   projectType?: string;
   verifyCommand?: string;
+  backend?: BackendName;
 }
 
 function readPrdPath(flags: EnableFlags): string | undefined {
@@ -53,8 +56,8 @@ async function enableCommand(argv: string[]): Promise<number> {
     ].join('\n'),
     examples: [
       ['ralph-enable', 'answer a few questions on a terminal'],
-      ['ralph-enable --non-interactive --verify-command "npm test"', 'no questions; set the verify command'],
       ['ralph-enable --prd docs/requirements.md', "start fix_plan.md from a document's tasks"],
+      ['ralph-enable --non-interactive --backend codex --verify-command "npm test"', 'no questions: Codex CLI runs the loop, npm test checks it'],
       ['ralph-enable --json', 'for CI: one JSON document with the result'],
     ],
     exitCodes: [
@@ -72,7 +75,10 @@ async function enableCommand(argv: string[]): Promise<number> {
     .option('--quiet', 'print nothing but errors')
     .option('--project-name <name>', 'project name (default: detected)')
     .option('--project-type <type>', `project type: ${PROJECT_TYPES.join(', ')} (default: detected)`)
-    .option('--verify-command <cmd>', 'set VERIFY_COMMAND in .ralphrc (without it the detected command is only proposed, commented out)');
+    .option('--verify-command <cmd>', 'set VERIFY_COMMAND in .ralphrc (without it the detected command is only proposed, commented out)')
+    .addOption(
+      new Option('--backend <name>', `the agent the loop runs, set as RALPH_BACKEND in .ralphrc: ${describeBackendChoices('claude')}`).choices(BACKEND_NAMES),
+    );
   if (!(await parseArgv(program, argv))) return 0;
   const flags = program.opts<EnableFlags>();
   const interactive = !flags.nonInteractive && !flags.json && process.stdin.isTTY === true;
@@ -86,6 +92,7 @@ async function enableCommand(argv: string[]): Promise<number> {
     ...(projectName !== undefined ? { projectName } : {}),
     ...(flags.projectType !== undefined ? { projectType: parseFlagValue('--project-type', flags.projectType, oneOf(PROJECT_TYPES)) } : {}),
     ...(verifyCommand !== undefined ? { verifyCommand } : {}),
+    ...(flags.backend !== undefined ? { backend: flags.backend } : {}),
   };
   const prompter = interactive ? createPrompter({ input: process.stdin, output: process.stderr }) : undefined;
   if (prompter) options.prompter = prompter;

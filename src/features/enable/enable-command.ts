@@ -1,4 +1,5 @@
 import { basename } from 'node:path';
+import { BACKEND_NAMES, agentDisplayName, type BackendName } from '../../backends/registry.js';
 import { ExitCode, RalphError } from '../../errors.js';
 import { readSourceDocument, type SourceDocument } from '../import/read-source.js';
 import { detectProject, type ProjectInfo } from './detect-project.js';
@@ -20,6 +21,7 @@ export interface EnableOptions {
   projectName?: string;
   projectType?: string;
   verifyCommand?: string;
+  backend?: BackendName;
 }
 
 export interface EnableOutcome {
@@ -31,6 +33,12 @@ export interface EnableOutcome {
 function readCurrentMaxCalls(cwd: string): number {
   const value = Number(readRalphrcValue(cwd, 'MAX_CALLS_PER_HOUR'));
   return Number.isSafeInteger(value) && value > 0 ? value : 100;
+}
+
+/** RALPH_BACKEND of the existing .ralphrc when it names a known agent, else the default. */
+function readCurrentBackend(cwd: string): BackendName {
+  const value = readRalphrcValue(cwd, 'RALPH_BACKEND');
+  return BACKEND_NAMES.find((name) => name === value) ?? 'claude';
 }
 
 async function confirmOverwrite(options: EnableOptions): Promise<boolean> {
@@ -55,18 +63,23 @@ export async function runEnable(options: EnableOptions): Promise<EnableOutcome> 
   let projectName = options.projectName ?? detected.name;
   let verify: VerifyChoice | undefined;
   let maxCallsPerHour: number | undefined;
+  let backend = options.backend;
   if (options.prompter) {
     const current = readCurrentMaxCalls(cwd);
+    const currentBackend = readCurrentBackend(cwd);
     const answers = await runEnableWizard(options.prompter, {
       detected,
       prdCandidates: prd ? [] : findPrdFiles(cwd),
       currentMaxCalls: current,
+      currentBackend,
+      ...(options.backend !== undefined ? { backend: options.backend } : {}),
       ...(options.projectName !== undefined ? { projectName: options.projectName } : {}),
       ...(options.prdPath !== undefined ? { prdPath: options.prdPath } : {}),
       ...(options.verifyCommand !== undefined ? { verifyCommand: options.verifyCommand } : {}),
     });
     projectName = answers.projectName;
     if (answers.maxCallsPerHour !== current) maxCallsPerHour = answers.maxCallsPerHour;
+    if (answers.backend !== currentBackend) backend = answers.backend;
     if (!prd && answers.prdPath !== undefined) prd = readSourceDocument(answers.prdPath, cwd);
     if (answers.verifyCommand !== '') verify = { command: answers.verifyCommand, enabled: true };
   } else if (options.verifyCommand !== undefined) {
@@ -85,6 +98,7 @@ export async function runEnable(options: EnableOptions): Promise<EnableOutcome> 
     ...(prd ? { prd } : {}),
     ...(verify ? { verify } : {}),
     ...(maxCallsPerHour !== undefined ? { maxCallsPerHour } : {}),
+    ...(backend !== undefined ? { backend } : {}),
   };
   return { detected, request, result: enableProject(request) };
 }
@@ -104,6 +118,7 @@ export function formatEnableJson(outcome: EnableOutcome): Record<string, unknown
     files_skipped: result.layout.skipped,
     tasks_imported: result.tasksImported,
     verify_command: result.verifyCommand,
+    backend: result.backend,
     message: 'Ralph enabled successfully',
   };
 }
@@ -118,6 +133,7 @@ export function formatEnableReport(outcome: EnableOutcome): string {
   if (layout.updated.length > 0) lines.push(`  updated in place: ${layout.updated.join(', ')}`);
   if (layout.skipped.length > 0) lines.push(`  kept as they were: ${layout.skipped.join(', ')}`);
   if (request.prd) lines.push(`  tasks imported from ${request.prd.name}: ${result.tasksImported}`);
+  lines.push(`  agent: ${agentDisplayName(result.backend)} (RALPH_BACKEND=${result.backend})`);
   if (result.verifyCommand !== '') lines.push(`  verify command: ${result.verifyCommand}`);
   else if (request.verify && !request.verify.enabled) lines.push(`  verify command proposed (commented out in .ralphrc): ${request.verify.command}`);
   for (const warning of result.warnings) lines.push(`  warning: ${warning}`);

@@ -4,6 +4,8 @@ import { createFileExclusive } from '../setup/file-writes.js';
 import { missingProjectFiles } from '../../state/project-files.js';
 import { createRalphLayout, type LayoutResult, type ProjectCommands, type RalphrcSetting } from '../setup/ralph-layout.js';
 import type { SourceDocument } from '../import/read-source.js';
+import type { BackendName } from '../../backends/registry.js';
+import { backendChoiceFiles } from '../setup/backend-choice.js';
 import { extractPrdTasks, renderFixPlan } from './prd-tasks.js';
 import { readRalphrcValue } from './ralphrc-read.js';
 import { PROJECT_FILES } from '../../state/project-layout.js';
@@ -25,6 +27,8 @@ export interface EnableRequest {
   verify?: VerifyChoice;
   /** Set only when the user chose a value different from the current one. */
   maxCallsPerHour?: number;
+  /** The agent chosen with --backend or in the wizard; absent when the user kept the current one. */
+  backend?: BackendName;
 }
 
 export interface EnableResult {
@@ -32,6 +36,8 @@ export interface EnableResult {
   tasksImported: number;
   /** VERIFY_COMMAND in effect in .ralphrc afterwards ('' when none or only proposed). */
   verifyCommand: string;
+  /** RALPH_BACKEND in effect in .ralphrc afterwards (the default agent when none is set). */
+  backend: string;
   warnings: string[];
 }
 
@@ -46,6 +52,7 @@ function splitRalphrcChoices(request: EnableRequest): { settings: RalphrcSetting
   if (request.verify?.enabled) settings.push({ key: 'VERIFY_COMMAND', value: request.verify.command });
   else if (request.verify) proposals.push({ key: 'VERIFY_COMMAND', value: request.verify.command, commented: true, note: PROPOSAL_NOTE });
   if (request.maxCallsPerHour !== undefined) settings.push({ key: 'MAX_CALLS_PER_HOUR', value: String(request.maxCallsPerHour) });
+  if (request.backend !== undefined) settings.push(backendChoiceFiles(request.backend).setting);
   return { settings, proposals };
 }
 
@@ -61,6 +68,7 @@ export function enableProject(request: EnableRequest): EnableResult {
   if (request.prd && tasks.length === 0)
     warnings.push(`no tasks (checkboxes, numbered or bulleted items) found in ${request.prd.name}; fix_plan.md has the default tasks`);
   const { settings, proposals } = splitRalphrcChoices(request);
+  const instructionsFile = request.backend === undefined ? undefined : backendChoiceFiles(request.backend).instructionsFile;
   const layout = createRalphLayout(request.projectDir, {
     projectName: request.projectName,
     projectType: request.projectType,
@@ -71,6 +79,7 @@ export function enableProject(request: EnableRequest): EnableResult {
     ...(tasks.length > 0 && request.prd ? { fixPlan: renderFixPlan(tasks, request.prd.name) } : {}),
     ralphrcSettings: settings,
     ralphrcProposals: proposals,
+    ...(instructionsFile === undefined ? {} : { instructionsFile }),
   });
   let tasksImported = tasks.length;
   if (tasks.length > 0 && layout.skipped.includes(PROJECT_FILES.fixPlan)) {
@@ -90,5 +99,11 @@ export function enableProject(request: EnableRequest): EnableResult {
       'Check the folder permissions and run ralph-enable again (it creates only the missing files).',
     );
   }
-  return { layout, tasksImported, verifyCommand: readRalphrcValue(request.projectDir, 'VERIFY_COMMAND') ?? '', warnings };
+  return {
+    layout,
+    tasksImported,
+    verifyCommand: readRalphrcValue(request.projectDir, 'VERIFY_COMMAND') ?? '',
+    backend: readRalphrcValue(request.projectDir, 'RALPH_BACKEND') ?? 'claude',
+    warnings,
+  };
 }

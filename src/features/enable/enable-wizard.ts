@@ -1,3 +1,4 @@
+import { BACKEND_NAMES, backendEntry, type BackendName } from '../../backends/registry.js';
 import type { ProjectInfo } from './detect-project.js';
 import type { Prompter } from './prompts.js';
 
@@ -11,6 +12,10 @@ export interface WizardContext {
   verifyCommand?: string;
   /** MAX_CALLS_PER_HOUR currently in effect (the existing .ralphrc, else the default). */
   currentMaxCalls: number;
+  /** RALPH_BACKEND currently in effect, offered as the default agent. */
+  currentBackend: BackendName;
+  /** Given with --backend: not asked again. */
+  backend?: BackendName;
 }
 
 export interface WizardAnswers {
@@ -19,6 +24,7 @@ export interface WizardAnswers {
   prdPath?: string;
   /** '' = no verify command. */
   verifyCommand: string;
+  backend: BackendName;
 }
 
 export const MAX_CALLS_RANGE = { min: 1, max: 100_000 } as const;
@@ -53,7 +59,19 @@ export async function runEnableWizard(prompter: Prompter, context: WizardContext
     }
   }
 
-  const answers: WizardAnswers = { projectName: projectName.trim() || detected.name, maxCallsPerHour, verifyCommand };
+  const backend = context.backend ?? (await askBackend(prompter, context.currentBackend));
+
+  const answers: WizardAnswers = { projectName: projectName.trim() || detected.name, maxCallsPerHour, verifyCommand, backend };
   if (prdPath !== undefined) answers.prdPath = prdPath;
   return answers;
+}
+
+/** The agent question, last so that every earlier answer keeps its place for scripted input. */
+async function askBackend(prompter: Prompter, current: BackendName): Promise<BackendName> {
+  const choices = BACKEND_NAMES.map((name) => {
+    const { displayName, instructionsFile } = backendEntry(name);
+    return `${name}: ${displayName}${instructionsFile ? ` (reads ${instructionsFile})` : ''}`;
+  });
+  const index = await prompter.select('Agent the loop runs:', choices, BACKEND_NAMES.indexOf(current));
+  return BACKEND_NAMES[index] ?? current;
 }

@@ -4,7 +4,8 @@ import { ExitCode, RalphError } from '../../errors.js';
 import type { ProcessRunner } from '../../ports.js';
 import { deriveDisplayName } from './project-name.js';
 import { commitInitialSetup, INITIAL_COMMIT_MESSAGE, type RepositoryResult } from './project-repository.js';
-import { backendEntry, type BackendName } from '../../backends/registry.js';
+import type { BackendName } from '../../backends/registry.js';
+import { backendChoiceFiles } from './backend-choice.js';
 import { createRalphLayout, type LayoutResult } from './ralph-layout.js';
 
 export interface SetupReport {
@@ -32,15 +33,14 @@ function folderExists(dir: string): boolean {
 export async function setupProject(projectDir: string, runner: ProcessRunner, backend?: BackendName): Promise<SetupReport> {
   const existed = folderExists(projectDir);
   const projectName = deriveDisplayName(projectDir);
-  // A chosen backend is written into .ralphrc, and its CLI gets the instructions file it reads.
-  const instructionsFile = backend === undefined ? undefined : backendEntry(backend).instructionsFile;
+  const choice = backend === undefined ? undefined : backendChoiceFiles(backend);
   const layout = createRalphLayout(projectDir, {
     projectName,
     includeSrc: true,
     createReadme: true,
     gitignore: 'create-only',
-    ...(backend === undefined ? {} : { ralphrcSettings: [{ key: 'RALPH_BACKEND', value: backend }] }),
-    ...(instructionsFile === undefined ? {} : { instructionsFile }),
+    ...(choice === undefined ? {} : { ralphrcSettings: [choice.setting] }),
+    ...(choice?.instructionsFile === undefined ? {} : { instructionsFile: choice.instructionsFile }),
   });
   const repository = await commitInitialSetup(projectDir, layout.created, { newFolder: !existed, runner });
   return { projectDir, projectName, layout, repository };

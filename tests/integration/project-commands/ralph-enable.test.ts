@@ -63,6 +63,7 @@ describe('ralph-enable', () => {
       files_skipped: [],
       tasks_imported: 0,
       verify_command: '',
+      backend: 'claude',
       message: 'Ralph enabled successfully',
     });
     expect(read(p.cwd, '.ralphrc')).toMatch(/# Proposed by ralph-enable[^\n]*\n#[^\n]*\n# VERIFY_COMMAND="npm test"\n/);
@@ -197,6 +198,9 @@ describe('ralph-enable', () => {
     expect(type.code).toBe(2);
     expect(type.stderr).toContain('invalid value for --project-type: "cobol"; expected one of typescript, javascript, python, rust, go, unknown');
     expect((await enable(p, '--from', 'prd')).stderr).toMatch(/--from prd needs a file/);
+    const backend = await enable(p, '--backend', 'copilot');
+    expect(backend.code).toBe(2);
+    expect(backend.stderr).toMatch(/--backend <name>' argument 'copilot' is invalid\. Allowed choices are claude, codex, gemini, opencode, mock/);
     expect((await enable(p, '--bogus')).code).toBe(2);
     expect(existsSync(join(p.cwd, '.ralph'))).toBe(false);
   });
@@ -218,6 +222,23 @@ describe('ralph-enable', () => {
     expect(rcValue(p.cwd, 'PROJECT_NAME')).toBe('storefront');
     expect(rcValue(p.cwd, 'MAX_CALLS_PER_HOUR')).toBe('50');
     expect(rcValue(p.cwd, 'VERIFY_COMMAND')).toBe('npm run check');
+  });
+
+  it('--backend sets RALPH_BACKEND and writes the instructions file that agent reads, never replacing one', async () => {
+    const p = project({ 'AGENTS.md': 'My own agent rules.\n' });
+    const result = await enable(p, '--json', '--backend', 'codex');
+    expect(result.code).toBe(0);
+    expect(json(result)).toMatchObject({ backend: 'codex', files_skipped: ['AGENTS.md'] });
+    expect(rcValue(p.cwd, 'RALPH_BACKEND')).toBe('codex');
+    expect(read(p.cwd, 'AGENTS.md')).toBe('My own agent rules.\n');
+
+    const gemini = project();
+    const text = await enable(gemini, '--backend', 'gemini');
+    expect(text.code).toBe(0);
+    expect(text.stderr).toContain('agent: Gemini CLI (RALPH_BACKEND=gemini)');
+    expect(rcValue(gemini.cwd, 'RALPH_BACKEND')).toBe('gemini');
+    expect(read(gemini.cwd, 'GEMINI.md')).toContain('.ralph/AGENT.md');
+    expect(existsSync(join(gemini.cwd, 'CLAUDE.md'))).toBe(false);
   });
 
   it('--quiet prints nothing and still enables', async () => {
