@@ -38,9 +38,11 @@ export function mockResult(response: MockResponse, sessionId: string, facts: Moc
     numTurns: 1,
     durationMs: facts.durationMs,
   };
-  return toAgentResult(
+  const result = toAgentResult(
     { end: 'exited', exitCode: facts.exitCode, durationMs: facts.durationMs, output, stderrTail: '', details: facts.details },
     nowMs,
     defaultZone,
   );
+  if (response.costEstimated && result.cost) result.cost = { ...result.cost, source: 'estimated' };
+  return result;
 }

@@ -26,6 +26,8 @@ export interface MockResponse {
   commit?: string;
   /** Stats reported in the result object. */
   costUsd: number;
+  /** The cost stands for an estimate from tokens and list prices, as agents without a reported cost give. */
+  costEstimated: boolean;
   inputTokens: number;
   outputTokens: number;
   sessionId?: string;
@@ -44,6 +46,7 @@ const KNOWN_FIELDS = new Set([
   'check_tasks',
   'commit',
   'cost_usd',
+  'cost_estimated',
   'input_tokens',
   'output_tokens',
   'session_id',
@@ -89,6 +92,7 @@ export function parseMockScript(value: unknown): MockScriptResult {
       files: {},
       checkTasks: int('check_tasks', 0, 0),
       costUsd: num('cost_usd'),
+      costEstimated: item['cost_estimated'] === true,
       inputTokens: int('input_tokens', 0, 0),
       outputTokens: int('output_tokens', 0, 0),
     };
@@ -108,6 +112,7 @@ export function parseMockScript(value: unknown): MockScriptResult {
     if (typeof item['commit'] === 'string') response.commit = item['commit'];
     else if (item['commit'] !== undefined) errors.push(`${at}.commit: must be a commit message string`);
     if (typeof item['session_id'] === 'string') response.sessionId = item['session_id'];
+    if (item['cost_estimated'] !== undefined && typeof item['cost_estimated'] !== 'boolean') errors.push(`${at}.cost_estimated: must be true or false`);
     const files = item['files'];
     if (files !== undefined) {
       if (!isRecord(files)) errors.push(`${at}.files: must be an object of path → content (or null to delete)`);

@@ -14,6 +14,8 @@ export interface StatusCircuit {
 
 export interface StatusTotals {
   cost_usd: number;
+  /** Part of cost_usd is an estimate (tokens × list prices) because the agent reported no cost. */
+  cost_estimated: boolean;
   input_tokens: number;
   output_tokens: number;
   cache_read_input_tokens: number;
@@ -27,6 +29,7 @@ export interface StatusIteration {
   outcome: string;
   duration_ms: number;
   cost_usd: number;
+  cost_estimated: boolean;
   files_changed: number;
   exit_signal: boolean | null;
   summary: string;
@@ -84,5 +87,14 @@ export interface StatusDocument {
 }
 
 export function emptyTotals(): StatusTotals {
-  return { cost_usd: 0, input_tokens: 0, output_tokens: 0, cache_read_input_tokens: 0, cache_creation_input_tokens: 0, num_turns: 0, calls: 0 };
+  return {
+    cost_usd: 0,
+    cost_estimated: false,
+    input_tokens: 0,
+    output_tokens: 0,
+    cache_read_input_tokens: 0,
+    cache_creation_input_tokens: 0,
+    num_turns: 0,
+    calls: 0,
+  };
 }

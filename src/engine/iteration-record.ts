@@ -21,7 +21,10 @@ export function accountUsage(s: LoopRun, agentRun: AgentResult, outcome: AgentOu
     s.deps.store.saveRate(s.state.rate);
     if (s.config.maxTokensPerHour > 0) s.notice({ code: 'tokens.used', tokens });
   }
-  if (o.cost !== undefined) t.cost_usd += o.cost.usd;
+  if (o.cost !== undefined) {
+    t.cost_usd += o.cost.usd;
+    if (o.cost.source === 'estimated') t.cost_estimated = true;
+  }
   if (o.turns !== undefined) t.num_turns += o.turns;
   s.emit({ type: 'agent.result', iteration: s.state.loop, outcome: outcome.kind, run: agentRun });
 }
@@ -55,6 +58,7 @@ export function recordIterationEnd(s: LoopRun, f: IterationFacts): void {
     outcome: f.outcome,
     duration_ms: now - f.started,
     cost_usd: o.cost?.usd ?? 0,
+    cost_estimated: o.cost?.source === 'estimated',
     files_changed: f.progress?.filesChanged ?? 0,
     exit_signal: f.analysis ? f.analysis.exitSignal : null,
     summary: f.analysis?.workSummary ?? '',

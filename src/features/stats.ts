@@ -1,7 +1,7 @@
 import { isRecord as isRec } from '../core/guards.js';
 import { readFileSync } from 'node:fs';
 import { formatDuration } from '../core/time-format.js';
-import { formatCount, formatUsd } from '../ui/monitor-sections.js';
+import { formatCost, formatCount, formatUsd } from '../ui/monitor-sections.js';
 
 /**
  * ralph-stats: totals and averages over .ralph/logs/metrics.jsonl. Lines
@@ -22,6 +22,10 @@ export interface IterationMetric {
   cacheReadTokens: number;
   cacheCreationTokens: number;
   costUsd: number;
+  /** The cost is an estimate from tokens and list prices (the agent reported none). */
+  costEstimated: boolean;
+  /** The agent that ran it; lines written before Ralph recorded it have none. */
+  backend?: string;
   verify: { passed: boolean } | null;
 }
 
@@ -54,7 +58,10 @@ export interface MetricsStats {
   success_rate: number;
   total_duration: number;
   tokens: { input: number; output: number; cache_read: number; cache_creation: number; total: number };
-  cost_usd: { total: number; per_iteration: number };
+  /** `estimated`: part of the total is an estimate from tokens and list prices. */
+  cost_usd: { total: number; per_iteration: number; estimated: boolean };
+  /** Per agent, for the iterations that recorded which agent ran them. */
+  backends: Record<string, { iterations: number; cost_usd: number; estimated: boolean; tokens: number }>;
   verify: { runs: number; passed: number; failed: number; pass_rate: number };
   outcomes: Record<string, number>;
   exit_reasons: Record<string, number>;
@@ -85,6 +92,8 @@ function toIteration(o: Rec): IterationMetric | undefined {
     cacheReadTokens: num(o['cache_read_input_tokens']) ?? 0,
     cacheCreationTokens: num(o['cache_creation_input_tokens']) ?? 0,
     costUsd: num(o['cost_usd']) ?? 0,
+    costEstimated: o['cost_estimated'] === true,
+    ...(typeof o['backend'] === 'string' && o['backend'] !== '' ? { backend: o['backend'] } : {}),
     verify,
   };
 }
@@ -160,6 +169,15 @@ export function computeStats(entries: readonly MetricsEntry[], skippedLines = 0)
   for (const i of iterations) bump(outcomes, i.outcome);
   const exitReasons: Record<string, number> = {};
   for (const r of runs) bump(exitReasons, r.exitReason);
+  const backends: MetricsStats['backends'] = {};
+  for (const i of iterations) {
+    if (i.backend === undefined) continue;
+    const b = (backends[i.backend] ??= { iterations: 0, cost_usd: 0, estimated: false, tokens: 0 });
+    b.iterations += 1;
+    b.cost_usd = round(b.cost_usd + i.costUsd, 6);
+    b.estimated ||= i.costEstimated;
+    b.tokens += i.inputTokens + i.outputTokens;
+  }
   return {
     total_loops: n,
     successful,
@@ -170,7 +188,8 @@ export function computeStats(entries: readonly MetricsEntry[], skippedLines = 0)
     success_rate: n > 0 ? round(successful / n, 4) : 0,
     total_duration: round(totalDuration, 2),
     tokens,
-    cost_usd: { total: round(cost, 6), per_iteration: n > 0 ? round(cost / n, 6) : 0 },
+    cost_usd: { total: round(cost, 6), per_iteration: n > 0 ? round(cost / n, 6) : 0, estimated: iterations.some((i) => i.costEstimated) },
+    backends,
     verify: {
       runs: verified.length,
       passed: verifyPassed,
@@ -203,6 +222,14 @@ function describeCounts(counts: Record<string, number>): string {
   return items.length === 0 ? 'none' : items.map(([k, v]) => `${k} ${v}`).join(' · ');
 }
 
+/** One row naming the agents that ran, with their share, when the history records them. */
+function agentRows(stats: MetricsStats): [string, string][] {
+  const entries = Object.entries(stats.backends).sort((a, b) => b[1].iterations - a[1].iterations || a[0].localeCompare(b[0]));
+  if (entries.length === 0) return [];
+  const parts = entries.map(([name, b]) => `${name} ${b.iterations} iteration${b.iterations === 1 ? '' : 's'}, ${formatCost(b.cost_usd, b.estimated)}`);
+  return [['Agents', parts.join(' · ')]];
+}
+
 /** The text report: one row per measure. */
 export function formatStatsText(stats: MetricsStats, source: string): string {
   const rows: [string, string][] = [
@@ -213,7 +240,8 @@ export function formatStatsText(stats: MetricsStats, source: string): string {
       'Tokens',
       `in ${formatCount(stats.tokens.input)} · out ${formatCount(stats.tokens.output)} · cache read ${formatCount(stats.tokens.cache_read)} · cache write ${formatCount(stats.tokens.cache_creation)}`,
     ],
-    ['Cost', `${formatUsd(stats.cost_usd.total)} total · ${formatUsd(stats.cost_usd.per_iteration)} per iteration`],
+    ['Cost', `${formatCost(stats.cost_usd.total, stats.cost_usd.estimated)} total · ${formatUsd(stats.cost_usd.per_iteration)} per iteration`],
+    ...agentRows(stats),
     ['Verify', stats.verify.runs === 0 ? 'no verify runs' : `${stats.verify.runs} runs · ${stats.verify.passed} passed (${percent(stats.verify.pass_rate)})`],
     ['Outcomes', describeCounts(stats.outcomes)],
     ['Runs', `${stats.runs} · exit reasons: ${describeCounts(stats.exit_reasons)}`],

@@ -19,6 +19,11 @@ export function formatUsd(value: number): string {
   return value < 1 ? `$${value.toFixed(4)}` : `$${value.toFixed(2)}`;
 }
 
+/** A cost as shown to a user: an estimate from tokens and list prices says so. */
+export function formatCost(value: number, estimated: boolean): string {
+  return estimated ? `${formatUsd(value)} (estimated)` : formatUsd(value);
+}
+
 /** 1234567 → "1,234,567". */
 export function formatCount(value: number): string {
   return String(Math.round(value)).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
@@ -72,6 +77,7 @@ export function statusSection(doc: StatusDocument, snapshot: MonitorSnapshot, no
   const started = parseIso(doc.started_at);
   if (started !== undefined && !finished) loop.push(part(` · running for ${formatDuration((now - started) / 1000)}`, 'dim'));
   lines.push(field('Loop', ...loop));
+  if (doc.backend) lines.push(field('Agent', part(doc.backend)));
 
   const status: Part[] = [part(doc.status, stateStyle(doc.status))];
   if (doc.last_action && doc.last_action !== doc.status) status.push(part(` · ${doc.last_action}`));
@@ -95,7 +101,7 @@ export function statusSection(doc: StatusDocument, snapshot: MonitorSnapshot, no
       part(` · cache read ${formatCount(t.cache_read_input_tokens)} · cache write ${formatCount(t.cache_creation_input_tokens)}`, 'dim'),
     ),
   );
-  const cost: Part[] = [part(formatUsd(t.cost_usd), 'bold')];
+  const cost: Part[] = [part(formatCost(t.cost_usd, t.cost_estimated), 'bold')];
   if (doc.limits.max_cost_usd > 0) cost.push(part(` of ${formatUsd(doc.limits.max_cost_usd)} limit`));
   cost.push(part(` · ${t.calls} agent call${t.calls === 1 ? '' : 's'} · ${t.num_turns} turns`, 'dim'));
   lines.push(field('Cost', ...cost));

@@ -13,10 +13,14 @@ export function renderStatusText(doc: StatusDocument, processAlive: boolean, now
   add('Last action', doc.last_action || '—');
   if (doc.message) add('Message', doc.message);
   add('Loop', `#${doc.loop_count}`);
+  if (doc.backend) add('Agent', doc.backend);
   add('API calls', `${doc.calls_made_this_hour}/${doc.max_calls_per_hour} this hour (next slot ${doc.next_reset || '—'})`);
   const tokenLimit = doc.max_tokens_per_hour > 0 ? `/${doc.max_tokens_per_hour}` : '';
   add('Tokens', `${doc.tokens_used_this_hour}${tokenLimit} this hour; run total ${doc.totals.input_tokens} in / ${doc.totals.output_tokens} out`);
-  add('Cost', `$${doc.totals.cost_usd.toFixed(4)} this run${doc.limits.max_cost_usd > 0 ? ` (limit $${doc.limits.max_cost_usd})` : ''}`);
+  add(
+    'Cost',
+    `$${doc.totals.cost_usd.toFixed(4)}${doc.totals.cost_estimated ? ' (estimated)' : ''} this run${doc.limits.max_cost_usd > 0 ? ` (limit $${doc.limits.max_cost_usd})` : ''}`,
+  );
   if (doc.circuit) add('Circuit', `${doc.circuit.state}${doc.circuit.reason ? ` — ${doc.circuit.reason}` : ''}`);
   if (doc.verify) {
     const last = doc.verify.last;

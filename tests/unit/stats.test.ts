@@ -43,7 +43,8 @@ describe('computeStats', () => {
       success_rate: 0.4,
       total_duration: 100,
       tokens: { input: 3000, output: 300, cache_read: 5000, cache_creation: 300, total: 8600 },
-      cost_usd: { total: 0.2, per_iteration: 0.04 },
+      cost_usd: { total: 0.2, per_iteration: 0.04, estimated: false },
+      backends: {},
       verify: { runs: 2, passed: 1, failed: 1, pass_rate: 0.5 },
       outcomes: { success: 3, failed: 1, usage_limit: 1 },
       exit_reasons: { usage_limit: 1, plan_complete: 1 },
@@ -95,5 +96,33 @@ describe('formatStatsText', () => {
     expect(text).toMatch(/Verify +2 runs · 1 passed \(50\.0%\)/);
     expect(text).toMatch(/Outcomes +success 3 · failed 1 · usage_limit 1/);
     expect(text).toMatch(/Runs +2 · exit reasons: plan_complete 1 · usage_limit 1/);
+    expect(text).not.toContain('Agents');
+    expect(text).not.toContain('estimated');
+  });
+
+  it('names each agent of a mixed history, and marks estimated costs', () => {
+    const line = (loop: number, backend: string, cost: number, estimated: boolean): string =>
+      JSON.stringify({
+        type: 'iteration',
+        loop,
+        success: true,
+        calls: 1,
+        outcome: 'success',
+        backend,
+        cost_usd: cost,
+        cost_estimated: estimated,
+        input_tokens: 100,
+        output_tokens: 10,
+      });
+    const parsed = parseMetrics([line(1, 'claude', 0.5, false), line(2, 'codex', 0.25, true), line(3, 'codex', 0.25, true)].join('\n'));
+    const stats = computeStats(parsed.entries);
+    expect(stats.cost_usd).toEqual({ total: 1, per_iteration: 0.333333, estimated: true });
+    expect(stats.backends).toEqual({
+      claude: { iterations: 1, cost_usd: 0.5, estimated: false, tokens: 110 },
+      codex: { iterations: 2, cost_usd: 0.5, estimated: true, tokens: 220 },
+    });
+    const text = formatStatsText(stats, 'm');
+    expect(text).toMatch(/Cost +\$1\.00 \(estimated\) total/);
+    expect(text).toMatch(/Agents +codex 2 iterations, \$0\.5000 \(estimated\) · claude 1 iteration, \$0\.5000\n/);
   });
 });

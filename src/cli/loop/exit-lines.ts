@@ -27,7 +27,7 @@ export function presentLoopExit(logger: Logger, e: LoopExit): void {
   const t = e.totals;
   const elapsed = (e.endedAt - e.startedAt) / 1000;
   logger.info(
-    `Loops: ${e.iterations}; calls: ${t.calls}; cost: $${t.cost_usd.toFixed(4)}; tokens: ${t.input_tokens} in / ${t.output_tokens} out; time: ${formatDuration(elapsed)}`,
+    `Loops: ${e.iterations}; calls: ${t.calls}; cost: $${t.cost_usd.toFixed(4)}${t.cost_estimated ? ' (estimated)' : ''}; tokens: ${t.input_tokens} in / ${t.output_tokens} out; time: ${formatDuration(elapsed)}`,
   );
   logger.info(`Exit reason: ${e.reason} (exit code ${e.exitCode})`);
 }

@@ -26,9 +26,9 @@ function progressStatus(outcome: CallResult): string {
 }
 
 /** The metrics.jsonl line of an iteration. */
-function iterationMetrics(e: IterationEnd): Record<string, unknown> {
+function iterationMetrics(e: IterationEnd, backend: string): Record<string, unknown> {
   const duration = e.endedAt - e.startedAt;
-  const base = { type: 'iteration', timestamp: isoTimestamp(e.endedAt), loop: e.iteration, duration: duration / 1000 };
+  const base = { type: 'iteration', timestamp: isoTimestamp(e.endedAt), loop: e.iteration, duration: duration / 1000, backend };
   if (!e.call || !e.verdict) return { ...base, success: true, calls: 0, duration_ms: duration, outcome: e.outcome };
   const { run, analysis, progress, gate } = e.call;
   const o = run;
@@ -47,6 +47,7 @@ function iterationMetrics(e: IterationEnd): Record<string, unknown> {
     cache_read_input_tokens: o.usage?.cacheReadInputTokens ?? 0,
     cache_creation_input_tokens: o.usage?.cacheCreationInputTokens ?? 0,
     cost_usd: o.cost?.usd ?? 0,
+    cost_estimated: o.cost?.source === 'estimated',
     num_turns: o.turns ?? 0,
     files_changed: progress?.filesChanged ?? 0,
     exit_signal: analysis ? analysis.exitSignal : null,
@@ -121,7 +122,7 @@ export function createRunFilesProjector(files: RunFiles, ctx: StatusContext, now
             started_at: isoTimestamp(e.startedAt),
           });
         }
-        files.appendMetrics(iterationMetrics(e));
+        files.appendMetrics(iterationMetrics(e, ctx.backend));
         return;
       case 'loop.exit':
         files.appendMetrics({
@@ -133,6 +134,8 @@ export function createRunFilesProjector(files: RunFiles, ctx: StatusContext, now
           loops: e.iterations,
           duration: (e.endedAt - e.startedAt) / 1000,
           cost_usd: e.totals.cost_usd,
+          cost_estimated: e.totals.cost_estimated,
+          backend: ctx.backend,
         });
         return;
       default:

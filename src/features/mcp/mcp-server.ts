@@ -43,7 +43,7 @@ export function createRalphMcpServer(options: ServerOptions): McpServer {
     { name: 'ralph', title: 'Ralph', version: packageVersion() },
     {
       instructions:
-        'Ralph runs Claude Code in a loop until work is verifiably done. Use verify as a ground-truth gate for your own changes (call it after each fix with the same gate_id), ralph_status to see a loop, and the test_* tools to set up, run, assert on and inspect scripted Ralph runs in throwaway workspaces.',
+        'Ralph runs a coding agent (Claude Code, Codex CLI, Gemini CLI or OpenCode) in a loop until work is verifiably done. Use verify as a ground-truth gate for your own changes (call it after each fix with the same gate_id), ralph_status to see a loop, and the test_* tools to set up, run, assert on and inspect scripted Ralph runs in throwaway workspaces.',
     },
   );
   for (const spec of TOOLS) {

@@ -62,6 +62,7 @@ export const mockResponseSchema = z
     commit: z.string().optional().describe('Commit everything with this message'),
     raw: z.boolean().optional().describe('Read output as what the Claude CLI printed, even when it is not JSON'),
     cost_usd: z.number().min(0).optional(),
+    cost_estimated: z.boolean().optional().describe('The cost stands for an estimate from tokens and list prices, as agents that report no cost give'),
     input_tokens: count.optional(),
     output_tokens: count.optional(),
     session_id: z.string().optional(),

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildVerifyEnv } from '../../core/verify-env.js';
 import type { BackendName } from '../../backends/registry.js';
+import type { StatusDocument } from '../../core/status-model.js';
 import { ExitCode } from '../../errors.js';
 import { ralphPaths } from '../../state/paths.js';
 import { runningLoopPid } from '../../state/running-loop.js';
@@ -46,6 +47,9 @@ export interface RunResult {
   termination_reason: string;
   iterations: number;
   elapsed_secs: number;
+  /** The agent the run used, and what it spent (an estimate when the agent reported no cost). */
+  backend: string;
+  usage: { cost_usd: number; cost_estimated: boolean; input_tokens: number; output_tokens: number; calls: number };
   session_file: string;
   events_count: number;
   stdout_tail: string;
@@ -55,6 +59,18 @@ export interface RunResult {
   killed_after_secs?: number;
   warnings?: string[];
   notes?: string[];
+}
+
+/** The run's totals from its status.json (zeros when the run never wrote one). */
+function runUsage(status: StatusDocument | undefined): RunResult['usage'] {
+  const t = status?.totals;
+  return {
+    cost_usd: t?.cost_usd ?? 0,
+    cost_estimated: t?.cost_estimated ?? false,
+    input_tokens: t?.input_tokens ?? 0,
+    output_tokens: t?.output_tokens ?? 0,
+    calls: t?.calls ?? 0,
+  };
 }
 
 export const DEFAULT_MAX_ITERATIONS = 5;
@@ -145,6 +161,8 @@ export async function testRun(input: RunInput, ctx: ToolContext): Promise<RunRes
     termination_reason: terminationReason(proc, read.records, status?.exit_reason),
     iterations: countIterations(read.records, status?.loop_count),
     elapsed_secs: elapsedSecs,
+    backend,
+    usage: runUsage(status),
     session_file: session,
     events_count: read.records.length,
     stdout_tail: proc.stdoutTail,

@@ -24,6 +24,7 @@ const totals = v.fallback(
   record(
     {
       cost_usd: finite(),
+      cost_estimated: flag(),
       input_tokens: finite(),
       output_tokens: finite(),
       cache_read_input_tokens: finite(),
@@ -33,7 +34,16 @@ const totals = v.fallback(
     },
     'is not an object',
   ),
-  () => ({ cost_usd: 0, input_tokens: 0, output_tokens: 0, cache_read_input_tokens: 0, cache_creation_input_tokens: 0, num_turns: 0, calls: 0 }),
+  () => ({
+    cost_usd: 0,
+    cost_estimated: false,
+    input_tokens: 0,
+    output_tokens: 0,
+    cache_read_input_tokens: 0,
+    cache_creation_input_tokens: 0,
+    num_turns: 0,
+    calls: 0,
+  }),
 );
 
 const limits = v.fallback(record({ max_loops: finite(), max_cost_usd: finite(), max_runtime_minutes: finite() }, 'is not an object'), () => ({
@@ -48,6 +58,7 @@ const lastIteration = record(
     outcome: text(),
     duration_ms: finite(),
     cost_usd: finite(),
+    cost_estimated: flag(),
     files_changed: finite(),
     exit_signal: v.fallback(v.nullable(v.boolean()), null),
     summary: text(),

@@ -68,11 +68,18 @@ describe('seed 003 acceptance: test execution', () => {
   it('consumes three mock responses in order over three iterations and records every event', async () => {
     const home = toolsHome();
     const dir = await setup(home, 'three');
-    const responses = [1, 2, 3].map((n) => ({ output: `step ${n}`, files: { [`src/step${n}.txt`]: `${n}\n` } }));
+    const responses = [1, 2, 3].map((n) => ({
+      output: `step ${n}`,
+      files: { [`src/step${n}.txt`]: `${n}\n` },
+      cost_usd: 0.5,
+      cost_estimated: n === 3,
+      input_tokens: 10,
+    }));
     expect((await ralphTest(home, 'test_mock_backend', { workspace_id: 'three', responses })).json).toEqual({ configured: true, response_count: 3 });
     const r = await ralphTest(home, 'test_run', { workspace_id: 'three', task: 'Do three steps', max_iterations: 3 });
     expect(r.exitCode, r.stderr).toBe(0);
     expect(r.json).toMatchObject({ exit_code: 7, termination_reason: 'max_loops', iterations: 3, mock_responses: { consumed: 3, remaining: 0, total: 3 } });
+    expect(r.json).toMatchObject({ backend: 'mock', usage: { cost_usd: 1.5, cost_estimated: true, input_tokens: 30, output_tokens: 0, calls: 3 } });
     const records = readJsonLines(r.json['session_file'] as string);
     expect(r.json['events_count']).toBe(records.length);
     const agent = records.filter((e) => e['event'] === 'agent.result').map((e) => (e['data'] as Record<string, unknown>)['mock_response']);

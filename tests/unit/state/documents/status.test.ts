@@ -25,13 +25,23 @@ const FULL: StatusDocument = {
   exit_code: null,
   message: '',
   circuit: { state: 'CLOSED', reason: '', consecutive_no_progress: 0, consecutive_failures: 0, consecutive_same_error: 0, total_opens: 1 },
-  totals: { cost_usd: 1.25, input_tokens: 100, output_tokens: 50, cache_read_input_tokens: 7, cache_creation_input_tokens: 3, num_turns: 12, calls: 7 },
+  totals: {
+    cost_usd: 1.25,
+    cost_estimated: true,
+    input_tokens: 100,
+    output_tokens: 50,
+    cache_read_input_tokens: 7,
+    cache_creation_input_tokens: 3,
+    num_turns: 12,
+    calls: 7,
+  },
   limits: { max_loops: 10, max_cost_usd: 5, max_runtime_minutes: 60 },
   last_iteration: {
     loop: 7,
     outcome: 'success',
     duration_ms: 1234,
     cost_usd: 0.2,
+    cost_estimated: true,
     files_changed: 2,
     exit_signal: false,
     summary: 'Wrote tests',
@@ -54,6 +64,17 @@ describe('status.json schema', () => {
 
   it('returns a complete document unchanged', () => {
     expect(normalizeStatus(JSON.parse(JSON.stringify(FULL)))).toEqual(FULL);
+  });
+
+  it('reads a file written before costs could be estimates as reported costs', () => {
+    const old = JSON.parse(JSON.stringify(FULL)) as { totals: Record<string, unknown>; last_iteration: Record<string, unknown> };
+    delete old.totals['cost_estimated'];
+    delete old.last_iteration['cost_estimated'];
+    expect(normalizeStatus(old)).toEqual({
+      ...FULL,
+      totals: { ...FULL.totals, cost_estimated: false },
+      last_iteration: { ...FULL.last_iteration, cost_estimated: false },
+    });
   });
 
   it('fills neutral defaults for an empty object', () => {
