@@ -1,10 +1,12 @@
 import type { AgentOwnEnv } from '../../core/agent-env.js';
+import { isSecretName } from '../../core/secret-env.js';
 import type { AgentBackend } from '../../ports.js';
 import { checkAgentCli } from '../cli-version-check.js';
 import { modelPrice } from '../price-table.js';
 import { agentEnvironment } from '../agent-environment.js';
 import type { BackendContext } from '../registry.js';
 import { GeminiBackend } from './gemini-backend.js';
+import { commandEnvRedaction, geminiUserSettingsPath, redactionWarning } from './gemini-command-env.js';
 import { buildGeminiPolicy } from './gemini-policy.js';
 
 const INSTALL_HINT =
@@ -33,6 +35,9 @@ export function createGeminiBackend(ctx: BackendContext): AgentBackend {
     const model = config.geminiModel ? `model ${config.geminiModel}` : "Gemini CLI's default model (GEMINI_MODEL is not set)";
     logger.warn(`No list price is known for ${model}: its calls get no cost estimate${config.maxCostUsd > 0 ? ' and --max-cost is not enforced' : ''}.`);
   }
+  const secrets = Object.keys(agentEnv.env).filter(isSecretName).sort();
+  const redaction = redactionWarning(commandEnvRedaction(agentEnv.env), secrets, geminiUserSettingsPath(agentEnv.env));
+  if (redaction) logger.warn(redaction);
   return new GeminiBackend({
     command: config.geminiCommand,
     model: config.geminiModel,

@@ -60,6 +60,8 @@ describe('ralph --backend gemini against the real Gemini CLI', { timeout: 240_00
     ]);
     const r = await ralph(['--backend', 'gemini', '--pause', '0', '--max-loops', '5', '--live'], dir, env, 180_000);
     expect(r.stderr).toContain('Gemini CLI 0.61.0');
+    // Its settings leave the key visible to its commands: Ralph says how to change that.
+    expect(r.stderr).toContain('Gemini CLI may pass GEMINI_API_KEY on to the commands it runs');
     // --live shows each tool call and the answer as Gemini streams them.
     expect(r.stderr.match(/\[Write\]/g)).toHaveLength(2);
     expect(r.stderr).toContain('Wrote b.txt; all tasks done.');
@@ -138,6 +140,25 @@ describe('ralph --backend gemini against the real Gemini CLI', { timeout: 240_00
     expect(r.stderr).toContain('API key not valid');
     expect(r.stderr).toContain('GEMINI_API_KEY');
     expect(readJson(join(dir, '.ralph', 'status.json'))).toMatchObject({ exit_reason: 'agent_failure', exit_code: 1 });
+  });
+
+  it("with Gemini's redaction on (as Ralph advises), its API key stays out of the commands it runs", async () => {
+    const dir = ralphProject({ ralphrc: `${RALPHRC}ALLOWED_TOOLS="Write,Bash"\n` });
+    const env = await geminiEnv([shell('env > command-env.txt'), done('Listed the environment.'), done('Nothing left to do.')]);
+    const settings = join(env['HOME'] ?? '', '.gemini', 'settings.json');
+    const current = JSON.parse(readFileSync(settings, 'utf8')) as { security: Record<string, unknown> };
+    current.security['environmentVariableRedaction'] = { enabled: true };
+    writeFileSync(settings, JSON.stringify(current));
+    const r = await ralph(['--backend', 'gemini', '--pause', '0', '--max-loops', '2'], dir, env, 180_000);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stderr).not.toContain('environmentVariableRedaction');
+    const commandEnv = readFileSync(join(dir, 'command-env.txt'), 'utf8');
+    expect(commandEnv).toMatch(/^GOOGLE_GEMINI_BASE_URL=/m);
+    expect(commandEnv).not.toContain(FAKE_GEMINI_KEY);
+    // Gemini itself still authenticated with the key.
+    expect(api?.requests.every((q) => q.apiKey === FAKE_GEMINI_KEY)).toBe(true);
+    expect(allText(join(dir, '.ralph'))).not.toContain(FAKE_GEMINI_KEY);
+    expect(r.stderr).not.toContain(FAKE_GEMINI_KEY);
   });
 
   it('Ctrl+C ends the loop with 130 and leaves nothing of Gemini running', async () => {
