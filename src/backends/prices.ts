@@ -26,6 +26,11 @@ export const MODEL_PRICES: Readonly<Record<string, ModelPrice>> = {
   'gpt-5.1': { input: 1.25, cachedInput: 0.125, output: 10 },
   'gpt-5.1-codex': { input: 1.25, cachedInput: 0.125, output: 10 },
   'gpt-5.1-codex-mini': { input: 0.25, cachedInput: 0.025, output: 2 },
+  // GPT-5.4 and 5.5 as listed on OpenAI's pricing page in mid 2026 (standard tier, prompts up to 272K tokens).
+  'gpt-5.4': { input: 2.5, cachedInput: 0.25, output: 15 },
+  'gpt-5.4-mini': { input: 0.75, cachedInput: 0.075, output: 4.5 },
+  'gpt-5.4-nano': { input: 0.2, cachedInput: 0.02, output: 1.25 },
+  'gpt-5.5': { input: 5, cachedInput: 0.5, output: 30 },
   'gpt-4.1': { input: 2, cachedInput: 0.5, output: 8 },
   'gpt-4.1-mini': { input: 0.4, cachedInput: 0.1, output: 1.6 },
   o3: { input: 2, cachedInput: 0.5, output: 8 },
@@ -35,6 +40,10 @@ export const MODEL_PRICES: Readonly<Record<string, ModelPrice>> = {
   'gemini-2.5-flash': { input: 0.3, cachedInput: 0.03, output: 2.5 },
   'gemini-2.5-flash-lite': { input: 0.1, cachedInput: 0.01, output: 0.4 },
   'gemini-3-pro': { input: 2, cachedInput: 0.2, output: 12 },
+  // Gemini 3 previews as listed on Google's Gemini API pricing page in mid 2026 (text, prompts up to 200K tokens).
+  'gemini-3-flash': { input: 0.5, cachedInput: 0.05, output: 3 },
+  'gemini-3.1-pro': { input: 2, cachedInput: 0.2, output: 12 },
+  'gemini-3.1-flash-lite': { input: 0.25, cachedInput: 0.025, output: 1.5 },
   // Anthropic (OpenCode can run these too)
   'claude-sonnet-4': { input: 3, cachedInput: 0.3, output: 15, cacheWrite: 3.75 },
   'claude-sonnet-4-5': { input: 3, cachedInput: 0.3, output: 15, cacheWrite: 3.75 },

@@ -19,6 +19,17 @@ describe('modelPrice', () => {
     expect(modelPrice('gpt-5-codex-2025-09-15')).toBe(MODEL_PRICES['gpt-5-codex']);
     expect(modelPrice('gemini-2.5-flash-lite-preview-06-17')).toBe(MODEL_PRICES['gemini-2.5-flash-lite']);
     expect(modelPrice('gemini-2.5-flash-001')).toBe(MODEL_PRICES['gemini-2.5-flash']);
+    // The preview names newer CLIs run by default.
+    expect(modelPrice('gemini-3-flash-preview')).toBe(MODEL_PRICES['gemini-3-flash']);
+    expect(modelPrice('gemini-3.1-pro-preview-customtools')).toBe(MODEL_PRICES['gemini-3.1-pro']);
+    expect(modelPrice('gpt-5.4-mini-2026-03-05')).toBe(MODEL_PRICES['gpt-5.4-mini']);
+  });
+
+  it('never prices a newer model as an older one whose name it starts with', () => {
+    // gpt-5.6 is not gpt-5 (a different price); only a "-" suffix marks a variant of a listed model.
+    expect(modelPrice('gpt-5.6-sol')).toBeUndefined();
+    expect(modelPrice('gpt-5.55')).toBeUndefined();
+    expect(modelPrice('gemini-3.2-pro')).toBeUndefined();
   });
 
   it('knows nothing of an unlisted model, an empty name or a name that only starts like one', () => {

@@ -20,19 +20,20 @@ describe('a Codex run read from its recorded output', () => {
     expect(result.warnings).toEqual([expect.stringContaining('Model metadata for `gpt-5.1-codex` not found')]);
   });
 
-  it('a file written with apply_patch is an Edit of its path (a model Codex knows; not in the price table, so no cost)', () => {
+  it('a file written with apply_patch is an Edit of its path, priced at the list price of its model', () => {
     const { result, progress } = replay('success-apply-patch.jsonl', { model: 'gpt-5.5' });
     expect(result.outcome).toEqual({ kind: 'success' });
     expect(result.toolUses).toBe(1);
     expect(result.lastToolUse).toEqual({ name: 'Edit', argument: '<case>/repo/notes/plan.md' });
     expect(progress.filter((e) => e.kind === 'tool_use')).toEqual([{ kind: 'tool_use', tool: 'Edit', argument: '<case>/repo/notes/plan.md' }]);
     expect(result.usage?.outputTokens).toBe(160);
-    expect(result.cost).toBeUndefined();
+    expect(result.cost?.source).toBe('estimated');
     expect(result.warnings).toEqual([]);
   });
 
   it('no cost for a model the price table does not list (Codex’s default model is not known to Ralph)', () => {
     expect(replay('success-tool-use.jsonl', { model: '' }).result.cost).toBeUndefined();
+    expect(replay('success-apply-patch.jsonl', { model: 'gpt-5.6-sol' }).result.cost).toBeUndefined();
   });
 
   it('a resumed thread: only what this call added to the thread’s totals', () => {
