@@ -9,7 +9,7 @@ import { startFakeChatApi, type ChatTurn, type FakeChatApi } from '../../helpers
 import { FAKE_MODEL, FAKE_OPENCODE_KEY, opencodeOfflineEnv } from '../../helpers/fake-api/opencode-offline-env.js';
 import { isRunning, killTracked, pidFromFile, survivors, track } from '../../helpers/processes.js';
 import { ralphProject } from '../../helpers/ralph-project.js';
-import { cleanEnv, ralph, readJson, ROOT, statusBlock } from '../../helpers/run-cli.js';
+import { cleanEnv, ralph, readJson, ROOT, runCli, statusBlock } from '../../helpers/run-cli.js';
 import { tempDir } from '../../helpers/temp-dir.js';
 
 const OPENCODE = join(ROOT, 'node_modules', '.bin', 'opencode');
@@ -86,6 +86,46 @@ describe('ralph --backend opencode', { timeout: 300_000 }, () => {
     expect(r.stderr).toContain('Invalid API key');
     expect(r.stderr).toContain('opencode auth login');
     expect(readJson(join(dir, '.ralph', 'status.json'))).toMatchObject({ exit_reason: 'agent_failure', exit_code: 1 });
+  });
+
+  it('a quota that outlasts OpenCode’s own retries is a usage limit with its reset time (exit 5 past --max-runtime)', async () => {
+    const dir = ralphProject({ ralphrc: RALPHRC });
+    // OpenCode waits what retry-after says (1 s) between its own five retries; the OpenAI-style
+    // reset header says when the quota really comes back.
+    const quota: ChatTurn = {
+      status: 429,
+      error: {
+        message: 'You exceeded your current quota, please check your plan and billing details.',
+        type: 'insufficient_quota',
+        code: 'insufficient_quota',
+      },
+      headers: { 'retry-after': '1', 'x-ratelimit-reset-requests': '13h' },
+    };
+    const api = await fakeApi([], quota);
+    const r = await ralph(['--backend', 'opencode', '--pause', '0', '--max-runtime', '60'], dir, env(dir, api), 200_000);
+    expect(r.exitCode, r.stderr).toBe(5);
+    expect(r.stderr).toContain('exceeded your current quota');
+    // The reset 13 hours away is past --max-runtime: Ralph ends now instead of waiting.
+    expect(r.stderr).toMatch(/the limit resets at [^\n]+, after --max-runtime ends/);
+    const status = readJson(join(dir, '.ralph', 'status.json'));
+    expect(status).toMatchObject({ exit_reason: 'usage_limit', loop_count: 1 });
+    // One Ralph call: OpenCode's first try and its five retries.
+    expect(api.served()).toBe(6);
+    expect(`${r.stdout}${r.stderr}${ralphFiles(dir)}`).not.toContain(FAKE_OPENCODE_KEY);
+  });
+
+  it('Ctrl+C ends the loop with 130 and leaves nothing of OpenCode running', async () => {
+    const dir = ralphProject({ ralphrc: RALPHRC.replace('Bash(echo *)', 'Bash') });
+    const pids = join(dir, 'pids.txt');
+    const api = await fakeApi([{ tool: 'bash', args: { command: `echo $PPID > "${pids}.parent"; echo $$ > "${pids}"; exec sleep 300`, description: 'Wait' } }]);
+    const run = runCli('ralph', ['--backend', 'opencode', '--pause', '0'], dir, env(dir, api), 200_000);
+    const sleeper = track(await pidFromFile(pids, 150_000));
+    const parent = track(await pidFromFile(`${pids}.parent`));
+    run.kill('SIGINT');
+    const r = await run;
+    expect(r.exitCode).toBe(130);
+    expect(await survivors([sleeper, parent])).toEqual([]);
+    expect(readJson(join(dir, '.ralph', 'status.json'))).toMatchObject({ exit_reason: 'interrupted' });
   });
 
   it('an interrupted call ends OpenCode and the command its tool was running', async () => {
