@@ -149,6 +149,23 @@ describe('ralph --backend codex against the real Codex CLI', () => {
     expect(totals.cost_usd).toBeCloseTo((2000 * 1.25 + 400 * 0.125 + 160 * 10) / 1e6, 9);
   });
 
+  it('Codex’s workspace-write sandbox really contains its commands here: a write inside the project works, one outside is refused', async () => {
+    // Codex lets a workspace-write command write to /tmp as well; the project lives there in tests, so those exceptions go.
+    const extra = '--sandbox workspace-write -c sandbox_workspace_write.exclude_slash_tmp=true -c sandbox_workspace_write.exclude_tmpdir_env_var=true';
+    const dir = ralphProject({ ralphrc: `${RALPHRC}CODEX_EXTRA_ARGS="${extra}"\n` });
+    const outside = join(tempDir('outside-'), 'escaped.txt');
+    api.script([
+      shellCall(`echo in > inside.txt; echo out > ${outside}; echo $? > outside-exit.txt`),
+      { text: complete('Tried both.') },
+      { text: complete('Done.') },
+    ]);
+    const r = await ralph(['--backend', 'codex', '--max-loops', '2', '--pause', '0'], dir, codexEnv());
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(readFileSync(join(dir, 'inside.txt'), 'utf8')).toBe('in\n');
+    expect(existsSync(outside)).toBe(false);
+    expect(readFileSync(join(dir, 'outside-exit.txt'), 'utf8')).toBe('1\n');
+  });
+
   it('--live shows Codex’s retries, commands and answer as they happen', async () => {
     const dir = ralphProject({ ralphrc: RALPHRC });
     api.script([{ hang: true }, shellCall('echo hi > hello.txt'), { text: inProgress('Wrote hello.txt.') }]);
