@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import type { StatusDocument } from '../../core/status-model.js';
+import { emptyTotals, type StatusDocument } from '../../core/status-model.js';
 import { finite, finiteOrNull, flag, neutralValue, objectOrNull, oneOf, record, text, textOrNull } from './lenient.js';
 import type { RalphDocument } from '../document-store.js';
 
@@ -34,16 +34,7 @@ const totals = v.fallback(
     },
     'is not an object',
   ),
-  () => ({
-    cost_usd: 0,
-    cost_estimated: false,
-    input_tokens: 0,
-    output_tokens: 0,
-    cache_read_input_tokens: 0,
-    cache_creation_input_tokens: 0,
-    num_turns: 0,
-    calls: 0,
-  }),
+  emptyTotals,
 );
 
 const limits = v.fallback(record({ max_loops: finite(), max_cost_usd: finite(), max_runtime_minutes: finite() }, 'is not an object'), () => ({
