@@ -1,5 +1,6 @@
 import { ExitCode, RalphError } from '../errors.js';
 import type { ProcessRunner } from '../ports.js';
+import type { BackendContext } from './registry.js';
 
 /** What a version check needs to know about one agent CLI. */
 export interface AgentCliCheck {
@@ -62,4 +63,14 @@ export async function checkAgentCli(check: AgentCliCheck): Promise<string | unde
     throw new RalphError(`${agent} ${version} is older than ${check.minVersion}, the oldest version Ralph supports.`, ExitCode.Usage, check.updateHint);
   }
   return version;
+}
+
+/** What messages say about one agent CLI: its name, the key of its command, how to install and update it. */
+export type AgentCliAbout = Pick<AgentCliCheck, 'agent' | 'commandKey' | 'installHint' | 'updateHint'>;
+
+/** The check a backend runs before its loop's first call; the version found goes to the log. */
+export async function checkCliBeforeLoop(ctx: BackendContext, command: readonly string[], minVersion: string, about: AgentCliAbout): Promise<void> {
+  const { logger } = ctx;
+  const version = await checkAgentCli({ runner: ctx.runner, command, minVersion, cwd: ctx.paths.project, warn: (m) => logger.warn(m), ...about });
+  if (version) logger.info(`${about.agent} ${version}`);
 }

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { isSecretName } from '../../core/secret-env.js';
 import type { AgentBackend } from '../../ports.js';
-import { checkAgentCli } from '../cli-version-check.js';
+import { checkCliBeforeLoop } from '../cli-version-check.js';
 import { agentEnvironment } from '../agent-environment.js';
 import type { BackendContext } from '../registry.js';
 import { CodexBackend } from './codex-backend.js';
@@ -36,14 +36,8 @@ export function createCodexBackend(ctx: BackendContext): AgentBackend {
 }
 
 /** A missing or too old Codex CLI is one clear message before the loop starts. */
-export async function checkCodexBeforeLoop(ctx: BackendContext): Promise<void> {
-  const { config, logger } = ctx;
-  const version = await checkAgentCli({
-    runner: ctx.runner,
-    command: config.codexCommand,
-    minVersion: config.codexMinVersion,
-    cwd: ctx.paths.project,
-    warn: (m) => logger.warn(m),
+export function checkCodexBeforeLoop(ctx: BackendContext): Promise<void> {
+  return checkCliBeforeLoop(ctx, ctx.config.codexCommand, ctx.config.codexMinVersion, {
     agent: 'Codex CLI',
     commandKey: 'CODEX_CMD',
     installHint:
@@ -51,5 +45,4 @@ export async function checkCodexBeforeLoop(ctx: BackendContext): Promise<void> {
       'or point CODEX_CMD in .ralphrc at it (for example CODEX_CMD="npx @openai/codex").',
     updateHint: 'Update it with `npm install -g @openai/codex@latest`, then run ralph again.',
   });
-  if (version) logger.info(`Codex CLI ${version}`);
 }

@@ -1,7 +1,7 @@
 import type { AgentOwnEnv } from '../../core/agent-env.js';
 import { isSecretName } from '../../core/secret-env.js';
 import type { AgentBackend } from '../../ports.js';
-import { checkAgentCli } from '../cli-version-check.js';
+import { checkCliBeforeLoop } from '../cli-version-check.js';
 import { modelPrice } from '../price-table.js';
 import { agentEnvironment } from '../agent-environment.js';
 import type { BackendContext } from '../registry.js';
@@ -50,18 +50,11 @@ export function createGeminiBackend(ctx: BackendContext): AgentBackend {
 }
 
 /** A missing or too old CLI is one clear message before the loop starts, not a loop of failures. */
-export async function checkGeminiBeforeLoop(ctx: BackendContext): Promise<void> {
-  const { config, logger } = ctx;
-  const version = await checkAgentCli({
-    runner: ctx.runner,
-    command: config.geminiCommand,
-    minVersion: config.geminiMinVersion,
-    cwd: ctx.paths.project,
-    warn: (m) => logger.warn(m),
+export function checkGeminiBeforeLoop(ctx: BackendContext): Promise<void> {
+  return checkCliBeforeLoop(ctx, ctx.config.geminiCommand, ctx.config.geminiMinVersion, {
     agent: 'Gemini CLI',
     commandKey: 'GEMINI_CMD',
     installHint: INSTALL_HINT,
     updateHint: UPDATE_HINT,
   });
-  if (version) logger.info(`Gemini CLI ${version}`);
 }

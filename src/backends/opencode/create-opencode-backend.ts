@@ -1,5 +1,5 @@
 import type { AgentBackend } from '../../ports.js';
-import { checkAgentCli } from '../cli-version-check.js';
+import { checkCliBeforeLoop } from '../cli-version-check.js';
 import { agentEnvironment } from '../agent-environment.js';
 import type { BackendContext } from '../registry.js';
 import { OpencodeBackend } from './opencode-backend.js';
@@ -23,18 +23,11 @@ export function createOpencodeBackend(ctx: BackendContext): AgentBackend {
 }
 
 /** A missing or too old OpenCode is one clear message before the loop starts, not a loop of failures. */
-export async function checkOpencodeBeforeLoop(ctx: BackendContext): Promise<void> {
-  const { config, logger } = ctx;
-  const version = await checkAgentCli({
-    runner: ctx.runner,
-    command: config.opencodeCommand,
-    minVersion: config.opencodeMinVersion,
-    cwd: ctx.paths.project,
-    warn: (m) => logger.warn(m),
+export function checkOpencodeBeforeLoop(ctx: BackendContext): Promise<void> {
+  return checkCliBeforeLoop(ctx, ctx.config.opencodeCommand, ctx.config.opencodeMinVersion, {
     agent: 'OpenCode',
     commandKey: 'OPENCODE_CMD',
     installHint: 'Install OpenCode with `npm install -g opencode-ai`, or set OPENCODE_CMD to the command that runs it.',
     updateHint: 'Update OpenCode with `npm install -g opencode-ai@latest` (or `opencode upgrade`).',
   });
-  if (version) logger.info(`OpenCode ${version}`);
 }
