@@ -166,7 +166,7 @@ export function resetCircuit(prev: CircuitState, nowMs: number): CircuitUpdate {
 }
 
 /** Minutes left before an OPEN circuit may be retried; undefined when not OPEN or unknown. */
-export function cooldownRemainingMinutes(s: CircuitState, nowMs: number, limits: CircuitLimits): number | undefined {
+export function cooldownRemainingMinutes(s: CircuitState, nowMs: number, limits: Pick<CircuitLimits, 'cooldownMinutes'>): number | undefined {
   if (s.state !== 'OPEN') return undefined;
   const since = parseIso(s.opened_at) ?? parseIso(s.last_change);
   if (since === undefined) return undefined;

@@ -1,4 +1,4 @@
-import { cooldownRemainingMinutes, initialCircuit } from '../../core/circuit-breaker.js';
+import { cooldownRemainingMinutes, initialCircuit, type CircuitState } from '../../core/circuit-breaker.js';
 import { ExitCode } from '../../errors.js';
 import { readDocument } from '../../state/document-store.js';
 import { CIRCUIT_HISTORY, CIRCUIT_STATE } from '../../state/documents/circuit.js';
@@ -42,28 +42,22 @@ function showStatus(paths: RalphPaths, asJson: boolean): number {
 }
 
 /**
- * The settings are loaded for the cooldown alone, when asked: `--status` never
- * evaluates the key registry, its value types or the .ralphrc parser.
+ * Minutes left before an open circuit may be retried, from the project's
+ * settings. Only an open circuit has a cooldown, so only then are the settings
+ * loaded: `--status` and a closed circuit never evaluate the key registry, its
+ * value types or the .ralphrc parser.
  */
-async function circuitLimits(paths: RalphPaths) {
+async function cooldownMinutesLeft(paths: RalphPaths, state: CircuitState): Promise<number | undefined> {
+  if (state.state !== 'OPEN') return undefined;
   const { loadProjectConfig } = await import('../load-project-config.js');
   const { config } = loadProjectConfig(paths, process.env, {});
-  return {
-    noProgress: config.cbNoProgressThreshold,
-    sameError: config.cbSameErrorThreshold,
-    permissionDenials: config.cbPermissionDenialThreshold,
-    failures: config.cbFailureThreshold,
-    halfOpenAfter: 2,
-    cooldownMinutes: config.cbCooldownMinutes,
-    autoReset: config.cbAutoReset,
-  };
+  return cooldownRemainingMinutes(state, Date.now(), { cooldownMinutes: config.cbCooldownMinutes });
 }
 
 async function showCircuit(paths: RalphPaths, asJson: boolean): Promise<number> {
   const read = readDocument(paths, CIRCUIT_STATE);
   const state = read.kind === 'ok' ? read.value : initialCircuit(Date.now());
-  const limits = await circuitLimits(paths);
-  const cooldown = cooldownRemainingMinutes(state, Date.now(), limits);
+  const cooldown = await cooldownMinutesLeft(paths, state);
   if (asJson) {
     const history = readDocument(paths, CIRCUIT_HISTORY);
     json({
