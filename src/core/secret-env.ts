@@ -66,6 +66,12 @@ const TOKEN_IN_VALUE = [
 /** `scheme://user:password@host` — the userinfo part of a URL with a password. */
 const URL_CREDENTIALS = /([a-z][a-z0-9+.-]*:\/\/)[^\s/@:]*:[^\s/@]*@/gi;
 
+/**
+ * What every check of judgeValue needs to find anything: an option word's `=`,
+ * a URL's `@`, or the start of one of the token formats above.
+ */
+const MAY_HOLD_CREDENTIAL = /[=@]|gh[pousr]_|github_pat_|glpat-|npm_|xox[abeoprs]-|AKIA|ASIA|sk-|eyJ|-----BEGIN/;
+
 /** One option word of a flags variable: `-Dproxy.password=…`, `--token=…`, `api_key=…`. */
 const OPTION_WORD = /^(-{0,2}(?:D|X)?)([A-Za-z_][\w.-]*)=(.*)$/s;
 
@@ -88,6 +94,8 @@ function isSecretOptionName(name: string): boolean {
  * condemns the whole value, because there is no telling where it ends.
  */
 export function judgeValue(value: string): ValueVerdict {
+  // Most values (PATH, LANG, TERM, …) have none of the marks the checks below look for.
+  if (!MAY_HOLD_CREDENTIAL.test(value)) return { kind: 'clean' };
   const removed: string[] = [];
   const words = value.split(/(\s+)/);
   const kept: string[] = [];

@@ -79,8 +79,12 @@ function charWidth(cp: number, next: number | undefined): number {
   return isWide(cp) ? 2 : 1;
 }
 
+/** Printable ASCII: one column a character, the case of almost every line the dashboard draws. */
+const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
+
 /** Columns `text` occupies on a terminal (text without escape sequences). */
 export function displayWidth(text: string): number {
+  if (PRINTABLE_ASCII.test(text)) return text.length;
   const cps = Array.from(text, (c) => c.codePointAt(0) ?? 0);
   let width = 0;
   for (let i = 0; i < cps.length; i += 1) width += charWidth(cps[i] ?? 0, cps[i + 1]);

@@ -55,6 +55,8 @@ describe('judgeValue', () => {
     'npm_abcdefghijklmnopqrstuvwxyz0123456789',
     'xoxb-1234567890-abcdef',
     'AKIAABCDEFGHIJKLMNOP',
+    'ASIAABCDEFGHIJKLMNOP',
+    'ghs_abcdefghijklmnopqrstuvwxyz0123',
     'sk-ant-api03-abcdefghijklmnopqrstuvwxyz',
     'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.c2lnbmF0dXJlX2hlcmU',
     '-----BEGIN OPENSSH PRIVATE KEY-----\nabc',
