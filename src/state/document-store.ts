@@ -29,20 +29,31 @@ export type RalphDocument<T> = DocumentSpec<T, RalphPaths>;
 
 export type JsonRead<T> = { kind: 'missing' } | { kind: 'ok'; value: T } | { kind: 'corrupt'; reason: string };
 
+/**
+ * A running loop rewrites its documents in place (in-place-rewrite.ts): a read that meets the
+ * very moment of a write sees part of each text, so a text that does not parse is read again
+ * before it counts as corrupt.
+ */
+const READS_BEFORE_CORRUPT = 3;
+
 /** Reads and checks one JSON file without repairing anything (what read-only commands use). */
 export function readJsonFile<T>(path: string, schema: v.GenericSchema<unknown, T>): JsonRead<T> {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { kind: 'missing' };
-    throw error;
-  }
+  let text = '';
   let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch (error) {
-    return { kind: 'corrupt', reason: text.trim() === '' ? 'the file is empty' : `not valid JSON (${(error as Error).message})` };
+  for (let read = 1; ; read += 1) {
+    try {
+      text = readFileSync(path, 'utf8');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { kind: 'missing' };
+      throw error;
+    }
+    try {
+      parsed = JSON.parse(text);
+      break;
+    } catch (error) {
+      if (read < READS_BEFORE_CORRUPT) continue;
+      return { kind: 'corrupt', reason: text.trim() === '' ? 'the file is empty' : `not valid JSON (${(error as Error).message})` };
+    }
   }
   const checked = v.safeParse(schema, parsed);
   return checked.success ? { kind: 'ok', value: checked.output } : { kind: 'corrupt', reason: describeIssue(checked.issues) };

@@ -19,7 +19,8 @@ import { RESPONSE_ANALYSIS } from './documents/response-analysis.js';
 import { STATUS } from './documents/status.js';
 import { VERIFY_GATE } from './documents/verify-gate.js';
 import { requiredProjectFiles } from './project-files.js';
-import { appendLine, writeJsonAtomic } from './json-file.js';
+import { writeJsonDocument } from './document-writes.js';
+import { appendLine } from './json-file.js';
 import { LIVE_LOG_MAX_BYTES, LiveLogFile, type DeferFlush } from './live-log-file.js';
 import type { RalphPaths } from './paths.js';
 import { StreamRedactor } from '../core/secret-redactor.js';
@@ -136,7 +137,7 @@ export class LoopStore implements LoopStorePort {
   }
 
   writeProgress(progress: Record<string, unknown>): void {
-    writeJsonAtomic(PROGRESS.path(this.paths), progress);
+    writeJsonDocument(PROGRESS.path(this.paths), progress);
   }
 
   appendMetrics(line: Record<string, unknown>): void {
