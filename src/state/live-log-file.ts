@@ -1,4 +1,4 @@
-import { closeSync, constants, mkdirSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, constants, fstatSync, ftruncateSync, lstatSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { Utf8Batch } from '../infra/utf8-batch.js';
 import { redactText } from './redaction.js';
@@ -69,8 +69,7 @@ export class LiveLogFile {
     const before = this.written + this.held.size;
     if (before + text.length * 3 > this.maxBytes && before + Buffer.byteLength(text) > this.maxBytes) {
       // Start over rather than stop: whoever follows live.log wants the latest output.
-      this.held.clear();
-      this.replace(
+      this.restart(
         `[... earlier output of this loop cut: live.log keeps at most ${this.maxBytes} bytes; the beginning is in this call's output log under .ralph/logs ...]`,
       );
       if (this.fd === undefined) return;
@@ -103,6 +102,25 @@ export class LiveLogFile {
     this.release();
   }
 
+  /**
+   * Starts live.log over with `firstLine`. The file held open is emptied and reused while it is
+   * still the one at the path (a new file renamed over it costs the file system far more, once
+   * a call); one the agent removed, replaced or linked elsewhere is left alone for a new file.
+   */
+  restart(firstLine: string): void {
+    this.held.clear();
+    const fd = this.fd;
+    if (fd === undefined || !isStillAt(this.path, fd)) {
+      this.replace(firstLine);
+      return;
+    }
+    this.written = 0;
+    this.attempt(() => {
+      ftruncateSync(fd, 0);
+      writeSync(fd, `${redactText(firstLine)}\n`);
+    });
+  }
+
   private replace(firstLine: string): void {
     this.release();
     this.written = 0;
@@ -125,6 +143,17 @@ export class LiveLogFile {
     } catch {
       this.release();
     }
+  }
+}
+
+/** Whether `fd` is still the regular file at `path`, under that one name only. */
+function isStillAt(path: string, fd: number): boolean {
+  try {
+    const here = lstatSync(path, { throwIfNoEntry: false });
+    const held = fstatSync(fd);
+    return here !== undefined && here.isFile() && here.ino === held.ino && here.dev === held.dev && held.nlink === 1;
+  } catch {
+    return false;
   }
 }
 

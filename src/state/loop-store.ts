@@ -145,8 +145,8 @@ export class LoopStore implements LoopStorePort {
   }
 
   resetLiveLog(header: string): void {
-    this.liveLog?.close();
-    this.liveLog = LiveLogFile.start(this.paths.liveLog, header, this.liveLogMaxBytes, this.deferLiveFlush);
+    if (this.liveLog) this.liveLog.restart(header);
+    else this.liveLog = LiveLogFile.start(this.paths.liveLog, header, this.liveLogMaxBytes, this.deferLiveFlush);
     this.liveRedactor = new StreamRedactor(currentRedactors().text);
   }
 
@@ -161,12 +161,20 @@ export class LoopStore implements LoopStorePort {
     this.liveLog.write(this.liveRedactor.write(text));
   }
 
-  /** Lets out what the redactor still holds at the end of a call and closes live.log. */
+  /**
+   * Lets out what the redactor still holds at the end of a call and writes live.log out. The
+   * file stays open for the next call to start over in (LiveLogFile.restart) until `close`.
+   */
   endLiveLog(): void {
     const rest = this.liveRedactor?.end() ?? '';
     this.liveRedactor = undefined;
     if (rest !== '') this.liveLog ??= LiveLogFile.append(this.paths.liveLog, this.liveLogMaxBytes, this.deferLiveFlush);
     this.liveLog?.write(rest);
+    this.liveLog?.flush();
+  }
+
+  /** Writes out and lets go of the files the store holds open; at the end of a run. */
+  close(): void {
     this.liveLog?.close();
     this.liveLog = undefined;
   }

@@ -144,6 +144,7 @@ export async function runLoopCommand(input: LoopCommandInput): Promise<number> {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
     guard?.stop();
+    store.close();
     await lock.release();
   }
 }

@@ -29,6 +29,31 @@ function liveStore(maxBytes = LIVE_LOG_MAX_BYTES): { store: LoopStore; paths: Ra
 const read = (path: string): string => readFileSync(path, 'utf8');
 
 describe('live.log', () => {
+  it('starts each call over in the file it holds open, and in a new file once the agent replaced it', () => {
+    const { store, paths } = liveStore();
+    store.resetLiveLog('=== Loop #1 ===');
+    store.appendLiveLog('first call\n');
+    store.endLiveLog();
+    const inode = statSync(paths.liveLog).ino;
+    store.resetLiveLog('=== Loop #2 ===');
+    store.appendLiveLog('second call\n');
+    store.endLiveLog();
+    expect(statSync(paths.liveLog).ino).toBe(inode);
+    expect(read(paths.liveLog)).toBe('=== Loop #2 ===\nsecond call\n');
+
+    const precious = join(paths.project, 'precious.txt');
+    writeFileSync(precious, 'user data\n');
+    renameSync(paths.liveLog, join(paths.project, 'moved.log'));
+    symlinkSync(precious, paths.liveLog);
+    store.resetLiveLog('=== Loop #3 ===');
+    store.appendLiveLog('third call\n');
+    store.endLiveLog();
+    store.close();
+    expect(read(precious)).toBe('user data\n');
+    expect(read(join(paths.project, 'moved.log'))).toBe('=== Loop #2 ===\nsecond call\n');
+    expect(read(paths.liveLog)).toBe('=== Loop #3 ===\nthird call\n');
+  });
+
   it('never grows past its size: it starts over with a notice and keeps the latest output', () => {
     expect(LIVE_LOG_MAX_BYTES).toBe(10 * 1024 * 1024);
     const { store, paths, runDeferred } = liveStore(1000);
