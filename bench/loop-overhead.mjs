@@ -4,7 +4,9 @@
 //
 // Floors:
 // - git repository: one `git status --porcelain` on the same repository (what measuring
-//   progress needs);
+//   progress needs), plus what the instant agent itself writes in an iteration (its work file,
+//   and its output log as a new file renamed into place, as the mock backend writes it): that
+//   is the agent's work, not Ralph's;
 // - with a verify command and checkpoints: that, plus `git stash create` (what git itself needs to
 //   record the work: it finds what changed, stores the changed files, writes the trees and the
 //   commits) and `sh -c true` (the verify command itself, through the shell);
@@ -75,9 +77,19 @@ function timed(fn) {
 const git = (dir, args, extraEnv = {}) =>
   execFileSync('git', args, { cwd: dir, env: { ...env(), ...extraEnv }, stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 64 * 1024 * 1024 });
 
-/** The git floor of one iteration, by part (ms): status, and with a checkpoint stash create and the verify shell. */
+let agentCounter = 0;
+/** What the mock agent writes in one iteration: the next step of its work file and its output log. */
+function agentWrites(dir) {
+  agentCounter += 1;
+  const log = join(dir, '.ralph', 'logs', `floor_agent_${agentCounter}.log`);
+  writeFileSync(join(dir, 'src', 'work.txt'), `${agentCounter}\n`);
+  writeFileSync(`${log}.tmp`, status(agentCounter), { flag: 'wx' });
+  renameSync(`${log}.tmp`, log);
+}
+
+/** The git floor of one iteration, by part (ms): the agent's writes, status, and with a checkpoint stash create and the verify shell. */
 function gitFloor(dir, withCheckpoint) {
-  const parts = { status: timed(() => git(dir, ['--no-optional-locks', 'status', '--porcelain'])) };
+  const parts = { agent: timed(() => agentWrites(dir)), status: timed(() => git(dir, ['--no-optional-locks', 'status', '--porcelain'])) };
   if (!withCheckpoint) return parts;
   parts.stashCreate = timed(() => git(dir, ['stash', 'create']));
   parts.verifyShell = timed(() => execFileSync('sh', ['-c', 'true'], { cwd: dir, stdio: 'ignore' }));
@@ -197,7 +209,7 @@ process.stdout.write(
   `\nLoop overhead per iteration (instant mock agent, --pause 0; ${ROUNDS} rounds of ${ITERATIONS} iterations, ${VERIFY_ITERATIONS} with --verify, floor interleaved)\n`,
 );
 const width = Math.max(...results.map((r) => r.name.length), flat.name.length);
-const PART_NAMES = { status: 'git status', stashCreate: 'git stash create', verifyShell: 'sh -c true' };
+const PART_NAMES = { agent: "the agent's writes", status: 'git status', stashCreate: 'git stash create', verifyShell: 'sh -c true' };
 const alternative = (r) =>
   r.floorParts?.writeTree === undefined
     ? ''
@@ -220,7 +232,7 @@ process.stdout.write(
   `  ${flat.name.padEnd(width)}  5–50 ${fmt(flat.earlyMs).padStart(9)}  last 50 ${fmt(flat.lateMs).padStart(7)}  ${`${flat.ratio.toFixed(2)}×`.padStart(6)}  target ≤ 1.25×  ${flatOk ? 'ok' : 'OVER'}  peak RSS ${flat.peakRssMb.toFixed(0)} MB\n`,
 );
 process.stdout.write(
-  '  floors: git status (+ git stash create and `sh -c true` with --verify); plain directory: the same run files written once each and one stat walk\n',
+  "  floors: the agent's own writes + git status (+ git stash create and `sh -c true` with --verify); plain directory: the same run files written once each, the agent's writes and one stat walk\n",
 );
 
 const out = join(ROOT, 'bench', 'results');
