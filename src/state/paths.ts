@@ -46,12 +46,22 @@ export interface RalphPaths {
   monitorExit: string;
 }
 
+/** The paths under the run-time directory, by their name in RalphPaths: the directory itself, or a file in it. */
+const RUNTIME_PATHS = [
+  ['runtimeDir', ''],
+  ['lockTarget', ''],
+  ['lockFile', 'loop.lock'],
+  ['pidFile', 'loop.pid'],
+  ['runFile', 'run.json'],
+] as const;
+
+type RuntimePath = (typeof RUNTIME_PATHS)[number][0];
+
 export function ralphPaths(projectDir: string): RalphPaths {
   const project = resolve(projectDir);
   const dir = join(project, PROJECT_FILES.dir);
   const logsDir = join(project, PROJECT_FILES.logsDir);
-  const runtimeDir = locateRuntimeDir(project);
-  return {
+  const paths: Omit<RalphPaths, RuntimePath> = {
     project,
     dir,
     prompt: join(project, PROJECT_FILES.prompt),
@@ -74,11 +84,6 @@ export function ralphPaths(projectDir: string): RalphPaths {
     claudeSession: join(dir, '.claude_session_id'),
     ralphSession: join(dir, '.ralph_session'),
     ralphSessionHistory: join(dir, '.ralph_session_history'),
-    runtimeDir,
-    lockTarget: runtimeDir,
-    lockFile: join(runtimeDir, 'loop.lock'),
-    pidFile: join(runtimeDir, 'loop.pid'),
-    runFile: join(runtimeDir, 'run.json'),
     stopRequest: join(dir, '.stop'),
     gateState: join(dir, '.verify_gate'),
     gateAction: join(dir, '.gate_action'),
@@ -88,6 +93,14 @@ export function ralphPaths(projectDir: string): RalphPaths {
     sessionRecording: join(logsDir, 'session.jsonl'),
     monitorExit: join(dir, '.monitor_exit_code'),
   };
+  // Finding the run-time directory walks up to the repository, resolves real paths and may
+  // create the directory: only what reaches the lock pays for it (the monitor never does).
+  let runtimeDir: string | undefined;
+  const runtime = (): string => (runtimeDir ??= locateRuntimeDir(project));
+  for (const [name, file] of RUNTIME_PATHS) {
+    Object.defineProperty(paths, name, { enumerable: true, get: () => (file === '' ? runtime() : join(runtime(), file)) });
+  }
+  return paths as RalphPaths;
 }
 
 /**

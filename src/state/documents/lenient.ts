@@ -26,26 +26,37 @@ export function mapOf<S extends v.GenericSchema>(entry: S, message: string) {
   return v.pipe(v.custom<JsonRecord>(isRecord, message), v.record(v.string(), entry));
 }
 
+// The pieces below that take no argument are made once and shared by every field that uses
+// them (a schema is never changed once made): the read-only commands evaluate these schemas at
+// start, and building one per field was a measurable part of that start.
+const COUNT = v.fallback(v.pipe(v.number(), v.integer(), v.minValue(0)), 0);
+const FINITE_OR_NULL = v.fallback(v.nullable(v.pipe(v.number(), v.finite())), null);
+const TEXT_OR_NULL = v.fallback(v.nullable(v.string()), null);
+const NON_EMPTY_TEXT_OR_NULL = v.fallback(v.nullable(v.pipe(v.string(), v.nonEmpty())), null);
+const FLAG = v.fallback(v.boolean(), false);
+const TEXT = v.fallback(v.string(), '');
+const FINITE = v.fallback(v.pipe(v.number(), v.finite()), 0);
+
 /** A string, else `fallback`. */
-export const text = (fallback = '') => v.fallback(v.string(), fallback);
+export const text = (fallback = '') => (fallback === '' ? TEXT : v.fallback(v.string(), fallback));
 
 /** A finite number, else `fallback`. */
-export const finite = (fallback = 0) => v.fallback(v.pipe(v.number(), v.finite()), fallback);
+export const finite = (fallback = 0) => (fallback === 0 ? FINITE : v.fallback(v.pipe(v.number(), v.finite()), fallback));
 
 /** A whole number ≥ 0, else 0 (the counters). */
-export const count = () => v.fallback(v.pipe(v.number(), v.integer(), v.minValue(0)), 0);
+export const count = () => COUNT;
 
 /** A finite number or null; anything else reads as null. */
-export const finiteOrNull = () => v.fallback(v.nullable(v.pipe(v.number(), v.finite())), null);
+export const finiteOrNull = () => FINITE_OR_NULL;
 
 /** A string or null; anything else reads as null. */
-export const textOrNull = () => v.fallback(v.nullable(v.string()), null);
+export const textOrNull = () => TEXT_OR_NULL;
 
 /** A non-empty string, else null. */
-export const nonEmptyTextOrNull = () => v.fallback(v.nullable(v.pipe(v.string(), v.nonEmpty())), null);
+export const nonEmptyTextOrNull = () => NON_EMPTY_TEXT_OR_NULL;
 
 /** true only for a real `true` (a "true" string or a 1 is not one). */
-export const flag = () => v.fallback(v.boolean(), false);
+export const flag = () => FLAG;
 
 /** One of `options`, else `fallback`. */
 export const oneOf = <const T extends readonly [string, ...string[]]>(options: T, fallback: T[number]) => v.fallback(v.picklist(options), fallback);
