@@ -1,9 +1,9 @@
-import { existsSync, readdirSync, renameSync, rmSync } from 'node:fs';
+import { existsSync, lstatSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { errorMessage } from '../errors.js';
 import type { Checkpoint } from '../state/documents/checkpoint.js';
 import { CheckpointError } from './checkpoint-error.js';
-import { PROCESS_FILE, displayPath, gitBytes, gitText, ralphGitDir, tempName, type RepoContext } from './git-plumbing.js';
+import { PROCESS_FILE, displayPath, gitBytes, gitText, ralphGitDir, tempName, underRoot, type RepoContext } from './git-plumbing.js';
 import { captureRepoState, type RepoState } from './repo-state.js';
 import { clearJournal, readJournal, writeJournal } from './rollback-journal.js';
 import { readSnapshot, writeSnapshot, type Snapshot } from './snapshot-commit.js';
@@ -92,9 +92,24 @@ async function leftOver(ctx: RepoContext, target: Snapshot, cache: StatCache, un
   const d = diffStates(after, target.state);
   const problems = [...unrestored];
   if (d.files.length > 0) problems.push(`files still differ: ${list(d.files)}`);
-  if (d.emptyDirs.length > 0) problems.push(`empty directories differ: ${list(d.emptyDirs)}`);
+  // A directory that was empty may now hold files git ignores (the agent's build output, say),
+  // which a rollback never touches: the directory is there as it was, and anything else in it
+  // that git does not ignore would be among the files that differ.
+  const wasEmpty = new Set(target.state.emptyDirs ?? []);
+  const emptyDirs = d.emptyDirs.filter((dir) => !(wasEmpty.has(dir) && isRealDirectory(ctx.project, dir)));
+  if (emptyDirs.length > 0) problems.push(`empty directories differ: ${list(emptyDirs)}`);
   problems.push(...d.other.map((o) => `${o} still differs`));
   return problems;
+}
+
+/** Whether `rel` under `root` is a directory reached through directories only, no symbolic link on the way. */
+function isRealDirectory(root: string, rel: string): boolean {
+  const parts = rel.split('/');
+  for (let i = 1; i <= parts.length; i += 1) {
+    const st = lstatSync(underRoot(root, parts.slice(0, i).join('/')), { throwIfNoEntry: false });
+    if (!st?.isDirectory()) return false;
+  }
+  return true;
 }
 
 async function freeAttemptId(ctx: RepoContext, base: string): Promise<string> {

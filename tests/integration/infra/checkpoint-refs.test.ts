@@ -335,6 +335,18 @@ describe('rollback restores everything the agent can change', () => {
     expect(fingerprint(dir)).toEqual(before);
   });
 
+  it('an empty directory the agent put an ignored file in: the directory stays, the ignored file is kept, nothing else differs', async () => {
+    const dir = gitRepo({ 'a.txt': '1\n', '.gitignore': '*.log\n' });
+    mkdirSync(join(dir, 'build'));
+    const cp = await checkpoint(dir);
+    writeFileSync(join(dir, 'build', 'out.log'), 'agent build output\n');
+    writeFileSync(join(dir, 'a.txt'), 'agent\n');
+    const result = await rollback(dir, cp);
+    expect(result.ok).toBe(true);
+    expect(readFileSync(join(dir, 'a.txt'), 'utf8')).toBe('1\n');
+    expect(readFileSync(join(dir, 'build', 'out.log'), 'utf8')).toBe('agent build output\n');
+  });
+
   it('says what it could not restore and does not claim success (a nested repository the agent committed in)', async () => {
     const dir = gitRepo({ 'a.txt': '1\n' });
     const nested = join(dir, 'vendor', 'tool');
