@@ -44,6 +44,8 @@ export interface RalphPaths {
   sessionRecording: string;
   /** Exit code of the loop `ralph --monitor` started in tmux, for the command that attached to it. */
   monitorExit: string;
+  /** The task queue of `ralph queue` (items, their state and results). */
+  queue: string;
 }
 
 /** The paths under the run-time directory, by their name in RalphPaths: the directory itself, or a file in it. */
@@ -92,6 +94,7 @@ export function ralphPaths(projectDir: string): RalphPaths {
     metrics: join(logsDir, 'metrics.jsonl'),
     sessionRecording: join(logsDir, 'session.jsonl'),
     monitorExit: join(dir, '.monitor_exit_code'),
+    queue: join(dir, 'queue.json'),
   };
   // Finding the run-time directory walks up to the repository, resolves real paths and may
   // create the directory: only what reaches the lock pays for it (the monitor never does).
