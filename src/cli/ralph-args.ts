@@ -5,6 +5,8 @@ import { LOOP_EXIT_CODES, type HelpRow } from '../ui/help-footer.js';
 import { createMcpSubcommand, createTestSubcommand, type TestCommandArgs } from './agent-tool-args.js';
 import { addConfigOptions, readConfigFlags } from './config-options.js';
 import { createCommand, parseArgv, type CommandIo } from './program.js';
+import { createQueueSubcommand, type QueueArgs } from './queue-args.js';
+import { TASK_SYNTAX_HELP } from './task-syntax-help.js';
 
 export type RalphAction =
   | 'loop'
@@ -22,7 +24,8 @@ export type RalphAction =
   | 'monitor'
   | 'demo'
   | 'test'
-  | 'mcp';
+  | 'mcp'
+  | 'queue';
 
 export interface RalphArgs {
   action: RalphAction;
@@ -53,6 +56,8 @@ export interface RalphArgs {
   keep?: boolean;
   /** Set for `ralph test <tool>`. */
   test?: TestCommandArgs;
+  /** Set for `ralph queue <subcommand>`. */
+  queue?: QueueArgs;
 }
 
 const RALPH_EXAMPLES: readonly HelpRow[] = [
@@ -61,24 +66,6 @@ const RALPH_EXAMPLES: readonly HelpRow[] = [
   ['ralph --monitor', 'the loop, its output and a dashboard side by side in tmux'],
   ['ralph --status --json', 'the state of the loop, for scripts'],
 ];
-
-/** The one-line task syntax of `ralph run`, key by key. */
-export const TASK_SYNTAX_HELP = `
-Task syntax (one quoted argument; parts separated by ::):
-  [>>]TASK [:: verify:"COMMAND" [KEY:VALUE ...]] [:: "criterion"] [:: name] ...
-  TASK               what to do: a name such as fix-auth, or free text
-  verify:"COMMAND"   shell command that must pass; the keys after it, in the same part:
-    max:N              failed verify attempts before escalation (1-100, default 5)
-    timeout:SECONDS    time limit of one verify run (1-3600, default 300)
-    checkpoint:true    git checkpoint before each iteration
-    rollback:true      restore the checkpoint when verification fails
-    loop:true          keep iterating until the command passes or max runs out;
-                       without it the task gets one attempt and stops on a failure (exit 6)
-    workingDir:DIR     directory the verify command runs in
-    :fast :full :extended   presets: 1 attempt/30 s, 5/300 s, 10/600 s
-  "text" or name     a quality criterion, passed to the agent as a requirement
-Without verify:, the task runs like a plan: until the agent reports it done or a limit stops it.
-`;
 
 const RUN_EXAMPLES: readonly HelpRow[] = [
   [`ralph run '>>fix-auth :: verify:"npm test" max:5 loop:true'`, 'iterate until npm test passes, at most 5 failed attempts'],
@@ -172,6 +159,7 @@ export function createRalphProgram(version: string, onParsed: (args: RalphArgs) 
   program.addCommand(demo);
   program.addCommand(createTestSubcommand(io, (test) => onParsed({ ...toArgs(program, undefined), action: 'test', test })));
   program.addCommand(createMcpSubcommand(io, () => onParsed({ ...toArgs(program, undefined), action: 'mcp' })));
+  program.addCommand(createQueueSubcommand(io, (queue) => onParsed({ ...toArgs(program, undefined), action: 'queue', queue })));
   return program;
 }
 

@@ -33,6 +33,10 @@ export async function runRalph(argv: readonly string[]): Promise<number> {
       const { runMcpCommand } = await import('./commands/mcp-command.js');
       return runMcpCommand(cwd, process.env);
     }
+    case 'queue': {
+      const { runQueueCommand } = await import('./commands/queue-command.js');
+      return runQueueCommand(args.queue ?? { sub: 'status', json: false }, cwd, process.env);
+    }
     case 'monitor': {
       const { monitorCommand } = await import('./commands/observe-commands.js');
       return monitorCommand(args, argv, cwd);

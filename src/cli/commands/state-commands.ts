@@ -149,6 +149,7 @@ export async function runStateCommand(args: RalphArgs, cwd: string, _env: NodeJS
     case 'demo':
     case 'test':
     case 'mcp':
+    case 'queue':
       throw new RalphError(`internal: --${args.action} is not a state command`, ExitCode.RuntimeError);
   }
 }

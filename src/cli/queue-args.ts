@@ -1,0 +1,182 @@
+import type { Command } from 'commander';
+import { isValidId } from '../core/queue/queue-ids.js';
+import { parsePriority } from '../core/queue/queue-priority.js';
+import { UsageError } from '../errors.js';
+import type { QueueAddSource } from '../features/queue/queue-add.js';
+import type { HelpRow } from '../ui/help-footer.js';
+import { createCommand, usageHint, type CommandIo } from './program.js';
+import { TASK_SYNTAX_HELP } from './task-syntax-help.js';
+
+/**
+ * `ralph queue add|list|status|remove|clear`: the flags of the task queue,
+ * parsed into one QueueArgs for queue-command.ts.
+ */
+export type QueueArgs =
+  | { sub: 'add'; source: QueueAddSource; after: string[]; priority?: number; verify?: string; repo?: string }
+  | { sub: 'list'; json: boolean }
+  | { sub: 'status'; json: boolean }
+  | { sub: 'remove'; id: string }
+  | { sub: 'clear'; all: boolean };
+
+const QUEUE_EXIT_CODES: readonly HelpRow[] = [
+  ['0', 'done'],
+  ['1', 'runtime error: GitHub refused or could not be reached, the queue file is damaged, the item is running'],
+  ['2', 'usage error: bad task syntax, unknown id, bad --repo, no GitHub token source named, a dependency cycle'],
+];
+
+const ADD_NOTES = `
+Sources (exactly one):
+  TASK                       one item, in the task syntax of ralph run (below)
+  --prd FILE                 one item per task of a PRD (checkboxes, else list items)
+  --github-issues 12,15      these GitHub issues
+  --label L [--milestone M] [--assignee A]   the open issues that match
+GitHub: the token comes from GITHUB_TOKEN, GH_TOKEN or \`gh auth token\`; the
+repository from --repo or the origin remote; the API from GITHUB_API_URL.
+Priorities: P0 (first) to P9; from labels like P1 or "priority: P1"; default P5.
+${TASK_SYNTAX_HELP}`;
+
+const list = (value: string, previous: string[] = []): string[] => [
+  ...previous,
+  ...value
+    .split(',')
+    .map((part) => part.trim())
+    .filter((part) => part !== ''),
+];
+
+function issueNumbers(text: string): number[] {
+  const parts = text.split(/[\s,]+/).filter((part) => part !== '');
+  const numbers = parts.map((part) => (/^#?\d+$/.test(part) ? Number(part.replace('#', '')) : Number.NaN));
+  if (parts.length === 0 || numbers.some((n) => !Number.isSafeInteger(n) || n < 1)) {
+    throw new UsageError(
+      `invalid value for --github-issues: "${text}"; expected issue numbers separated by commas, such as 12,15`,
+      usageHint('ralph queue add'),
+    );
+  }
+  return [...new Set(numbers)];
+}
+
+function addSource(task: string | undefined, o: Record<string, unknown>): QueueAddSource {
+  const labels = (o['label'] as string[] | undefined) ?? [];
+  const filter = labels.length > 0 || o['milestone'] !== undefined || o['assignee'] !== undefined;
+  const given = [
+    task !== undefined && 'TASK',
+    typeof o['prd'] === 'string' && '--prd',
+    typeof o['githubIssues'] === 'string' && '--github-issues',
+    filter && '--label/--milestone/--assignee',
+  ].filter((name): name is string => typeof name === 'string');
+  if (given.length === 0) throw new UsageError('nothing to add: give a TASK, --prd FILE, --github-issues 12,15 or --label L.', usageHint('ralph queue add'));
+  if (given.length > 1) throw new UsageError(`choose one source: ${given.join(', ')} were given together.`, usageHint('ralph queue add'));
+  if (task !== undefined) return { kind: 'task', line: task };
+  if (typeof o['prd'] === 'string') return { kind: 'prd', file: o['prd'] };
+  if (typeof o['githubIssues'] === 'string') return { kind: 'issues', numbers: issueNumbers(o['githubIssues']) };
+  return {
+    kind: 'filter',
+    labels,
+    ...(typeof o['milestone'] === 'string' ? { milestone: o['milestone'] } : {}),
+    ...(typeof o['assignee'] === 'string' ? { assignee: o['assignee'] } : {}),
+  };
+}
+
+function readAdd(task: string | undefined, o: Record<string, unknown>): QueueArgs {
+  const source = addSource(task, o);
+  const after = (o['after'] as string[] | undefined) ?? [];
+  const bad = after.find((id) => !isValidId(id));
+  if (bad !== undefined) throw new UsageError(`invalid value for --after: "${bad}" is not a queue id (such as t1 or gh-12)`, usageHint('ralph queue add'));
+  const args: QueueArgs & { sub: 'add' } = { sub: 'add', source, after };
+  if (typeof o['priority'] === 'string') {
+    const priority = parsePriority(o['priority']);
+    if (priority === undefined)
+      throw new UsageError(`invalid value for --priority: "${o['priority']}"; expected 0 to 9 (or P0 to P9)`, usageHint('ralph queue add'));
+    args.priority = priority;
+  }
+  if (typeof o['verify'] === 'string') {
+    if (source.kind === 'task')
+      throw new UsageError('--verify goes with --prd and GitHub sources; a task names its own: TASK :: verify:"npm test"', usageHint('ralph queue add'));
+    args.verify = o['verify'];
+  }
+  if (typeof o['repo'] === 'string') {
+    if (source.kind === 'task' || source.kind === 'prd') throw new UsageError('--repo goes with --github-issues or --label.', usageHint('ralph queue add'));
+    args.repo = o['repo'];
+  }
+  return args;
+}
+
+export function createQueueSubcommand(io: CommandIo, onParsed: (args: QueueArgs) => void): Command {
+  const queue = createCommand('queue', io, {
+    description: 'a queue of tasks, PRD tasks and GitHub issues for Ralph to work through (.ralph/queue.json)',
+    examples: [
+      [`ralph queue add '>>fix-auth :: verify:"npm test"'`, 'queue a task'],
+      ['ralph queue add --label ralph --repo octocat/hello-world', "queue a label's open issues"],
+      ['ralph queue status', 'counts per state, what runs, what is next'],
+      ['ralph queue list --json', 'every item, for scripts'],
+    ],
+    exitCodes: QUEUE_EXIT_CODES,
+  });
+
+  const add = createCommand('add', io, {
+    description: 'add a task, the tasks of a PRD, or GitHub issues to the queue',
+    notes: ADD_NOTES,
+    examples: [
+      [`ralph queue add '>>fix-auth :: verify:"npm test" max:5 loop:true'`, 'a task with its verify command'],
+      ['ralph queue add --prd docs/prd.md --verify "npm test"', 'one item per task of the PRD'],
+      ['ralph queue add --github-issues 12,15 --after t1', 'two issues, started after t1 completed'],
+      ['ralph queue add --label ralph --milestone v2 --repo octocat/hello-world', 'the open issues with that label and milestone'],
+    ],
+    exitCodes: QUEUE_EXIT_CODES,
+  })
+    .argument('[task]', 'a task in the syntax of ralph run')
+    .option('--prd <file>', 'add one item per task of this PRD')
+    .option('--github-issues <numbers>', 'add these GitHub issues (12,15)')
+    .option('--label <label>', 'add the open issues with this label (repeatable)', list)
+    .option('--milestone <milestone>', "with --label: only this milestone's issues (title or number)")
+    .option('--assignee <login>', 'with --label: only issues assigned to this login')
+    .option('--repo <owner/name>', 'GitHub repository (default: the origin remote)')
+    .option('--after <id>', 'start the new items only after this item completed (repeatable)', list)
+    .option('--priority <n>', 'priority 0 (first) to 9 (default: from labels, else 5)')
+    .option('--verify <command>', 'verify command for PRD and GitHub items')
+    .action((task: string | undefined) => onParsed(readAdd(task, add.opts<Record<string, unknown>>())));
+
+  const listCmd = createCommand('list', io, {
+    description: 'list every item with its priority, state and dependencies',
+    examples: [
+      ['ralph queue list', 'a table for people'],
+      [`ralph queue list --json | jq '.items[] | select(.state == "failed")'`, 'the failed items, for scripts'],
+    ],
+    exitCodes: QUEUE_EXIT_CODES,
+  })
+    .option('--json', 'print the queue as one JSON document')
+    .action(() => onParsed({ sub: 'list', json: listCmd.opts()['json'] === true }));
+
+  const status = createCommand('status', io, {
+    description: 'counts per state, the running items and what starts next',
+    examples: [
+      ['ralph queue status', 'a summary for people'],
+      ['ralph queue status --json', 'the same as one JSON document'],
+    ],
+    exitCodes: QUEUE_EXIT_CODES,
+  })
+    .option('--json', 'print one JSON document')
+    .action(() => onParsed({ sub: 'status', json: status.opts()['json'] === true }));
+
+  const remove = createCommand('remove', io, {
+    description: 'remove one item (a running item is refused)',
+    examples: [['ralph queue remove gh-12', 'take issue #12 out of the queue']],
+    exitCodes: QUEUE_EXIT_CODES,
+  })
+    .argument('<id>', 'the item id (see ralph queue list)')
+    .action((id: string) => onParsed({ sub: 'remove', id }));
+
+  const clear = createCommand('clear', io, {
+    description: 'remove the finished items (completed, failed, skipped); --all also the pending ones',
+    examples: [
+      ['ralph queue clear', 'forget what is done'],
+      ['ralph queue clear --all', 'empty the queue (running items stay)'],
+    ],
+    exitCodes: QUEUE_EXIT_CODES,
+  })
+    .option('--all', 'also remove pending items (never running ones)')
+    .action(() => onParsed({ sub: 'clear', all: clear.opts()['all'] === true }));
+
+  for (const sub of [add, listCmd, status, remove, clear]) queue.addCommand(sub);
+  return queue;
+}
