@@ -1,0 +1,178 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { onTestFinished } from 'vitest';
+
+/**
+ * A small GitHub REST API on 127.0.0.1 for Octokit to talk to (GITHUB_API_URL
+ * points here; tests never reach the network). It serves what Ralph's queue
+ * asks of GitHub — issues (listed page by page, with a pull request mixed in
+ * as the real API does), one issue, milestones, comments, labels, pull
+ * requests, closing an issue — answers 401 to any other token, and records
+ * every request so a test can assert what was asked.
+ */
+export interface FakeIssue {
+  number: number;
+  title: string;
+  body?: string;
+  labels?: string[];
+  state?: 'open' | 'closed';
+  milestone?: { number: number; title: string };
+  assignee?: string;
+  /** Listed among the issues like GitHub does, but it is a pull request. */
+  pullRequest?: boolean;
+}
+
+export interface RecordedRequest {
+  method: string;
+  path: string;
+  query: Record<string, string>;
+  body: unknown;
+  authorization: string | undefined;
+}
+
+export interface FakeGithub {
+  /** The API base URL, for GITHUB_API_URL. */
+  url: string;
+  requests: RecordedRequest[];
+  issues: Map<number, FakeIssue>;
+  comments: { issue: number; body: string }[];
+  pulls: { number: number; head: string; base: string; title: string; body: string }[];
+  close(): Promise<void>;
+}
+
+export interface FakeGithubOptions {
+  token: string;
+  /** owner/name the server serves; any other is a 404. */
+  repo: string;
+  issues: FakeIssue[];
+  /** Items per page at most, whatever per_page asks: small, so listing needs several pages. */
+  pageSize?: number;
+}
+
+function issueJson(repo: string, issue: FakeIssue): Record<string, unknown> {
+  return {
+    number: issue.number,
+    title: issue.title,
+    body: issue.body ?? null,
+    labels: (issue.labels ?? []).map((name) => ({ name })),
+    state: issue.state ?? 'open',
+    html_url: `https://github.com/${repo}/${issue.pullRequest ? 'pull' : 'issues'}/${issue.number}`,
+    milestone: issue.milestone ?? null,
+    assignee: issue.assignee ? { login: issue.assignee } : null,
+    ...(issue.pullRequest ? { pull_request: { url: `https://api.github.com/repos/${repo}/pulls/${issue.number}` } } : {}),
+  };
+}
+
+async function readBody(req: IncomingMessage): Promise<unknown> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  const text = Buffer.concat(chunks).toString('utf8');
+  return text === '' ? undefined : (JSON.parse(text) as unknown);
+}
+
+function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', ...headers });
+  res.end(JSON.stringify(body));
+}
+
+export async function startFakeGithub(options: FakeGithubOptions): Promise<FakeGithub> {
+  const issues = new Map(options.issues.map((issue) => [issue.number, issue]));
+  const requests: RecordedRequest[] = [];
+  const comments: FakeGithub['comments'] = [];
+  const pulls: FakeGithub['pulls'] = [];
+  const pageSize = options.pageSize ?? 2;
+  const prefix = `/repos/${options.repo}`;
+  let nextPull = 100;
+
+  const server = createServer((req, res) => {
+    void (async () => {
+      const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+      const body = await readBody(req);
+      const query = Object.fromEntries(url.searchParams);
+      requests.push({ method: req.method ?? '', path: url.pathname, query, body, authorization: req.headers.authorization });
+      const auth = req.headers.authorization ?? '';
+      if (auth !== `token ${options.token}` && auth !== `bearer ${options.token}` && auth !== `Bearer ${options.token}`) {
+        send(res, 401, { message: 'Bad credentials', documentation_url: 'https://docs.github.com/rest' });
+        return;
+      }
+      if (!url.pathname.startsWith(`${prefix}/`)) {
+        send(res, 404, { message: 'Not Found' });
+        return;
+      }
+      const route = `${req.method} ${url.pathname.slice(prefix.length)}`;
+      let match: RegExpExecArray | null;
+      if (route === 'GET /issues') {
+        const labels = (query['labels'] ?? '').split(',').filter((l) => l !== '');
+        const matching = [...issues.values()].filter(
+          (issue) =>
+            (issue.state ?? 'open') === (query['state'] ?? 'open') &&
+            labels.every((l) => (issue.labels ?? []).includes(l)) &&
+            (query['milestone'] === undefined || String(issue.milestone?.number) === query['milestone']) &&
+            (query['assignee'] === undefined || issue.assignee === query['assignee']),
+        );
+        const perPage = Math.min(pageSize, Number(query['per_page'] ?? 30));
+        const page = Number(query['page'] ?? 1);
+        const slice = matching.slice((page - 1) * perPage, page * perPage);
+        const headers: Record<string, string> = {};
+        if (page * perPage < matching.length) {
+          const next = new URL(url.href.replace('http://127.0.0.1', address));
+          next.searchParams.set('page', String(page + 1));
+          headers['link'] = `<${next.href}>; rel="next"`;
+        }
+        send(
+          res,
+          200,
+          slice.map((issue) => issueJson(options.repo, issue)),
+          headers,
+        );
+      } else if (route === 'GET /milestones') {
+        const seen = new Map<number, { number: number; title: string }>();
+        for (const issue of issues.values()) if (issue.milestone) seen.set(issue.milestone.number, issue.milestone);
+        send(res, 200, [...seen.values()]);
+      } else if ((match = /^GET \/issues\/(\d+)$/.exec(route))) {
+        const issue = issues.get(Number(match[1]));
+        if (issue) send(res, 200, issueJson(options.repo, issue));
+        else send(res, 404, { message: 'Not Found' });
+      } else if ((match = /^PATCH \/issues\/(\d+)$/.exec(route))) {
+        const issue = issues.get(Number(match[1]));
+        if (!issue) return send(res, 404, { message: 'Not Found' });
+        const state = (body as { state?: 'open' | 'closed' } | undefined)?.state;
+        if (state) issue.state = state;
+        send(res, 200, issueJson(options.repo, issue));
+      } else if ((match = /^POST \/issues\/(\d+)\/comments$/.exec(route))) {
+        const issue = Number(match[1]);
+        if (!issues.has(issue)) return send(res, 404, { message: 'Not Found' });
+        comments.push({ issue, body: String((body as { body?: unknown }).body) });
+        send(res, 201, {
+          id: comments.length,
+          body: (body as { body?: unknown }).body,
+          html_url: `https://github.com/${options.repo}/issues/${issue}#issuecomment-${comments.length}`,
+        });
+      } else if ((match = /^POST \/issues\/(\d+)\/labels$/.exec(route))) {
+        const issue = issues.get(Number(match[1]));
+        if (!issue) return send(res, 404, { message: 'Not Found' });
+        issue.labels = [...new Set([...(issue.labels ?? []), ...((body as { labels?: string[] }).labels ?? [])])];
+        send(
+          res,
+          200,
+          issue.labels.map((name) => ({ name })),
+        );
+      } else if (route === 'POST /pulls') {
+        const input = body as { head: string; base: string; title: string; body: string };
+        nextPull += 1;
+        pulls.push({ number: nextPull, head: input.head, base: input.base, title: input.title, body: input.body });
+        send(res, 201, { number: nextPull, html_url: `https://github.com/${options.repo}/pull/${nextPull}` });
+      } else {
+        send(res, 404, { message: `Not Found: ${route}` });
+      }
+    })().catch((error: unknown) => send(res, 500, { message: String(error) }));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const close = async (): Promise<void> => {
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  };
+  onTestFinished(close);
+  return { url: address, requests, issues, comments, pulls, close };
+}
