@@ -46,7 +46,7 @@ export function renderQueueStatus(summary: QueueSummary, nowMs: number, isInterr
     const since = item.started_at ? Math.max(0, Math.round((nowMs - Date.parse(item.started_at)) / 1000)) : undefined;
     const how = isInterrupted(item)
       ? 'interrupted: its run is gone; the next change to the queue puts it back to pending'
-      : `on ${item.branch ?? '?'}${since !== undefined ? `, for ${since}s` : ''}`;
+      : [item.branch ? `on ${item.branch}` : undefined, since !== undefined ? `for ${since}s` : undefined].filter(Boolean).join(', ') || 'starting';
     lines.push(`  running ${item.id}: ${item.title} (${how})`);
   }
   lines.push(

@@ -45,7 +45,7 @@ describe('.ralph/queue.json under concurrent changes', () => {
   it('two processes adding at the same time lose no update', async () => {
     const project = tempDir('queue-race-');
     const go = join(tempDir('queue-race-go-'), 'go');
-    const adders = [adder(project, 'a', COUNT, go), adder(project, 'b', COUNT, go)];
+    const adders = [adder(project, 'a', COUNT, go), adder(project, 'b', COUNT, go)] as const;
     await new Promise((resolve) => setTimeout(resolve, 300));
     writeFileSync(go, '');
     const [a, b] = await Promise.all(adders);
