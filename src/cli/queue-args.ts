@@ -20,8 +20,8 @@ export type QueueArgs =
 
 const QUEUE_EXIT_CODES: readonly HelpRow[] = [
   ['0', 'done'],
-  ['1', 'runtime error: GitHub refused or could not be reached, the queue file is damaged, the item is running'],
-  ['2', 'usage error: bad task syntax, unknown id, bad --repo, no GitHub token source named, a dependency cycle'],
+  ['1', 'runtime error: no GitHub token, GitHub refused or could not be reached, the queue file is damaged, the item is running'],
+  ['2', 'usage error: bad task syntax, unknown id, bad --repo or no repository, a dependency cycle'],
 ];
 
 const ADD_NOTES = `
@@ -128,8 +128,8 @@ export function createQueueSubcommand(io: CommandIo, onParsed: (args: QueueArgs)
     .option('--prd <file>', 'add one item per task of this PRD')
     .option('--github-issues <numbers>', 'add these GitHub issues (12,15)')
     .option('--label <label>', 'add the open issues with this label (repeatable)', list)
-    .option('--milestone <milestone>', "with --label: only this milestone's issues (title or number)")
-    .option('--assignee <login>', 'with --label: only issues assigned to this login')
+    .option('--milestone <milestone>', 'only issues of this milestone (title or number)')
+    .option('--assignee <login>', 'only issues assigned to this login')
     .option('--repo <owner/name>', 'GitHub repository (default: the origin remote)')
     .option('--after <id>', 'start the new items only after this item completed (repeatable)', list)
     .option('--priority <n>', 'priority 0 (first) to 9 (default: from labels, else 5)')
@@ -160,7 +160,10 @@ export function createQueueSubcommand(io: CommandIo, onParsed: (args: QueueArgs)
 
   const remove = createCommand('remove', io, {
     description: 'remove one item (a running item is refused)',
-    examples: [['ralph queue remove gh-12', 'take issue #12 out of the queue']],
+    examples: [
+      ['ralph queue remove gh-12', 'take issue #12 out of the queue'],
+      ['ralph queue remove t3', 'take the third task typed out'],
+    ],
     exitCodes: QUEUE_EXIT_CODES,
   })
     .argument('<id>', 'the item id (see ralph queue list)')
