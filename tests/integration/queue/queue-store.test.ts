@@ -1,5 +1,5 @@
 import { execa } from 'execa';
-import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { addItems, claimNext } from '../../../src/core/queue/queue-ops.js';
@@ -184,5 +184,18 @@ describe('a damaged queue file', () => {
     const saved = JSON.parse(readFileSync(file, 'utf8')) as { version: number; items: { id: string }[] };
     expect(saved.version).toBe(1);
     expect(saved.items.map((i) => i.id)).toEqual(['gh-12', 't1']);
+  });
+});
+
+describe('where the queue is written', () => {
+  it('never through a .ralph that is a symbolic link', async () => {
+    const project = tempDir('queue-link-');
+    const elsewhere = tempDir('queue-elsewhere-');
+    symlinkSync(elsewhere, join(project, '.ralph'));
+    const r = await ralph(['queue', 'add', 'a task'], project);
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).toMatch(/\.ralph is not a directory of this project \(a symbolic link or a file\); the queue is not written through it\./);
+    expect(readdirSync(elsewhere)).toEqual([]);
+    expect(existsSync(join(project, '.ralph', 'queue.json'))).toBe(false);
   });
 });
