@@ -39,6 +39,7 @@ export async function runQueueCommand(args: QueueArgs, cwd: string, env: NodeJS.
         },
         { paths, env, runner, clock, notice },
       );
+      if (result.added.length === 0) notice('nothing was added');
       for (const item of result.added) {
         const after = item.depends_on.length > 0 ? `, after ${item.depends_on.join(', ')}` : '';
         out(`added ${item.id} (P${item.priority}${after}): ${item.title}`);

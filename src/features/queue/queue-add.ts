@@ -58,7 +58,11 @@ async function githubDrafts(options: QueueAddOptions, deps: QueueAddDeps): Promi
   let issues;
   if (source.kind === 'issues') {
     issues = [];
-    for (const n of source.numbers) issues.push(await client.getIssue(n));
+    for (const n of source.numbers) {
+      const issue = await client.getIssue(n);
+      if (issue.state === 'closed') deps.notice(`#${n} is closed; it was not added`);
+      else issues.push(issue);
+    }
   } else if (source.kind === 'filter') {
     issues = await client.listIssues({
       labels: source.labels,
@@ -72,11 +76,11 @@ async function githubDrafts(options: QueueAddOptions, deps: QueueAddDeps): Promi
   return issues.map((issue) => issueDraft(issue, client.repo, nonce, options.priority));
 }
 
-function draftsFor(options: QueueAddOptions, doc: QueueDocument, projectDir: string, fetched: QueueDraft[]): QueueDraft[] {
+function draftsFor(options: QueueAddOptions, doc: QueueDocument, projectDir: string, fetched: QueueDraft[]): { drafts: QueueDraft[]; alreadyQueued: string[] } {
   const source = options.source;
-  if (source.kind === 'task') return [taskDraft(source.line, doc.items, options.priority)];
+  if (source.kind === 'task') return { drafts: [taskDraft(source.line, doc.items, options.priority)], alreadyQueued: [] };
   if (source.kind === 'prd') return prdDrafts(source.file, projectDir, doc.items, options.priority);
-  return fetched;
+  return { drafts: fetched, alreadyQueued: [] };
 }
 
 function withOptions(draft: QueueDraft, options: QueueAddOptions): QueueDraft {
@@ -109,8 +113,12 @@ export async function addToQueue(options: QueueAddOptions, deps: QueueAddDeps): 
       if (unknown.length > 0) {
         throw new UsageError(`--after ${unknown.join(', ')}: no such item in the queue.`, 'See the ids with ralph queue list.');
       }
-      const drafts = draftsFor(options, doc, deps.paths.project, fetched).map((draft) => withOptions(draft, options));
-      const change = addItems(doc, drafts, now);
+      const made = draftsFor(options, doc, deps.paths.project, fetched);
+      const change = addItems(
+        doc,
+        made.drafts.map((draft) => withOptions(draft, options)),
+        now,
+      );
       if (!change.ok) {
         const cycle = change.refusal.kind === 'cycle' ? formatCycle(change.refusal.cycle) : change.refusal.id;
         throw new RalphError(
@@ -120,7 +128,7 @@ export async function addToQueue(options: QueueAddOptions, deps: QueueAddDeps): 
         );
       }
       items = change.doc.items;
-      return { doc: change.doc, value: change.value };
+      return { doc: change.doc, value: { ...change.value, duplicates: [...made.alreadyQueued, ...change.value.duplicates] } };
     },
     { onRecovered: (ids) => deps.notice(`${ids.join(', ')} went back to pending: the run that started them is gone`) },
   );

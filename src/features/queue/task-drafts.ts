@@ -44,11 +44,17 @@ export function taskDraft(line: string, existing: readonly Pick<QueueItem, 'id'>
 /** A PRD's keyword priorities on the P0–P9 scale: critical work first, optional work last. */
 const PRD_PRIORITY: Record<TaskPriority, number> = { high: 2, medium: DEFAULT_PRIORITY, low: 7, optional: 9 };
 
+export interface PrdDrafts {
+  drafts: QueueDraft[];
+  /** Ids of the items that already hold a task of this PRD (added again, the PRD adds only its new tasks). */
+  alreadyQueued: string[];
+}
+
 /**
  * `ralph queue add --prd FILE`: one item per task of the document, found the
  * way ralph-enable finds them (checkboxes, else numbered and bulleted items).
  */
-export function prdDrafts(file: string, projectDir: string, existing: readonly Pick<QueueItem, 'id'>[], priority: number | undefined): QueueDraft[] {
+export function prdDrafts(file: string, projectDir: string, existing: readonly QueueItem[], priority: number | undefined): PrdDrafts {
   const path = resolve(projectDir, file);
   let text: string;
   try {
@@ -71,7 +77,13 @@ export function prdDrafts(file: string, projectDir: string, existing: readonly P
   }
   const shown = relative(projectDir, path) || path;
   const ids: { id: string }[] = [...existing];
-  return tasks.map((task) => {
+  const alreadyQueued: string[] = [];
+  const fresh = tasks.filter((task) => {
+    const queued = existing.find((item) => item.source === 'prd' && item.prd_file === shown && item.title === shortTitle(task.text));
+    if (queued) alreadyQueued.push(queued.id);
+    return !queued;
+  });
+  const drafts = fresh.map((task): QueueDraft => {
     const id = nextSequentialId(ids, 'p');
     ids.push({ id });
     return {
@@ -84,4 +96,5 @@ export function prdDrafts(file: string, projectDir: string, existing: readonly P
       prd_file: shown,
     };
   });
+  return { drafts, alreadyQueued };
 }

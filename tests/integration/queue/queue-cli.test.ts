@@ -145,6 +145,7 @@ const ISSUES: FakeIssue[] = [
   { number: 16, title: 'Not for Ralph', labels: ['bug'] },
   { number: 20, title: 'Cycle A', body: 'depends on #21', labels: ['loop'] },
   { number: 21, title: 'Cycle B', body: 'depends on #20', labels: ['loop'] },
+  { number: 30, title: 'Done already', state: 'closed' },
 ];
 
 describe('ralph queue: GitHub issues against a fake API', () => {
@@ -177,11 +178,14 @@ describe('ralph queue: GitHub issues against a fake API', () => {
     const gh = await startFakeGithub({ token: TOKEN, repo: 'octo/app', issues: ISSUES });
     const project = tempDir('queue-gh-');
     const env = envWithoutGh({ GH_TOKEN: TOKEN, GITHUB_API_URL: gh.url });
-    expect((await ralph(['queue', 'add', '--github-issues', '12', '--repo', 'octo/app'], project, env)).stdout).toBe('added gh-12 (P1): Fix the login');
+    const first = await ralph(['queue', 'add', '--github-issues', '30,12', '--repo', 'octo/app'], project, env);
+    expect(first.stdout).toBe('added gh-12 (P1): Fix the login');
+    expect(first.stderr).toBe('ralph queue: #30 is closed; it was not added');
     const again = await ralph(['queue', 'add', '--github-issues', '#12, 15', '--repo', 'https://github.com/octo/app', '--priority', '0'], project, env);
     expect(again.stdout).toBe('added gh-15 (P0, after gh-12, gh-3): Add a profile page');
     expect(again.stderr).toMatch(/gh-12 is already in the queue; it was left as it is/);
     expect(gh.requests.map((q) => `${q.method} ${q.path}`)).toEqual([
+      'GET /repos/octo/app/issues/30',
       'GET /repos/octo/app/issues/12',
       'GET /repos/octo/app/issues/12',
       'GET /repos/octo/app/issues/15',
