@@ -69,7 +69,7 @@ async function githubDrafts(options: QueueAddOptions, deps: QueueAddDeps): Promi
       ...(source.milestone !== undefined ? { milestone: source.milestone } : {}),
       ...(source.assignee !== undefined ? { assignee: source.assignee } : {}),
     });
-    if (issues.length === 0) deps.notice(`no open issue of ${client.repo} matches; nothing was added`);
+    if (issues.length === 0) deps.notice(`no open issue of ${client.repo} matches the filter`);
   } else {
     return [];
   }
