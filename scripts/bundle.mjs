@@ -6,7 +6,7 @@
 // (`new URL('./watchdog-main.js', import.meta.url)`, the rendered help) and the
 // walk up to package.json and templates/ work from any chunk.
 import { build } from 'esbuild';
-import { rmSync } from 'node:fs';
+import { copyFileSync, mkdirSync, rmSync } from 'node:fs';
 import { createRequire, isBuiltin } from 'node:module';
 import { fileURLToPath } from 'node:url';
 
@@ -128,3 +128,24 @@ await Promise.all(
     });
   }),
 );
+
+/**
+ * The page of `ralph dashboard`: its script and styles (with the chart
+ * library) built for the browser into dist/bundle/dashboard/, beside its
+ * index.html. The installed ralph serves these files and fetches nothing.
+ */
+const dashboardDir = `${outdir}/dashboard`;
+mkdirSync(dashboardDir, { recursive: true });
+await build({
+  absWorkingDir: root,
+  entryPoints: { app: 'web/dashboard/main.ts', style: 'web/dashboard/style.css' },
+  outdir: dashboardDir,
+  bundle: true,
+  format: 'esm',
+  platform: 'browser',
+  target: ['chrome110', 'firefox110', 'safari16'],
+  minify: true,
+  sourcemap: 'linked',
+  logLevel: 'warning',
+});
+copyFileSync(`${root}web/dashboard/index.html`, `${dashboardDir}/index.html`);

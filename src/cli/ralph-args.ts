@@ -25,7 +25,8 @@ export type RalphAction =
   | 'demo'
   | 'test'
   | 'mcp'
-  | 'queue';
+  | 'queue'
+  | 'dashboard';
 
 export interface RalphArgs {
   action: RalphAction;
@@ -58,6 +59,35 @@ export interface RalphArgs {
   test?: TestCommandArgs;
   /** Set for `ralph queue <subcommand>`. */
   queue?: QueueArgs;
+  /** Set for `ralph dashboard`. */
+  dashboard?: DashboardArgs;
+}
+
+export interface DashboardArgs {
+  host: string;
+  /** 0: any free port. */
+  port: number;
+  open: boolean;
+  allowRemote: boolean;
+}
+
+const DASHBOARD_EXAMPLES: readonly HelpRow[] = [
+  ['ralph dashboard', 'serve the page on 127.0.0.1 and open it in the browser'],
+  ['ralph dashboard --port 8123 --no-open', 'a fixed port; print the address only'],
+  ['ralph dashboard --host 0.0.0.0 --allow-remote', 'reachable from other machines (with the printed token)'],
+];
+
+const DASHBOARD_EXIT_CODES: readonly HelpRow[] = [
+  ['0', 'never: the server runs until it is stopped'],
+  ['1', 'not a Ralph project, the port is in use, or the page is missing'],
+  ['2', 'usage error (a bad --port, a --host other than loopback without --allow-remote)'],
+  ['130/143', 'stopped by Ctrl+C / SIGTERM (the normal way to end it)'],
+];
+
+function portFlag(value: string): number {
+  if (!/^\d+$/.test(value) || Number(value) > 65535)
+    throw new UsageError(`invalid value for --port: "${value}"; expected a port number from 0 to 65535 (0: any free port)`);
+  return Number(value);
 }
 
 const RALPH_EXAMPLES: readonly HelpRow[] = [
@@ -158,6 +188,29 @@ export function createRalphProgram(version: string, onParsed: (args: RalphArgs) 
     .action(() => onParsed({ ...toArgs(demo, undefined), action: 'demo', keep: demo.opts()['keep'] === true }));
   program.addCommand(demo);
   program.addCommand(createTestSubcommand(io, (test) => onParsed({ ...toArgs(program, undefined), action: 'test', test })));
+  const dashboard = createCommand('dashboard', io, {
+    description: "serve a live web page of this project's loop (and each loop of its queue) on 127.0.0.1; the first line printed is its address",
+    examples: DASHBOARD_EXAMPLES,
+    exitCodes: DASHBOARD_EXIT_CODES,
+  })
+    .option('--port <n>', 'port to listen on (default: any free port)', portFlag)
+    .option('--host <host>', 'address to listen on', '127.0.0.1')
+    .option('--allow-remote', 'with --host: allow an address other than loopback')
+    .option('--no-open', 'do not open the page in the browser')
+    .action(() => {
+      const o = dashboard.opts<Record<string, unknown>>();
+      onParsed({
+        ...toArgs(program, undefined),
+        action: 'dashboard',
+        dashboard: {
+          host: typeof o['host'] === 'string' ? o['host'] : '127.0.0.1',
+          port: typeof o['port'] === 'number' ? o['port'] : 0,
+          open: o['open'] !== false,
+          allowRemote: o['allowRemote'] === true,
+        },
+      });
+    });
+  program.addCommand(dashboard);
   program.addCommand(createMcpSubcommand(io, () => onParsed({ ...toArgs(program, undefined), action: 'mcp' })));
   program.addCommand(createQueueSubcommand(io, (queue) => onParsed({ ...toArgs(program, undefined), action: 'queue', queue })));
   return program;

@@ -37,6 +37,10 @@ export async function runRalph(argv: readonly string[]): Promise<number> {
       const { runQueueCommand } = await import('./commands/queue-command.js');
       return runQueueCommand(args.queue ?? { sub: 'status', json: false }, cwd, process.env);
     }
+    case 'dashboard': {
+      const { dashboardCommand } = await import('./commands/dashboard-command.js');
+      return dashboardCommand(args.dashboard ?? { host: '127.0.0.1', port: 0, open: true, allowRemote: false }, cwd);
+    }
     case 'monitor': {
       const { monitorCommand } = await import('./commands/observe-commands.js');
       return monitorCommand(args, argv, cwd);

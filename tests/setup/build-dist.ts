@@ -32,6 +32,7 @@ function newestSource(dir: string): number {
 export function setup(): void {
   const inputs = Math.max(
     newestSource(join(ROOT, 'src')),
+    newestSource(join(ROOT, 'web')),
     ...['tsconfig.json', 'tsconfig.build.json', 'package.json', 'scripts/bundle.mjs', 'scripts/render-help.mjs'].map((f) => mtimeOrZero(join(ROOT, f))),
   );
   if (Math.min(...BUILD_MARKS.map(mtimeOrZero)) > inputs) return;

@@ -1,14 +1,11 @@
-import { writeFileSync } from 'node:fs';
-import { applyGateAction, type GateAction, type GateState } from '../../core/verify-gate.js';
+import type { GateAction } from '../../core/verify-gate.js';
 import { describeRestoreMove, restoreRewindsBranch } from '../../core/restore-move.js';
 import { ExitCode, RalphError, UsageError } from '../../errors.js';
 import { findCheckpoint, listCheckpoints, pruneCheckpoints, restoreCheckpoint } from '../../infra/git-checkpoints.js';
 import { GitWorkspace } from '../../infra/git-workspace.js';
 import { readRestoreMove } from '../../infra/restore-preview.js';
 import { askChoice } from '../../ui/ask.js';
-import { readDocument, updateDocument } from '../../state/document-store.js';
-import { VERIFY_GATE } from '../../state/documents/verify-gate.js';
-import { projectDocumentLock } from '../../state/project-lock.js';
+import { answerVerifyGate } from '../../state/loop-controls.js';
 import type { RalphPaths } from '../../state/paths.js';
 import { runningLoopPid } from '../../state/running-loop.js';
 import { createDefaultDeps } from '../deps.js';
@@ -25,26 +22,12 @@ const warn = (m: string): void => {
  * paused gate of a running loop, or records the answer for the next run.
  */
 export async function gateActionCommand(paths: RalphPaths, action: GateAction): Promise<number> {
-  const pid = runningLoopPid(paths);
-  if (pid !== undefined) {
-    writeFileSync(paths.gateAction, `${action}\n`);
-    out(`Sent '${action}' to the verify gate of the running loop (PID ${pid}).`);
+  const answer = await answerVerifyGate(paths, action, warn);
+  if (answer.kind === 'sent') {
+    out(`Sent '${action}' to the verify gate of the running loop (PID ${answer.pid}).`);
     return ExitCode.Completed;
   }
-  const read = readDocument(paths, VERIFY_GATE);
-  if (read.kind !== 'ok' || read.value === undefined) {
-    throw new RalphError(
-      read.kind === 'corrupt' ? `.ralph/.verify_gate is corrupt (${read.reason}).` : 'This project has no verify gate state yet.',
-      ExitCode.RuntimeError,
-      'A verify gate exists once ralph ran with --verify (or VERIFY_COMMAND in .ralphrc).',
-    );
-  }
-  // Applied to the gate as it is under the lock: a loop that ran meanwhile may have moved it on.
-  let before: GateState = read.value;
-  await updateDocument(paths, VERIFY_GATE, { warn, lock: projectDocumentLock(paths) }, (current) => {
-    before = current ?? before;
-    return applyGateAction(before, action);
-  });
+  const { before } = answer;
   const paused = before.status === 'escalated' ? 'The paused' : `The (not paused, ${before.status})`;
   const effect = {
     retry: 'attempts are reset; the next ralph run verifies again from attempt 1.',

@@ -1,13 +1,9 @@
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { CONFIG_FIELDS, CONFIG_KEYS } from '../../config/keys.js';
 import { formatConfigValue } from '../../config/load-config.js';
-import { resetCircuit, appendHistory } from '../../core/circuit-breaker.js';
-import { isoTimestamp } from '../../core/time-format.js';
 import { ExitCode, NotAProjectError, RalphError } from '../../errors.js';
-import { loadDocument, saveDocument } from '../../state/document-store.js';
-import { CIRCUIT_HISTORY, CIRCUIT_STATE } from '../../state/documents/circuit.js';
 import { ralphPaths, type RalphPaths } from '../../state/paths.js';
-import { runningLoopPid } from '../../state/running-loop.js';
+import { requestLoopStop, resetCircuitBreaker, whileNoLoopRuns } from '../../state/loop-controls.js';
 import { resetSession } from '../../state/agent-session-store.js';
 import { loadProjectConfig } from '../load-project-config.js';
 import { backendConfigLines, backendSettingFields, findProgramOnPath } from '../backend-config-lines.js';
@@ -19,46 +15,12 @@ const out = (text: string): void => {
 };
 const json = (value: unknown): void => out(JSON.stringify(value, null, 2));
 
-function refuseWhileRunning(paths: RalphPaths, what: string): void {
-  const pid = runningLoopPid(paths);
-  if (pid !== undefined) {
-    throw new RalphError(
-      `A Ralph loop is running in this project (PID ${pid}); ${what} would be overwritten by it.`,
-      ExitCode.RuntimeError,
-      "Stop it first with 'ralph --stop' (or Ctrl+C in its terminal), then try again.",
-    );
-  }
-}
-
 const warnUser = (m: string): void => {
   process.stderr.write(`Warning: ${m}\n`);
 };
 
-/**
- * Runs a change to the loop's state under the project lock, so a loop that
- * starts meanwhile neither runs on the old state nor overwrites the change.
- */
-async function whileNoLoopRuns(paths: RalphPaths, what: string, change: () => void): Promise<void> {
-  refuseWhileRunning(paths, what);
-  const { acquireProjectLock } = await import('../../state/project-lock.js');
-  const lock = await acquireProjectLock(paths, () => undefined);
-  try {
-    change();
-  } finally {
-    await lock.release();
-  }
-}
-
 async function doResetCircuit(paths: RalphPaths): Promise<number> {
-  await whileNoLoopRuns(paths, 'the circuit breaker state', () => {
-    const now = Date.now();
-    const prev = loadDocument(paths, CIRCUIT_STATE, warnUser, now);
-    const update = resetCircuit(prev, now);
-    saveDocument(paths, CIRCUIT_STATE, update.state);
-    if (update.transition)
-      saveDocument(paths, CIRCUIT_HISTORY, appendHistory(loadDocument(paths, CIRCUIT_HISTORY, warnUser), update.transition, prev.current_loop, now));
-    resetSession(paths, 'manual_circuit_reset', prev.current_loop, now, warnUser);
-  });
+  await resetCircuitBreaker(paths, Date.now, warnUser);
   out('✅ Circuit breaker reset to CLOSED state');
   return ExitCode.Completed;
 }
@@ -98,13 +60,12 @@ function showConfig(paths: RalphPaths, args: RalphArgs): number {
 }
 
 function requestStop(paths: RalphPaths): number {
-  const pid = runningLoopPid(paths);
-  if (pid === undefined) {
+  const request = requestLoopStop(paths, Date.now());
+  if (!request.sent) {
     out('No Ralph loop is running in this project.');
     return ExitCode.RuntimeError;
   }
-  writeFileSync(paths.stopRequest, `${isoTimestamp(Date.now())}\n`);
-  out(`Asked the loop (PID ${pid}) to stop after its current step.`);
+  out(`Asked the loop (PID ${request.pid}) to stop after its current step.`);
   return ExitCode.Completed;
 }
 
@@ -150,6 +111,7 @@ export async function runStateCommand(args: RalphArgs, cwd: string, _env: NodeJS
     case 'test':
     case 'mcp':
     case 'queue':
+    case 'dashboard':
       throw new RalphError(`internal: --${args.action} is not a state command`, ExitCode.RuntimeError);
   }
 }

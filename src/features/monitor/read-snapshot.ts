@@ -32,7 +32,8 @@ function readStatus(paths: RalphPaths): StatusRead {
   return read.kind === 'ok' ? { kind: 'ok', doc: read.value } : read;
 }
 
-function readSessionId(path: string, status: StatusRead): string | null {
+/** The agent session id: the session file first, then what status.json knows. */
+export function readSessionId(path: string, status: StatusRead): string | null {
   try {
     const id = parseStoredAgentSession(readFileSync(path, 'utf8'))?.sessionId ?? null;
     if (id !== null) return id;
@@ -43,7 +44,7 @@ function readSessionId(path: string, status: StatusRead): string | null {
 }
 
 /** Whether the loop process named in status.json still exists (signal 0 probes without touching it). */
-function isLoopAlive(doc: StatusDocument): boolean | null {
+export function isLoopAlive(doc: StatusDocument): boolean | null {
   if (doc.pid === null || doc.pid <= 0 || isFinished(doc)) return null;
   try {
     process.kill(doc.pid, 0);

@@ -1,0 +1,148 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { DashboardState } from './dashboard-view.js';
+import { parseControlRequest, type ControlOutcome, type ControlRequest } from './dashboard-controls.js';
+import { allowedHosts, checkRequest, type GuardConfig } from './request-guard.js';
+import { createStateStream } from './state-stream.js';
+import type { StaticAsset } from './static-assets.js';
+
+export interface DashboardServerOptions {
+  host: string;
+  /** 0: any free port. */
+  port: number;
+  token: string;
+  assets: Map<string, StaticAsset>;
+  read: () => DashboardState;
+  control: (loopId: string, request: ControlRequest) => Promise<ControlOutcome>;
+  /** How often open pages are brought up to date (at least every second). */
+  intervalMs: number;
+  onError: (error: unknown) => void;
+}
+
+export interface DashboardServer {
+  /** The address to open, with the token. */
+  url: string;
+  origin: string;
+  port: number;
+  close(): Promise<void>;
+}
+
+const MAX_BODY_BYTES = 4096;
+const TOKEN_SLOT = '__RALPH_DASHBOARD_TOKEN__';
+
+/** Every answer: never cached, never framed by another page, scripts and connections to this origin only. */
+const SECURITY_HEADERS = {
+  'cache-control': 'no-store',
+  'x-content-type-options': 'nosniff',
+  'x-frame-options': 'DENY',
+  'referrer-policy': 'no-referrer',
+  'content-security-policy':
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+};
+
+function send(res: ServerResponse, status: number, type: string, body: string | Buffer, extra: Record<string, string> = {}): void {
+  res.writeHead(status, { ...SECURITY_HEADERS, 'content-type': type, ...extra });
+  res.end(body);
+}
+
+const sendJson = (res: ServerResponse, status: number, value: unknown): void => send(res, status, 'application/json; charset=utf-8', JSON.stringify(value));
+
+function readBody(req: IncomingMessage): Promise<unknown> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_BODY_BYTES) {
+        reject(new Error('request body too large'));
+        req.destroy();
+      } else chunks.push(chunk);
+    });
+    req.on('end', () => {
+      const text = Buffer.concat(chunks).toString('utf8').trim();
+      if (text === '') return resolve({});
+      try {
+        resolve(JSON.parse(text));
+      } catch {
+        reject(new Error('request body is not JSON'));
+      }
+    });
+    req.on('error', reject);
+  });
+}
+
+/**
+ * The dashboard's HTTP server: the page and its assets, the state as JSON and
+ * as a server-sent event stream, and the buttons as POSTs. Every request passes
+ * request-guard.ts first.
+ */
+export function startDashboardServer(options: DashboardServerOptions): Promise<DashboardServer> {
+  const stream = createStateStream(options.read, options.intervalMs, options.onError);
+  let guard: GuardConfig | undefined;
+  const page = options.assets.get('/index.html');
+
+  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    if (guard === undefined) return send(res, 503, 'text/plain; charset=utf-8', 'starting\n');
+    const url = new URL(req.url ?? '/', 'http://dashboard');
+    const method = req.method ?? 'GET';
+    const verdict = checkRequest(guard, method, req.headers, url.searchParams.get('token') ?? undefined);
+    if (!verdict.ok) return send(res, verdict.status, 'text/plain; charset=utf-8', `Refused: ${verdict.reason}. Open the address ralph dashboard printed.\n`);
+    if (method === 'POST') {
+      const match = /^\/api\/loops\/([^/]+)\/([a-z-]+)$/.exec(url.pathname);
+      if (!match) return sendJson(res, 404, { ok: false, message: `no such control: ${url.pathname}` });
+      let body: unknown;
+      try {
+        body = await readBody(req);
+      } catch (error) {
+        return sendJson(res, 400, { ok: false, message: (error as Error).message });
+      }
+      const request = parseControlRequest(match[2] ?? '', body);
+      if (request === undefined)
+        return sendJson(res, 400, { ok: false, message: `unknown control '${match[2] ?? ''}' (or a gate answer other than retry, skip, abort)` });
+      const outcome = await options.control(decodeURIComponent(match[1] ?? ''), request);
+      return sendJson(res, outcome.status, outcome);
+    }
+    if (method !== 'GET' && method !== 'HEAD') return send(res, 405, 'text/plain; charset=utf-8', 'method not allowed\n', { allow: 'GET, HEAD, POST' });
+    if (url.pathname === '/' && page !== undefined) {
+      const cookie = `${guard.cookieName}=${options.token}; HttpOnly; SameSite=Strict; Path=/`;
+      return send(res, 200, page.type, page.body.toString('utf8').replace(TOKEN_SLOT, options.token), { 'set-cookie': cookie });
+    }
+    if (url.pathname === '/api/state') return sendJson(res, 200, options.read());
+    if (url.pathname === '/api/events') return stream.add(res);
+    const asset = options.assets.get(url.pathname);
+    if (asset !== undefined && url.pathname !== '/index.html') return send(res, 200, asset.type, asset.body);
+    return send(res, 404, 'text/plain; charset=utf-8', 'not found\n');
+  };
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch((error: unknown) => {
+      options.onError(error);
+      if (!res.headersSent) sendJson(res, 500, { ok: false, message: 'internal error; see the terminal running ralph dashboard' });
+      else res.end();
+    });
+  });
+
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, options.host, () => {
+      server.off('error', reject);
+      server.on('error', options.onError);
+      const address = server.address();
+      const port = typeof address === 'object' && address !== null ? address.port : options.port;
+      const hostPart = options.host.includes(':') ? `[${options.host}]` : options.host;
+      const origin = `http://${hostPart}:${port}`;
+      const hosts = allowedHosts(options.host, port);
+      guard = { token: options.token, hosts, origins: hosts.map((h) => `http://${h}`), cookieName: `ralph_dashboard_${port}` };
+      resolve({
+        url: `${origin}/?token=${options.token}`,
+        origin,
+        port,
+        close: () =>
+          new Promise<void>((done) => {
+            stream.close();
+            server.close(() => done());
+            server.closeAllConnections();
+          }),
+      });
+    });
+  });
+}

@@ -1,0 +1,83 @@
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import type { StatusDocument } from '../../core/status-model.js';
+import { readDocument, type DocumentSpec, type JsonRead } from '../../state/document-store.js';
+import { CIRCUIT_HISTORY, CIRCUIT_STATE } from '../../state/documents/circuit.js';
+import { PROGRESS } from '../../state/documents/progress.js';
+import { STATUS } from '../../state/documents/status.js';
+import { VERIFY_GATE } from '../../state/documents/verify-gate.js';
+import { ralphPaths, type RalphPaths } from '../../state/paths.js';
+import { parseEventRecords } from '../event-log-inspect.js';
+import { isLoopAlive, readSessionId } from '../monitor/read-snapshot.js';
+import { readLastLines } from '../monitor/read-log-tail.js';
+import { parseMetrics } from '../stats.js';
+import type { LoopFiles } from './loop-view.js';
+
+/** Session recording lines read from its end: the recent iterations are in there. */
+const EVENT_LINES = 400;
+const EVENT_BYTES = 256 * 1024;
+/** metrics.jsonl is read whole up to this size (about 8,000 iterations), its end beyond. */
+const METRICS_BYTES = 4 * 1024 * 1024;
+
+/** Like the monitor: a file that cannot be read at all is shown as corrupt, and nothing is repaired here. */
+function readForDisplay<T>(paths: RalphPaths, doc: DocumentSpec<T, RalphPaths>): JsonRead<T> {
+  try {
+    return readDocument(paths, doc);
+  } catch (error) {
+    return { kind: 'corrupt', reason: `cannot be read (${(error as NodeJS.ErrnoException).code ?? String(error)})` };
+  }
+}
+
+/** The end of a file (at most `maxBytes`), starting at a whole line; '' when it cannot be read. */
+function readTailText(path: string, maxBytes: number): string {
+  let fd: number;
+  try {
+    fd = openSync(path, 'r');
+  } catch {
+    return '';
+  }
+  try {
+    const size = fstatSync(fd).size;
+    const length = Math.min(size, maxBytes);
+    const buffer = Buffer.alloc(length);
+    readSync(fd, buffer, 0, length, size - length);
+    const text = buffer.toString('utf8');
+    return length < size ? text.slice(text.indexOf('\n') + 1) : text;
+  } catch {
+    return '';
+  } finally {
+    closeSync(fd);
+  }
+}
+
+export interface LoopLocation {
+  id: string;
+  title: string;
+  queueState: string | null;
+  /** The folder holding the loop's `.ralph/`. */
+  dir: string;
+  /** `dir` relative to the project, for display. */
+  location: string;
+}
+
+/** Reads one loop's files for the dashboard; never throws for a missing or damaged file. */
+export function readLoopFiles(loop: LoopLocation): LoopFiles {
+  const paths = ralphPaths(loop.dir);
+  const status = readForDisplay(paths, STATUS);
+  const statusRead = status.kind === 'ok' ? { kind: 'ok' as const, doc: status.value } : status;
+  const doc: StatusDocument | undefined = status.kind === 'ok' ? status.value : undefined;
+  return {
+    id: loop.id,
+    title: loop.title,
+    queueState: loop.queueState,
+    location: loop.location,
+    status,
+    progress: readForDisplay(paths, PROGRESS),
+    circuit: readForDisplay(paths, CIRCUIT_STATE),
+    circuitHistory: readForDisplay(paths, CIRCUIT_HISTORY),
+    gate: readForDisplay(paths, VERIFY_GATE),
+    metrics: parseMetrics(readTailText(paths.metrics, METRICS_BYTES)),
+    events: parseEventRecords(readLastLines(paths.sessionRecording, EVENT_LINES, EVENT_BYTES).join('\n')).records,
+    sessionId: readSessionId(paths.claudeSession, statusRead),
+    alive: doc === undefined ? null : isLoopAlive(doc),
+  };
+}

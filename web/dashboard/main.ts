@@ -1,0 +1,121 @@
+import type { DashboardState, LoopView } from '../../src/features/dashboard/dashboard-view.js';
+import { LoopCharts } from './charts.js';
+import { h } from './dom.js';
+import { formatSeconds, formatTime, secondsSince } from './format.js';
+import { recentCard, summaryCards, type Actions } from './render-loop.js';
+
+// The server writes the run's token into the page; the address bar loses it at once
+// (the page's own requests carry it in a cookie and a header).
+const token = document.querySelector('meta[name="ralph-token"]')?.getAttribute('content') ?? '';
+if (location.search.includes('token=')) history.replaceState(null, '', location.pathname);
+
+const tabs = document.getElementById('tabs') as HTMLElement;
+const notice = document.getElementById('notice') as HTMLElement;
+const connection = document.getElementById('connection') as HTMLElement;
+const main = document.getElementById('loop') as HTMLElement;
+
+const cards = h('div', { class: 'cards' });
+const feedback = h('p', { class: 'feedback', 'data-testid': 'feedback', role: 'status' });
+const chartsHost = h('div', { class: 'charts' });
+const recentHost = h('div', {});
+const updated = h('p', { class: 'muted updated', 'data-testid': 'updated' });
+main.append(feedback, cards, h('h2', { class: 'section' }, 'Per iteration'), chartsHost, recentHost, updated);
+
+const charts = new LoopCharts();
+let state: DashboardState | null = null;
+let selected = new URLSearchParams(location.hash.slice(1)).get('loop') ?? 'main';
+
+function selectedLoop(): LoopView | undefined {
+  return state?.loops.find((l) => l.id === selected) ?? state?.loops[0];
+}
+
+async function post(action: string, body: object = {}): Promise<void> {
+  const loop = selectedLoop();
+  if (loop === undefined) return;
+  feedback.textContent = '…';
+  feedback.dataset['ok'] = '';
+  try {
+    const res = await fetch(`/api/loops/${encodeURIComponent(loop.id)}/${action}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-ralph-token': token },
+      body: JSON.stringify(body),
+    });
+    const answer = (await res.json()) as { ok: boolean; message: string; hint?: string };
+    feedback.textContent = answer.hint ? `${answer.message} ${answer.hint}` : answer.message;
+    feedback.dataset['ok'] = String(answer.ok);
+  } catch (error) {
+    feedback.textContent = `The dashboard did not answer (${String(error)}).`;
+    feedback.dataset['ok'] = 'false';
+  }
+}
+
+const actions: Actions = {
+  stop: () => void post('stop'),
+  gate: (answer) => void post('gate', { answer }),
+  resetCircuit: () => void post('reset-circuit'),
+};
+
+function renderTabs(loops: readonly LoopView[]): void {
+  tabs.replaceChildren(
+    ...loops.map((loop) => {
+      const b = h(
+        'button',
+        { type: 'button', class: 'tab', 'aria-pressed': String(loop.id === selectedLoop()?.id), 'data-testid': `tab-${loop.id}` },
+        loop.title,
+      );
+      if (loop.queueState) b.append(h('small', {}, ` ${loop.queueState}`));
+      b.addEventListener('click', () => {
+        selected = loop.id;
+        location.hash = `loop=${encodeURIComponent(loop.id)}`;
+        feedback.textContent = '';
+        render();
+      });
+      return b;
+    }),
+  );
+  tabs.hidden = loops.length < 2;
+}
+
+function render(): void {
+  if (state === null) return;
+  notice.hidden = state.notice === null;
+  notice.textContent = state.notice ?? '';
+  renderTabs(state.loops);
+  const loop = selectedLoop();
+  if (loop === undefined) return;
+  document.title = `Ralph · ${loop.title} · ${loop.state.status}`;
+  cards.replaceChildren(...summaryCards(loop, actions));
+  charts.show(chartsHost, loop.id, loop.iterations);
+  if (loop.iterations.length === 0) chartsHost.dataset['empty'] = 'true';
+  else delete chartsHost.dataset['empty'];
+  recentHost.replaceChildren(recentCard(loop));
+  updated.textContent = `Read ${formatTime(state.takenAt)} from ${loop.location === '.' ? 'this project' : loop.location}`;
+  document.body.dataset['loaded'] = 'true';
+}
+
+function connect(): void {
+  const events = new EventSource('/api/events');
+  events.onopen = () => {
+    connection.textContent = 'live';
+    connection.dataset['state'] = 'live';
+  };
+  events.onmessage = (message: MessageEvent<string>) => {
+    state = JSON.parse(message.data) as DashboardState;
+    render();
+  };
+  events.onerror = () => {
+    // EventSource reconnects by itself, after the delay the server asked for.
+    connection.textContent = 'reconnecting…';
+    connection.dataset['state'] = 'lost';
+  };
+}
+
+// The running call's clock moves between updates without asking the server.
+setInterval(() => {
+  for (const el of document.querySelectorAll<HTMLElement>('[data-elapsed-since]')) {
+    const since = el.dataset['elapsedSince'] ?? '';
+    if (since !== '') el.textContent = formatSeconds(secondsSince(since, 0));
+  }
+}, 1000);
+window.addEventListener('resize', () => charts.resize());
+connect();
