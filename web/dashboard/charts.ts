@@ -14,7 +14,10 @@ interface ChartSpec {
 
 const bars = uPlot.paths.bars ? uPlot.paths.bars({ size: [0.6, 40] }) : undefined;
 const x = (points: readonly IterationPoint[]): number[] => points.map((p) => p.index);
-const iterationAxis: uPlot.Axis = { label: 'iteration', stroke: '#9aa4b2', grid: { stroke: '#2a3140' } };
+// Iterations are whole numbers: ticks at whole steps only.
+const iterationAxis: uPlot.Axis = { label: 'iteration', stroke: '#9aa4b2', grid: { stroke: '#2a3140' }, incrs: [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000] };
+/** Half an iteration of room on each side, so the first and last bars show whole. */
+const xScale: uPlot.Scale = { time: false, range: (_u, min, max) => [min - 0.5, max + 0.5] };
 const leftAxis = (label: string, scale: string, format: (v: number) => string): uPlot.Axis => ({
   label,
   scale,
@@ -48,7 +51,7 @@ const SPECS: ChartSpec[] = [
       },
     ],
     axes: [iterationAxis, leftAxis('cumulative $', 'total', (v) => formatUsd(v)), rightAxis('$ per iteration', 'each', (v) => formatUsd(v))],
-    scales: { x: { time: false }, total: { range: (_u, _min, max) => [0, Math.max(max, 0.01)] }, each: { range: (_u, _min, max) => [0, Math.max(max, 0.01)] } },
+    scales: { x: xScale, total: { range: (_u, _min, max) => [0, Math.max(max, 0.01)] }, each: { range: (_u, _min, max) => [0, Math.max(max, 0.01)] } },
   },
   {
     id: 'tokens',
@@ -68,7 +71,7 @@ const SPECS: ChartSpec[] = [
       },
     ],
     axes: [iterationAxis, leftAxis('cumulative', 'total', formatCount), rightAxis('per iteration', 'each', formatCount)],
-    scales: { x: { time: false }, total: { range: (_u, _min, max) => [0, Math.max(max, 1)] }, each: { range: (_u, _min, max) => [0, Math.max(max, 1)] } },
+    scales: { x: xScale, total: { range: (_u, _min, max) => [0, Math.max(max, 1)] }, each: { range: (_u, _min, max) => [0, Math.max(max, 1)] } },
   },
   {
     id: 'duration',
@@ -76,7 +79,7 @@ const SPECS: ChartSpec[] = [
     data: (p) => [x(p), p.map((i) => i.durationSec)],
     series: [{ label: 'iteration' }, { label: 'seconds', scale: 's', stroke: '#06b7db', fill: 'rgba(6,183,219,0.35)', paths: bars, points: { show: false } }],
     axes: [iterationAxis, leftAxis('seconds', 's', (v) => String(v))],
-    scales: { x: { time: false }, s: { range: (_u, _min, max) => [0, Math.max(max, 1)] } },
+    scales: { x: xScale, s: { range: (_u, _min, max) => [0, Math.max(max, 1)] } },
   },
   {
     id: 'verify',
@@ -104,7 +107,7 @@ const SPECS: ChartSpec[] = [
       },
     ],
     axes: [iterationAxis, { scale: 'v', show: false }],
-    scales: { x: { time: false }, v: { range: [0, 1] } },
+    scales: { x: xScale, v: { range: [0, 1] } },
   },
 ];
 

@@ -1,5 +1,5 @@
 export function formatUsd(value: number, estimated = false): string {
-  const digits = value !== 0 && Math.abs(value) < 1 ? 4 : 2;
+  const digits = value !== 0 && Math.abs(value) < 0.01 ? 4 : 2;
   return `${estimated ? '~' : ''}$${value.toFixed(digits)}`;
 }
 

@@ -4,6 +4,7 @@ import type { RecentIteration } from './dashboard-view.js';
 /** Iterations listed with their summaries. */
 export const DASHBOARD_RECENT_ITERATIONS = 10;
 const SUMMARY_CHARS = 400;
+const TOLD = new Set(['iteration.start', 'analysis', 'verify.result', 'iteration.end']);
 
 const numberOf = (value: unknown): number | null => (typeof value === 'number' && Number.isFinite(value) ? value : null);
 const textOf = (value: unknown): string => (typeof value === 'string' ? value : '');
@@ -23,7 +24,8 @@ export function recentIterations(events: readonly EventRecord[], limit = DASHBOA
   let current: RecentIteration | undefined;
   for (const record of events) {
     const iteration = numberOf(record.data['iteration']);
-    if (iteration === null) continue;
+    // Other events (a checkpoint made before the iteration starts) say nothing the list shows.
+    if (iteration === null || !TOLD.has(record.event)) continue;
     if (record.event === 'iteration.start' || current === undefined || current.iteration !== iteration) {
       current = blank(iteration);
       entries.push(current);

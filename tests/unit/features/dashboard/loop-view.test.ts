@@ -130,11 +130,14 @@ describe('iterationPoints', () => {
 describe('recentIterations', () => {
   const events = [
     event(1, 'loop.start', { backend: 'mock' }),
+    event(2, 'checkpoint.created', { iteration: 1, id: 'cp1' }),
     event(2, 'iteration.start', { iteration: 1 }),
     event(3, 'analysis', { iteration: 1, summary: 'Wrote the parser', files_changed: 2 }),
     event(4, 'verify.result', { iteration: 1, passed: false }),
     event(5, 'iteration.end', { iteration: 1, outcome: 'success', result: 'verify failed', success: false, duration_ms: 40500 }),
+    event(6, 'checkpoint.created', { iteration: 2, id: 'cp2' }),
     event(6, 'iteration.start', { iteration: 2 }),
+    event(8, 'checkpoint.dropped', { iteration: 2, id: 'cp2' }),
     event(7, 'analysis', { iteration: 2, summary: 'Fixed the test', files_changed: 1 }),
     event(8, 'verify.result', { iteration: 2, passed: true }),
     event(9, 'iteration.end', { iteration: 2, outcome: 'success', result: 'progress', success: true, duration_ms: 19500 }),

@@ -1,0 +1,174 @@
+// `ralph dashboard` in a real browser (Debian's chromium through playwright-core): a finished
+// loop, a running one, the buttons, and the token (npm test builds first).
+import { readFileSync, writeFileSync, statSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser, renderTime, screenshotDir, startDashboard } from '../helpers/dashboard-browser.js';
+import { ralphProject, writeMockScript } from '../helpers/ralph-project.js';
+import { ROOT, cleanEnv, ralph, readJson, runCli, statusBlock } from '../helpers/run-cli.js';
+import { waitFor } from '../helpers/wait-for.js';
+
+const working = `Working.\n${statusBlock({ STATUS: 'IN_PROGRESS', EXIT_SIGNAL: 'false' })}`;
+const done = `Done.\n${statusBlock({ STATUS: 'COMPLETE', EXIT_SIGNAL: 'true' })}`;
+const mock = (...args: string[]): string[] => ['--backend', 'mock', '--pause', '0', ...args];
+
+let browser: { context: BrowserContext; close: () => Promise<void> } | undefined;
+let shots: string;
+let removeShots: () => void;
+
+beforeAll(async () => {
+  ({ dir: shots, remove: removeShots } = screenshotDir());
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+  removeShots();
+});
+
+function newPage(): Promise<Page> {
+  if (browser === undefined) throw new Error('chromium did not start');
+  return browser.context.newPage();
+}
+
+describe('ralph dashboard in chromium', () => {
+  it('a finished loop: its exit reason, cost, verify runs and charts', async () => {
+    const dir = ralphProject();
+    writeMockScript(dir, [
+      { output: working, files: { 'a.txt': '1' }, cost_usd: 0.25, input_tokens: 1200, output_tokens: 300 },
+      { output: done, files: { 'b.txt': '2' }, cost_usd: 0.5, input_tokens: 2400, output_tokens: 500 },
+      { output: done, cost_usd: 0.1 },
+    ]);
+    const run = await ralph(mock('--verify', 'test -f b.txt'), dir, cleanEnv());
+    expect(run.exitCode, run.stderr).toBe(0);
+    const dashboard = await startDashboard(dir);
+    expect(dashboard.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/\?token=[\w-]{32}$/);
+
+    const page = await newPage();
+    await page.goto(dashboard.url);
+    const loadMs = await renderTime(page);
+    // The token leaves the address bar.
+    expect(page.url()).toBe(`${dashboard.base}/`);
+    await expect.poll(() => page.getByTestId('exit-reason').textContent()).toBe('project_complete (exit 0)');
+    expect(await page.getByTestId('loop-status').textContent()).toBe('completed');
+    expect(await page.getByTestId('cost').textContent()).toBe('$0.75');
+    expect(await page.getByTestId('backend').textContent()).toBe('mock');
+    expect(await page.getByTestId('tokens-in').textContent()).toBe('3,600');
+    expect(await page.getByTestId('verify-status').textContent()).toBe('passed');
+    // Two iterations, the first one's verify failed.
+    const rows = page.getByTestId('recent-rows').locator('tr');
+    expect(await rows.count()).toBe(2);
+    expect(await rows.nth(1).textContent()).toContain('✘ failed');
+    expect(await rows.nth(0).textContent()).toContain('✔ passed');
+    for (const chart of ['cost', 'tokens', 'duration', 'verify']) {
+      expect(await page.getByTestId(`chart-${chart}`).locator('canvas').count(), chart).toBe(1);
+    }
+    // uPlot's legend shows the last point's cumulative cost once the cursor is over the chart.
+    const costChart = page.getByTestId('chart-cost').locator('.u-over');
+    const box = await costChart.boundingBox();
+    if (box) await page.mouse.move(box.x + box.width - 2, box.y + box.height / 2);
+    await expect.poll(() => page.getByTestId('chart-cost').locator('.u-legend').textContent()).toContain('$0.75');
+    await page.screenshot({ path: join(shots, 'dashboard-finished.png'), fullPage: true });
+
+    const assets = readdirSync(join(ROOT, 'dist', 'bundle', 'dashboard')).filter((f) => !f.endsWith('.map'));
+    const bytes = assets.reduce((sum, f) => sum + statSync(join(ROOT, 'dist', 'bundle', 'dashboard', f)).size, 0);
+    writeFileSync(join(shots, 'dashboard-figures.json'), JSON.stringify({ loadMs: Math.round(loadMs), bundleBytes: bytes, assets }, null, 2));
+    process.stderr.write(`dashboard: first data shown ${Math.round(loadMs)} ms after navigation; page assets ${bytes} bytes\n`);
+    expect(await dashboard.stop()).toBe(130);
+  });
+
+  it('a running loop updates without a reload, and Stop ends it after its step', async () => {
+    const dir = ralphProject();
+    writeMockScript(
+      dir,
+      Array.from({ length: 12 }, (_, i) => ({ output: working, files: { [`s${i}.txt`]: String(i) }, delay_ms: 1200, cost_usd: 0.1, input_tokens: 500 })),
+    );
+    const loop = runCli('ralph', mock('--max-loops', '12'), dir, cleanEnv(), 90_000);
+    const statusPath = join(dir, '.ralph', 'status.json');
+    await waitFor(() => (readJson(statusPath)['loop_count'] as number) >= 1, 'the loop to start');
+    const dashboard = await startDashboard(dir);
+    const page = await newPage();
+    await page.goto(dashboard.url);
+    await page.waitForSelector('body[data-loaded="true"]');
+    await page.evaluate(() => {
+      (globalThis as unknown as { marker: string }).marker = 'same page';
+    });
+    const first = Number(await page.getByTestId('loop-count').textContent());
+    await expect.poll(() => page.getByTestId('loop-count').textContent(), { timeout: 15_000 }).not.toBe(String(first));
+    expect(await page.evaluate(() => (globalThis as unknown as { marker?: string }).marker)).toBe('same page');
+    expect(await page.getByTestId('loop-status').textContent()).toBe('running');
+    await page.screenshot({ path: join(shots, 'dashboard-running.png'), fullPage: true });
+
+    await page.getByTestId('stop').click();
+    await expect.poll(() => page.getByTestId('feedback').textContent()).toMatch(/^Asked the loop \(PID \d+\) to stop after its current step\.$/);
+    const ended = await loop;
+    expect(ended.exitCode, String(ended.stderr)).toBe(0);
+    expect(readJson(statusPath)).toMatchObject({ exit_reason: 'stop_requested' });
+    await expect.poll(() => page.getByTestId('exit-reason').textContent(), { timeout: 10_000 }).toBe('stop_requested (exit 0)');
+    expect(await page.evaluate(() => (globalThis as unknown as { marker?: string }).marker)).toBe('same page');
+    await dashboard.stop();
+  });
+
+  it('answers a paused verify gate and resets an open circuit', async () => {
+    const dir = ralphProject();
+    writeMockScript(dir, [{ output: working, files: { 'a.txt': '1' } }]);
+    const run = await ralph(mock('--verify', 'echo "FAIL: the parser test"; exit 1', '--verify-max', '1'), dir, cleanEnv());
+    expect(run.exitCode).toBe(6);
+    // The gate left paused, and the breaker open, as a run that ended at those points leaves them.
+    const gatePath = join(dir, '.ralph', '.verify_gate');
+    writeFileSync(gatePath, JSON.stringify({ ...readJson(gatePath), status: 'escalated' }));
+    const circuitPath = join(dir, '.ralph', '.circuit_breaker_state');
+    writeFileSync(circuitPath, JSON.stringify({ ...readJson(circuitPath), state: 'OPEN', reason: 'No progress in 3 loops', total_opens: 1 }));
+
+    const dashboard = await startDashboard(dir);
+    const page = await newPage();
+    await page.goto(dashboard.url);
+    await expect.poll(() => page.getByTestId('verify-status').textContent()).toBe('paused: waiting for an answer');
+    expect(await page.getByTestId('verify-tail').textContent()).toContain('FAIL: the parser test');
+    expect(await page.getByTestId('circuit-state').textContent()).toBe('OPEN');
+    await page.screenshot({ path: join(shots, 'dashboard-gate.png'), fullPage: true });
+
+    await page.getByTestId('gate-retry').click();
+    await expect.poll(() => page.getByTestId('feedback').textContent()).toContain("Answered 'retry' for the verify gate of");
+    expect(readJson(gatePath)).toMatchObject({ status: 'pending', attempt: 0, results: [] });
+    await expect.poll(() => page.getByTestId('verify-status').textContent()).toBe('pending');
+    expect(await page.getByTestId('gate-skip').isDisabled()).toBe(true);
+
+    await page.getByTestId('reset-circuit').click();
+    await expect.poll(() => page.getByTestId('feedback').textContent()).toBe('Circuit breaker reset to CLOSED state.');
+    expect(readJson(circuitPath)).toMatchObject({ state: 'CLOSED' });
+    await expect.poll(() => page.getByTestId('circuit-state').textContent()).toBe('CLOSED');
+    expect(await page.getByTestId('circuit-history').textContent()).toContain('OPEN → CLOSED');
+    await dashboard.stop();
+  });
+
+  it('refuses a request without the token, and a POST from another origin', async () => {
+    const dir = ralphProject();
+    const dashboard = await startDashboard(dir);
+    const token = new URL(dashboard.url).searchParams.get('token') ?? '';
+    for (const path of ['/', '/app.js', '/style.css', '/api/state', '/api/events']) {
+      const res = await fetch(`${dashboard.base}${path}`);
+      expect(res.status, path).toBe(401);
+      expect(await res.text()).toContain('Refused: missing or wrong token');
+    }
+    expect((await fetch(`${dashboard.base}/api/state?token=${token}x`)).status).toBe(401);
+    expect((await fetch(`${dashboard.base}/api/state?token=${token}`)).status).toBe(200);
+    const post = (headers: Record<string, string>): Promise<Response> =>
+      fetch(`${dashboard.base}/api/loops/main/stop`, { method: 'POST', headers, body: '{}' });
+    const foreign = await post({ origin: 'http://evil.example', 'x-ralph-token': token });
+    expect(foreign.status).toBe(403);
+    expect(await foreign.text()).toContain('requests from http://evil.example are refused');
+    expect((await post({ origin: dashboard.base })).status).toBe(401);
+    // The dashboard's own origin with the token gets the CLI's answer: no loop runs here.
+    const own = await post({ origin: dashboard.base, 'x-ralph-token': token });
+    expect(own.status).toBe(409);
+    expect(await own.json()).toMatchObject({ ok: false, message: 'No Ralph loop is running in this project.' });
+    expect(readFileSync(join(dir, '.ralph', 'PROMPT.md'), 'utf8')).toContain('Task');
+
+    const page = await newPage();
+    const response = await page.goto(`${dashboard.base}/`);
+    expect(response?.status()).toBe(401);
+    expect(await page.textContent('body')).toContain('Refused: missing or wrong token');
+    expect(await dashboard.stop()).toBe(130);
+  });
+});
