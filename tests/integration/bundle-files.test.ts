@@ -97,6 +97,19 @@ describe('the bundle of the commands', () => {
     for (const file of wanted) expect(existsSync(join(BUNDLE, file)), file).toBe(true);
   });
 
+  it('the dashboard is a part of its own: another command through the parser loads neither its server nor its page', async () => {
+    const chunks = readdirSync(BUNDLE).filter((n) => n.endsWith('.js') && read(n).includes('x-ralph-token'));
+    expect(chunks).toHaveLength(1);
+    const importers = readdirSync(BUNDLE).filter((n) => n.endsWith('.js') && read(n).includes(`"./${chunks[0] ?? ''}"`));
+    // Only the lazily imported dashboard command names it.
+    expect(importers).toEqual(['ralph-with-parser.js']);
+    for (const name of importers) expect(read(name)).toMatch(new RegExp(`import\\("\\./${(chunks[0] ?? '').replace('.', '\\.')}"\\)`));
+    const config = await loadedBy('ralph', ['--config']);
+    expect(config.exitCode).toBe(0);
+    expect(config.modules).not.toContain('NativeModule http');
+    for (const file of ['index.html', 'app.js', 'style.css']) expect(existsSync(join(BUNDLE, 'dashboard', file)), file).toBe(true);
+  });
+
   it.each(
     [
       ['ralph', '--status'],

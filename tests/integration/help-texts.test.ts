@@ -19,6 +19,7 @@ const COMMANDS: Array<[string, string[]]> = [
   ['ralph', ['queue', 'status', '--help']],
   ['ralph', ['queue', 'remove', '--help']],
   ['ralph', ['queue', 'clear', '--help']],
+  ['ralph', ['dashboard', '--help']],
   ['ralph-setup', ['--help']],
   ['ralph-enable', ['--help']],
   ['ralph-import', ['--help']],

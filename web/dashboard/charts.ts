@@ -18,6 +18,8 @@ const x = (points: readonly IterationPoint[]): number[] => points.map((p) => p.i
 const iterationAxis: uPlot.Axis = { label: 'iteration', stroke: '#9aa4b2', grid: { stroke: '#2a3140' }, incrs: [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000] };
 /** Half an iteration of room on each side, so the first and last bars show whole. */
 const xScale: uPlot.Scale = { time: false, range: (_u, min, max) => [min - 0.5, max + 0.5] };
+/** Tick steps for counts: whole numbers only (1, 2, 5, 10, 20, 50, …). */
+const WHOLE_STEPS = Array.from({ length: 10 }, (_, k) => [1, 2, 5].map((m) => m * 10 ** k)).flat();
 const leftAxis = (label: string, scale: string, format: (v: number) => string): uPlot.Axis => ({
   label,
   scale,
@@ -70,8 +72,12 @@ const SPECS: ChartSpec[] = [
         value: (_u, v) => (v === null ? '—' : formatCount(v)),
       },
     ],
-    axes: [iterationAxis, leftAxis('cumulative', 'total', formatCount), rightAxis('per iteration', 'each', formatCount)],
-    scales: { x: xScale, total: { range: (_u, _min, max) => [0, Math.max(max, 1)] }, each: { range: (_u, _min, max) => [0, Math.max(max, 1)] } },
+    axes: [
+      iterationAxis,
+      { ...leftAxis('cumulative', 'total', formatCount), incrs: WHOLE_STEPS },
+      { ...rightAxis('per iteration', 'each', formatCount), incrs: WHOLE_STEPS },
+    ],
+    scales: { x: xScale, total: { range: (_u, _min, max) => [0, Math.max(max, 10)] }, each: { range: (_u, _min, max) => [0, Math.max(max, 10)] } },
   },
   {
     id: 'duration',
