@@ -1,6 +1,6 @@
 // `ralph dashboard` in a real browser (Debian's chromium through playwright-core): a finished
 // loop, a running one, the buttons, and the token (npm test builds first).
-import { readFileSync, writeFileSync, statSync, readdirSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync, statSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -170,5 +170,71 @@ describe('ralph dashboard in chromium', () => {
     expect(response?.status()).toBe(401);
     expect(await page.textContent('body')).toContain('Refused: missing or wrong token');
     expect(await dashboard.stop()).toBe(130);
+  });
+
+  it('a queue: each loop in a tab of its own; a damaged queue file gives a notice and the project loop', async () => {
+    const dir = ralphProject();
+    for (const [id, reason, code, cost] of [
+      ['fix-auth', 'project_complete', 0, 1.5],
+      ['add-api', 'max_loops', 7, 2.25],
+    ] as const) {
+      const ralphDir = join(dir, '.ralph', 'worktrees', id, '.ralph');
+      mkdirSync(join(ralphDir, 'logs'), { recursive: true });
+      writeFileSync(
+        join(ralphDir, 'status.json'),
+        JSON.stringify({
+          status: code === 0 ? 'completed' : 'stopped',
+          exit_reason: reason,
+          exit_code: code,
+          loop_count: 3,
+          backend: 'mock',
+          totals: { cost_usd: cost },
+        }),
+      );
+    }
+    writeFileSync(
+      join(dir, '.ralph', 'worktrees', 'fix-auth', '.ralph', 'logs', 'metrics.jsonl'),
+      [1, 2, 3].map((loop) => JSON.stringify({ type: 'iteration', loop, success: true, cost_usd: 0.5, duration_ms: 1000 * loop })).join('\n'),
+    );
+    const queuePath = join(dir, '.ralph', 'queue.json');
+    writeFileSync(
+      queuePath,
+      JSON.stringify({
+        version: 1,
+        items: [
+          { id: 'fix-auth', title: 'Fix the login', state: 'completed', branch: 'ralph/fix-auth', worktree: '.ralph/worktrees/fix-auth' },
+          { id: 'add-api', title: 'Add the API', state: 'failed', branch: 'ralph/add-api', worktree: '.ralph/worktrees/add-api' },
+        ],
+      }),
+    );
+    const dashboard = await startDashboard(dir);
+    const page = await newPage();
+    await page.goto(dashboard.url);
+    await page.waitForSelector('body[data-loaded="true"]');
+    expect(await page.getByTestId('tab-fix-auth').textContent()).toBe('Fix the login completed');
+    await page.getByTestId('tab-add-api').click();
+    await expect.poll(() => page.getByTestId('exit-reason').textContent()).toBe('max_loops (exit 7)');
+    expect(await page.getByTestId('cost').textContent()).toBe('$2.25');
+    await page.screenshot({ path: join(shots, 'dashboard-queue.png'), fullPage: true });
+    expect(await page.getByTestId('no-iterations').isVisible()).toBe(true);
+    await page.getByTestId('tab-fix-auth').click();
+    await expect.poll(() => page.getByTestId('exit-reason').textContent()).toBe('project_complete (exit 0)');
+    // Switching loops replaces the charts, never adds to them.
+    expect(await page.locator('.chart').count()).toBe(4);
+    expect(await page.getByTestId('no-iterations').isVisible()).toBe(false);
+
+    writeFileSync(queuePath, '{"version": 1, "items": [');
+    await expect
+      .poll(() => page.locator('#notice').textContent(), { timeout: 10_000 })
+      .toContain("queue.json is not valid JSON; showing this project's loop only");
+    expect(await page.locator('#tabs').isHidden()).toBe(true);
+    expect(await page.getByTestId('loop-status').textContent()).toBe('not started');
+
+    // A second dashboard on the same port is told so.
+    const port = new URL(dashboard.url).port;
+    const second = await runCli('ralph', ['dashboard', '--no-open', '--port', port], dir, cleanEnv());
+    expect(second.exitCode).toBe(1);
+    expect(String(second.stderr)).toContain(`Port ${port} on 127.0.0.1 is already in use.`);
+    await dashboard.stop();
   });
 });

@@ -162,7 +162,10 @@ export class LoopCharts {
   }
 
   destroy(): void {
-    for (const chart of this.charts) chart.plot.destroy();
+    for (const chart of this.charts) {
+      chart.plot.destroy();
+      chart.box.remove();
+    }
     this.charts = [];
     this.loopId = null;
   }

@@ -17,9 +17,10 @@ const main = document.getElementById('loop') as HTMLElement;
 const cards = h('div', { class: 'cards' });
 const feedback = h('p', { class: 'feedback', 'data-testid': 'feedback', role: 'status' });
 const chartsHost = h('div', { class: 'charts' });
+const noCharts = h('p', { class: 'muted', 'data-testid': 'no-iterations' }, 'No iteration recorded yet.');
 const recentHost = h('div', {});
 const updated = h('p', { class: 'muted updated', 'data-testid': 'updated' });
-main.append(feedback, cards, h('h2', { class: 'section' }, 'Per iteration'), chartsHost, recentHost, updated);
+main.append(feedback, cards, h('h2', { class: 'section' }, 'Per iteration'), noCharts, chartsHost, recentHost, updated);
 
 const charts = new LoopCharts();
 let state: DashboardState | null = null;
@@ -85,9 +86,10 @@ function render(): void {
   if (loop === undefined) return;
   document.title = `Ralph · ${loop.title} · ${loop.state.status}`;
   cards.replaceChildren(...summaryCards(loop, actions));
+  // Charts of nothing would only show empty axes.
+  noCharts.hidden = loop.iterations.length > 0;
+  chartsHost.hidden = loop.iterations.length === 0;
   charts.show(chartsHost, loop.id, loop.iterations);
-  if (loop.iterations.length === 0) chartsHost.dataset['empty'] = 'true';
-  else delete chartsHost.dataset['empty'];
   recentHost.replaceChildren(recentCard(loop));
   updated.textContent = `Read ${formatTime(state.takenAt)} from ${loop.location === '.' ? 'this project' : loop.location}`;
   if (document.body.dataset['loaded'] !== 'true') {

@@ -131,7 +131,7 @@ export function startDashboardServer(options: DashboardServerOptions): Promise<D
       const hostPart = options.host.includes(':') ? `[${options.host}]` : options.host;
       const origin = `http://${hostPart}:${port}`;
       const hosts = allowedHosts(options.host, port);
-      guard = { token: options.token, hosts, origins: hosts.map((h) => `http://${h}`), cookieName: `ralph_dashboard_${port}` };
+      guard = { token: options.token, hosts, origins: hosts === 'any' ? [] : hosts.map((h) => `http://${h}`), cookieName: `ralph_dashboard_${port}` };
       resolve({
         url: `${origin}/?token=${options.token}`,
         origin,

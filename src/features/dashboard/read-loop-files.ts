@@ -1,4 +1,4 @@
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readSync, statSync } from 'node:fs';
 import type { StatusDocument } from '../../core/status-model.js';
 import { readDocument, type DocumentSpec, type JsonRead } from '../../state/document-store.js';
 import { CIRCUIT_HISTORY, CIRCUIT_STATE } from '../../state/documents/circuit.js';
@@ -9,7 +9,7 @@ import { ralphPaths, type RalphPaths } from '../../state/paths.js';
 import { parseEventRecords } from '../event-log-inspect.js';
 import { isLoopAlive, readSessionId } from '../monitor/read-snapshot.js';
 import { readLastLines } from '../monitor/read-log-tail.js';
-import { parseMetrics } from '../stats.js';
+import { parseMetrics, type ParsedMetrics } from '../stats.js';
 import type { LoopFiles } from './loop-view.js';
 
 /** Session recording lines read from its end: the recent iterations are in there. */
@@ -49,6 +49,28 @@ function readTailText(path: string, maxBytes: number): string {
   }
 }
 
+/**
+ * metrics.jsonl as last parsed, per file: the page asks every second, and a
+ * long run's file only changes once per iteration.
+ */
+const parsedMetrics = new Map<string, { size: number; mtimeMs: number; metrics: ParsedMetrics }>();
+
+function readMetrics(path: string): ParsedMetrics {
+  let stamp: { size: number; mtimeMs: number };
+  try {
+    const stats = statSync(path);
+    stamp = { size: stats.size, mtimeMs: stats.mtimeMs };
+  } catch {
+    parsedMetrics.delete(path);
+    return parseMetrics('');
+  }
+  const cached = parsedMetrics.get(path);
+  if (cached !== undefined && cached.size === stamp.size && cached.mtimeMs === stamp.mtimeMs) return cached.metrics;
+  const metrics = parseMetrics(readTailText(path, METRICS_BYTES));
+  parsedMetrics.set(path, { ...stamp, metrics });
+  return metrics;
+}
+
 export interface LoopLocation {
   id: string;
   title: string;
@@ -75,7 +97,7 @@ export function readLoopFiles(loop: LoopLocation): LoopFiles {
     circuit: readForDisplay(paths, CIRCUIT_STATE),
     circuitHistory: readForDisplay(paths, CIRCUIT_HISTORY),
     gate: readForDisplay(paths, VERIFY_GATE),
-    metrics: parseMetrics(readTailText(paths.metrics, METRICS_BYTES)),
+    metrics: readMetrics(paths.metrics),
     events: parseEventRecords(readLastLines(paths.sessionRecording, EVENT_LINES, EVENT_BYTES).join('\n')).records,
     sessionId: readSessionId(paths.claudeSession, statusRead),
     alive: doc === undefined ? null : isLoopAlive(doc),

@@ -9,8 +9,12 @@ import type { IncomingHttpHeaders } from 'node:http';
  */
 export interface GuardConfig {
   token: string;
-  /** `host:port` values this server answers to. */
-  hosts: readonly string[];
+  /**
+   * `host:port` values this server answers to; `any` when it listens on every
+   * address (0.0.0.0, ::), where the names people reach it by cannot be known:
+   * the page's origin is then whatever host the request names.
+   */
+  hosts: readonly string[] | 'any';
   /** `http://host:port` values of the page (one per name in `hosts`). */
   origins: readonly string[];
   /** Cookie carrying the token for the page's own requests (assets, the event stream). */
@@ -41,8 +45,9 @@ export function cookieValue(header: string | undefined, name: string): string | 
 
 const first = (value: string | string[] | undefined): string | undefined => (Array.isArray(value) ? value[0] : value);
 
-/** Hosts a loopback server answers to: the address it listens on, and the names of loopback. */
-export function allowedHosts(host: string, port: number): string[] {
+/** Hosts a server answers to: the address it listens on (and the names of loopback for a loopback one); `any` for every address. */
+export function allowedHosts(host: string, port: number): string[] | 'any' {
+  if (host === '0.0.0.0' || host === '::') return 'any';
   const bracketed = host.includes(':') ? `[${host}]` : host;
   const names = new Set([bracketed]);
   if (isLoopback(host)) for (const name of ['127.0.0.1', 'localhost', '[::1]']) names.add(name);
@@ -61,17 +66,18 @@ export function isLoopback(host: string): boolean {
  * browser asking this server first (and it never says yes).
  */
 export function checkRequest(config: GuardConfig, method: string, headers: IncomingHttpHeaders, queryToken: string | undefined): GuardVerdict {
-  const host = first(headers.host);
-  if (host === undefined || !config.hosts.includes(host.toLowerCase())) {
-    return { ok: false, status: 421, reason: `this dashboard answers to ${config.hosts[0] ?? ''} only` };
+  const host = first(headers.host)?.toLowerCase();
+  if (host === undefined || (config.hosts !== 'any' && !config.hosts.includes(host))) {
+    return { ok: false, status: 421, reason: `this dashboard answers to ${config.hosts === 'any' ? 'a named host' : (config.hosts[0] ?? '')} only` };
   }
+  const origins = config.hosts === 'any' ? [`http://${host}`] : config.origins;
   const origin = first(headers.origin);
   if (method !== 'GET' && method !== 'HEAD') {
-    if (origin !== undefined && !config.origins.includes(origin)) return { ok: false, status: 403, reason: `requests from ${origin} are refused` };
+    if (origin !== undefined && !origins.includes(origin)) return { ok: false, status: 403, reason: `requests from ${origin} are refused` };
     if (!sameToken(config.token, first(headers[TOKEN_HEADER]))) return { ok: false, status: 401, reason: 'missing or wrong token' };
     return { ok: true };
   }
-  if (origin !== undefined && !config.origins.includes(origin)) return { ok: false, status: 403, reason: `requests from ${origin} are refused` };
+  if (origin !== undefined && !origins.includes(origin)) return { ok: false, status: 403, reason: `requests from ${origin} are refused` };
   const cookie = cookieValue(first(headers.cookie), config.cookieName);
   const given = [queryToken, first(headers[TOKEN_HEADER]), cookie];
   if (!given.some((token) => sameToken(config.token, token))) return { ok: false, status: 401, reason: 'missing or wrong token' };

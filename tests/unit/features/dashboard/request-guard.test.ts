@@ -4,7 +4,8 @@ import { allowedHosts, checkRequest, cookieValue, isLoopback, type GuardConfig }
 
 const TOKEN = 'abc123_-XYZ';
 const hosts = allowedHosts('127.0.0.1', 4000);
-const config: GuardConfig = { token: TOKEN, hosts, origins: hosts.map((h) => `http://${h}`), cookieName: 'ralph_dashboard_4000' };
+const config: GuardConfig = { token: TOKEN, hosts, origins: hosts === 'any' ? [] : hosts.map((h) => `http://${h}`), cookieName: 'ralph_dashboard_4000' };
+const everywhere: GuardConfig = { token: TOKEN, hosts: 'any', origins: [], cookieName: 'ralph_dashboard_4000' };
 const HOST = { host: '127.0.0.1:4000' };
 
 describe('checkRequest', () => {
@@ -34,6 +35,29 @@ describe('checkRequest', () => {
   });
 });
 
+describe('checkRequest on every address (--host 0.0.0.0 --allow-remote)', () => {
+  it.each([
+    ['GET by a LAN address with the token', 'GET', { host: '192.168.1.5:4000' }, TOKEN, { ok: true }],
+    ['GET without the token', 'GET', { host: '192.168.1.5:4000' }, undefined, { ok: false, status: 401 }],
+    [
+      'POST from the page at the address the request names',
+      'POST',
+      { host: '192.168.1.5:4000', origin: 'http://192.168.1.5:4000', 'x-ralph-token': TOKEN },
+      undefined,
+      { ok: true },
+    ],
+    [
+      'POST from another origin',
+      'POST',
+      { host: '192.168.1.5:4000', origin: 'http://evil.example', 'x-ralph-token': TOKEN },
+      undefined,
+      { ok: false, status: 403 },
+    ],
+  ] as const)('%s', (_name, method, headers, query, verdict) => {
+    expect(checkRequest(everywhere, method, headers, query)).toMatchObject(verdict);
+  });
+});
+
 describe('hosts and cookies', () => {
   it.each([
     ['127.0.0.1', true],
@@ -51,6 +75,8 @@ describe('hosts and cookies', () => {
     expect(allowedHosts('127.0.0.1', 80)).toEqual(['127.0.0.1:80', 'localhost:80', '[::1]:80']);
     expect(allowedHosts('::1', 80)).toEqual(['[::1]:80', '127.0.0.1:80', 'localhost:80']);
     expect(allowedHosts('192.168.1.2', 80)).toEqual(['192.168.1.2:80']);
+    expect(allowedHosts('0.0.0.0', 80)).toBe('any');
+    expect(allowedHosts('::', 80)).toBe('any');
   });
 
   it('reads one cookie among several', () => {
