@@ -50,9 +50,13 @@ export interface RunningDashboard {
   stop(): Promise<number | undefined>;
 }
 
-/** Starts the built `ralph dashboard --no-open` in `dir` and reads the address from its first line. */
-export async function startDashboard(dir: string, env: Record<string, string> = cleanEnv()): Promise<RunningDashboard> {
-  const child = execa(process.execPath, [join(ROOT, 'bin', 'ralph.js'), 'dashboard', '--no-open'], {
+/** Starts the built `ralph dashboard` (`--no-open` unless other `flags` are given) in `dir` and reads the address from its first line. */
+export async function startDashboard(
+  dir: string,
+  env: Record<string, string> = cleanEnv(),
+  flags: readonly string[] = ['--no-open'],
+): Promise<RunningDashboard> {
+  const child = execa(process.execPath, [join(ROOT, 'bin', 'ralph.js'), 'dashboard', ...flags], {
     cwd: dir,
     env,
     extendEnv: false,
