@@ -6,7 +6,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, renderTime, screenshotDir, startDashboard } from '../helpers/dashboard-browser.js';
 import { ralphProject, writeMockScript } from '../helpers/ralph-project.js';
-import { ROOT, cleanEnv, ralph, readJson, runCli, statusBlock } from '../helpers/run-cli.js';
+import { ROOT, cleanEnv, fakeClaude, ralph, readJson, runCli, statusBlock } from '../helpers/run-cli.js';
 import { waitFor } from '../helpers/wait-for.js';
 
 const working = `Working.\n${statusBlock({ STATUS: 'IN_PROGRESS', EXIT_SIGNAL: 'false' })}`;
@@ -235,6 +235,29 @@ describe('ralph dashboard in chromium', () => {
     const second = await runCli('ralph', ['dashboard', '--no-open', '--port', port], dir, cleanEnv());
     expect(second.exitCode).toBe(1);
     expect(String(second.stderr)).toContain(`Port ${port} on 127.0.0.1 is already in use.`);
+    await dashboard.stop();
+  });
+
+  it("a running call: the agent's current tool, and its clock moving in the page", async () => {
+    const dir = ralphProject();
+    const stream = readFileSync(join(import.meta.dirname, '..', 'fixtures', 'claude-cli', 'stream-json-success.jsonl'), 'utf8');
+    // The init event, the text and the Write tool call; the agent then works a while before the rest.
+    const first = `${stream.split('\n').slice(0, 3).join('\n')}\n`;
+    const fake = fakeClaude([{ stdout_first: first, shell: 'sleep 6', stdout: stream.slice(first.length) }]);
+    const loop = runCli('ralph', ['--live', '--pause', '0', '--max-loops', '1'], dir, fake.env, 60_000);
+    const progressPath = join(dir, '.ralph', 'progress.json');
+    await waitFor(() => String(readJson(progressPath)['current_tool']).startsWith('Write'), 'the call to report its tool');
+    const tool = String(readJson(progressPath)['current_tool']);
+    const dashboard = await startDashboard(dir);
+    const page = await newPage();
+    await page.goto(dashboard.url);
+    await expect.poll(() => page.getByTestId('current-tool').textContent()).toBe(tool);
+    const seconds = async (): Promise<number> => Number((await page.getByTestId('call-elapsed').textContent())?.replace(/s$/, ''));
+    const before = await seconds();
+    await expect.poll(seconds, { timeout: 5_000 }).toBeGreaterThan(before);
+    await page.screenshot({ path: join(shots, 'dashboard-call.png'), fullPage: true });
+    expect((await loop).exitCode).toBe(7);
+    await expect.poll(() => page.getByTestId('card-call').textContent(), { timeout: 10_000 }).toContain('The loop has finished.');
     await dashboard.stop();
   });
 });

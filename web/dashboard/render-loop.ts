@@ -136,13 +136,13 @@ function verifyCard(loop: LoopView, actions: Actions): HTMLElement {
   );
 }
 
-function recentRow(it: RecentIteration): HTMLElement {
+function recentRow(it: RecentIteration, underWay: boolean): HTMLElement {
   const verify = it.verifyPassed === null ? '—' : it.verifyPassed ? '✔ passed' : '✘ failed';
   return h(
     'tr',
     { class: it.success === false ? 'failed' : '' },
     h('td', {}, it.iteration),
-    h('td', {}, it.result || '—'),
+    h('td', {}, it.result || (underWay ? 'under way…' : '—')),
     h('td', {}, verify),
     h('td', {}, it.durationSec === null ? '—' : formatSeconds(it.durationSec)),
     h('td', {}, it.filesChanged === null ? '—' : it.filesChanged),
@@ -163,7 +163,7 @@ export function recentCard(loop: LoopView): HTMLElement {
         {},
         h('tr', {}, h('th', {}, '#'), h('th', {}, 'Result'), h('th', {}, 'Verify'), h('th', {}, 'Took'), h('th', {}, 'Files'), h('th', {}, 'Summary')),
       ),
-      h('tbody', { 'data-testid': 'recent-rows' }, ...loop.recent.map(recentRow)),
+      h('tbody', { 'data-testid': 'recent-rows' }, ...loop.recent.map((it, i) => recentRow(it, i === 0 && loop.state.alive === true && !loop.state.finished))),
     ),
   );
 }
