@@ -107,7 +107,7 @@ export function startDashboardServer(options: DashboardServerOptions): Promise<D
       return send(res, 200, page.type, page.body.toString('utf8').replace(TOKEN_SLOT, options.token), { 'set-cookie': cookie });
     }
     if (url.pathname === '/api/state') return sendJson(res, 200, options.read());
-    if (url.pathname === '/api/events') return stream.add(res);
+    if (url.pathname === '/api/events' && method === 'GET') return stream.add(res);
     const asset = options.assets.get(url.pathname);
     if (asset !== undefined && url.pathname !== '/index.html') return send(res, 200, asset.type, asset.body);
     return send(res, 404, 'text/plain; charset=utf-8', 'not found\n');
