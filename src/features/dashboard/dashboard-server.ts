@@ -46,24 +46,32 @@ function send(res: ServerResponse, status: number, type: string, body: string | 
 
 const sendJson = (res: ServerResponse, status: number, value: unknown): void => send(res, status, 'application/json; charset=utf-8', JSON.stringify(value));
 
+class BodyError extends Error {
+  constructor(
+    message: string,
+    readonly status: number,
+  ) {
+    super(message);
+  }
+}
+
+/** The JSON body of a POST; a body past MAX_BODY_BYTES is read to its end and dropped (so the answer still reaches the client). */
 function readBody(req: IncomingMessage): Promise<unknown> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
     req.on('data', (chunk: Buffer) => {
       size += chunk.length;
-      if (size > MAX_BODY_BYTES) {
-        reject(new Error('request body too large'));
-        req.destroy();
-      } else chunks.push(chunk);
+      if (size <= MAX_BODY_BYTES) chunks.push(chunk);
     });
     req.on('end', () => {
+      if (size > MAX_BODY_BYTES) return reject(new BodyError(`request body too large (more than ${MAX_BODY_BYTES} bytes)`, 413));
       const text = Buffer.concat(chunks).toString('utf8').trim();
       if (text === '') return resolve({});
       try {
         resolve(JSON.parse(text));
       } catch {
-        reject(new Error('request body is not JSON'));
+        reject(new BodyError('request body is not JSON', 400));
       }
     });
     req.on('error', reject);
@@ -93,7 +101,8 @@ export function startDashboardServer(options: DashboardServerOptions): Promise<D
       try {
         body = await readBody(req);
       } catch (error) {
-        return sendJson(res, 400, { ok: false, message: (error as Error).message });
+        if (error instanceof BodyError) return sendJson(res, error.status, { ok: false, message: error.message });
+        throw error;
       }
       const request = parseControlRequest(match[2] ?? '', body);
       if (request === undefined)
