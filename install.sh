@@ -46,7 +46,7 @@ build() {
     say "Installing dependencies (npm ci)..."
     npm ci --no-audit --no-fund --prefer-offline
   fi
-  if [ ! -f dist/bundle/ralph-help.txt ] || [ -n "$(find src scripts package.json tsconfig.json tsconfig.build.json -newer dist/bundle/ralph-help.txt -print -quit)" ]; then
+  if [ ! -f dist/bundle/ralph-help.txt ] || [ -n "$(find src web scripts package.json tsconfig.json tsconfig.build.json -newer dist/bundle/ralph-help.txt -print -quit)" ]; then
     say "Building..."
     npm run --silent build
   fi
