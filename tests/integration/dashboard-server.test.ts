@@ -107,6 +107,7 @@ describe('the dashboard server', () => {
     ['a body that is not JSON', '/api/loops/main/gate', '{"answer":', 400, 'request body is not JSON'],
     ['a body of 5,000 bytes', '/api/loops/main/stop', 'x'.repeat(5000), 413, 'request body too large (more than 4096 bytes)'],
     ['another path', '/api/stop', '{}', 404, 'no such control: /api/stop'],
+    ['a loop id that is no text', '/api/loops/%E0%A4%A/stop', '{}', 404, 'no such loop: %E0%A4%A'],
   ])('POST with %s (%s) → %i: %s', async (_name, path, body, status, message) => {
     const s = await start();
     const answer = await post(s, path, body);

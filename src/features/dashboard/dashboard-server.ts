@@ -107,7 +107,13 @@ export function startDashboardServer(options: DashboardServerOptions): Promise<D
       const request = parseControlRequest(match[2] ?? '', body);
       if (request === undefined)
         return sendJson(res, 400, { ok: false, message: `unknown control '${match[2] ?? ''}' (or a gate answer other than retry, skip, abort)` });
-      const outcome = await options.control(decodeURIComponent(match[1] ?? ''), request);
+      let loopId: string;
+      try {
+        loopId = decodeURIComponent(match[1] ?? '');
+      } catch {
+        return sendJson(res, 404, { ok: false, message: `no such loop: ${match[1] ?? ''}` });
+      }
+      const outcome = await options.control(loopId, request);
       return sendJson(res, outcome.status, outcome);
     }
     if (method !== 'GET' && method !== 'HEAD') return send(res, 405, 'text/plain; charset=utf-8', 'method not allowed\n', { allow: 'GET, HEAD, POST' });
