@@ -18,7 +18,7 @@ const cards = h('div', { class: 'cards' });
 const feedback = h('p', { class: 'feedback', 'data-testid': 'feedback', role: 'status' });
 const chartsHost = h('div', { class: 'charts' });
 const noCharts = h('p', { class: 'muted', 'data-testid': 'no-iterations' }, 'No iteration recorded yet.');
-const recentHost = h('div', {});
+const recentHost = h('div', { class: 'recent' });
 const updated = h('p', { class: 'muted updated', 'data-testid': 'updated' });
 main.append(feedback, cards, h('h2', { class: 'section' }, 'Per iteration'), noCharts, chartsHost, recentHost, updated);
 
