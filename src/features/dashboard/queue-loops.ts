@@ -1,5 +1,5 @@
 import { readFileSync, realpathSync, statSync } from 'node:fs';
-import { basename, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { basename, isAbsolute, relative, resolve, sep } from 'node:path';
 import { isRecord } from '../../core/guards.js';
 import type { RalphPaths } from '../../state/paths.js';
 import type { LoopLocation } from './read-loop-files.js';
@@ -40,7 +40,7 @@ function worktreeDir(paths: RalphPaths, worktree: string): string | undefined {
  * order. No queue file is no queue (no notice); a file that cannot be read or
  * is not a version-1 queue gives no loops and a notice saying why.
  */
-export function readQueueLoops(paths: RalphPaths, queueFile = join(paths.dir, 'queue.json')): QueueLoops {
+export function readQueueLoops(paths: RalphPaths, queueFile = paths.queue): QueueLoops {
   let text: string;
   try {
     text = readFileSync(queueFile, 'utf8');
