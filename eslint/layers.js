@@ -3,7 +3,7 @@
 // layer's types with `import type` (erased at build, so nothing is loaded at run time).
 
 /** Packages that act on the world: files, processes, terminals, locks, the network. */
-const EFFECT_PACKAGES = ['chalk', 'ora', 'commander', 'proper-lockfile', '@modelcontextprotocol/sdk', '@octokit/rest'];
+const EFFECT_PACKAGES = ['chalk', 'ora', 'commander', 'proper-lockfile', '@modelcontextprotocol/sdk', '@octokit/rest', '@anthropic-ai/sandbox-runtime'];
 
 /** Node builtins that read or change the machine, for layers that may still use pure ones. */
 const EFFECT_BUILTINS = [

@@ -122,6 +122,9 @@ await Promise.all(
       target: 'node20',
       chunkNames: `${name}-[hash]`,
       sourcemap: 'linked',
+      // The sandbox runtime finds its helper programs (seccomp filter, proxy agent) beside its own
+      // files, so it is loaded from node_modules as installed, never copied into a bundle.
+      external: ['@anthropic-ai/sandbox-runtime'],
       ...format,
       plugins: [...plugins, ...(leaves ? [leaving(leaves, commonjs)] : [])],
       logLevel: 'warning',

@@ -4,6 +4,7 @@
  * touches the clock, the file system or child processes except through these.
  */
 import type { AgentProgress, AgentResult } from './agent-result.js';
+import type { Refusal } from './core/sandbox-refusals.js';
 
 export interface Clock {
   /** Milliseconds since the epoch. */
@@ -70,6 +71,8 @@ export interface AgentRequest {
   onProgress?: (event: AgentProgress) => void;
   /** Called with raw output text as it arrives. */
   onOutput?: (text: string) => void;
+  /** Called after the call with each action the sandbox refused the agent (--sandbox). */
+  onRefusal?: (refusal: Refusal) => void;
 }
 
 export interface AgentBackend {

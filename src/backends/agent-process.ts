@@ -1,5 +1,6 @@
 import { describeProcesses } from '../core/process-selection.js';
 import { start, type ProcessOutcome } from '../infra/process.js';
+import { activeSandbox } from '../infra/sandbox/active-sandbox.js';
 import type { AgentRequest, Logger } from '../ports.js';
 import { CappedLog, type LogCap } from '../state/capped-log.js';
 import { writeFileAtomic } from '../state/json-file.js';
@@ -30,14 +31,17 @@ export interface AgentProcessEnd {
  * Runs one agent CLI call the way every backend must: in a process group of its own that ends
  * with the call (timeout, Ctrl+C, or children left behind), stdout logged redacted to the call's
  * output log as it arrives and handed to the backend's reader and the live view, and the tail of
- * stderr kept beside the log. What the output means is the backend's own business.
+ * stderr kept beside the log; with --sandbox, contained, and what the sandbox refused it is
+ * told through the request. What the output means is the backend's own business.
  */
 export async function runAgentProcess(request: AgentRequest, signal: AbortSignal, spec: AgentProcessSpec): Promise<AgentProcessEnd> {
   const { logger } = spec;
   const started = Date.now();
   const log = new CappedLog(request.outputLogPath, spec.outputLogCap, currentRedactors().bytes);
+  const sandbox = activeSandbox();
   const outcome = await start(spec.file, spec.args, {
     cwd: request.cwd,
+    ...(sandbox ? { contain: sandbox } : {}),
     env: spec.env,
     ...(spec.input !== undefined ? { input: spec.input } : {}),
     role: 'agent',
@@ -50,6 +54,7 @@ export async function runAgentProcess(request: AgentRequest, signal: AbortSignal
       request.onOutput?.(text);
     },
   });
+  for (const refusal of outcome.refusals ?? []) request.onRefusal?.(refusal);
   const stopped = outcome.stopped;
   if (stopped.length > 0)
     logger.info(`Stopped ${stopped.length} process${stopped.length === 1 ? '' : 'es'} the agent left running: ${describeProcesses(stopped)}`);

@@ -1,4 +1,5 @@
 import type { RalphConfig } from '../config/keys.js';
+import type { SandboxAgentFacts } from '../core/sandbox-policy.js';
 import type { AgentBackend, Clock, Logger, ProcessRunner } from '../ports.js';
 import type { RalphPaths } from '../state/paths.js';
 import { BACKEND_NAMES, type BackendName } from './backend-names.js';
@@ -44,6 +45,8 @@ export interface BackendEntry {
   instructionsFile?: string;
   /** The command that installs the agent's CLI, for setup lines and messages. */
   install?: string;
+  /** What the agent's CLI needs of a sandbox (--sandbox): its own folders, its API hosts. */
+  sandbox: SandboxAgentFacts;
   /** Builds the backend; loaded on demand so read-only commands never pay for it. */
   create(ctx: BackendContext): Promise<AgentBackend>;
   /** Checks before the first call that the agent can run at all (throws a RalphError if not). */
@@ -62,6 +65,11 @@ export const BACKENDS = {
     capabilities: { resume: true, cost: true, liveView: true, permissionDenials: true, usageLimits: true, allowedTools: true },
     instructionsFile: 'CLAUDE.md',
     install: 'npm install -g @anthropic-ai/claude-code',
+    sandbox: {
+      configDirs: [{ path: '~/.claude', variable: 'CLAUDE_CONFIG_DIR' }, { path: '~/.claude.json' }],
+      hosts: ['api.anthropic.com'],
+      baseUrlVariables: ['ANTHROPIC_BASE_URL'],
+    },
     create: async (ctx) => (await import('./claude/create-claude-backend.js')).createClaudeBackend(ctx),
     preflight: async (ctx) => (await import('./claude/create-claude-backend.js')).checkClaudeBeforeLoop(ctx),
   },
@@ -72,6 +80,11 @@ export const BACKENDS = {
     capabilities: { resume: true, cost: true, liveView: true, permissionDenials: true, usageLimits: true, allowedTools: false },
     instructionsFile: 'AGENTS.md',
     install: 'npm install -g @openai/codex',
+    sandbox: {
+      configDirs: [{ path: '~/.codex', variable: 'CODEX_HOME' }],
+      hosts: ['api.openai.com', 'chatgpt.com', 'auth.openai.com'],
+      baseUrlVariables: ['OPENAI_BASE_URL'],
+    },
     create: async (ctx) => (await import('./codex/create-codex-backend.js')).createCodexBackend(ctx),
     preflight: async (ctx) => (await import('./codex/create-codex-backend.js')).checkCodexBeforeLoop(ctx),
   },
@@ -82,6 +95,11 @@ export const BACKENDS = {
     capabilities: { resume: true, cost: true, liveView: true, permissionDenials: true, usageLimits: true, allowedTools: true },
     instructionsFile: 'GEMINI.md',
     install: 'npm install -g @google/gemini-cli',
+    sandbox: {
+      configDirs: [{ path: '~/.gemini' }],
+      hosts: ['generativelanguage.googleapis.com', 'cloudcode-pa.googleapis.com', 'oauth2.googleapis.com'],
+      baseUrlVariables: ['GOOGLE_GEMINI_BASE_URL'],
+    },
     create: async (ctx) => (await import('./gemini/create-gemini-backend.js')).createGeminiBackend(ctx),
     preflight: async (ctx) => (await import('./gemini/create-gemini-backend.js')).checkGeminiBeforeLoop(ctx),
   },
@@ -91,6 +109,17 @@ export const BACKENDS = {
     capabilities: { resume: true, cost: true, liveView: true, permissionDenials: true, usageLimits: true, allowedTools: true },
     instructionsFile: 'AGENTS.md',
     install: 'npm install -g opencode-ai',
+    // OpenCode talks to whichever provider its config names: add that host with --sandbox-allow-domain.
+    sandbox: {
+      configDirs: [
+        { path: '~/.config/opencode' },
+        { path: '~/.local/share/opencode' },
+        { path: '~/.local/state/opencode' },
+        { path: '~/.cache/opencode' },
+      ],
+      hosts: ['opencode.ai', 'models.dev'],
+      baseUrlVariables: [],
+    },
     create: async (ctx) => (await import('./opencode/create-opencode-backend.js')).createOpencodeBackend(ctx),
     preflight: async (ctx) => (await import('./opencode/create-opencode-backend.js')).checkOpencodeBeforeLoop(ctx),
   },
@@ -98,6 +127,7 @@ export const BACKENDS = {
     displayName: 'mock agent',
     about: 'scripted',
     capabilities: { resume: true, cost: true, liveView: true, permissionDenials: true, usageLimits: true, allowedTools: false },
+    sandbox: { configDirs: [], hosts: [], baseUrlVariables: [] },
     create: async (ctx) => (await import('./mock-backend.js')).createMockBackend(ctx),
   },
 } satisfies Record<BackendName, BackendEntry>;

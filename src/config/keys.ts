@@ -1,6 +1,7 @@
 import { PROJECT_FILES } from '../state/project-layout.js';
 import { BACKEND_NAMES, backendsWithSetting, type BackendName } from '../backends/backend-names.js';
 import { argumentList, boolean, commandLine, commaList, decimal, envNames, envPairs, integer, oneOf, text, toolList, type ValueType } from './value-types.js';
+import { domainList, pathList } from './sandbox-value-types.js';
 
 /** Every effective setting of a loop, after layering flag > environment > .ralphrc > default. */
 export interface RalphConfig {
@@ -62,6 +63,10 @@ export interface RalphConfig {
   usageLimitWaitMinutes: number;
   apiRetryMax: number;
   apiRetryWaitSeconds: number;
+  sandbox: boolean;
+  sandboxAllowDomains: string[];
+  sandboxAllowWrite: string[];
+  sandboxVerify: boolean;
 }
 
 export type ConfigField = keyof RalphConfig;
@@ -448,6 +453,34 @@ export const CONFIG_KEYS: { [F in ConfigField]: KeySpec<F> } = {
     type: integer(0, 86_400, 'seconds'),
     default: 300,
     doc: 'First wait before retrying an API error; each retry waits one step longer',
+  },
+  sandbox: {
+    key: 'RALPH_SANDBOX',
+    flag: { name: '--sandbox', help: 'run every agent call contained: writes only in the project, network only to the agent API (docs/sandbox.md)' },
+    type: boolean,
+    default: false,
+    doc: 'Run every agent call inside the sandbox runtime (bubblewrap on Linux, sandbox-exec on macOS)',
+  },
+  sandboxAllowDomains: {
+    key: 'RALPH_SANDBOX_ALLOW_DOMAINS',
+    flag: { name: '--sandbox-allow-domain', value: '<domain>', repeatable: true, help: 'let the sandboxed agent reach this host too, e.g. registry.npmjs.org (repeatable)' },
+    type: domainList,
+    default: [],
+    doc: 'Hosts the sandboxed agent may reach besides its API (*.example.com, host:port)',
+  },
+  sandboxAllowWrite: {
+    key: 'RALPH_SANDBOX_ALLOW_WRITE',
+    flag: { name: '--sandbox-allow-write', value: '<path>', repeatable: true, help: 'let the sandboxed agent write here too (repeatable)' },
+    type: pathList,
+    default: [],
+    doc: 'Paths the sandboxed agent may write besides the project, the temp dir and its config dir',
+  },
+  sandboxVerify: {
+    key: 'RALPH_SANDBOX_VERIFY',
+    flag: { name: '--sandbox-verify', help: 'run the verify command in the sandbox too' },
+    type: boolean,
+    default: false,
+    doc: 'Run the verify command inside the sandbox too (off: tests often need the network or services)',
   },
 };
 

@@ -4,6 +4,10 @@ import { parseRalphrc } from './ralphrc.js';
 import { routeAgentFlags, selectedBackend } from './agent-flags.js';
 import type { ValueType } from './value-types.js';
 
+/** Lists a repeated flag adds to (on top of .ralphrc and the environment) instead of replacing. */
+type ListField = 'agentEnv' | 'sandboxAllowDomains' | 'sandboxAllowWrite';
+const ADDING_LISTS: ReadonlySet<ConfigField> = new Set<ListField>(['agentEnv', 'sandboxAllowDomains', 'sandboxAllowWrite']);
+
 export type ConfigSource = 'default' | 'ralphrc' | 'env' | 'flag';
 
 export interface ValueOrigin {
@@ -112,13 +116,16 @@ export function loadConfig(inputs: ConfigInputs): LoadedConfig {
         break;
       }
       if (field === 'verifyEnv') merged = { ...(merged ?? {}), ...(parsed.value as Record<string, string>) };
-      else if (field === 'agentEnv') names = [...(names ?? []), ...(parsed.value as string[])];
+      else if (ADDING_LISTS.has(field)) names = [...(names ?? []), ...(parsed.value as string[])];
       else (config as unknown as Record<string, unknown>)[field] = parsed.value;
     }
     if (failed) continue;
     if (merged !== undefined) config.verifyEnv = { ...config.verifyEnv, ...merged };
-    // Pass-through names add up: the flag adds to what .ralphrc or the environment named.
-    if (names !== undefined) config.agentEnv = [...new Set([...config.agentEnv, ...names])];
+    // Pass-through names and sandbox allowances add up: the flag adds to what .ralphrc or the environment named.
+    if (names !== undefined) {
+      const listField = field as ListField;
+      config[listField] = [...new Set([...config[listField], ...names])];
+    }
     origins[field] = { source: 'flag', where: flag };
   }
 

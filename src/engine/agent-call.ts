@@ -93,6 +93,7 @@ export async function callAgent(loopSession: LoopRun, outputLogPath: string, pla
         timeoutMs: config.timeoutMinutes * 60_000,
         outputLogPath,
         live: config.live,
+        onRefusal: (refusal) => loopSession.emit({ type: 'sandbox.refused', iteration: run.loop, refusal }),
         onProgress: (event) => {
           // Watchers see the session while the first call still runs, not only after it.
           if (event.kind === 'session_started' && SESSION_ID.test(event.sessionId) && event.sessionId !== run.sessionId) {

@@ -7,6 +7,7 @@ import type { Analysis, ProgressFacts } from '../core/response-analyzer.js';
 import type { RollbackFacts } from '../core/rollback-notice.js';
 import type { StatusTotals } from '../core/status-model.js';
 import type { VerifyOutcome } from '../core/verify-feedback.js';
+import type { Refusal } from '../core/sandbox-refusals.js';
 import type { RunState } from './run-state.js';
 import type { GateRun } from './verify-gate.js';
 
@@ -39,6 +40,8 @@ export type LoopEvent =
   | { type: 'wait.end'; iteration: number; wait: WaitRecord; end: WaitEnd }
   | { type: 'limit.usage'; message: string; until: number }
   | { type: 'api_retry.gave_up'; message: string }
+  /** The sandbox (--sandbox) refused the agent something during the iteration's call. */
+  | { type: 'sandbox.refused'; iteration: number; refusal: Refusal }
   | IterationEnd
   /** The run state changed (status.json). `run` is the live state: read it when the event arrives. */
   | { type: 'status'; run: Readonly<RunState> }

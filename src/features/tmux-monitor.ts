@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';
 import { describeExitCode } from '../core/exit-code-meaning.js';
+import { shellCommand, shellQuote } from '../core/shell-words.js';
 import { ExitCode, RalphError } from '../errors.js';
 import type { ProcessRunner } from '../ports.js';
 import { ralphPaths } from '../state/paths.js';
@@ -34,17 +35,7 @@ export const WINDOW_TITLE = 'Ralph: Loop | Output | Status';
 export const PANE_TITLES = ['Ralph Loop', 'Agent Output', 'Status'] as const;
 export const LIVE_LOG_HEADER = '=== Ralph Live Output - Waiting for first loop... ===\n';
 
-const SAFE_WORD = /^[A-Za-z0-9_@%+=:,./-]+$/;
-
-/** Quotes one argument for a POSIX shell (and fish): words stay bare, the rest single-quoted. */
-export function shellQuote(arg: string): string {
-  if (SAFE_WORD.test(arg)) return arg;
-  return `'${arg.replace(/'/g, `'\\''`)}'`;
-}
-
-export function shellCommand(argv: readonly string[]): string {
-  return argv.map(shellQuote).join(' ');
-}
+export { shellCommand, shellQuote };
 
 function tmuxPrefix(socketName: string | undefined): string[] {
   return socketName ? ['tmux', '-L', socketName] : ['tmux'];

@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
 import type { ProcessEntry } from '../core/process-selection.js';
+import type { Refusal } from '../core/sandbox-refusals.js';
 import { spawnGroup, type GroupProcess } from './process-group.js';
 import { describeSpawnFailure, drainPipes, feedInput, readOutput, timerDelay, type OutputListener } from './process-pipes.js';
 
@@ -41,6 +42,21 @@ export interface StartOptions {
   drainMs?: number;
   /** What the command is, for the run file ("agent", "verify"). */
   role?: string;
+  /** Runs the command inside this container (the sandbox of --sandbox) instead of as it is. */
+  contain?: CommandContainer;
+}
+
+/** The command line that runs a command contained, and how its end is read. */
+export interface ContainedCommand {
+  file: string;
+  args: string[];
+  /** The outcome of the contained command, from that of its wrapper (whose exit code is not the command's). */
+  settle(outcome: ProcessOutcome): ProcessOutcome;
+}
+
+/** Something that runs commands contained: wraps a command line, then reads how it ended. */
+export interface CommandContainer {
+  contain(file: string, args: readonly string[], role: string): Promise<ContainedCommand>;
 }
 
 export interface ProcessOutcome {
@@ -57,6 +73,8 @@ export interface ProcessOutcome {
   failure?: string;
   /** Processes besides the command that outlived it (or its time limit) and were stopped. */
   stopped: ProcessEntry[];
+  /** What a contained command was refused while it ran. */
+  refusals?: Refusal[];
 }
 
 const DEFAULT_KILL_GRACE_MS = 3000;
@@ -68,6 +86,19 @@ function elapsed(since: number): number {
 }
 
 export async function start(file: string, args: readonly string[], options: StartOptions): Promise<ProcessOutcome> {
+  if (options.contain === undefined) return startAsIs(file, args, options);
+  const { contain, ...rest } = options;
+  let contained: ContainedCommand;
+  try {
+    contained = await contain.contain(file, args, options.role ?? file);
+  } catch (error) {
+    const failure = `it could not be wrapped for the sandbox: ${error instanceof Error ? error.message : String(error)}`;
+    return { end: 'spawn_failed', exitCode: undefined, signal: undefined, durationMs: 0, stdoutTail: '', stderrTail: '', stopped: [], failure };
+  }
+  return contained.settle(await startAsIs(contained.file, contained.args, rest));
+}
+
+async function startAsIs(file: string, args: readonly string[], options: StartOptions): Promise<ProcessOutcome> {
   const started = performance.now();
   const nothing = { exitCode: undefined, signal: undefined, stdoutTail: '', stderrTail: '', stopped: [] };
   if (options.signal?.aborted) return { ...nothing, end: 'interrupted', durationMs: 0 };

@@ -5,7 +5,7 @@ import { StreamRedactor } from '../core/secret-redactor.js';
 import { currentRedactors } from '../state/redaction.js';
 import { formatSecondsShort } from '../core/verify-feedback.js';
 import { explainExit } from './exit-explanation.js';
-import { start } from './process.js';
+import { start, type CommandContainer } from './process.js';
 import { describeProcesses } from '../core/process-selection.js';
 
 export { explainExit, firstWord, signalName } from './exit-explanation.js';
@@ -32,6 +32,8 @@ export interface VerifyOptions {
   killGraceMs?: number;
   /** Called once the shell has started, with its PID (= process group id). */
   onStart?: (pid: number) => void;
+  /** Runs the command inside this container (--sandbox-verify). */
+  contain?: CommandContainer;
 }
 
 /** A verify run: the outcome the gate and the feedback read, plus how the run ended. */
@@ -121,6 +123,7 @@ export async function runVerifyCommand(options: VerifyOptions): Promise<VerifyRe
     killGraceMs: options.killGraceMs ?? DEFAULT_KILL_GRACE_MS,
     drainMs: DRAIN_MS,
     ...(options.onStart ? { onSpawn: options.onStart } : {}),
+    ...(options.contain ? { contain: options.contain } : {}),
     onStdout: (text) => stdoutTail.write(outRedactor.write(text)),
     onStderr: (text) => stderrTail.write(errRedactor.write(text)),
   });

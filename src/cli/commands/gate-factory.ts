@@ -10,6 +10,7 @@ import { VerifyGateStep } from '../../engine/verify-gate-step.js';
 import { createCheckpoint, dropCheckpoint, pruneExcessCheckpoints, rollbackToCheckpoint, type Checkpoint } from '../../infra/git-checkpoints.js';
 import { GitWorkspace } from '../../infra/git-workspace.js';
 import { runVerifyCommand } from '../../infra/verify-executor.js';
+import type { CommandContainer } from '../../infra/process.js';
 import type { Clock, Logger, ProcessRunner } from '../../ports.js';
 import type { LoopStore } from '../../state/loop-store.js';
 import type { ExitGuard } from './exit-guard.js';
@@ -22,6 +23,8 @@ export interface GateContext {
   env: NodeJS.ProcessEnv;
   /** Holds a second Ctrl+C back until a rollback in progress is complete. */
   exitGuard: ExitGuard;
+  /** The sandbox the verify command runs in (--sandbox-verify). */
+  contain?: CommandContainer;
 }
 
 const INDEX_LOCK_WAIT_MS = 2000;
@@ -107,6 +110,7 @@ export async function createGate(config: RalphConfig, origins: Record<ConfigFiel
         timeoutMs: settings.timeoutMs,
         env: buildVerifyEnv(ctx.env, settings.env),
         signal,
+        ...(ctx.contain ? { contain: ctx.contain } : {}),
       });
       if (result.stoppedProcesses) ctx.logger.info(`Stopped what the verify command left running: ${result.stoppedProcesses.join(', ')}`);
       return result;

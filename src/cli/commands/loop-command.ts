@@ -27,6 +27,7 @@ import { createGate } from './gate-factory.js';
 import { createStopSignalHandler } from './stop-signals.js';
 import { createLoopSubscribers } from '../loop/loop-subscribers.js';
 import { prepareProjectRepository } from '../../infra/git-checkpoints.js';
+import { startLoopSandbox, sweepSandboxLeftovers, type LoopSandbox } from './loop-sandbox.js';
 
 export interface LoopCommandInput {
   args: RalphArgs;
@@ -82,8 +83,12 @@ export async function runLoopCommand(input: LoopCommandInput): Promise<number> {
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
   let guard: RunGuard | undefined;
+  let sandbox: LoopSandbox | undefined;
   try {
     guard = await startRunGuard(paths.runFile, logger);
+    await sweepSandboxLeftovers(paths.project, runner, logger);
+    if (config.sandbox && !args.dryRun) sandbox = await startLoopSandbox(config, paths.project, env, runner, logger);
+    else if (config.sandboxVerify) logger.warn('--sandbox-verify has no effect without --sandbox: the verify command runs uncontained.');
     const readPrompt = (): string => {
       if (input.task && !readIfExists(promptPath)) return taskPrompt(input.task);
       const text = readIfExists(promptPath);
@@ -129,7 +134,15 @@ export async function runLoopCommand(input: LoopCommandInput): Promise<number> {
     };
     // A rollback a crash cut short is finished before anything else looks at the tree.
     await prepareProjectRepository(paths.project, (m) => logger.warn(m));
-    const gate = await createGate(config, loaded.origins, { io, runner, logger, store, env, exitGuard });
+    const gate = await createGate(config, loaded.origins, {
+      io,
+      runner,
+      logger,
+      store,
+      env,
+      exitGuard,
+      ...(sandbox && config.sandboxVerify ? { contain: sandbox.session } : {}),
+    });
     if (gate) deps.gate = gate;
     const result = await runLoop(deps, {
       config,
@@ -143,6 +156,7 @@ export async function runLoopCommand(input: LoopCommandInput): Promise<number> {
   } finally {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
+    await sandbox?.stop();
     guard?.stop();
     store.close();
     await lock.release();

@@ -7,6 +7,7 @@ import { requestLoopStop, resetCircuitBreaker, whileNoLoopRuns } from '../../sta
 import { resetSession } from '../../state/agent-session-store.js';
 import { loadProjectConfig } from '../load-project-config.js';
 import { backendConfigLines, backendSettingFields, findProgramOnPath } from '../backend-config-lines.js';
+import { sandboxConfigLines } from '../sandbox-policy-lines.js';
 import type { RalphArgs } from '../ralph-args.js';
 import { showReadOnlyStatus } from './status-commands.js';
 
@@ -56,6 +57,7 @@ function showConfig(paths: RalphPaths, args: RalphArgs): number {
     const source = origin.where ? `${origin.source}: ${origin.where}` : origin.source;
     out(`  ${spec.key.padEnd(width)}  ${formatConfigValue(loaded.config, field) || '""'}  (${source})`);
   }
+  for (const line of sandboxConfigLines(loaded.config, paths.project, process.env)) out(line);
   return ExitCode.Completed;
 }
 

@@ -88,6 +88,8 @@ export function toEventRecord(e: LoopEvent): EventRecord | undefined {
       if (!e.verdict) return [e.type, { iteration: e.iteration, outcome: e.outcome, duration_ms: duration }];
       return [e.type, { iteration: e.iteration, outcome: e.outcome, result: e.verdict.label, success: e.verdict.success, duration_ms: duration }];
     }
+    case 'sandbox.refused':
+      return [e.type, { iteration: e.iteration, kind: e.refusal.kind, detail: e.refusal.detail }];
     case 'loop.exit':
       return [
         e.type,

@@ -149,6 +149,9 @@ export function createTerminalPresenter(o: TerminalPresenterOptions): (event: Lo
         countdown?.stop();
         countdown = undefined;
         return;
+      case 'sandbox.refused':
+        logger.warn(`🛡️  Sandbox refused the agent: ${e.refusal.detail}`);
+        return;
       case 'limit.usage':
         logger.warn(`${agent} hit its usage limit: ${e.message}`);
         return;

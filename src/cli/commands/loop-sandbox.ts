@@ -1,0 +1,62 @@
+import type { RalphConfig } from '../../config/keys.js';
+import { summarizeRefusals } from '../../core/sandbox-refusals.js';
+import { setActiveSandbox } from '../../infra/sandbox/active-sandbox.js';
+import { findExcludeFile, guardPlaceholders, releasePlaceholders, sweepPlaceholderLeftovers } from '../../infra/sandbox/sandbox-placeholders.js';
+import { openSandboxSession, type SandboxSession } from '../../infra/sandbox/sandbox-session.js';
+import type { Logger, ProcessRunner } from '../../ports.js';
+import { sandboxPolicyFor } from '../sandbox-policy-lines.js';
+import { addSecretValues } from '../../state/redaction.js';
+
+export interface LoopSandbox {
+  session: SandboxSession;
+  /** Ends the sandbox: the runtime reset once, its placeholders removed, the refusals summed up. */
+  stop(): Promise<void>;
+}
+
+/**
+ * What a sandboxed run left in the project when it was killed (placeholders, the exclude
+ * block that hid them) goes before anything looks at the tree, sandbox or not.
+ */
+export async function sweepSandboxLeftovers(project: string, runner: ProcessRunner, logger: Logger): Promise<void> {
+  const removed = sweepPlaceholderLeftovers(project, await findExcludeFile(project, runner));
+  if (removed.length > 0) logger.info(`Removed the empty placeholders an interrupted sandboxed run left behind: ${removed.join(', ')}`);
+}
+
+/**
+ * Starts the run's sandbox (--sandbox): every agent call of every backend goes through it
+ * from here on, and the verify command too with --sandbox-verify. Throws a RalphError with
+ * what to install when this machine cannot run it.
+ */
+export async function startLoopSandbox(config: RalphConfig, project: string, env: NodeJS.ProcessEnv, runner: ProcessRunner, logger: Logger): Promise<LoopSandbox> {
+  const policy = sandboxPolicyFor(config, project, env);
+  const guard = guardPlaceholders(project, await findExcludeFile(project, runner));
+  let session: SandboxSession;
+  try {
+    session = await openSandboxSession({
+      project,
+      policy,
+      env,
+      // The agent's refusals are the loop's events; the verify command's are told here.
+      onRefusal: (refusal, role) => {
+        if (role !== 'agent') logger.warn(`🛡️  Sandbox refused the ${role} command: ${refusal.detail}`);
+      },
+    });
+  } catch (error) {
+    releasePlaceholders(project, guard);
+    throw error;
+  }
+  if (session.proxySecret) addSecretValues([{ name: 'sandbox proxy password', value: session.proxySecret }]);
+  setActiveSandbox(session);
+  logger.info(
+    `🛡️  Sandbox on: writes only in ${policy.allowWrite.length} places, network only to ${policy.allowedDomains.join(', ') || 'nothing'} (ralph --config shows the policy)`,
+  );
+  return {
+    session,
+    stop: async () => {
+      setActiveSandbox(undefined);
+      await session.close();
+      releasePlaceholders(project, guard);
+      for (const line of summarizeRefusals(session.tally)) logger.warn(line);
+    },
+  };
+}

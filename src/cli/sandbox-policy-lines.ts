@@ -1,0 +1,27 @@
+import { homedir, tmpdir } from 'node:os';
+import { backendEntry } from '../backends/registry.js';
+import type { RalphConfig } from '../config/keys.js';
+import { buildSandboxPolicy, describeSandboxPolicy, type SandboxPolicy } from '../core/sandbox-policy.js';
+
+function homeOf(env: NodeJS.ProcessEnv): string {
+  return env['HOME'] || homedir();
+}
+
+/** The sandbox rules of a run with this configuration, in this environment. */
+export function sandboxPolicyFor(config: RalphConfig, project: string, env: NodeJS.ProcessEnv): SandboxPolicy {
+  return buildSandboxPolicy({
+    project,
+    home: homeOf(env),
+    tmpDir: tmpdir(),
+    env,
+    agent: backendEntry(config.backend).sandbox,
+    allowDomains: config.sandboxAllowDomains,
+    allowWrite: config.sandboxAllowWrite,
+  });
+}
+
+/** The `ralph --config` lines of the sandbox: whether it is on, and the rules a run would get. */
+export function sandboxConfigLines(config: RalphConfig, project: string, env: NodeJS.ProcessEnv): string[] {
+  const state = config.sandbox ? `on${config.sandboxVerify ? ', the verify command too' : ', the agent only'}` : 'off (--sandbox turns it on)';
+  return [`Sandbox: ${state}; the policy a sandboxed run gets:`, ...describeSandboxPolicy(sandboxPolicyFor(config, project, env), homeOf(env))];
+}

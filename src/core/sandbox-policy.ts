@@ -1,0 +1,127 @@
+import { isAbsolute, join, resolve } from 'node:path';
+
+/**
+ * What an agent CLI needs of a sandbox besides the project: the folders it keeps its own
+ * settings, sessions and logs in, the hosts of its API, and the variables that point it at
+ * another API address (a proxy, a gateway, or a local fake in tests).
+ */
+export interface SandboxAgentFacts {
+  /** Written by the CLI itself: `~/…` paths; a variable, when set, names the folder instead. */
+  configDirs: ReadonlyArray<{ path: string; variable?: string }>;
+  /** The API hosts the agent talks to by default. */
+  hosts: readonly string[];
+  /** Variables holding a base URL that replaces the default API host. */
+  baseUrlVariables: readonly string[];
+}
+
+/** Places that hold credentials: unreadable inside the sandbox, whatever else is allowed. */
+export const SECRET_LOCATIONS: readonly string[] = [
+  '~/.ssh',
+  '~/.aws',
+  '~/.gnupg',
+  '~/.config/gh',
+  '~/.config/gcloud',
+  '~/.azure',
+  '~/.netrc',
+  '~/.docker',
+  '~/.kube',
+  '~/.npmrc',
+  '~/.pypirc',
+  '~/.git-credentials',
+  '~/.password-store',
+  '~/.vault-token',
+  '~/.terraform.d',
+  '~/.cargo/credentials.toml',
+];
+
+export interface SandboxPolicyInput {
+  project: string;
+  home: string;
+  /** The system temp dir. */
+  tmpDir: string;
+  /** The environment the agent runs with (its base-URL variables and config-dir variables). */
+  env: Readonly<Record<string, string | undefined>>;
+  agent: SandboxAgentFacts;
+  /** The user's extra hosts and writable paths (RALPH_SANDBOX_ALLOW_DOMAINS / _WRITE). */
+  allowDomains: readonly string[];
+  allowWrite: readonly string[];
+}
+
+/** The sandbox's rules for one run: absolute paths, host patterns. */
+export interface SandboxPolicy {
+  allowWrite: string[];
+  denyRead: string[];
+  allowedDomains: string[];
+  /**
+   * The agent's API is on this machine (a base URL on 127.0.0.1 or localhost): the sandbox
+   * has a network of its own, so such an address is reached only through the proxy, never
+   * directly as NO_PROXY would have it.
+   */
+  localApi: boolean;
+}
+
+function expandHome(path: string, home: string): string {
+  if (path === '~') return home;
+  return path.startsWith('~/') ? join(home, path.slice(2)) : path;
+}
+
+const LOOPBACK = /^(127(\.\d{1,3}){3}|localhost|\[::1\])$/i;
+
+/** The host pattern a base URL needs: `host:port` for an address on this machine (the proxy allows those only by number). */
+export function hostOfBaseUrl(raw: string): { pattern: string; local: boolean } | undefined {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return undefined;
+  }
+  if (url.hostname === '') return undefined;
+  const host = url.hostname.toLowerCase();
+  const port = url.port || (url.protocol === 'https:' ? '443' : url.protocol === 'http:' ? '80' : '');
+  const local = LOOPBACK.test(host);
+  if (local) return { pattern: `${host === 'localhost' ? '127.0.0.1' : host}${port ? `:${port}` : ''}`, local };
+  return { pattern: host, local };
+}
+
+function unique(values: readonly string[]): string[] {
+  return [...new Set(values)];
+}
+
+/** The effective rules of a sandboxed run, from the defaults, the agent's needs and the user's additions. */
+export function buildSandboxPolicy(input: SandboxPolicyInput): SandboxPolicy {
+  const { home, project } = input;
+  const configDirs = input.agent.configDirs.map(({ path, variable }) => {
+    const named = variable === undefined ? undefined : input.env[variable];
+    return named !== undefined && named !== '' && isAbsolute(named) ? named : expandHome(path, home);
+  });
+  const userWrites = input.allowWrite.map((path) => {
+    const expanded = expandHome(path, home);
+    return isAbsolute(expanded) ? expanded : resolve(project, expanded);
+  });
+  let localApi = false;
+  const apiHosts: string[] = [];
+  for (const variable of input.agent.baseUrlVariables) {
+    const value = input.env[variable];
+    if (value === undefined || value === '') continue;
+    const found = hostOfBaseUrl(value);
+    if (!found) continue;
+    apiHosts.push(found.pattern);
+    localApi ||= found.local;
+  }
+  return {
+    allowWrite: unique([project, input.tmpDir, ...configDirs, ...userWrites]),
+    denyRead: unique(SECRET_LOCATIONS.map((path) => expandHome(path, home))),
+    allowedDomains: unique([...input.agent.hosts, ...apiHosts, ...input.allowDomains]),
+    localApi,
+  };
+}
+
+/** The policy as `ralph --config` shows it. */
+export function describeSandboxPolicy(policy: SandboxPolicy, home: string): string[] {
+  const short = (path: string): string => (path === home ? '~' : path.startsWith(`${home}/`) ? `~/${path.slice(home.length + 1)}` : path);
+  return [
+    `  may write:     ${policy.allowWrite.map(short).join(', ')}`,
+    `  cannot read:   ${policy.denyRead.map(short).join(', ')}`,
+    `  may connect:   ${policy.allowedDomains.length > 0 ? policy.allowedDomains.join(', ') : 'nothing'} (through the sandbox's proxy only)`,
+  ];
+}

@@ -1,0 +1,133 @@
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmdirSync, unlinkSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import {
+  EXCLUDE_BEGIN,
+  EXCLUDE_END,
+  PLACEHOLDER_CLAUDE_DIR,
+  PLACEHOLDER_CLAUDE_PARTS,
+  PLACEHOLDER_FILES,
+  placeholderExcludeBlock,
+  withoutPlaceholderBlock,
+} from '../../core/sandbox-placeholders.js';
+import { runGitText } from '../git.js';
+import type { ProcessRunner } from '../../ports.js';
+import { lstatOrNull } from '../safe-fs.js';
+
+/**
+ * The runtime's placeholders (src/core/sandbox-placeholders.ts) in one project: which names a
+ * sandboxed run may create, kept out of git (and so out of `git add -A` inside the sandbox,
+ * progress detection and checkpoints) through the repository's own exclude file, and the
+ * leftovers of a run that was killed before it could remove them.
+ */
+export interface PlaceholderGuard {
+  /** The exclude file Ralph's block is kept in; undefined without a git repository. */
+  excludeFile: string | undefined;
+  /** Names that were missing when the run started: the only ones a sweep may remove. */
+  missing: readonly string[];
+}
+
+/** The names a sandboxed run may create in `project` now (what exists is the user's). */
+export function missingPlaceholderNames(project: string): string[] {
+  const missing = PLACEHOLDER_FILES.filter((name) => lstatOrNull(join(project, name)) === null);
+  const claude = lstatOrNull(join(project, PLACEHOLDER_CLAUDE_DIR));
+  if (claude === null) missing.push(PLACEHOLDER_CLAUDE_DIR);
+  else if (claude.isDirectory()) missing.push(...PLACEHOLDER_CLAUDE_PARTS.filter((part) => lstatOrNull(join(project, part)) === null));
+  return missing;
+}
+
+/** Where git reads the repository's exclude patterns, or undefined outside a repository. */
+export async function findExcludeFile(project: string, runner: ProcessRunner): Promise<string | undefined> {
+  const answer = await runGitText(runner, ['rev-parse', '--git-path', 'info/exclude'], { cwd: project });
+  if (answer.exitCode !== 0) return undefined;
+  const path = answer.stdout.trim();
+  return path === '' ? undefined : path.startsWith('/') ? path : join(project, path);
+}
+
+function readText(path: string): string {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch {
+    return '';
+  }
+}
+
+/** Writes the exclude file whole through a rename, never through a link that stands where it should be. */
+function writeExclude(path: string, text: string): void {
+  if (lstatOrNull(path)?.isSymbolicLink()) return;
+  mkdirSync(dirname(path), { recursive: true });
+  const tmp = `${path}.ralph-${process.pid}`;
+  writeFileSync(tmp, text, { flag: 'w', mode: 0o644 });
+  renameSync(tmp, path);
+}
+
+/** The names a block left in the exclude file lists (a run that did not end cleanly). */
+export function namesInBlock(text: string): string[] {
+  const names: string[] = [];
+  let inside = false;
+  for (const line of text.split('\n')) {
+    if (line === EXCLUDE_BEGIN) inside = true;
+    else if (line === EXCLUDE_END) inside = false;
+    else if (inside && line.startsWith('/')) names.push(line.slice(1));
+  }
+  return names;
+}
+
+/**
+ * Removes what stands at `name` only when it is one of the runtime's empty stand-ins: an empty
+ * regular file or an empty folder, never a link, never anything with content in it.
+ */
+function removeIfEmpty(project: string, name: string): boolean {
+  const path = join(project, name);
+  const stat = lstatOrNull(path);
+  if (stat === null) return false;
+  try {
+    if (stat.isFile() && stat.size === 0) {
+      unlinkSync(path);
+      return true;
+    }
+    if (stat.isDirectory() && readdirSync(path).length === 0) {
+      rmdirSync(path);
+      return true;
+    }
+  } catch {
+    // Someone else removed or changed it meanwhile: nothing of ours is left to remove.
+  }
+  return false;
+}
+
+/**
+ * Removes the placeholders a killed run left behind, and its exclude block. Only names that
+ * block lists (missing when that run started) are considered, deepest first, and each only
+ * while it is still empty: anything the user has put there since stays.
+ */
+export function sweepPlaceholderLeftovers(project: string, excludeFile: string | undefined): string[] {
+  if (excludeFile === undefined) return [];
+  const text = readText(excludeFile);
+  if (!text.includes(EXCLUDE_BEGIN)) return [];
+  const removed = namesInBlock(text)
+    .filter((name) => PLACEHOLDER_FILES.includes(name) || name === PLACEHOLDER_CLAUDE_DIR || PLACEHOLDER_CLAUDE_PARTS.includes(name))
+    .sort((a, b) => b.length - a.length)
+    .filter((name) => removeIfEmpty(project, name));
+  writeExclude(excludeFile, withoutPlaceholderBlock(text));
+  return removed;
+}
+
+/** Keeps the names a run may create out of git until `release`. */
+export function guardPlaceholders(project: string, excludeFile: string | undefined): PlaceholderGuard {
+  const missing = missingPlaceholderNames(project);
+  if (excludeFile !== undefined && missing.length > 0) {
+    const kept = withoutPlaceholderBlock(readText(excludeFile));
+    writeExclude(excludeFile, `${kept}${kept === '' || kept.endsWith('\n') ? '' : '\n'}${placeholderExcludeBlock(missing)}`);
+  }
+  return { excludeFile, missing };
+}
+
+/** The run is over: its leftovers go, then the exclude block. */
+export function releasePlaceholders(project: string, guard: PlaceholderGuard): void {
+  for (const name of [...guard.missing].sort((a, b) => b.length - a.length)) removeIfEmpty(project, name);
+  if (guard.excludeFile !== undefined) {
+    const text = readText(guard.excludeFile);
+    if (text.includes(EXCLUDE_BEGIN)) writeExclude(guard.excludeFile, withoutPlaceholderBlock(text));
+  }
+}
+

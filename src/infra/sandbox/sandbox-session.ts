@@ -1,0 +1,145 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { refusalOf, RefusalTally, type Refusal } from '../../core/sandbox-refusals.js';
+import type { SandboxPolicy } from '../../core/sandbox-policy.js';
+import { shellCommand, shellQuote } from '../../core/shell-words.js';
+import { start, type CommandContainer, type ContainedCommand, type ProcessOutcome } from '../process.js';
+import { sandboxStartFailure } from './sandbox-failure.js';
+
+type Runtime = typeof import('@anthropic-ai/sandbox-runtime');
+type Manager = Runtime['SandboxManager'];
+
+export interface SandboxSessionOptions {
+  project: string;
+  policy: SandboxPolicy;
+  /** The environment the start-up check runs with (PATH finds bwrap and socat). */
+  env: NodeJS.ProcessEnv;
+  /** Told of each refusal as a contained command ends, with the command's role ("agent", "verify"). */
+  onRefusal?: (refusal: Refusal, role: string) => void;
+}
+
+/** A run's sandbox: started once, every contained command goes through it, closed once at the end. */
+export interface SandboxSession extends CommandContainer {
+  readonly policy: SandboxPolicy;
+  /** The proxy's password for this run, a secret for the redactor. */
+  readonly proxySecret: string | undefined;
+  /** Every refusal of the run so far. */
+  readonly tally: RefusalTally;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts the sandbox runtime for one run: its dependency check, its proxy, and a contained
+ * `true`, since without user namespaces the runtime's own checks pass and only the first
+ * contained command fails. Throws a RalphError saying what is missing when it cannot work.
+ *
+ * The runtime is loaded only here, so a run without --sandbox never pays for it, and it is
+ * initialised once per run: initialising it again while a run goes on breaks its network.
+ */
+export async function openSandboxSession(options: SandboxSessionOptions): Promise<SandboxSession> {
+  const { SandboxManager: manager } = await import('@anthropic-ai/sandbox-runtime');
+  if (!manager.isSupportedPlatform()) throw sandboxStartFailure(`this platform (${process.platform}) is not supported by the sandbox runtime`);
+  const check = manager.checkDependencies();
+  if (check.errors.length > 0) throw sandboxStartFailure(check.errors.join('; '));
+  const { policy } = options;
+  try {
+    await manager.initialize(
+      {
+        network: { allowedDomains: policy.allowedDomains, deniedDomains: [] },
+        filesystem: { denyRead: policy.denyRead, allowWrite: policy.allowWrite, denyWrite: [] },
+      },
+      undefined,
+      // Reports refused writes on Linux (and the system log's refusals on macOS).
+      true,
+    );
+  } catch (error) {
+    await manager.reset().catch(() => undefined);
+    throw sandboxStartFailure(error instanceof Error ? error.message : String(error));
+  }
+  const statusDir = mkdtempSync(join(tmpdir(), 'ralph-sandbox-'));
+  const session = createSession(manager, options, statusDir);
+  try {
+    await probeSandbox(session, options);
+  } catch (error) {
+    await session.close();
+    throw error;
+  }
+  return session;
+}
+
+function createSession(manager: Manager, options: SandboxSessionOptions, statusDir: string): SandboxSession {
+  const tally = new RefusalTally();
+  let commands = 0;
+  let closed = false;
+  const contain = async (file: string, args: readonly string[], role: string): Promise<ContainedCommand> => {
+    commands += 1;
+    const statusFile = join(statusDir, `${commands}.status`);
+    // 128 random bits: the runtime keys refusals by it, and the id must not be guessable from inside.
+    const commandId = randomBytes(16).toString('base64url');
+    // The wrapper's exit code is not the command's (a contained command that is killed leaves
+    // its wrapper exiting 0), so the command's own status is written where Ralph reads it.
+    const localApi = options.policy.localApi ? 'NO_PROXY= no_proxy= ' : '';
+    const inner = `${localApi}${shellCommand([file, ...args])}; printf '%s' "$?" > ${shellQuote(statusFile)}`;
+    const wrapped = await manager.wrapWithSandboxArgv(inner, undefined, undefined, undefined, options.project, { commandId, commandText: role });
+    const [wrapperFile, ...wrapperArgs] = wrapped.argv;
+    if (wrapperFile === undefined) throw new Error('the sandbox runtime returned an empty command line');
+    return {
+      file: wrapperFile,
+      args: wrapperArgs,
+      settle: (outcome) => {
+        // The placeholders the runtime created for this command go as soon as it ends.
+        manager.cleanupAfterCommand();
+        const refusals = manager
+          .getSandboxViolationStore()
+          .getViolationsForCommand(commandId)
+          .map((violation) => refusalOf(violation.line));
+        for (const refusal of refusals) {
+          tally.add(refusal);
+          options.onRefusal?.(refusal, role);
+        }
+        return { ...settleExit(outcome, statusFile), ...(refusals.length > 0 ? { refusals } : {}) };
+      },
+    };
+  };
+  return {
+    policy: options.policy,
+    proxySecret: manager.getProxyAuthToken(),
+    tally,
+    contain,
+    close: async () => {
+      if (closed) return;
+      closed = true;
+      await manager.reset();
+      rmSync(statusDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The contained command's own exit, read from the status it left; none when it was killed before it could leave one. */
+function settleExit(outcome: ProcessOutcome, statusFile: string): ProcessOutcome {
+  if (outcome.end !== 'exited') return outcome;
+  let status: string | undefined;
+  try {
+    status = readFileSync(statusFile, 'utf8').trim();
+    rmSync(statusFile, { force: true });
+  } catch {
+    status = undefined;
+  }
+  const code = status !== undefined && /^\d{1,3}$/.test(status) ? Number(status) : undefined;
+  if (code !== undefined) return { ...outcome, exitCode: code };
+  // No status: the command never got to its end (a kill inside the sandbox). A wrapper that
+  // says 0 all the same must not pass for a success.
+  return { ...outcome, exitCode: undefined, signal: outcome.signal ?? 'SIGKILL' };
+}
+
+/** A contained `true` must run: the first sign that the machine can run the sandbox at all. */
+async function probeSandbox(session: SandboxSession, options: SandboxSessionOptions): Promise<void> {
+  const outcome = await start('true', [], { cwd: options.project, env: options.env, role: 'sandbox-check', timeoutMs: 30_000, contain: session });
+  if (outcome.end === 'exited' && outcome.exitCode === 0) return;
+  const said = outcome.stderrTail.trim().split('\n').slice(-3).join(' ').trim();
+  const how =
+    outcome.failure ?? (outcome.end === 'timeout' ? 'it did not finish within 30 s' : `it ended with ${outcome.exitCode !== undefined ? `exit code ${outcome.exitCode}` : (outcome.signal ?? 'no status')}`);
+  throw sandboxStartFailure(`a contained test command failed: ${how}${said ? ` (${said})` : ''}`);
+}
