@@ -44,11 +44,13 @@ export async function openSandboxSession(options: SandboxSessionOptions): Promis
   const check = manager.checkDependencies();
   if (check.errors.length > 0) throw sandboxStartFailure(check.errors.join('; '));
   const { policy } = options;
+  // Where contained commands leave their exit status: writable inside whatever the policy says.
+  const statusDir = mkdtempSync(join(tmpdir(), 'ralph-sandbox-'));
   try {
     await manager.initialize(
       {
         network: { allowedDomains: policy.allowedDomains, deniedDomains: [] },
-        filesystem: { denyRead: policy.denyRead, allowWrite: policy.allowWrite, denyWrite: [] },
+        filesystem: { denyRead: policy.denyRead, allowWrite: [...policy.allowWrite, statusDir], denyWrite: [] },
       },
       undefined,
       // Reports refused writes on Linux (and the system log's refusals on macOS).
@@ -56,9 +58,9 @@ export async function openSandboxSession(options: SandboxSessionOptions): Promis
     );
   } catch (error) {
     await manager.reset().catch(() => undefined);
+    rmSync(statusDir, { recursive: true, force: true });
     throw sandboxStartFailure(error instanceof Error ? error.message : String(error));
   }
-  const statusDir = mkdtempSync(join(tmpdir(), 'ralph-sandbox-'));
   const session = createSession(manager, options, statusDir);
   try {
     await probeSandbox(session, options);

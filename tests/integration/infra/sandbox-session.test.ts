@@ -1,0 +1,72 @@
+// The sandbox session against the real runtime: a contained command's own exit code, a
+// contained command killed before its end (its wrapper may still say 0), and refusals told per
+// command.
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Refusal } from '../../../src/core/sandbox-refusals.js';
+import { start } from '../../../src/infra/process.js';
+import { openSandboxSession, type SandboxSession } from '../../../src/infra/sandbox/sandbox-session.js';
+import { bwrapUnavailable } from '../../helpers/sandbox-world.js';
+import { tempDir } from '../../helpers/temp-dir.js';
+
+const unavailable = bwrapUnavailable();
+let session: SandboxSession | undefined;
+
+afterEach(async () => {
+  await session?.close();
+  session = undefined;
+});
+
+async function open(onRefusal?: (refusal: Refusal, role: string) => void): Promise<{ project: string; outside: string; session: SandboxSession }> {
+  const base = tempDir('ralph-sandbox-session-');
+  const project = join(base, 'project');
+  const outside = join(base, 'outside');
+  mkdirSync(project);
+  mkdirSync(outside);
+  session = await openSandboxSession({
+    project,
+    policy: { allowWrite: [project], denyRead: [], allowedDomains: [], localApi: false },
+    env: process.env,
+    ...(onRefusal ? { onRefusal } : {}),
+  });
+  return { project, outside, session };
+}
+
+describe.skipIf(unavailable !== undefined)(`sandbox session${unavailable ? ` (skipped: ${unavailable})` : ''}`, () => {
+  it("reports the contained command's own exit code, not its wrapper's", async () => {
+    const { project, session: s } = await open();
+    const outcome = await start('sh', ['-c', 'echo out; exit 3'], { cwd: project, env: process.env, contain: s });
+    expect(outcome).toMatchObject({ end: 'exited', exitCode: 3 });
+    expect(outcome.stdoutTail).toBe('out\n');
+    const ok = await start('true', [], { cwd: project, env: process.env, contain: s });
+    expect(ok).toMatchObject({ end: 'exited', exitCode: 0 });
+  });
+
+  it('a contained command killed before its end is no success, whatever its wrapper exits with', async () => {
+    const { project, session: s } = await open();
+    // The shell that runs the command inside the sandbox is killed: the command never ends by itself.
+    const contained = await s.contain('sh', ['-c', 'kill -9 $PPID; sleep 5'], 'agent');
+    const wrapper = await start(contained.file, contained.args, { cwd: project, env: process.env });
+    expect(wrapper.end).toBe('exited');
+    const settled = contained.settle(wrapper);
+    expect(settled.exitCode).toBeUndefined();
+    expect(settled.signal).toBe('SIGKILL');
+  });
+
+  it('tells each refusal with the role of the command that was refused, and counts them for the run', async () => {
+    const told: Array<[string, string]> = [];
+    const { project, outside, session: s } = await open((refusal, role) => told.push([role, refusal.kind]));
+    const outcome = await start('sh', ['-c', `echo x > ${outside}/no.txt; echo y > ${project}/yes.txt`], {
+      cwd: project,
+      env: process.env,
+      role: 'verify',
+      contain: s,
+    });
+    expect(outcome.exitCode).toBe(0);
+    expect(outcome.refusals?.map((r) => r.kind)).toEqual(['write']);
+    expect(outcome.refusals?.[0]?.detail).toContain(`${outside}/no.txt`);
+    expect(told).toEqual([['verify', 'write']]);
+    expect(s.tally.total()).toBe(1);
+  });
+});
