@@ -111,12 +111,7 @@ export const BACKENDS = {
     install: 'npm install -g opencode-ai',
     // OpenCode talks to whichever provider its config names: add that host with --sandbox-allow-domain.
     sandbox: {
-      configDirs: [
-        { path: '~/.config/opencode' },
-        { path: '~/.local/share/opencode' },
-        { path: '~/.local/state/opencode' },
-        { path: '~/.cache/opencode' },
-      ],
+      configDirs: [{ path: '~/.config/opencode' }, { path: '~/.local/share/opencode' }, { path: '~/.local/state/opencode' }, { path: '~/.cache/opencode' }],
       hosts: ['opencode.ai', 'models.dev'],
       baseUrlVariables: [],
     },

@@ -463,7 +463,12 @@ export const CONFIG_KEYS: { [F in ConfigField]: KeySpec<F> } = {
   },
   sandboxAllowDomains: {
     key: 'RALPH_SANDBOX_ALLOW_DOMAINS',
-    flag: { name: '--sandbox-allow-domain', value: '<domain>', repeatable: true, help: 'let the sandboxed agent reach this host too, e.g. registry.npmjs.org (repeatable)' },
+    flag: {
+      name: '--sandbox-allow-domain',
+      value: '<domain>',
+      repeatable: true,
+      help: 'let the sandboxed agent reach this host too, e.g. registry.npmjs.org (repeatable)',
+    },
     type: domainList,
     default: [],
     doc: 'Hosts the sandboxed agent may reach besides its API (*.example.com, host:port)',

@@ -46,10 +46,7 @@ export function summarizeRefusals(tally: RefusalTally, shown = 5): string[] {
   for (const { refusal, count } of entries.slice(0, shown)) lines.push(`  ${count}× ${refusal.detail}`);
   if (entries.length > shown) lines.push(`  … and ${entries.length - shown} more (see .ralph/logs/session.jsonl)`);
   const kinds = new Set(entries.map((e) => e.refusal.kind));
-  const widen = [
-    ...(kinds.has('network') ? ['--sandbox-allow-domain <host>'] : []),
-    ...(kinds.has('write') ? ['--sandbox-allow-write <path>'] : []),
-  ];
+  const widen = [...(kinds.has('network') ? ['--sandbox-allow-domain <host>'] : []), ...(kinds.has('write') ? ['--sandbox-allow-write <path>'] : [])];
   if (widen.length > 0) lines.push(`  If the agent needs that, allow it knowingly with ${widen.join(' or ')}.`);
   return lines;
 }

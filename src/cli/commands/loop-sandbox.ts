@@ -27,7 +27,13 @@ export async function sweepSandboxLeftovers(project: string, runner: ProcessRunn
  * from here on, and the verify command too with --sandbox-verify. Throws a RalphError with
  * what to install when this machine cannot run it.
  */
-export async function startLoopSandbox(config: RalphConfig, project: string, env: NodeJS.ProcessEnv, runner: ProcessRunner, logger: Logger): Promise<LoopSandbox> {
+export async function startLoopSandbox(
+  config: RalphConfig,
+  project: string,
+  env: NodeJS.ProcessEnv,
+  runner: ProcessRunner,
+  logger: Logger,
+): Promise<LoopSandbox> {
   const policy = sandboxPolicyFor(config, project, env);
   const guard = guardPlaceholders(project, await findExcludeFile(project, runner));
   let session: SandboxSession;

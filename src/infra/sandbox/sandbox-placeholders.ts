@@ -130,4 +130,3 @@ export function releasePlaceholders(project: string, guard: PlaceholderGuard): v
     if (text.includes(EXCLUDE_BEGIN)) writeExclude(guard.excludeFile, withoutPlaceholderBlock(text));
   }
 }
-

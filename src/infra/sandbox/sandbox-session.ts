@@ -142,6 +142,9 @@ async function probeSandbox(session: SandboxSession, options: SandboxSessionOpti
   if (outcome.end === 'exited' && outcome.exitCode === 0) return;
   const said = outcome.stderrTail.trim().split('\n').slice(-3).join(' ').trim();
   const how =
-    outcome.failure ?? (outcome.end === 'timeout' ? 'it did not finish within 30 s' : `it ended with ${outcome.exitCode !== undefined ? `exit code ${outcome.exitCode}` : (outcome.signal ?? 'no status')}`);
+    outcome.failure ??
+    (outcome.end === 'timeout'
+      ? 'it did not finish within 30 s'
+      : `it ended with ${outcome.exitCode !== undefined ? `exit code ${outcome.exitCode}` : (outcome.signal ?? 'no status')}`);
   throw sandboxStartFailure(`a contained test command failed: ${how}${said ? ` (${said})` : ''}`);
 }

@@ -1,0 +1,61 @@
+import { describe, expect, it } from 'vitest';
+import { buildSandboxPolicy, describeSandboxPolicy, hostOfBaseUrl, SECRET_LOCATIONS, type SandboxPolicyInput } from '../../../src/core/sandbox-policy.js';
+
+const CLAUDE = {
+  configDirs: [{ path: '~/.claude', variable: 'CLAUDE_CONFIG_DIR' }, { path: '~/.claude.json' }],
+  hosts: ['api.anthropic.com'],
+  baseUrlVariables: ['ANTHROPIC_BASE_URL'],
+};
+
+function input(over: Partial<SandboxPolicyInput> = {}): SandboxPolicyInput {
+  return { project: '/work/app', home: '/home/u', tmpDir: '/tmp', env: {}, agent: CLAUDE, allowDomains: [], allowWrite: [], ...over };
+}
+
+describe('buildSandboxPolicy', () => {
+  it('writes only in the project, the temp dir and the agent folders; reads no credentials; reaches only the API', () => {
+    const policy = buildSandboxPolicy(input());
+    expect(policy.allowWrite).toEqual(['/work/app', '/tmp', '/home/u/.claude', '/home/u/.claude.json']);
+    expect(policy.denyRead).toContain('/home/u/.ssh');
+    expect(policy.denyRead).toContain('/home/u/.aws');
+    expect(policy.denyRead).toContain('/home/u/.config/gh');
+    expect(policy.denyRead).toHaveLength(SECRET_LOCATIONS.length);
+    expect(policy.allowedDomains).toEqual(['api.anthropic.com']);
+    expect(policy.localApi).toBe(false);
+  });
+
+  it("follows the agent's config-dir variable and adds the user's paths (home and project relative)", () => {
+    const policy = buildSandboxPolicy(input({ env: { CLAUDE_CONFIG_DIR: '/srv/claude' }, allowWrite: ['~/.cache/pip', 'out', '/opt/x', 'out'] }));
+    expect(policy.allowWrite).toEqual(['/work/app', '/tmp', '/srv/claude', '/home/u/.claude.json', '/home/u/.cache/pip', '/work/app/out', '/opt/x']);
+  });
+
+  it('ignores a relative config-dir variable (it would name a folder wherever the agent runs)', () => {
+    expect(buildSandboxPolicy(input({ env: { CLAUDE_CONFIG_DIR: 'rel' } })).allowWrite).toContain('/home/u/.claude');
+  });
+
+  it('allows the host of a base URL; one on this machine by address and port, through the proxy', () => {
+    const remote = buildSandboxPolicy(input({ env: { ANTHROPIC_BASE_URL: 'https://gateway.corp.example/v1' }, allowDomains: ['registry.npmjs.org'] }));
+    expect(remote.allowedDomains).toEqual(['api.anthropic.com', 'gateway.corp.example', 'registry.npmjs.org']);
+    expect(remote.localApi).toBe(false);
+    const local = buildSandboxPolicy(input({ env: { ANTHROPIC_BASE_URL: 'http://localhost:4010' } }));
+    expect(local.allowedDomains).toEqual(['api.anthropic.com', '127.0.0.1:4010']);
+    expect(local.localApi).toBe(true);
+  });
+
+  it.each([
+    ['http://127.0.0.1:8080/v1', { pattern: '127.0.0.1:8080', local: true }],
+    ['http://localhost/', { pattern: '127.0.0.1:80', local: true }],
+    ['http://[::1]:9000', { pattern: '[::1]:9000', local: true }],
+    ['https://API.example.com', { pattern: 'api.example.com', local: false }],
+    ['not a url', undefined],
+    ['file:///etc/passwd', undefined],
+  ])('hostOfBaseUrl(%j)', (raw, expected) => {
+    expect(hostOfBaseUrl(raw)).toEqual(expected);
+  });
+
+  it('is shown with the home folder as ~', () => {
+    const lines = describeSandboxPolicy(buildSandboxPolicy(input({ agent: { configDirs: [], hosts: [], baseUrlVariables: [] } })), '/home/u');
+    expect(lines[0]).toBe('  may write:     /work/app, /tmp');
+    expect(lines[1]).toMatch(/^ {2}cannot read: {3}~\/\.ssh, ~\/\.aws, /);
+    expect(lines[2]).toBe("  may connect:   nothing (through the sandbox's proxy only)");
+  });
+});
