@@ -1,7 +1,7 @@
 // How a sandboxed run starts and ends: a machine without bubblewrap is told what to install,
 // Ctrl+C ends the whole contained tree, and what a killed run left in the project is cleaned
 // up by the next start.
-import { existsSync, mkdirSync, readFileSync, symlinkSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { EXCLUDE_BEGIN } from '../../src/core/sandbox-placeholders.js';
@@ -41,6 +41,36 @@ describe('ralph --sandbox without bubblewrap', () => {
     expect(r.stderr).toContain('Docker');
     expect(fake.calls()).toEqual([]);
     expect(existsSync(join(dir, 'ran.txt'))).toBe(false);
+  });
+});
+
+describe.skipIf(unavailable !== undefined)(`ralph --sandbox where bubblewrap cannot run${unavailable ? ` (skipped: ${unavailable})` : ''}`, () => {
+  it('finds out with a contained true before the first call, and says why', async () => {
+    const world = sandboxWorld();
+    const dir = ralphProject();
+    // A bubblewrap that is installed but, like one without user namespaces, cannot start anything.
+    const bin = join(tempDir('ralph-bwrap-denied-'), 'bin');
+    mkdirSync(bin);
+    writeFileSync(
+      join(bin, 'bwrap'),
+      '#!/bin/sh\nif [ "$1" = --version ]; then echo "bubblewrap 0.8.0"; exit 0; fi\necho "bwrap: setting up uid map: Permission denied" >&2\nexit 1\n',
+      { mode: 0o755 },
+    );
+    const fake = fakeClaude([{ fixture: 'json-success-tool-use.json' }]);
+    const env = world.env({
+      PATH: `${FAKE_BIN}:${bin}:${process.env['PATH'] ?? '/usr/bin:/bin'}`,
+      FAKE_CLAUDE_SCENARIO: fake.env['FAKE_CLAUDE_SCENARIO'] as string,
+      FAKE_CLAUDE_STATE: fake.stateDir,
+    });
+    const r = await ralph(['--sandbox', '--max-loops', '1', '--pause', '0'], dir, env);
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).toContain(
+      'Error: --sandbox cannot start on this machine: a contained test command failed: the sandbox did not run it (the wrapper ended with exit code 1)',
+    );
+    expect(r.stderr).toContain('setting up uid map: Permission denied');
+    expect(r.stderr).toContain('kernel.apparmor_restrict_unprivileged_userns=0');
+    expect(fake.calls()).toEqual([]);
+    expect(readFileSync(join(dir, '.git', 'info', 'exclude'), 'utf8')).not.toContain(EXCLUDE_BEGIN);
   });
 });
 

@@ -138,13 +138,16 @@ function settleExit(outcome: ProcessOutcome, statusFile: string): ProcessOutcome
 
 /** A contained `true` must run: the first sign that the machine can run the sandbox at all. */
 async function probeSandbox(session: SandboxSession, options: SandboxSessionOptions): Promise<void> {
-  const outcome = await start('true', [], { cwd: options.project, env: options.env, role: 'sandbox-check', timeoutMs: 30_000, contain: session });
+  const contained = await session.contain('true', [], 'sandbox-check');
+  const wrapper = await start(contained.file, contained.args, { cwd: options.project, env: options.env, role: 'sandbox-check', timeoutMs: 30_000 });
+  const outcome = contained.settle(wrapper);
   if (outcome.end === 'exited' && outcome.exitCode === 0) return;
-  const said = outcome.stderrTail.trim().split('\n').slice(-3).join(' ').trim();
-  const how =
-    outcome.failure ??
-    (outcome.end === 'timeout'
-      ? 'it did not finish within 30 s'
-      : `it ended with ${outcome.exitCode !== undefined ? `exit code ${outcome.exitCode}` : (outcome.signal ?? 'no status')}`);
+  const said = wrapper.stderrTail.trim().split('\n').slice(-3).join(' ').trim();
+  let how: string;
+  if (wrapper.failure !== undefined) how = wrapper.failure;
+  else if (wrapper.end === 'timeout') how = 'it did not finish within 30 s';
+  else if (outcome.exitCode !== undefined) how = `it ended with exit code ${outcome.exitCode}`;
+  else
+    how = `the sandbox did not run it (the wrapper ended with ${wrapper.exitCode !== undefined ? `exit code ${wrapper.exitCode}` : (wrapper.signal ?? 'no status')})`;
   throw sandboxStartFailure(`a contained test command failed: ${how}${said ? ` (${said})` : ''}`);
 }
