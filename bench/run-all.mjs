@@ -14,6 +14,7 @@ const scripts = [
   'verify-bench.mjs',
   'checkpoint-bench.mjs',
   'agent-tools-bench.mjs',
+  'sandbox-bench.mjs',
 ];
 resetFigures();
 let failed = false;
