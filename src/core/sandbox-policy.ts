@@ -49,6 +49,8 @@ export interface SandboxPolicyInput {
 
 /** The sandbox's rules for one run: absolute paths, host patterns. */
 export interface SandboxPolicy {
+  /** The temp dir the agent is given (the runtime's own default is a folder of its own in /tmp). */
+  tmpDir: string;
   allowWrite: string[];
   denyRead: string[];
   allowedDomains: string[];
@@ -109,6 +111,7 @@ export function buildSandboxPolicy(input: SandboxPolicyInput): SandboxPolicy {
     localApi ||= found.local;
   }
   return {
+    tmpDir: input.tmpDir,
     allowWrite: unique([project, input.tmpDir, ...configDirs, ...userWrites]),
     denyRead: unique(SECRET_LOCATIONS.map((path) => expandHome(path, home))),
     allowedDomains: unique([...input.agent.hosts, ...apiHosts, ...input.allowDomains]),

@@ -9,6 +9,9 @@ import { start, type CommandContainer, type ContainedCommand, type ProcessOutcom
 import { sandboxStartFailure } from './sandbox-failure.js';
 
 type Runtime = typeof import('@anthropic-ai/sandbox-runtime');
+
+/** Process names of the sandbox itself, around the contained command. */
+const SANDBOX_PLUMBING: ReadonlySet<string> = new Set(['bwrap', 'socat', 'apply-seccomp']);
 type Manager = Runtime['SandboxManager'];
 
 export interface SandboxSessionOptions {
@@ -82,8 +85,11 @@ function createSession(manager: Manager, options: SandboxSessionOptions, statusD
     const commandId = randomBytes(16).toString('base64url');
     // The wrapper's exit code is not the command's (a contained command that is killed leaves
     // its wrapper exiting 0), so the command's own status is written where Ralph reads it.
+    // The runtime points TMPDIR at a folder of its own under /tmp, writable only where /tmp is:
+    // the agent gets the temp dir the policy lets it write instead.
     const localApi = options.policy.localApi ? 'NO_PROXY= no_proxy= ' : '';
-    const inner = `${localApi}${shellCommand([file, ...args])}; printf '%s' "$?" > ${shellQuote(statusFile)}`;
+    const prefix = `TMPDIR=${shellQuote(options.policy.tmpDir)} ${localApi}`;
+    const inner = `${prefix}${shellCommand([file, ...args])}; printf '%s' "$?" > ${shellQuote(statusFile)}`;
     const wrapped = await manager.wrapWithSandboxArgv(inner, undefined, undefined, undefined, options.project, { commandId, commandText: role });
     const [wrapperFile, ...wrapperArgs] = wrapped.argv;
     if (wrapperFile === undefined) throw new Error('the sandbox runtime returned an empty command line');
@@ -101,7 +107,10 @@ function createSession(manager: Manager, options: SandboxSessionOptions, statusD
           tally.add(refusal);
           options.onRefusal?.(refusal, role);
         }
-        return { ...settleExit(outcome, statusFile), ...(refusals.length > 0 ? { refusals } : {}) };
+        // The sandbox's own processes (bubblewrap's init, the proxy bridges) may outlive the wrapper
+        // by a moment; they are stopped like anything else, but they are not the agent's.
+        const stopped = outcome.stopped.filter((p) => !SANDBOX_PLUMBING.has(p.command));
+        return { ...settleExit({ ...outcome, stopped }, statusFile), ...(refusals.length > 0 ? { refusals } : {}) };
       },
     };
   };

@@ -26,7 +26,7 @@ async function open(onRefusal?: (refusal: Refusal, role: string) => void): Promi
   mkdirSync(outside);
   session = await openSandboxSession({
     project,
-    policy: { allowWrite: [project], denyRead: [], allowedDomains: [], localApi: false },
+    policy: { tmpDir: project, allowWrite: [project], denyRead: [], allowedDomains: [], localApi: false },
     env: process.env,
     ...(onRefusal ? { onRefusal } : {}),
   });
