@@ -98,6 +98,31 @@ describe.skipIf(unavailable !== undefined)(`ralph --sandbox${unavailable ? ` (sk
     expect(git(dir, 'status', '--porcelain')).toBe('');
   });
 
+  it('runs the verify command contained only with --sandbox-verify', async () => {
+    const world = sandboxWorld();
+    const verify = 'echo v > "$HOME/verify-was-here.txt"; test -f inside.txt';
+    const run = async (extra: string[]): Promise<{ dir: string; stderr: string; exitCode: number | undefined }> => {
+      const dir = ralphProject();
+      const fake = fakeClaude([{ fixture: 'json-success-tool-use.json', shell: 'echo made-inside > inside.txt' }]);
+      const env = world.env({ FAKE_CLAUDE_SCENARIO: fake.env['FAKE_CLAUDE_SCENARIO'] as string, FAKE_CLAUDE_STATE: fake.stateDir });
+      const r = await ralph(
+        ['--sandbox', '--sandbox-allow-write', fake.stateDir, '--verify', verify, '--max-loops', '1', '--pause', '0', ...extra],
+        dir,
+        env,
+        90_000,
+      );
+      return { dir, stderr: r.stderr, exitCode: r.exitCode };
+    };
+    const contained = await run(['--sandbox-verify']);
+    expect(contained.stderr).toContain('✅ Verify passed');
+    expect(existsSync(join(world.home, 'verify-was-here.txt'))).toBe(false);
+    expect(contained.stderr).toMatch(/Sandbox refused the verify command: deny \S+ .*verify-was-here\.txt/);
+    // By default the verify command runs as it is: it may write in $HOME.
+    const uncontained = await run([]);
+    expect(uncontained.stderr).toContain('✅ Verify passed');
+    expect(readFileSync(join(world.home, 'verify-was-here.txt'), 'utf8')).toBe('v\n');
+  });
+
   it('shows the effective policy in ralph --config', async () => {
     const world = sandboxWorld();
     const dir = ralphProject({ ralphrc: 'RALPH_SANDBOX=true\nRALPH_SANDBOX_ALLOW_DOMAINS="registry.npmjs.org"\n' });
