@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { refusalOf, RefusalTally, type Refusal } from '../../core/sandbox-refusals.js';
@@ -81,6 +81,7 @@ function createSession(manager: Manager, options: SandboxSessionOptions, statusD
   const contain = async (file: string, args: readonly string[], role: string): Promise<ContainedCommand> => {
     commands += 1;
     const statusFile = join(statusDir, `${commands}.status`);
+    const scriptFile = join(statusDir, `${commands}.sh`);
     // 128 random bits: the runtime keys refusals by it, and the id must not be guessable from inside.
     const commandId = randomBytes(16).toString('base64url');
     // The wrapper's exit code is not the command's (a contained command that is killed leaves
@@ -88,8 +89,10 @@ function createSession(manager: Manager, options: SandboxSessionOptions, statusD
     // The runtime points TMPDIR at a folder of its own under /tmp, writable only where /tmp is:
     // the agent gets the temp dir the policy lets it write instead.
     const localApi = options.policy.localApi ? 'NO_PROXY= no_proxy= ' : '';
-    const prefix = `TMPDIR=${shellQuote(options.policy.tmpDir)} ${localApi}`;
-    const inner = `${prefix}${shellCommand([file, ...args])}; printf '%s' "$?" > ${shellQuote(statusFile)}`;
+    // The command line goes in a script: quoted twice more inside the wrapper's own command
+    // line, a long prompt would pass the system's limit for one argument.
+    writeFileSync(scriptFile, `exec env TMPDIR=${shellQuote(options.policy.tmpDir)} ${localApi}${shellCommand([file, ...args])}\n`, { mode: 0o600 });
+    const inner = `sh ${shellQuote(scriptFile)}; printf '%s' "$?" > ${shellQuote(statusFile)}`;
     const wrapped = await manager.wrapWithSandboxArgv(inner, undefined, undefined, undefined, options.project, { commandId, commandText: role });
     const [wrapperFile, ...wrapperArgs] = wrapped.argv;
     if (wrapperFile === undefined) throw new Error('the sandbox runtime returned an empty command line');
@@ -99,6 +102,7 @@ function createSession(manager: Manager, options: SandboxSessionOptions, statusD
       settle: (outcome) => {
         // The placeholders the runtime created for this command go as soon as it ends.
         manager.cleanupAfterCommand();
+        rmSync(scriptFile, { force: true });
         const refusals = manager
           .getSandboxViolationStore()
           .getViolationsForCommand(commandId)

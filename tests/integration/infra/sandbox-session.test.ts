@@ -43,6 +43,14 @@ describe.skipIf(unavailable !== undefined)(`sandbox session${unavailable ? ` (sk
     expect(ok).toMatchObject({ end: 'exited', exitCode: 0 });
   });
 
+  it('passes a long argument full of quotes through unchanged (quoted once, in a script, not thrice on a command line)', async () => {
+    const { project, session: s } = await open();
+    const prompt = "it's ".repeat(12_000);
+    const outcome = await start('sh', ['-c', 'printf %s "$1" | wc -c', 'sh', prompt], { cwd: project, env: process.env, contain: s });
+    expect(outcome).toMatchObject({ end: 'exited', exitCode: 0 });
+    expect(outcome.stdoutTail.trim()).toBe(String(prompt.length));
+  });
+
   it('a contained command killed before its end is no success, whatever its wrapper exits with', async () => {
     const { project, session: s } = await open();
     // The shell that runs the command inside the sandbox is killed: the command never ends by itself.
