@@ -1,5 +1,5 @@
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmdirSync, unlinkSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmdirSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { dirname, isAbsolute, join, relative, sep } from 'node:path';
 import {
   EXCLUDE_BEGIN,
   EXCLUDE_END,
@@ -51,12 +51,30 @@ function readText(path: string): string {
   }
 }
 
-/** Writes the exclude file whole through a rename, never through a link that stands where it should be. */
-function writeExclude(path: string, text: string): void {
-  if (lstatOrNull(path)?.isSymbolicLink()) return;
+/** Whether every folder from `root` down to `path`'s own is a real folder, no link among them. */
+function realFoldersBelow(root: string, path: string): boolean {
+  const rel = relative(root, dirname(path));
+  if (rel === '') return true;
+  if (rel.startsWith('..') || isAbsolute(rel)) return true;
+  let current = root;
+  for (const part of rel.split(sep)) {
+    current = join(current, part);
+    const stat = lstatOrNull(current);
+    if (stat !== null && !stat.isDirectory()) return false;
+  }
+  return true;
+}
+
+/**
+ * Writes the exclude file whole through a rename, never through a link: not one standing where
+ * the file or its temp file should be, nor one the agent put in place of a folder of the project.
+ */
+function writeExclude(project: string, path: string, text: string): void {
+  if (lstatOrNull(path)?.isSymbolicLink() || !realFoldersBelow(project, path)) return;
   mkdirSync(dirname(path), { recursive: true });
   const tmp = `${path}.ralph-${process.pid}`;
-  writeFileSync(tmp, text, { flag: 'w', mode: 0o644 });
+  rmSync(tmp, { force: true });
+  writeFileSync(tmp, text, { flag: 'wx', mode: 0o644 });
   renameSync(tmp, path);
 }
 
@@ -78,6 +96,8 @@ export function namesInBlock(text: string): string[] {
  */
 function removeIfEmpty(project: string, name: string): boolean {
   const path = join(project, name);
+  // A nested name (`.claude/agents`) only under a real folder: never through a link to elsewhere.
+  if (!realFoldersBelow(project, path)) return false;
   const stat = lstatOrNull(path);
   if (stat === null) return false;
   try {
@@ -108,7 +128,7 @@ export function sweepPlaceholderLeftovers(project: string, excludeFile: string |
     .filter((name) => PLACEHOLDER_FILES.includes(name) || name === PLACEHOLDER_CLAUDE_DIR || PLACEHOLDER_CLAUDE_PARTS.includes(name))
     .sort((a, b) => b.length - a.length)
     .filter((name) => removeIfEmpty(project, name));
-  writeExclude(excludeFile, withoutPlaceholderBlock(text));
+  writeExclude(project, excludeFile, withoutPlaceholderBlock(text));
   return removed;
 }
 
@@ -117,7 +137,7 @@ export function guardPlaceholders(project: string, excludeFile: string | undefin
   const missing = missingPlaceholderNames(project);
   if (excludeFile !== undefined && missing.length > 0) {
     const kept = withoutPlaceholderBlock(readText(excludeFile));
-    writeExclude(excludeFile, `${kept}${kept === '' || kept.endsWith('\n') ? '' : '\n'}${placeholderExcludeBlock(missing)}`);
+    writeExclude(project, excludeFile, `${kept}${kept === '' || kept.endsWith('\n') ? '' : '\n'}${placeholderExcludeBlock(missing)}`);
   }
   return { excludeFile, missing };
 }
@@ -127,6 +147,6 @@ export function releasePlaceholders(project: string, guard: PlaceholderGuard): v
   for (const name of [...guard.missing].sort((a, b) => b.length - a.length)) removeIfEmpty(project, name);
   if (guard.excludeFile !== undefined) {
     const text = readText(guard.excludeFile);
-    if (text.includes(EXCLUDE_BEGIN)) writeExclude(guard.excludeFile, withoutPlaceholderBlock(text));
+    if (text.includes(EXCLUDE_BEGIN)) writeExclude(project, guard.excludeFile, withoutPlaceholderBlock(text));
   }
 }

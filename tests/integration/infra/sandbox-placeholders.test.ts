@@ -1,6 +1,6 @@
 // The placeholders of the sandbox runtime in a real repository: hidden from git while a run
 // may create them, and what a killed run left removed without touching anything of the user's.
-import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { EXCLUDE_BEGIN } from '../../../src/core/sandbox-placeholders.js';
@@ -64,6 +64,27 @@ describe('sandbox placeholders', () => {
     writeFileSync(join(dir, '.bashrc'), '');
     expect(sweepPlaceholderLeftovers(dir, exclude)).toEqual([]);
     expect(existsSync(join(dir, '.bashrc'))).toBe(true);
+  });
+
+  it('never removes or writes through a link the agent put in place of a folder', async () => {
+    const dir = gitRepo();
+    const outside = tempDir('ralph-ph-outside-');
+    mkdirSync(join(outside, 'agents'));
+    mkdirSync(join(dir, '.claude'));
+    const exclude = await findExcludeFile(dir, runner);
+    guardPlaceholders(dir, exclude);
+    // The run replaced .claude with a link to a folder elsewhere, and .git/info with another.
+    rmSync(join(dir, '.claude'), { recursive: true });
+    symlinkSync(outside, join(dir, '.claude'));
+    const block = readFileSync(exclude as string, 'utf8');
+    expect(block).toContain('/.claude/agents');
+    const infoElsewhere = tempDir('ralph-ph-info-');
+    writeFileSync(join(infoElsewhere, 'exclude'), block);
+    rmSync(join(dir, '.git', 'info'), { recursive: true });
+    symlinkSync(infoElsewhere, join(dir, '.git', 'info'));
+    expect(sweepPlaceholderLeftovers(dir, exclude)).toEqual([]);
+    expect(existsSync(join(outside, 'agents'))).toBe(true);
+    expect(readFileSync(join(infoElsewhere, 'exclude'), 'utf8')).toBe(block);
   });
 
   it('does nothing outside a git repository', async () => {
