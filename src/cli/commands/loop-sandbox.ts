@@ -34,6 +34,9 @@ export async function startLoopSandbox(
   runner: ProcessRunner,
   logger: Logger,
 ): Promise<LoopSandbox> {
+  // The runtime protects the files of the working directory (shell start-up files, .git/hooks, …):
+  // that must be the project.
+  if (process.cwd() !== project) process.chdir(project);
   const policy = sandboxPolicyFor(config, project, env);
   const guard = guardPlaceholders(project, await findExcludeFile(project, runner));
   let session: SandboxSession;
@@ -54,7 +57,7 @@ export async function startLoopSandbox(
   if (session.proxySecret) addSecretValues([{ name: 'sandbox proxy password', value: session.proxySecret }]);
   setActiveSandbox(session);
   logger.info(
-    `🛡️  Sandbox on: writes only in ${policy.allowWrite.length} places, network only to ${policy.allowedDomains.join(', ') || 'nothing'} (ralph --config shows the policy)`,
+    `🛡️  Sandbox on: the agent writes only in the project, the temp dir and ${policy.allowWrite.length - 2} more place${policy.allowWrite.length === 3 ? '' : 's'}; network only to ${policy.allowedDomains.join(', ') || 'nothing'} (ralph --config shows the policy)`,
   );
   return {
     session,

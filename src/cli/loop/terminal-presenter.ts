@@ -55,6 +55,7 @@ export function createTerminalPresenter(o: TerminalPresenterOptions): (event: Lo
   let flushQueued = false;
   // Named from the backend the loop announces, so every line speaks of the agent that runs.
   let agent = 'The agent';
+  const toldRefusals = new Set<string>();
   const writeHeldOutput = (): void => {
     flushQueued = false;
     heldOutput.flush();
@@ -149,9 +150,14 @@ export function createTerminalPresenter(o: TerminalPresenterOptions): (event: Lo
         countdown?.stop();
         countdown = undefined;
         return;
-      case 'sandbox.refused':
+      case 'sandbox.refused': {
+        // An agent that retries gets the same refusal many times: each is recorded, told once a loop.
+        const key = `${e.iteration}\0${e.refusal.detail}`;
+        if (toldRefusals.has(key)) return;
+        toldRefusals.add(key);
         logger.warn(`🛡️  Sandbox refused the agent: ${e.refusal.detail}`);
         return;
+      }
       case 'limit.usage':
         logger.warn(`${agent} hit its usage limit: ${e.message}`);
         return;

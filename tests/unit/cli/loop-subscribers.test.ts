@@ -52,6 +52,22 @@ describe('the terminal presenter', () => {
     expect(written.filter((t) => t.startsWith('  … '))).toHaveLength(59);
   });
 
+  it("tells each of the sandbox's refusals once a loop, and records every one", () => {
+    const refused = (iteration: number, detail: string): LoopEvent => ({ type: 'sandbox.refused', iteration, refusal: { kind: 'network', detail } });
+    const events = [
+      refused(1, 'deny network-outbound a.example:443'),
+      refused(1, 'deny network-outbound a.example:443'),
+      refused(2, 'deny network-outbound a.example:443'),
+    ];
+    expect(present(events).lines).toEqual([
+      '[WARN] 🛡️  Sandbox refused the agent: deny network-outbound a.example:443',
+      '[WARN] 🛡️  Sandbox refused the agent: deny network-outbound a.example:443',
+    ]);
+    expect(events.map(toEventRecord)).toEqual(
+      [1, 1, 2].map((iteration) => ['sandbox.refused', { iteration, kind: 'network', detail: 'deny network-outbound a.example:443' }]),
+    );
+  });
+
   it('with --live writes the agent output as it arrives', () => {
     const { written } = present([{ type: 'call.output', text: 'hello\n' }], true);
     expect(written).toEqual(['hello\n']);
