@@ -110,6 +110,8 @@ export function buildSandboxPolicy(input: SandboxPolicyInput): SandboxPolicy {
     apiHosts.push(found.pattern);
     localApi ||= found.local;
   }
+  // A loopback address the user allows is reached the same way: through the proxy.
+  localApi ||= input.allowDomains.some((pattern) => LOOPBACK.test(pattern.replace(/:\d+$/, '')));
   return {
     tmpDir: input.tmpDir,
     allowWrite: unique([project, input.tmpDir, ...configDirs, ...userWrites]),

@@ -41,6 +41,12 @@ describe('buildSandboxPolicy', () => {
     expect(local.localApi).toBe(true);
   });
 
+  it('reaches a loopback address the user allows through the proxy too', () => {
+    expect(buildSandboxPolicy(input({ allowDomains: ['127.0.0.1:9000'] })).localApi).toBe(true);
+    expect(buildSandboxPolicy(input({ allowDomains: ['[::1]:9000'] })).localApi).toBe(true);
+    expect(buildSandboxPolicy(input({ allowDomains: ['registry.npmjs.org', '*.example.com'] })).localApi).toBe(false);
+  });
+
   it.each([
     ['http://127.0.0.1:8080/v1', { pattern: '127.0.0.1:8080', local: true }],
     ['http://localhost/', { pattern: '127.0.0.1:80', local: true }],
