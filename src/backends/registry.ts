@@ -66,7 +66,10 @@ export const BACKENDS = {
     instructionsFile: 'CLAUDE.md',
     install: 'npm install -g @anthropic-ai/claude-code',
     sandbox: {
-      configDirs: [{ path: '~/.claude', variable: 'CLAUDE_CONFIG_DIR' }, { path: '~/.claude.json' }],
+      configDirs: [
+        { path: '~/.claude', variable: 'CLAUDE_CONFIG_DIR' },
+        { path: '~/.claude.json', file: true },
+      ],
       hosts: ['api.anthropic.com'],
       baseUrlVariables: ['ANTHROPIC_BASE_URL'],
     },

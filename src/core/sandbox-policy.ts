@@ -6,8 +6,8 @@ import { isAbsolute, join, resolve } from 'node:path';
  * another API address (a proxy, a gateway, or a local fake in tests).
  */
 export interface SandboxAgentFacts {
-  /** Written by the CLI itself: `~/…` paths; a variable, when set, names the folder instead. */
-  configDirs: ReadonlyArray<{ path: string; variable?: string }>;
+  /** Written by the CLI itself: `~/…` paths; a variable, when set, names the folder instead. A file is marked. */
+  configDirs: ReadonlyArray<{ path: string; variable?: string; file?: true }>;
   /** The API hosts the agent talks to by default. */
   hosts: readonly string[];
   /** Variables holding a base URL that replaces the default API host. */
@@ -51,6 +51,11 @@ export interface SandboxPolicyInput {
 export interface SandboxPolicy {
   /** The temp dir the agent is given (the runtime's own default is a folder of its own in /tmp). */
   tmpDir: string;
+  /**
+   * The agent's own folders, created before the run when missing: a folder that does not exist
+   * cannot be made writable, and the agent could not create it in a home it may not write.
+   */
+  agentDirs: string[];
   allowWrite: string[];
   denyRead: string[];
   allowedDomains: string[];
@@ -92,10 +97,11 @@ function unique(values: readonly string[]): string[] {
 /** The effective rules of a sandboxed run, from the defaults, the agent's needs and the user's additions. */
 export function buildSandboxPolicy(input: SandboxPolicyInput): SandboxPolicy {
   const { home, project } = input;
-  const configDirs = input.agent.configDirs.map(({ path, variable }) => {
+  const configPaths = input.agent.configDirs.map(({ path, variable, file }) => {
     const named = variable === undefined ? undefined : input.env[variable];
-    return named !== undefined && named !== '' && isAbsolute(named) ? named : expandHome(path, home);
+    return { path: named !== undefined && named !== '' && isAbsolute(named) ? named : expandHome(path, home), file: file === true };
   });
+  const configDirs = configPaths.map((c) => c.path);
   const userWrites = input.allowWrite.map((path) => {
     const expanded = expandHome(path, home);
     return isAbsolute(expanded) ? expanded : resolve(project, expanded);
@@ -114,6 +120,7 @@ export function buildSandboxPolicy(input: SandboxPolicyInput): SandboxPolicy {
   localApi ||= input.allowDomains.some((pattern) => LOOPBACK.test(pattern.replace(/:\d+$/, '')));
   return {
     tmpDir: input.tmpDir,
+    agentDirs: configPaths.filter((c) => !c.file).map((c) => c.path),
     allowWrite: unique([project, input.tmpDir, ...configDirs, ...userWrites]),
     denyRead: unique(SECRET_LOCATIONS.map((path) => expandHome(path, home))),
     allowedDomains: unique([...input.agent.hosts, ...apiHosts, ...input.allowDomains]),

@@ -23,7 +23,11 @@ describe.skipIf(unavailable !== undefined)(`ralph --sandbox --backend gemini${un
   it('contains the real Gemini CLI: it works in the project through the proxy to its API', async () => {
     const world = sandboxWorld();
     const dir = ralphProject({ ralphrc: RALPHRC });
-    api = await startFakeGeminiApi([{ calls: [{ name: 'write_file', args: { file_path: 'a.txt', content: 'first\n' } }] }, done('Wrote a.txt.'), done('Nothing left.')]);
+    api = await startFakeGeminiApi([
+      { calls: [{ name: 'write_file', args: { file_path: 'a.txt', content: 'first\n' } }] },
+      done('Wrote a.txt.'),
+      done('Nothing left.'),
+    ]);
     const env = world.env(geminiHome(world.home, api));
     const r = await ralph(['--sandbox', '--backend', 'gemini', '--pause', '0', '--max-loops', '3'], dir, env, 200_000);
     expect(r.stderr).toContain('Sandbox on');

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { refusalOf, RefusalTally, type Refusal } from '../../core/sandbox-refusals.js';
@@ -47,6 +47,7 @@ export async function openSandboxSession(options: SandboxSessionOptions): Promis
   const check = manager.checkDependencies();
   if (check.errors.length > 0) throw sandboxStartFailure(check.errors.join('; '));
   const { policy } = options;
+  for (const dir of policy.agentDirs) mkdirSync(dir, { recursive: true, mode: 0o700 });
   // Where contained commands leave their exit status: writable inside whatever the policy says.
   const statusDir = mkdtempSync(join(tmpdir(), 'ralph-sandbox-'));
   try {

@@ -2,7 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { buildSandboxPolicy, describeSandboxPolicy, hostOfBaseUrl, SECRET_LOCATIONS, type SandboxPolicyInput } from '../../../src/core/sandbox-policy.js';
 
 const CLAUDE = {
-  configDirs: [{ path: '~/.claude', variable: 'CLAUDE_CONFIG_DIR' }, { path: '~/.claude.json' }],
+  configDirs: [
+    { path: '~/.claude', variable: 'CLAUDE_CONFIG_DIR' },
+    { path: '~/.claude.json', file: true as const },
+  ],
   hosts: ['api.anthropic.com'],
   baseUrlVariables: ['ANTHROPIC_BASE_URL'],
 };
@@ -21,6 +24,7 @@ describe('buildSandboxPolicy', () => {
     expect(policy.denyRead).toHaveLength(SECRET_LOCATIONS.length);
     expect(policy.allowedDomains).toEqual(['api.anthropic.com']);
     expect(policy.localApi).toBe(false);
+    expect(policy.agentDirs).toEqual(['/home/u/.claude']);
   });
 
   it("follows the agent's config-dir variable and adds the user's paths (home and project relative)", () => {
