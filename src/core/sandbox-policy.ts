@@ -74,8 +74,12 @@ function expandHome(path: string, home: string): string {
 
 const LOOPBACK = /^(127(\.\d{1,3}){3}|localhost|\[::1\])$/i;
 
-/** The host pattern a base URL needs: `host:port` for an address on this machine (the proxy allows those only by number). */
-export function hostOfBaseUrl(raw: string): { pattern: string; local: boolean } | undefined {
+/**
+ * The host patterns a base URL needs: the host, or for one on this machine `host:port` (the proxy
+ * refuses loopback to anything not allowed with its port), as `localhost` and as its address,
+ * since a client may name it either way.
+ */
+export function hostOfBaseUrl(raw: string): { patterns: string[]; local: boolean } | undefined {
   let url: URL;
   try {
     url = new URL(raw);
@@ -86,8 +90,9 @@ export function hostOfBaseUrl(raw: string): { pattern: string; local: boolean } 
   const host = url.hostname.toLowerCase();
   const port = url.port || (url.protocol === 'https:' ? '443' : url.protocol === 'http:' ? '80' : '');
   const local = LOOPBACK.test(host);
-  if (local) return { pattern: `${host === 'localhost' ? '127.0.0.1' : host}${port ? `:${port}` : ''}`, local };
-  return { pattern: host, local };
+  if (!local) return { patterns: [host], local };
+  const withPort = (name: string): string => `${name}${port ? `:${port}` : ''}`;
+  return { patterns: host === 'localhost' ? [withPort('localhost'), withPort('127.0.0.1')] : [withPort(host)], local };
 }
 
 function unique(values: readonly string[]): string[] {
@@ -113,7 +118,7 @@ export function buildSandboxPolicy(input: SandboxPolicyInput): SandboxPolicy {
     if (value === undefined || value === '') continue;
     const found = hostOfBaseUrl(value);
     if (!found) continue;
-    apiHosts.push(found.pattern);
+    apiHosts.push(...found.patterns);
     localApi ||= found.local;
   }
   // A loopback address the user allows is reached the same way: through the proxy.

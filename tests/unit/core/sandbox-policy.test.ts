@@ -41,7 +41,7 @@ describe('buildSandboxPolicy', () => {
     expect(remote.allowedDomains).toEqual(['api.anthropic.com', 'gateway.corp.example', 'registry.npmjs.org']);
     expect(remote.localApi).toBe(false);
     const local = buildSandboxPolicy(input({ env: { ANTHROPIC_BASE_URL: 'http://localhost:4010' } }));
-    expect(local.allowedDomains).toEqual(['api.anthropic.com', '127.0.0.1:4010']);
+    expect(local.allowedDomains).toEqual(['api.anthropic.com', 'localhost:4010', '127.0.0.1:4010']);
     expect(local.localApi).toBe(true);
   });
 
@@ -52,10 +52,10 @@ describe('buildSandboxPolicy', () => {
   });
 
   it.each([
-    ['http://127.0.0.1:8080/v1', { pattern: '127.0.0.1:8080', local: true }],
-    ['http://localhost/', { pattern: '127.0.0.1:80', local: true }],
-    ['http://[::1]:9000', { pattern: '[::1]:9000', local: true }],
-    ['https://API.example.com', { pattern: 'api.example.com', local: false }],
+    ['http://127.0.0.1:8080/v1', { patterns: ['127.0.0.1:8080'], local: true }],
+    ['http://localhost/', { patterns: ['localhost:80', '127.0.0.1:80'], local: true }],
+    ['http://[::1]:9000', { patterns: ['[::1]:9000'], local: true }],
+    ['https://API.example.com', { patterns: ['api.example.com'], local: false }],
     ['not a url', undefined],
     ['file:///etc/passwd', undefined],
   ])('hostOfBaseUrl(%j)', (raw, expected) => {
