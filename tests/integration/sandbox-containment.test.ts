@@ -92,6 +92,12 @@ describe.skipIf(unavailable !== undefined)(`ralph --sandbox${unavailable ? ` (sk
     expect(r.stderr).toMatch(/The sandbox refused \d+ actions? this run:/);
     expect(r.stderr).toContain('--sandbox-allow-domain <host>');
 
+    // Progress counts the agent's files, never the runtime's stand-ins.
+    const analysis = readJsonLines(join(dir, '.ralph', 'logs', 'session.jsonl')).find((e) => e['event'] === 'analysis');
+    const changed = (analysis?.['data'] as { changed_files: string[] }).changed_files;
+    expect(changed.length).toBeGreaterThan(0);
+    for (const name of PLACEHOLDER_NAMES) expect(changed).not.toContain(name);
+
     // Nothing of the sandbox is left in the project or its git settings.
     for (const name of PLACEHOLDER_NAMES) expect(existsSync(join(dir, name)), name).toBe(false);
     expect(readFileSync(join(dir, '.git', 'info', 'exclude'), 'utf8')).not.toContain(EXCLUDE_BEGIN);
