@@ -113,3 +113,15 @@ export function measureProcess(args, cwd, extraEnv = {}) {
   const [user, sys, rssKb] = stderr.split('\n').at(-1).split(' ').map(Number);
   return { status: r.status, stderr, wallMs, cpuMs: (user + sys) * 1000, rssMb: rssKb / 1024 };
 }
+
+/** The gaps (ms) between the starts of a loop's last `iterations` iterations, from its session recording. */
+export function iterationGaps(dir, iterations) {
+  const starts = readFileSync(join(dir, '.ralph', 'logs', 'session.jsonl'), 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l))
+    .filter((e) => e.event === 'iteration.start')
+    .map((e) => e.ts)
+    .slice(-iterations);
+  return starts.slice(1).map((t, i) => t - starts[i]);
+}

@@ -18,7 +18,7 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { appendFileSync, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { cleanup, env, median, project, RALPH, ROOT, write } from './lib.mjs';
+import { cleanup, env, iterationGaps, median, project, RALPH, ROOT, write } from './lib.mjs';
 import { saveFigures } from './summary.mjs';
 
 const ROUNDS = 3;
@@ -57,15 +57,8 @@ function runLoop(dir, iterations, extra) {
   const [file, argv] = TIME ? [TIME, ['-f', '%M', '-o', rssFile, process.execPath, ...args]] : [process.execPath, args];
   const r = spawnSync(file, argv, { cwd: dir, env: env(), encoding: 'utf8' });
   if (r.status !== 7) throw new Error(`loop exited ${r.status}: ${r.stderr.slice(-800)}`);
-  const starts = readFileSync(join(dir, '.ralph', 'logs', 'session.jsonl'), 'utf8')
-    .split('\n')
-    .filter(Boolean)
-    .map((l) => JSON.parse(l))
-    .filter((e) => e.event === 'iteration.start')
-    .map((e) => e.ts)
-    .slice(-iterations);
   const rssMb = TIME ? Number(readFileSync(rssFile, 'utf8').trim().split('\n').pop()) / 1024 : NaN;
-  return { gaps: starts.slice(1).map((t, i) => t - starts[i]), rssMb };
+  return { gaps: iterationGaps(dir, iterations), rssMb };
 }
 
 function timed(fn) {

@@ -6,9 +6,9 @@
 // Reported, not judged: the cost depends on the kernel and the machine, and there is no floor to
 // hold it to. Skipped (with the reason) where bubblewrap cannot run.
 import { spawnSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { cleanup, env, median, project, RALPH, ROOT, tempDir } from './lib.mjs';
+import { cleanup, env, iterationGaps, median, project, RALPH, ROOT, tempDir } from './lib.mjs';
 import { saveFigures } from './summary.mjs';
 
 const ROUNDS = 3;
@@ -34,14 +34,7 @@ function runLoop(dir, scenario, sandboxed) {
   });
   const wallMs = Number(process.hrtime.bigint() - start) / 1e6;
   if (r.status !== 7) throw new Error(`loop exited ${r.status}: ${r.stderr.slice(-800)}`);
-  const starts = readFileSync(join(dir, '.ralph', 'logs', 'session.jsonl'), 'utf8')
-    .split('\n')
-    .filter(Boolean)
-    .map((l) => JSON.parse(l))
-    .filter((e) => e.event === 'iteration.start')
-    .map((e) => e.ts)
-    .slice(-ITERATIONS);
-  return { wallMs, gaps: starts.slice(1).map((t, i) => t - starts[i]) };
+  return { wallMs, gaps: iterationGaps(dir, ITERATIONS) };
 }
 
 const unavailable = bwrapRuns();

@@ -34,51 +34,61 @@ const rightAxis = (label: string, scale: string, format: (v: number) => string):
   grid: { show: false },
 });
 
+interface CumulativeChart {
+  id: string;
+  title: string;
+  perIteration: (point: IterationPoint) => number;
+  cumulative: (point: IterationPoint) => number;
+  format: (value: number) => string;
+  stroke: string;
+  /** The smallest top of the axes, so an empty chart still has a scale. */
+  minTop: number;
+  /** Axis labels: [cumulative, per iteration]. */
+  labels: [string, string];
+  axisSteps?: number[];
+}
+
+/** A chart of one figure per iteration (bars) and its running total (a line), each on its own axis. */
+function cumulativeChart(c: CumulativeChart): ChartSpec {
+  const value = (_u: uPlot, v: number | null): string => (v === null ? '—' : c.format(v));
+  const steps = c.axisSteps ? { incrs: c.axisSteps } : {};
+  const range: uPlot.Scale['range'] = (_u, _min, max) => [0, Math.max(max, c.minTop)];
+  return {
+    id: c.id,
+    title: c.title,
+    data: (p) => [x(p), p.map(c.cumulative), p.map(c.perIteration)],
+    series: [
+      { label: 'iteration' },
+      { label: 'cumulative', scale: 'total', stroke: c.stroke, width: 2, value },
+      { label: 'per iteration', scale: 'each', stroke: '#7c8cff', fill: 'rgba(124,140,255,0.35)', paths: bars, points: { show: false }, value },
+    ],
+    axes: [iterationAxis, { ...leftAxis(c.labels[0], 'total', c.format), ...steps }, { ...rightAxis(c.labels[1], 'each', c.format), ...steps }],
+    scales: { x: xScale, total: { range }, each: { range } },
+  };
+}
+
 const SPECS: ChartSpec[] = [
-  {
+  cumulativeChart({
     id: 'cost',
     title: 'Cost per iteration and cumulative',
-    data: (p) => [x(p), p.map((i) => i.cumulativeCostUsd), p.map((i) => i.costUsd)],
-    series: [
-      { label: 'iteration' },
-      { label: 'cumulative', scale: 'total', stroke: '#f5a524', width: 2, value: (_u, v) => (v === null ? '—' : formatUsd(v)) },
-      {
-        label: 'per iteration',
-        scale: 'each',
-        stroke: '#7c8cff',
-        fill: 'rgba(124,140,255,0.35)',
-        paths: bars,
-        points: { show: false },
-        value: (_u, v) => (v === null ? '—' : formatUsd(v)),
-      },
-    ],
-    axes: [iterationAxis, leftAxis('cumulative $', 'total', (v) => formatUsd(v)), rightAxis('$ per iteration', 'each', (v) => formatUsd(v))],
-    scales: { x: xScale, total: { range: (_u, _min, max) => [0, Math.max(max, 0.01)] }, each: { range: (_u, _min, max) => [0, Math.max(max, 0.01)] } },
-  },
-  {
+    perIteration: (i) => i.costUsd,
+    cumulative: (i) => i.cumulativeCostUsd,
+    format: formatUsd,
+    stroke: '#f5a524',
+    minTop: 0.01,
+    labels: ['cumulative $', '$ per iteration'],
+  }),
+  cumulativeChart({
     id: 'tokens',
     title: 'Tokens per iteration and cumulative',
-    data: (p) => [x(p), p.map((i) => i.cumulativeTokens), p.map((i) => i.tokens)],
-    series: [
-      { label: 'iteration' },
-      { label: 'cumulative', scale: 'total', stroke: '#17c964', width: 2, value: (_u, v) => (v === null ? '—' : formatCount(v)) },
-      {
-        label: 'per iteration',
-        scale: 'each',
-        stroke: '#7c8cff',
-        fill: 'rgba(124,140,255,0.35)',
-        paths: bars,
-        points: { show: false },
-        value: (_u, v) => (v === null ? '—' : formatCount(v)),
-      },
-    ],
-    axes: [
-      iterationAxis,
-      { ...leftAxis('cumulative', 'total', formatCount), incrs: WHOLE_STEPS },
-      { ...rightAxis('per iteration', 'each', formatCount), incrs: WHOLE_STEPS },
-    ],
-    scales: { x: xScale, total: { range: (_u, _min, max) => [0, Math.max(max, 10)] }, each: { range: (_u, _min, max) => [0, Math.max(max, 10)] } },
-  },
+    perIteration: (i) => i.tokens,
+    cumulative: (i) => i.cumulativeTokens,
+    format: formatCount,
+    stroke: '#17c964',
+    minTop: 10,
+    labels: ['cumulative', 'per iteration'],
+    axisSteps: WHOLE_STEPS,
+  }),
   {
     id: 'duration',
     title: 'Iteration duration',
