@@ -3,7 +3,9 @@ import { isValidId } from '../core/queue/queue-ids.js';
 import { parsePriority } from '../core/queue/queue-priority.js';
 import { UsageError } from '../errors.js';
 import type { QueueAddSource } from '../features/queue/queue-add.js';
+import type { FlagValues } from '../config/load-config.js';
 import type { HelpRow } from '../ui/help-footer.js';
+import { addConfigOptions, readConfigFlags } from './config-options.js';
 import { createCommand, usageHint, type CommandIo } from './program.js';
 import { TASK_SYNTAX_HELP } from './task-syntax-help.js';
 
@@ -16,7 +18,25 @@ export type QueueArgs =
   | { sub: 'list'; json: boolean }
   | { sub: 'status'; json: boolean }
   | { sub: 'remove'; id: string }
-  | { sub: 'clear'; all: boolean };
+  | { sub: 'clear'; all: boolean }
+  | { sub: 'run'; run: QueueRunArgs }
+  | { sub: 'clean' };
+
+/** `ralph queue run`: how many at once, where the work goes, and the loop flags for every item. */
+export interface QueueRunArgs {
+  parallel: number;
+  merge: boolean;
+  pr: boolean;
+  repo?: string;
+  commentProgress: boolean;
+  autoClose: boolean;
+  draftPr: boolean;
+  /** Loop flags typed on `queue run` (--backend, --max-loops, --verify…); --max-cost is the run's shared budget. */
+  flags: FlagValues;
+}
+
+/** More loops at once than this is a typo, not a plan: each is an agent with its own bill. */
+export const MAX_PARALLEL = 16;
 
 const QUEUE_EXIT_CODES: readonly HelpRow[] = [
   ['0', 'done'],
@@ -180,6 +200,78 @@ export function createQueueSubcommand(io: CommandIo, onParsed: (args: QueueArgs)
     .option('--all', 'also remove pending items (never running ones)')
     .action(() => onParsed({ sub: 'clear', all: clear.opts()['all'] === true }));
 
-  for (const sub of [add, listCmd, status, remove, clear]) queue.addCommand(sub);
+  const run = createCommand('run', io, {
+    description: 'run the ready items, each as a loop in its own git worktree and branch (ralph/<id>); your tree is not touched',
+    notes: RUN_NOTES,
+    examples: [
+      ['ralph queue run --parallel 3 --backend codex --max-loops 10', 'three loops at once'],
+      ['ralph queue run --parallel 2 --merge', 'merge completed branches into the current branch at the end'],
+      ['ralph queue run --pr --comment-progress --auto-close', 'a pull request per completed issue; comment and close'],
+      ['ralph queue run --parallel 3 --max-cost 5', 'at most $5 across all loops'],
+    ],
+    exitCodes: QUEUE_RUN_EXIT_CODES,
+  })
+    .option('--parallel <n>', `loops at once, 1-${MAX_PARALLEL} (default 1)`)
+    .option('--merge', 'at the end, merge completed branches into the starting branch (git merge --no-ff; a conflict is aborted)')
+    .option('--pr', 'push each completed branch and open a pull request (Closes #N for issues)')
+    .option('--draft-pr', 'with --pr: open draft pull requests')
+    .option('--comment-progress', 'comment on the issue of a GitHub item when its loop starts and ends')
+    .option('--auto-close', 'with --pr: close the issue once its pull request is open')
+    .option('--repo <owner/name>', 'GitHub repository for --pr and comments (default: the origin remote)');
+  addConfigOptions(run);
+  run.action(() => onParsed({ sub: 'run', run: readRun(run.opts<Record<string, unknown>>(), readConfigFlags(run)) }));
+
+  const clean = createCommand('clean', io, {
+    description: 'remove the worktrees of items that are not running (branches stay) and prune the list git keeps of them',
+    examples: [['ralph queue clean', 'tidy .ralph/worktrees/ after an interrupted run']],
+    exitCodes: QUEUE_EXIT_CODES,
+  }).action(() => onParsed({ sub: 'clean' }));
+
+  for (const sub of [add, listCmd, status, remove, clear, run, clean]) queue.addCommand(sub);
   return queue;
+}
+
+const RUN_NOTES = `
+Every item runs as \`ralph run\` in .ralph/worktrees/<id> on the branch ralph/<id>,
+made from the commit you are on; its work is committed there when its loop ends.
+Loop flags (--backend, --max-loops, --verify, --calls, …) apply to every loop;
+--max-cost and the hourly call limit are shared by all of them.
+Ctrl+C stops every loop and keeps worktrees and branches; run again to resume.`;
+
+const QUEUE_RUN_EXIT_CODES: readonly HelpRow[] = [
+  ['0', 'every item that ran completed (and was merged or got its pull request)'],
+  ['1', 'an item failed, a merge conflicted, a push or pull request failed, the queue file is damaged'],
+  ['2', 'usage error: bad --parallel, --merge with --pr, a dependency cycle, no first commit'],
+  ['7', 'the shared --max-cost was spent; unfinished items went back to pending'],
+  ['130', 'interrupted (Ctrl+C): running items went back to pending'],
+];
+
+function readRun(o: Record<string, unknown>, flags: FlagValues): QueueRunArgs {
+  const usage = usageHint('ralph queue run');
+  let parallel = 1;
+  if (o['parallel'] !== undefined) {
+    const text = String(o['parallel']);
+    parallel = /^\d+$/.test(text) ? Number(text) : Number.NaN;
+    if (!(parallel >= 1 && parallel <= MAX_PARALLEL)) throw new UsageError(`invalid value for --parallel: "${text}"; expected 1 to ${MAX_PARALLEL}`, usage);
+  }
+  const merge = o['merge'] === true;
+  const pr = o['pr'] === true;
+  if (merge && pr) throw new UsageError('choose one of --merge and --pr: merged work has no branch left to open a pull request for.', usage);
+  for (const name of ['draftPr', 'autoClose'] as const) {
+    if (o[name] === true && !pr) throw new UsageError(`--${name === 'draftPr' ? 'draft-pr' : 'auto-close'} goes with --pr.`, usage);
+  }
+  const args: QueueRunArgs = {
+    parallel,
+    merge,
+    pr,
+    commentProgress: o['commentProgress'] === true,
+    autoClose: o['autoClose'] === true,
+    draftPr: o['draftPr'] === true,
+    flags,
+  };
+  if (typeof o['repo'] === 'string') {
+    if (!pr && !args.commentProgress) throw new UsageError('--repo goes with --pr or --comment-progress.', usage);
+    args.repo = o['repo'];
+  }
+  return args;
 }

@@ -59,6 +59,10 @@ export interface RalphArgs {
   test?: TestCommandArgs;
   /** Set for `ralph queue <subcommand>`. */
   queue?: QueueArgs;
+  /** `--report FILE`: the run's JSON report, written when the loop ends. */
+  report?: string;
+  /** `ralph run --task-file FILE`: the task's text comes from FILE (`ralph queue run` hands issues over this way). */
+  taskFile?: string;
   /** Set for `ralph dashboard`. */
   dashboard?: DashboardArgs;
 }
@@ -154,6 +158,7 @@ export function createRalphProgram(version: string, onParsed: (args: RalphArgs) 
     .option('--payload <regex>', 'with --inspect: events whose data matches the regex')
     .option('--limit <n>', 'with --inspect: at most n records (default 100)', integerFlag('--limit'))
     .option('--json', 'print one JSON document (read-only commands)')
+    .option('--report <file>', 'when the loop ends, write a JSON report of the run to this file (exit reason and code, cost, iterations, branch)')
     .action(() => onParsed(toArgs(program, undefined)));
 
   const run = createCommand('run', io, {
@@ -164,16 +169,22 @@ export function createRalphProgram(version: string, onParsed: (args: RalphArgs) 
   })
     .argument('<task>', 'task specification')
     .option('--dry-run', 'show what would run without calling the agent')
-    .option('--allow-no-git', 'run in a folder that is not a git repository (no checkpoints, no rollback)');
+    .option('--allow-no-git', 'run in a folder that is not a git repository (no checkpoints, no rollback)')
+    .option('--report <file>', 'when the loop ends, write a JSON report of the run to this file')
+    .option('--task-file <file>', "the task's text comes from this file; <task> still names it and its verify options");
   addConfigOptions(run);
   run.action((task: string) => {
     const args = toArgs(run, task);
     const allowNoGit = run.opts()['allowNoGit'] === true;
+    const taskFile = run.opts()['taskFile'];
+    const report = args.report ?? (typeof program.opts()['report'] === 'string' ? (program.opts()['report'] as string) : undefined);
     onParsed({
       ...args,
       flags: { ...readConfigFlags(program), ...args.flags },
       dryRun: args.dryRun || program.opts()['dryRun'] === true,
       ...(allowNoGit ? { allowNoGit } : {}),
+      ...(typeof taskFile === 'string' ? { taskFile } : {}),
+      ...(report !== undefined ? { report } : {}),
     });
   });
   program.addCommand(run);
@@ -258,6 +269,10 @@ function toArgs(cmd: Command, task: string | undefined): RalphArgs {
   if (typeof o['rollback'] === 'string') args.rollbackTarget = o['rollback'];
   if (o['force'] === true) args.force = true;
   if (task !== undefined) args.task = task;
+  if (typeof o['report'] === 'string') {
+    if (o['report'].trim() === '') throw new UsageError('--report needs a file name, such as --report ralph-report.json.');
+    args.report = o['report'];
+  }
   return args;
 }
 

@@ -1,3 +1,4 @@
+import { UsageError } from '../errors.js';
 import { packageVersion } from '../infra/package-info.js';
 import { parseRalphArgs } from './ralph-args.js';
 import { processIo } from './program.js';
@@ -7,15 +8,22 @@ export async function runRalph(argv: readonly string[]): Promise<number> {
   const args = await parseRalphArgs(argv, packageVersion(), processIo);
   if (!args) return 0;
   const cwd = process.cwd();
+  if (args.report !== undefined && args.action !== 'loop') {
+    throw new UsageError(`--report goes with a loop run (ralph or ralph run), not --${args.action}.`, 'Run ralph --help to see every option.');
+  }
   switch (args.action) {
     case 'loop': {
       const { runLoopCommand } = await import('./commands/loop-command.js');
-      if (args.task !== undefined) {
-        const { parseTaskMode } = await import('./commands/task-mode.js');
-        const { task, flags } = parseTaskMode(args.task, args.flags);
-        return runLoopCommand({ args: { ...args, flags }, cwd, env: process.env, task });
-      }
-      return runLoopCommand({ args, cwd, env: process.env });
+      const { withRunReport, readTaskFile } = await import('./commands/loop-report.js');
+      return withRunReport(args.report, cwd, async () => {
+        if (args.task !== undefined) {
+          const { parseTaskMode } = await import('./commands/task-mode.js');
+          const { task, flags } = parseTaskMode(args.task, args.flags);
+          if (args.taskFile !== undefined) task.text = readTaskFile(cwd, args.taskFile);
+          return runLoopCommand({ args: { ...args, flags }, cwd, env: process.env, task });
+        }
+        return runLoopCommand({ args, cwd, env: process.env });
+      });
     }
     case 'demo': {
       const { demoCommand } = await import('./commands/demo-command.js');

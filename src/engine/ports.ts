@@ -26,6 +26,8 @@ export interface LoopStorePort {
   clearRunEvidence(): void;
   loadRate(): RateState;
   saveRate(state: RateState): void;
+  /** The calls other loops sharing this hourly budget made since (ralph queue run); `current` when none share it. */
+  refreshRate?(current: RateState): RateState;
   saveAnalysis(analysis: Analysis, outputFile: string, nowMs: number): void;
   loadErrorHistory(): string[][];
   saveErrorHistory(history: readonly string[][]): void;

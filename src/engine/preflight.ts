@@ -52,6 +52,7 @@ export async function checkBeforeCall(s: LoopRun): Promise<BeforeCall> {
   if (pre) return { blocked: pre };
   const { config } = s;
   const { store } = s.deps;
+  if (store.refreshRate) s.state.rate = store.refreshRate(s.state.rate);
   const permit = checkCall(s.state.rate, s.now, { maxCallsPerHour: config.maxCallsPerHour, maxTokensPerHour: config.maxTokensPerHour });
   if (!permit.ok) {
     // After the wait every check runs again: the wait may have used up the runtime, or a stop came.

@@ -23,6 +23,7 @@ import { writeJsonDocument } from './document-writes.js';
 import { appendLine } from './json-file.js';
 import { LIVE_LOG_MAX_BYTES, LiveLogFile, type DeferFlush } from './live-log-file.js';
 import type { RalphPaths } from './paths.js';
+import type { SharedRate } from './shared-rate.js';
 import { StreamRedactor } from '../core/secret-redactor.js';
 import type { LoopStorePort } from '../engine/ports.js';
 import { currentRedactors } from './redaction.js';
@@ -36,6 +37,7 @@ export class LoopStore implements LoopStorePort {
   private liveLog: LiveLogFile | undefined;
   private liveRedactor: StreamRedactor | undefined;
   private readonly outputLogs = new Map<string, LogFileFacts>();
+  private sharedRate: SharedRate | undefined;
 
   constructor(
     readonly paths: RalphPaths,
@@ -71,12 +73,23 @@ export class LoopStore implements LoopStorePort {
     rmSync(RESPONSE_ANALYSIS.path(this.paths), { force: true });
   }
 
+  /** The loops of `ralph queue run` count their calls in one place (shared-rate.ts). */
+  useSharedRate(shared: SharedRate): void {
+    this.sharedRate = shared;
+  }
+
   loadRate(): RateState {
-    return loadDocument(this.paths, RATE_LIMIT, this.warn);
+    const own = loadDocument(this.paths, RATE_LIMIT, this.warn);
+    return this.sharedRate ? this.sharedRate.view(own) : own;
   }
 
   saveRate(state: RateState): void {
     saveDocument(this.paths, RATE_LIMIT, state);
+    this.sharedRate?.record(state, Date.now());
+  }
+
+  refreshRate(current: RateState): RateState {
+    return this.sharedRate ? this.sharedRate.view(current) : current;
   }
 
   saveAnalysis(analysis: Analysis, outputFile: string, nowMs: number): void {

@@ -11,6 +11,7 @@ import { createProgressProbe } from '../../infra/progress-probe.js';
 import { startRunGuard, type RunGuard } from '../../infra/run-guard.js';
 import { systemClock } from '../../infra/system-clock.js';
 import { LoopStore } from '../../state/loop-store.js';
+import { SharedRate, sharedRateFile } from '../../state/shared-rate.js';
 import { ralphPaths } from '../../state/paths.js';
 import { acquireProjectLock } from '../../state/project-lock.js';
 import { createLogger } from '../../ui/logger.js';
@@ -74,6 +75,8 @@ export async function runLoopCommand(input: LoopCommandInput): Promise<number> {
   const abort = new AbortController();
   const exitGuard = new ExitGuard();
   const store = new LoopStore(paths, (m) => logger.warn(m));
+  const sharedRate = sharedRateFile(env, paths.project);
+  if (sharedRate) store.useSharedRate(new SharedRate(sharedRate));
   // A forced exit skips the call's end, where live.log is written out: what it holds goes out first.
   const forceExit = (code: number): never => {
     store.flushLiveLog();

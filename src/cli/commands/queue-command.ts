@@ -3,6 +3,10 @@ import { summarizeQueue } from '../../core/queue/queue-summary.js';
 import { ExitCode } from '../../errors.js';
 import { addToQueue } from '../../features/queue/queue-add.js';
 import { clearQueue, removeFromQueue } from '../../features/queue/queue-edit.js';
+import { cleanWorktrees } from '../../features/queue/queue-clean.js';
+import { createQueueGit } from '../../features/queue/queue-git.js';
+import { readRunningLoops } from '../../features/queue/running-loops.js';
+import { renderRunningLoops } from '../../ui/queue-loops.js';
 import { ralphPaths } from '../../state/paths.js';
 import { isOwnerAlive, readQueue } from '../../state/queue-store.js';
 import { renderQueueList, renderQueueStatus } from '../../ui/queue-lines.js';
@@ -54,17 +58,30 @@ export async function runQueueCommand(args: QueueArgs, cwd: string, env: NodeJS.
     case 'status': {
       const doc = readQueue(paths);
       const summary = summarizeQueue(doc.items);
+      const loops = readRunningLoops(paths.project, summary.running);
       if (args.json) {
         const running = summary.running.map((item) => ({ ...item, interrupted: interrupted(item) }));
-        out(JSON.stringify({ total: summary.total, counts: summary.counts, running, ready: summary.ready }, null, 2));
+        out(JSON.stringify({ total: summary.total, counts: summary.counts, running, ready: summary.ready, loops }, null, 2));
       } else {
-        out(renderQueueStatus(summary, clock.now(), interrupted));
+        out(renderQueueStatus(summary, clock.now(), interrupted) + renderRunningLoops(loops));
       }
       return ExitCode.Completed;
     }
     case 'remove': {
       const removed = await removeFromQueue(paths, args.id, notice);
       out(`removed ${removed.id}: ${removed.title}`);
+      return ExitCode.Completed;
+    }
+    case 'run': {
+      const { runQueueRunCommand } = await import('./queue-run-command.js');
+      return runQueueRunCommand(args.run, cwd, env);
+    }
+    case 'clean': {
+      const report = await cleanWorktrees(paths, createQueueGit(runner));
+      for (const kept of report.kept) notice(`${kept.name} kept: ${kept.why}`);
+      out(
+        `removed ${report.removed.length} worktree${report.removed.length === 1 ? '' : 's'}${report.removed.length > 0 ? `: ${report.removed.join(', ')}` : ''}`,
+      );
       return ExitCode.Completed;
     }
     case 'clear': {

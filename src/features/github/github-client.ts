@@ -35,6 +35,8 @@ export interface PullRequestInput {
   body: string;
   /** The issue the pull request resolves: `Closes #N` is added to the body. */
   closes?: number;
+  /** Opened as a draft, for a person to mark ready. */
+  draft?: boolean;
 }
 
 export interface GithubClient {
@@ -161,7 +163,7 @@ export function createGithubClient(target: GithubTarget, token: string, warn: (m
     async createPullRequest(input) {
       const body = pullRequestBody(input.body, input.closes);
       const { data } = await call(`open a pull request from ${input.head}`, () =>
-        octokit.rest.pulls.create({ owner, repo, head: input.head, base: input.base, title: input.title, body }),
+        octokit.rest.pulls.create({ owner, repo, head: input.head, base: input.base, title: input.title, body, ...(input.draft ? { draft: true } : {}) }),
       );
       return { number: data.number, url: data.html_url };
     },

@@ -1,0 +1,54 @@
+/**
+ * The machine-readable account of one run that `ralph … --report FILE`
+ * writes when the loop ends: what CI (the GitHub Action) and `ralph queue
+ * run` read instead of scraping the terminal. Built from the loop's exit code
+ * and the last status.json; pure, so the shape is tested without a loop.
+ */
+export const RUN_REPORT_VERSION = 1;
+
+export interface RunReport {
+  version: typeof RUN_REPORT_VERSION;
+  exit_reason: string;
+  exit_code: number;
+  cost_usd: number;
+  /** true when the cost was priced from tokens, not reported by the agent. */
+  cost_estimated: boolean;
+  iterations: number;
+  backend: string;
+  /** The git branch the run worked on; null outside git or on a detached HEAD. */
+  branch: string | null;
+  /** The pull request the run's work went to, when one was opened. */
+  pr_url: string | null;
+  /** ISO 8601. */
+  started_at: string;
+  ended_at: string;
+}
+
+export interface RunFacts {
+  exitCode: number;
+  /** From status.json, when the loop got far enough to write one. */
+  status?: { exit_reason: string; loop_count: number; backend: string; totals: { cost_usd: number; cost_estimated: boolean } };
+  /** Used when status.json has none: the error that ended the run before the loop did. */
+  fallbackReason: string;
+  branch: string | undefined;
+  prUrl?: string;
+  startedIso: string;
+  endedIso: string;
+}
+
+export function buildRunReport(facts: RunFacts): RunReport {
+  const status = facts.status;
+  return {
+    version: RUN_REPORT_VERSION,
+    exit_reason: status && status.exit_reason !== '' ? status.exit_reason : facts.fallbackReason,
+    exit_code: facts.exitCode,
+    cost_usd: status?.totals.cost_usd ?? 0,
+    cost_estimated: status?.totals.cost_estimated ?? false,
+    iterations: status?.loop_count ?? 0,
+    backend: status?.backend ?? '',
+    branch: facts.branch ?? null,
+    pr_url: facts.prUrl ?? null,
+    started_at: facts.startedIso,
+    ended_at: facts.endedIso,
+  };
+}

@@ -1,0 +1,104 @@
+import { decideItemOutcome, type LoopEnd } from '../../core/queue/item-outcome.js';
+import type { QueueDocument, QueueItem } from '../../core/queue/queue-item.js';
+import { finishItem, type QueueChange } from '../../core/queue/queue-ops.js';
+import { annotateResult } from '../../core/queue/queue-release.js';
+import { isoTimestamp } from '../../core/time-format.js';
+import { errorMessage, ExitCode, RalphError } from '../../errors.js';
+import type { RalphPaths } from '../../state/paths.js';
+import { updateQueue } from '../../state/queue-store.js';
+import { commitItemWork, removeItemWorktree } from './item-commit.js';
+import { openPullRequest, type PullRequestPlan } from './item-pull-request.js';
+import type { QueueGit } from './queue-git.js';
+import type { GithubClient } from '../github/github-client.js';
+
+/**
+ * What happens when an item's loop has ended on its own: its work is
+ * committed on its branch, the queue records the outcome, `--pr` pushes the
+ * branch and opens the pull request, and the worktree goes (unless removing
+ * it would lose something).
+ */
+export interface FinishContext {
+  paths: RalphPaths;
+  git: QueueGit;
+  now(): number;
+  notice(message: string): void;
+  pr?: PullRequestPlan;
+  /** Set with --comment-progress: the issue of a GitHub item hears when its loop starts and ends. */
+  progressComments?: GithubClient;
+}
+
+export interface FinishedItem {
+  item: QueueItem;
+  /** The pull request could not be opened (the item itself completed). */
+  prFailed: boolean;
+}
+
+/** Applies one change to the item under the queue's lock. */
+export async function changeItem(paths: RalphPaths, id: string, change: (doc: QueueDocument) => QueueChange<QueueItem>): Promise<QueueItem> {
+  return updateQueue(paths, (doc) => {
+    const next = change(doc);
+    if (!next.ok) throw new RalphError(`${id} is no longer in the queue; its result is not recorded.`, ExitCode.RuntimeError, 'It was removed while it ran.');
+    return { doc: next.doc, value: next.value };
+  });
+}
+
+export async function finishRunItem(ctx: FinishContext, item: QueueItem, dir: string, end: LoopEnd): Promise<FinishedItem> {
+  const branch = item.branch ?? `ralph/${item.id}`;
+  const outcome = decideItemOutcome(end, branch);
+  const commit = await commitItemWork(ctx.git, dir, item);
+  let commitId: string | undefined;
+  if (commit.kind === 'committed') commitId = commit.commit;
+  if (commit.kind === 'failed') {
+    ctx.notice(`${item.id}: its work could not be committed on ${branch} (${commit.error}); the worktree is kept.`);
+    if (outcome.state === 'completed') {
+      outcome.state = 'failed';
+      outcome.result.error = `its work could not be committed: ${commit.error}`;
+    }
+  }
+  let finished = await changeItem(ctx.paths, item.id, (doc) => finishItem(doc, item.id, outcome.state, outcome.result, isoTimestamp(ctx.now())));
+  const cost = finished.result?.cost !== undefined ? `, $${finished.result.cost.toFixed(4)}${finished.result.cost_estimated ? ' (estimated)' : ''}` : '';
+  const how = outcome.state === 'completed' ? 'completed' : `failed: ${outcome.result.error ?? 'unknown'}`;
+  ctx.notice(`${item.id} ${how} (${finished.result?.iterations ?? 0} iterations${cost})${commitId ? `; committed ${commitId.slice(0, 12)} on ${branch}` : ''}`);
+
+  let prFailed = false;
+  if (ctx.pr && finished.state === 'completed') {
+    const pr = await openPullRequest(ctx.git, ctx.paths.project, finished, ctx.pr, commitId);
+    if (pr.kind === 'opened') {
+      finished = await changeItem(ctx.paths, item.id, (doc) => annotateResult(doc, item.id, { pr_url: pr.url }));
+      ctx.notice(`${item.id}: pull request ${pr.url}`);
+      const plan = ctx.pr;
+      const issue = item.github?.number;
+      if (plan.autoClose && issue !== undefined) await tryGithub(ctx, item, () => plan.client.closeIssue(issue), 'close the issue');
+    } else if (pr.kind === 'nothing') {
+      ctx.notice(`${item.id}: no pull request: ${pr.why}.`);
+    } else {
+      prFailed = true;
+      finished = await changeItem(ctx.paths, item.id, (doc) => annotateResult(doc, item.id, { error: `pull request: ${pr.error}` }));
+      ctx.notice(`${item.id}: no pull request: ${pr.error}. The branch ${branch} is kept.`);
+    }
+  }
+  const commenter = ctx.progressComments;
+  const issue = item.github?.number;
+  if (commenter && issue !== undefined) {
+    const result = finished.result;
+    const body =
+      finished.state === 'completed'
+        ? `Ralph finished this issue on \`${branch}\`${result?.pr_url ? `: ${result.pr_url}` : '.'} (${result?.iterations ?? 0} iterations${cost}).`
+        : `Ralph stopped working on this issue: ${result?.error ?? 'the loop failed'}. The work so far is on \`${branch}\`.`;
+    await tryGithub(ctx, item, () => commenter.commentOnIssue(issue, body), 'comment on the issue');
+  }
+  if (commit.kind !== 'failed') {
+    const removed = await removeItemWorktree(ctx.git, ctx.paths.project, dir);
+    if (removed.kind === 'kept') ctx.notice(`${item.id}: its worktree ${item.worktree ?? dir} is kept: ${removed.why}.`);
+  }
+  return { item: finished, prFailed };
+}
+
+/** A comment or a close that fails is said, never the end of the run: the work itself is done. */
+export async function tryGithub(ctx: Pick<FinishContext, 'notice'>, item: QueueItem, action: () => Promise<unknown>, what: string): Promise<void> {
+  try {
+    await action();
+  } catch (error) {
+    ctx.notice(`${item.id}: could not ${what} on GitHub: ${errorMessage(error)}`);
+  }
+}

@@ -1,0 +1,229 @@
+import { join } from 'node:path';
+import type { LoopEnd } from '../../core/queue/item-outcome.js';
+import { budgetForNewLoop, budgetReached, type BudgetView } from '../../core/queue/queue-budget.js';
+import type { QueueItem, QueueOwner } from '../../core/queue/queue-item.js';
+import { claimNext } from '../../core/queue/queue-ops.js';
+import { releaseItem } from '../../core/queue/queue-release.js';
+import { isoTimestamp } from '../../core/time-format.js';
+import { ExitCode, RalphError } from '../../errors.js';
+import type { Clock } from '../../ports.js';
+import type { RalphPaths } from '../../state/paths.js';
+import { updateQueue } from '../../state/queue-store.js';
+import type { GithubClient } from '../github/github-client.js';
+import { changeItem, finishRunItem, tryGithub, type FinishContext } from './item-finish.js';
+import { runItemLoop } from './item-loop.js';
+import type { PullRequestPlan } from './item-pull-request.js';
+import { prepareItemWorktree } from './item-worktree.js';
+import { mergeBack, type MergeReport } from './merge-back.js';
+import type { QueueGit, StartingPoint } from './queue-git.js';
+import { readRunningLoop } from './running-loops.js';
+
+/**
+ * `ralph queue run`: takes ready items (by priority, then in order) up to
+ * `parallel` at once, runs each as a loop in its own worktree, and records
+ * how each ended. Stops when nothing is ready and nothing runs, when the
+ * shared --max-cost is spent, or on Ctrl+C — then every loop is stopped and
+ * its item goes back to pending, worktree and branch kept, for the next run.
+ */
+export interface QueueRunPlan {
+  parallel: number;
+  /** Loop flags for every item's `ralph run`. */
+  loopArgs: readonly string[];
+  /** One budget for all loops of the run; 0: none. */
+  maxCostUsd: number;
+  merge: boolean;
+  pr?: PullRequestPlan;
+  progressComments?: GithubClient;
+  start: StartingPoint;
+  owner: QueueOwner;
+}
+
+export interface QueueRunDeps {
+  paths: RalphPaths;
+  git: QueueGit;
+  clock: Clock;
+  /** The environment of the items' loops. */
+  env: NodeJS.ProcessEnv;
+  /** Ctrl+C: every loop stops, the run ends with 130. */
+  interrupt: AbortSignal;
+  notice(message: string): void;
+  /** A line the item's loop printed. */
+  itemOutput(id: string, line: string): void;
+  /** How often the running loops' costs are read against the budget. */
+  budgetPollMs?: number;
+}
+
+export interface QueueRunReport {
+  completed: string[];
+  failed: string[];
+  /** Put back to pending: stopped by Ctrl+C or the budget. */
+  released: string[];
+  prFailed: string[];
+  merge?: MergeReport;
+  budgetReached: boolean;
+  interrupted: boolean;
+  exitCode: number;
+}
+
+interface Running {
+  item: QueueItem;
+  dir: string;
+  stop: AbortController;
+  done: Promise<{ id: string; end: LoopEnd }>;
+}
+
+const onRecovered =
+  (notice: (m: string) => void) =>
+  (ids: string[]): void =>
+    notice(`${ids.join(', ')} went back to pending: the run that started them is gone`);
+
+async function claim(deps: QueueRunDeps, owner: QueueOwner): Promise<QueueItem | undefined> {
+  const value = await updateQueue(
+    deps.paths,
+    (doc) => {
+      const change = claimNext(doc, owner, isoTimestamp(deps.clock.now()));
+      if (!change.ok) {
+        const cycle = change.refusal.kind === 'cycle' ? change.refusal.cycle.join(' → ') : change.refusal.kind;
+        throw new RalphError(
+          `The queue's dependencies form a cycle: ${cycle}.`,
+          ExitCode.Usage,
+          'Remove one of these items (ralph queue remove ID), then run again.',
+        );
+      }
+      return { doc: change.doc, value: change.value };
+    },
+    { onRecovered: onRecovered(deps.notice) },
+  );
+  for (const skipped of value.skipped) deps.notice(`${skipped.id} skipped: ${skipped.reason}`);
+  return value.item;
+}
+
+export async function runQueue(plan: QueueRunPlan, deps: QueueRunDeps): Promise<QueueRunReport> {
+  const report: QueueRunReport = {
+    completed: [],
+    failed: [],
+    released: [],
+    prFailed: [],
+    budgetReached: false,
+    interrupted: false,
+    exitCode: ExitCode.Completed,
+  };
+  const running = new Map<string, Running>();
+  const budget: BudgetView = { maxCostUsd: plan.maxCostUsd, finishedUsd: 0, runningUsd: [] };
+  const finishCtx: FinishContext = {
+    paths: deps.paths,
+    git: deps.git,
+    now: () => deps.clock.now(),
+    notice: deps.notice,
+    ...(plan.pr ? { pr: plan.pr } : {}),
+    ...(plan.progressComments ? { progressComments: plan.progressComments } : {}),
+  };
+  const mergeQueue: { id: string; branch: string; title: string }[] = [];
+  const stopAll = (): void => {
+    for (const loop of running.values()) loop.stop.abort();
+  };
+  const onInterrupt = (): void => {
+    report.interrupted = true;
+    deps.notice(`stopping ${running.size} running loop${running.size === 1 ? '' : 's'}; their worktrees and branches are kept`);
+    stopAll();
+  };
+  deps.interrupt.addEventListener('abort', onInterrupt, { once: true });
+  if (deps.interrupt.aborted) onInterrupt();
+  const watchBudget = (): void => {
+    if (plan.maxCostUsd <= 0 || report.budgetReached) return;
+    budget.runningUsd = [...running.values()].map((loop) => readRunningLoop(deps.paths.project, loop.item).costUsd);
+    if (!budgetReached(budget)) return;
+    report.budgetReached = true;
+    deps.notice(`the shared --max-cost of $${plan.maxCostUsd.toFixed(2)} is spent; stopping every loop`);
+    stopAll();
+  };
+  const timer = setInterval(watchBudget, deps.budgetPollMs ?? 500);
+  try {
+    for (;;) {
+      while (running.size < plan.parallel && !report.interrupted && !report.budgetReached) {
+        const left = budgetForNewLoop({ ...budget, runningUsd: [...running.values()].map((l) => readRunningLoop(deps.paths.project, l.item).costUsd) });
+        if (left !== undefined && left <= 0) {
+          report.budgetReached = true;
+          break;
+        }
+        const item = await claim(deps, plan.owner);
+        if (!item) break;
+        running.set(item.id, await launch(plan, deps, item, left, finishCtx));
+      }
+      if (running.size === 0) break;
+      const { id, end } = await Promise.race([...running.values()].map((loop) => loop.done));
+      const loop = running.get(id) as Running;
+      running.delete(id);
+      budget.finishedUsd += end.costUsd ?? 0;
+      if (loop.stop.signal.aborted) {
+        const why = report.interrupted ? 'interrupted by Ctrl+C' : "stopped: the run's shared --max-cost was spent";
+        await changeItem(deps.paths, id, (doc) => releaseItem(doc, id, why));
+        report.released.push(id);
+        deps.notice(`${id} went back to pending (${why}); its worktree ${loop.item.worktree ?? ''} and branch ${loop.item.branch ?? ''} are kept`);
+        continue;
+      }
+      const finished = await finishRunItem(finishCtx, loop.item, loop.dir, end);
+      (finished.item.state === 'completed' ? report.completed : report.failed).push(id);
+      if (finished.prFailed) report.prFailed.push(id);
+      if (finished.item.state === 'completed' && plan.merge) mergeQueue.push({ id, branch: finished.item.branch ?? `ralph/${id}`, title: finished.item.title });
+      watchBudget();
+    }
+  } finally {
+    clearInterval(timer);
+    deps.interrupt.removeEventListener('abort', onInterrupt);
+    stopAll();
+  }
+  if (plan.merge && !report.interrupted) {
+    report.merge = await mergeBack(deps.git, deps.paths.project, plan.start.branch, mergeQueue);
+    for (const id of report.merge.merged) deps.notice(`${id}: merged into ${plan.start.branch ?? 'HEAD'}`);
+    for (const kept of report.merge.unmerged) deps.notice(`${kept.id}: not merged (${kept.why}); ${kept.branch} is kept`);
+  }
+  report.exitCode = report.interrupted
+    ? ExitCode.Sigint
+    : report.budgetReached
+      ? ExitCode.LimitReached
+      : report.failed.length > 0 || report.prFailed.length > 0 || (report.merge?.unmerged.length ?? 0) > 0
+        ? ExitCode.RuntimeError
+        : ExitCode.Completed;
+  return report;
+}
+
+async function launch(plan: QueueRunPlan, deps: QueueRunDeps, item: QueueItem, maxCost: number | undefined, ctx: FinishContext): Promise<Running> {
+  const stop = new AbortController();
+  let dir = join(deps.paths.project, item.worktree ?? `.ralph/worktrees/${item.id}`);
+  const failed = (error: unknown): { id: string; end: LoopEnd } => ({ id: item.id, end: { exitCode: undefined, failure: (error as Error).message } });
+  let done: Promise<{ id: string; end: LoopEnd }>;
+  try {
+    const place = await prepareItemWorktree(deps.git, deps.paths.project, item, plan.start.commit);
+    dir = place.dir;
+    deps.notice(
+      `${item.id} started in ${item.worktree ?? dir} on ${place.branch}${place.reused ? ' (its earlier worktree, with its work)' : ''}: ${item.title}`,
+    );
+    const commenter = plan.progressComments;
+    const issue = item.github?.number;
+    if (commenter && issue !== undefined) {
+      await tryGithub(
+        ctx,
+        item,
+        () => commenter.commentOnIssue(issue, `Ralph started working on this issue on the branch \`${place.branch}\`.`),
+        'comment on the issue',
+      );
+    }
+    done = runItemLoop({
+      item,
+      dir,
+      loopArgs: plan.loopArgs,
+      ...(maxCost !== undefined ? { maxCostUsd: maxCost } : {}),
+      env: deps.env,
+      signal: stop.signal,
+      onOutput: (line) => deps.itemOutput(item.id, line),
+    }).then(
+      (end) => ({ id: item.id, end }),
+      (error: unknown) => failed(error),
+    );
+  } catch (error) {
+    deps.notice(`${item.id}: ${(error as Error).message}`);
+    done = Promise.resolve(failed(error));
+  }
+  return { item, dir, stop, done };
+}

@@ -1,0 +1,56 @@
+import { join } from 'node:path';
+import type { QueueItem } from '../../core/queue/queue-item.js';
+import { readDocument } from '../../state/document-store.js';
+import { PROGRESS } from '../../state/documents/progress.js';
+import { STATUS } from '../../state/documents/status.js';
+import { ralphPaths } from '../../state/paths.js';
+
+/**
+ * What each running item's loop is doing, read from the status.json and
+ * progress.json it keeps in its worktree — the same files `ralph --status`
+ * and the monitor read for a single loop. Read-only: a half-written or
+ * missing file just leaves the fields empty.
+ */
+export interface RunningLoopView {
+  id: string;
+  title: string;
+  branch: string | undefined;
+  /** The loop's iteration, 0 before the first. */
+  loop: number;
+  /** status.json's status (running, paused, …), or "starting". */
+  state: string;
+  costUsd: number;
+  costEstimated: boolean;
+  lastAction: string;
+}
+
+export function readRunningLoop(project: string, item: QueueItem): RunningLoopView {
+  const view: RunningLoopView = {
+    id: item.id,
+    title: item.title,
+    branch: item.branch,
+    loop: 0,
+    state: 'starting',
+    costUsd: 0,
+    costEstimated: false,
+    lastAction: '',
+  };
+  if (item.worktree === undefined) return view;
+  const paths = ralphPaths(join(project, item.worktree));
+  const status = readDocument(paths, STATUS);
+  if (status.kind === 'ok') {
+    const s = status.value;
+    view.loop = s.loop_count;
+    view.state = s.status || view.state;
+    view.costUsd = s.totals.cost_usd;
+    view.costEstimated = s.totals.cost_estimated;
+    view.lastAction = s.last_action;
+  }
+  const progress = readDocument(paths, PROGRESS);
+  if (progress.kind === 'ok' && progress.value.status !== 'idle' && progress.value.last_output !== '') view.lastAction = progress.value.last_output;
+  return view;
+}
+
+export function readRunningLoops(project: string, items: readonly QueueItem[]): RunningLoopView[] {
+  return items.filter((item) => item.state === 'running').map((item) => readRunningLoop(project, item));
+}
