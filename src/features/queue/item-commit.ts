@@ -20,8 +20,11 @@ export function commitMessage(item: QueueItem): string {
 }
 
 export async function commitItemWork(git: QueueGit, dir: string, item: QueueItem): Promise<CommitOutcome> {
-  const added = await git.run(['add', '-A', '--', '.', ':(exclude).ralph'], dir);
+  const added = await git.run(['add', '-A', '--', '.'], dir);
   if (added.exitCode !== 0) return { kind: 'failed', error: gitFailure(added) };
+  // Everything under .ralph/ comes out again (an exclude pathspec would fail where .gitignore already hides it).
+  const unstaged = await git.run(['reset', '-q', '--', '.ralph'], dir);
+  if (unstaged.exitCode !== 0) return { kind: 'failed', error: gitFailure(unstaged) };
   const tracked = (await git.run(['ls-files', '--', '.ralph'], dir)).stdout.split('\n');
   for (const path of USER_RALPH_FILES) {
     const known = existsSync(join(dir, path)) || tracked.some((file) => file === path || file.startsWith(`${path}/`));
