@@ -223,7 +223,10 @@ export function createQueueSubcommand(io: CommandIo, onParsed: (args: QueueArgs)
 
   const clean = createCommand('clean', io, {
     description: 'remove the worktrees of items that are not running (branches stay) and prune the list git keeps of them',
-    examples: [['ralph queue clean', 'tidy .ralph/worktrees/ after an interrupted run']],
+    examples: [
+      ['ralph queue clean', 'tidy .ralph/worktrees/ after an interrupted run'],
+      ['ralph queue clean && git branch --list "ralph/*"', 'the branches stay, with the work of every item'],
+    ],
     exitCodes: QUEUE_EXIT_CODES,
   }).action(() => onParsed({ sub: 'clean' }));
 

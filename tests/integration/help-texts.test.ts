@@ -20,6 +20,8 @@ const COMMANDS: Array<[string, string[]]> = [
   ['ralph', ['queue', 'remove', '--help']],
   ['ralph', ['queue', 'clear', '--help']],
   ['ralph', ['dashboard', '--help']],
+  ['ralph', ['queue', 'run', '--help']],
+  ['ralph', ['queue', 'clean', '--help']],
   ['ralph-setup', ['--help']],
   ['ralph-enable', ['--help']],
   ['ralph-import', ['--help']],
