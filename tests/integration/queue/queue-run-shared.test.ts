@@ -1,0 +1,154 @@
+// What ralph queue run shares and reports, through the built CLI: one hourly call limit for all
+// loops, `ralph queue status` showing each running loop, `queue clean`, and --report on a loop.
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { SharedRate, sharedRateFile } from '../../../src/state/shared-rate.js';
+import { git } from '../../helpers/git-repo.js';
+import { killTracked, track } from '../../helpers/processes.js';
+import { cleanEnv, ralph } from '../../helpers/run-cli.js';
+import { tempDir } from '../../helpers/temp-dir.js';
+import { waitFor } from '../../helpers/wait-for.js';
+import { addTasks, branches, mockFlags, queueCli, queueItems, queueProject, worktreeList, writeItemScript } from './queue-run-helpers.js';
+
+afterEach(() => killTracked());
+
+interface LoopStatus {
+  totals: { calls: number };
+  waiting: { reason: string } | null;
+}
+
+function loopStatus(project: string, worktree: string | undefined): LoopStatus | undefined {
+  try {
+    return JSON.parse(readFileSync(join(project, worktree ?? '', '.ralph', 'status.json'), 'utf8')) as LoopStatus;
+  } catch {
+    return undefined;
+  }
+}
+
+describe('one hourly call limit for all loops', () => {
+  it('--calls 3 across two loops: three calls in all, then every loop waits for the window', async () => {
+    const project = queueProject({ 'README.md': '# project\n', '.gitignore': '.ralph/\n' });
+    const script = writeItemScript(
+      ['alpha', 'beta'].map((name) => ({ trigger: name, files: { [`${name}.txt`]: 'more\n' }, delayMs: 200, done: false })),
+      5,
+    );
+    await addTasks(project, ['alpha', 'beta']);
+    const run = queueCli(['run', '--parallel', '2', '--calls', '3', ...mockFlags(script, 5)], project);
+    track(run.pid ?? 0);
+    await waitFor(
+      () => {
+        const items = queueItems(project).filter((item) => item.state === 'running');
+        return items.length === 2 && items.every((item) => loopStatus(project, item.worktree)?.waiting?.reason === 'rate_limit');
+      },
+      'both loops waiting for the shared call limit',
+      30_000,
+    );
+    const items = queueItems(project);
+    const calls = items.map((item) => loopStatus(project, item.worktree)?.totals.calls ?? 0);
+    expect(calls.reduce((sum, n) => sum + n, 0)).toBe(3);
+    const shared = JSON.parse(readFileSync(join(project, '.ralph', '.rate_limit_state'), 'utf8')) as { calls: unknown[] };
+    expect(shared.calls).toHaveLength(3);
+
+    // Meanwhile `ralph queue status` shows each running loop.
+    const status = await queueCli(['status'], project);
+    expect(String(status.stdout)).toMatch(/Loops:\n {2}t1 {2}loop \d+ {2}\S+ {2}\$0\.\d{4}.*\n {2}t2 {2}loop \d+ {2}\S+ {2}\$0\.\d{4}/);
+    const json = JSON.parse(String((await queueCli(['status', '--json'], project)).stdout)) as { loops: { id: string; loop: number }[] };
+    expect(json.loops.map((loop) => loop.id)).toEqual(['t1', 't2']);
+    run.kill('SIGINT');
+    expect((await run).exitCode).toBe(130);
+  });
+
+  it('two loops recording calls at once both count; a foreign file is never used', () => {
+    const project = tempDir('shared-rate-');
+    const file = join(project, '.ralph', '.rate_limit_state');
+    mkdirSync(join(project, '.ralph'));
+    const worktree = join(project, '.ralph', 'worktrees', 't1');
+    expect(sharedRateFile({ RALPH_SHARED_RATE_FILE: file }, worktree)).toBe(file);
+    expect(sharedRateFile({ RALPH_SHARED_RATE_FILE: file }, tempDir('elsewhere-'))).toBeUndefined();
+    expect(sharedRateFile({ RALPH_SHARED_RATE_FILE: join(project, 'notes.txt') }, worktree)).toBeUndefined();
+    expect(sharedRateFile({ RALPH_SHARED_RATE_FILE: '.ralph/.rate_limit_state' }, worktree)).toBeUndefined();
+
+    const now = Date.now();
+    const a = new SharedRate(file);
+    const b = new SharedRate(file);
+    const ownA = a.view({ calls: [] });
+    const ownB = b.view({ calls: [] });
+    a.record({ calls: [...ownA.calls, { at: now - 2, tokens: 0 }] }, now);
+    // b read before a wrote: its record must not drop a's call.
+    const seenByB = b.record({ calls: [...ownB.calls, { at: now - 1, tokens: 0 }] }, now);
+    expect(seenByB.calls.map((c) => c.at)).toEqual([now - 2, now - 1]);
+    // a's tokens for its call land on its own record.
+    const later = a.view({ calls: [] });
+    a.record({ calls: [...later.calls.slice(0, 1).map((c) => ({ ...c, tokens: 500 })), ...later.calls.slice(1)] }, now);
+    expect(new SharedRate(file).view({ calls: [] }).calls).toEqual([
+      { at: now - 2, tokens: 500 },
+      { at: now - 1, tokens: 0 },
+    ]);
+  });
+});
+
+describe('ralph queue clean', () => {
+  it('commits what an interrupted item left, removes worktrees not running, keeps branches', async () => {
+    const project = queueProject({ 'README.md': '# project\n', '.gitignore': '.ralph/\n' });
+    await addTasks(project, ['>>alpha :: verify:"test -f alpha.txt"']);
+    const slow = writeItemScript([{ trigger: 'alpha', files: { 'alpha.txt': 'a\n' }, delayMs: 60_000 }]);
+    const run = queueCli(['run', ...mockFlags(slow)], project);
+    track(run.pid ?? 0);
+    await waitFor(() => queueItems(project)[0]?.state === 'running' && loopStatus(project, '.ralph/worktrees/t1') !== undefined, 't1 running', 30_000);
+    // Work in progress that no loop committed yet.
+    writeFileSync(join(project, '.ralph', 'worktrees', 't1', 'draft.txt'), 'half done\n');
+    run.kill('SIGINT');
+    expect((await run).exitCode).toBe(130);
+
+    const clean = await queueCli(['clean'], project);
+    expect(clean.exitCode, String(clean.stderr)).toBe(0);
+    expect(String(clean.stdout)).toBe('removed 1 worktree: t1');
+    expect(existsSync(join(project, '.ralph', 'worktrees', 't1'))).toBe(false);
+    expect(worktreeList(project)).toEqual([project]);
+    expect(branches(project)).toEqual(['main', 'ralph/t1']);
+    expect(git(project, 'show', 'ralph/t1:draft.txt')).toBe('half done\n');
+    expect(String((await queueCli(['clean'], project)).stdout)).toBe('removed 0 worktrees');
+  });
+});
+
+describe('--report FILE', () => {
+  it('writes the run’s report when the loop ends', async () => {
+    const project = queueProject({ 'README.md': '# project\n', '.gitignore': '.ralph/\n' });
+    const script = writeItemScript([{ trigger: 'alpha', files: { 'alpha.txt': 'a\n' }, costUsd: 0.25 }]);
+    const out = join(tempDir('report-'), 'report.json');
+    const r = await ralph(['run', '>>alpha :: verify:"test -f alpha.txt"', ...mockFlags(script), '--report', out], project, cleanEnv());
+    expect(r.exitCode, r.stderr).toBe(0);
+    const report = JSON.parse(readFileSync(out, 'utf8')) as Record<string, unknown>;
+    expect(report).toMatchObject({
+      version: 1,
+      exit_reason: 'project_complete',
+      exit_code: 0,
+      cost_usd: 0.25,
+      cost_estimated: false,
+      iterations: 1,
+      backend: 'mock',
+      branch: 'main',
+      pr_url: null,
+    });
+    expect(Date.parse(String(report['ended_at']))).toBeGreaterThanOrEqual(Date.parse(String(report['started_at'])));
+  });
+
+  it('also when the run is refused before its loop, with the exit code it ends with', async () => {
+    const project = tempDir('report-nogit-');
+    const out = join(project, 'report.json');
+    const r = await ralph(['run', 'fix it', '--backend', 'mock', '--report', out], project, cleanEnv());
+    expect(r.exitCode).toBe(2);
+    expect(JSON.parse(readFileSync(out, 'utf8'))).toMatchObject({ exit_reason: 'usage_error', exit_code: 2, iterations: 0, branch: null });
+  });
+
+  it.each([
+    [['--status', '--report', 'r.json'], /--report goes with a loop run \(ralph or ralph run\), not --status\./],
+    [['run', 'fix it', '--task-file', 'missing.md', '--backend', 'mock'], /--task-file missing\.md cannot be read: ENOENT/],
+  ])('refuses %j', async (args, message) => {
+    const project = queueProject();
+    const r = await ralph(args, project, cleanEnv());
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toMatch(message);
+  });
+});
