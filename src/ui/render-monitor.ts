@@ -4,6 +4,8 @@ import type { JsonRead } from '../state/document-store.js';
 import type { ProgressDocument } from '../state/documents/progress.js';
 import { clockTime } from '../core/time-format.js';
 import { fitLine, part, type Line } from './styled-line.js';
+import type { RunningLoopView } from '../features/queue/running-loops.js';
+import { runningLoopLine } from './queue-loops.js';
 import {
   circuitSection,
   finishedSection,
@@ -38,6 +40,8 @@ export interface MonitorSnapshot {
   logLines: string[];
   /** Whether status.json's pid is a live process; null when unknown or not applicable. */
   loopAlive: boolean | null;
+  /** The loops of a `ralph queue run` working in this project's worktrees, if any. */
+  queueLoops?: RunningLoopView[];
 }
 
 export interface RenderOptions {
@@ -101,6 +105,8 @@ function bodySections(snapshot: MonitorSnapshot, now: number): Line[][] {
     if (!finished && doc.waiting) sections.push([heading('Waiting'), ...waitingSection(doc.waiting, now)]);
     if (finished) sections.push([heading('Finished'), ...finishedSection(doc)]);
   }
+  const loops = snapshot.queueLoops ?? [];
+  if (loops.length > 0) sections.push([heading('Queue'), ...loops.map((loop): Line => [part(`  ${runningLoopLine(loop)}`)])]);
   return sections;
 }
 

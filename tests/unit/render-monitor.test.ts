@@ -239,6 +239,17 @@ const cases: Case[] = [
     expect: ['Agent Progress', 'progress.json is corrupt: the file is empty'],
   },
   {
+    name: 'the loops of a queue run',
+    snap: snapshot({
+      status: { kind: 'missing' },
+      queueLoops: [
+        { id: 't1', title: 'fix auth', branch: 'ralph/t1', loop: 3, state: 'running', costUsd: 0.4213, costEstimated: false, lastAction: 'Bash: npm test' },
+        { id: 'gh-12', title: 'login', branch: 'ralph/gh-12', loop: 0, state: 'starting', costUsd: 0, costEstimated: true, lastAction: '' },
+      ],
+    }),
+    expect: [/^Queue$/m, /^ {2}t1 {2}loop 3 {2}running {2}\$0\.4213 {2}Bash: npm test$/m, /^ {2}gh-12 {2}loop 0 {2}starting {2}\$0\.0000 \(est\.\)$/m],
+  },
+  {
     name: 'circuit state file corrupt',
     snap: snapshot({ circuit: { kind: 'corrupt', reason: 'not valid JSON' } }),
     expect: [/Circuit: +state file corrupt \(not valid JSON\)/],

@@ -9,6 +9,8 @@ import { isFinished } from '../../ui/monitor-sections.js';
 import type { MonitorSnapshot, StatusRead } from '../../ui/render-monitor.js';
 import { parseStoredAgentSession } from '../../core/agent-session-expiry.js';
 import { readLastLines } from './read-log-tail.js';
+import { QUEUE } from '../../state/documents/queue.js';
+import { readRunningLoops, type RunningLoopView } from '../queue/running-loops.js';
 
 /** How many ralph.log lines a snapshot carries (the frame shows at most this many). */
 export const SNAPSHOT_LOG_LINES = 20;
@@ -56,6 +58,12 @@ export function isLoopAlive(doc: StatusDocument): boolean | null {
   }
 }
 
+/** The running items of a queue run, each with its loop's progress; a damaged queue shows none. */
+function readQueueLoops(paths: RalphPaths): RunningLoopView[] {
+  const queue = readForDisplay(paths, QUEUE);
+  return queue.kind === 'ok' ? readRunningLoops(paths.project, queue.value.items) : [];
+}
+
 /** One consistent-enough view of a project's .ralph/ files; never throws for bad files. */
 export function readMonitorSnapshot(projectDir: string, now: number): MonitorSnapshot {
   const paths = ralphPaths(projectDir);
@@ -69,5 +77,6 @@ export function readMonitorSnapshot(projectDir: string, now: number): MonitorSna
     sessionId: readSessionId(paths.claudeSession, status),
     logLines: readLastLines(paths.ralphLog, SNAPSHOT_LOG_LINES),
     loopAlive: status.kind === 'ok' ? isLoopAlive(status.doc) : null,
+    queueLoops: readQueueLoops(paths),
   };
 }
