@@ -122,4 +122,17 @@ describe('the action’s entry script', () => {
     expect(run.exitCode).toBe(2);
     expect(run.stdout).toContain(message);
   });
+
+  it('action.yml hands every input to the script and takes every output from it', () => {
+    const text = readFileSync(join(ROOT, 'action.yml'), 'utf8');
+    const block = (name: string): string => text.slice(text.indexOf(`\n${name}:\n`) + name.length + 3).split(/\n\S/)[0] ?? '';
+    const declared = [...block('inputs').matchAll(/^ {2}([\w-]+):$/gm)].map((m) => m[1]);
+    const handed = [...text.matchAll(/INPUT_(\w+): \$\{\{ inputs\.([\w-]+) \}\}/g)].map((m) => [m[1], m[2]]);
+    expect(handed.map(([env, name]) => [env, (name ?? '').toUpperCase().replace(/-/g, '_')]).every(([env, expected]) => env === expected)).toBe(true);
+    expect(new Set([...handed.map(([, name]) => name), 'github-token'])).toEqual(new Set(declared));
+    const outputs = [...block('outputs').matchAll(/^ {2}([\w-]+):\n[\s\S]*?value: \$\{\{ steps\.ralph\.outputs\.([\w-]+) \}\}/gm)].map((m) => [m[1], m[2]]);
+    expect(outputs.map(([name]) => name)).toEqual(['exit-reason', 'exit-code', 'cost', 'iterations', 'branch', 'pr-url']);
+    for (const [name, value] of outputs) expect(value).toBe(name);
+    expect(text).toContain('GITHUB_TOKEN: ${{ inputs.github-token }}');
+  });
 });
