@@ -173,6 +173,8 @@ describe('templates/gitignore', () => {
       '.ralph/status.json.corrupt',
       '.ralph/.status.json.123.1.tmp',
       '.ralph/docs/generated/x.md',
+      '.ralph/worktrees/t1/README.md',
+      '.ralph/queue.json.lock',
     );
     expect(state.length).toBeGreaterThan(25);
     const ignored = ignoredPaths(root, state);
