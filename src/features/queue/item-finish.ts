@@ -6,7 +6,8 @@ import { isoTimestamp } from '../../core/time-format.js';
 import { errorMessage, ExitCode, RalphError } from '../../errors.js';
 import type { RalphPaths } from '../../state/paths.js';
 import { updateQueue } from '../../state/queue-store.js';
-import { commitItemWork, removeItemWorktree } from './item-commit.js';
+import { commitItemWork, removeItemWorktree, type CommitOutcome } from './item-commit.js';
+import { existsSync } from 'node:fs';
 import { openPullRequest, type PullRequestPlan } from './item-pull-request.js';
 import type { QueueGit } from './queue-git.js';
 import type { GithubClient } from '../github/github-client.js';
@@ -45,7 +46,9 @@ export async function changeItem(paths: RalphPaths, id: string, change: (doc: Qu
 export async function finishRunItem(ctx: FinishContext, item: QueueItem, dir: string, end: LoopEnd): Promise<FinishedItem> {
   const branch = item.branch ?? `ralph/${item.id}`;
   const outcome = decideItemOutcome(end, branch);
-  const commit = await commitItemWork(ctx.git, dir, item);
+  // No worktree: the item never got one (its making failed), so there is nothing to commit or remove.
+  const hasWorktree = existsSync(dir);
+  const commit: CommitOutcome = hasWorktree ? await commitItemWork(ctx.git, dir, item) : { kind: 'nothing' };
   let commitId: string | undefined;
   if (commit.kind === 'committed') commitId = commit.commit;
   if (commit.kind === 'failed') {
@@ -87,7 +90,7 @@ export async function finishRunItem(ctx: FinishContext, item: QueueItem, dir: st
         : `Ralph stopped working on this issue: ${result?.error ?? 'the loop failed'}. The work so far is on \`${branch}\`.`;
     await tryGithub(ctx, item, () => commenter.commentOnIssue(issue, body), 'comment on the issue');
   }
-  if (commit.kind !== 'failed') {
+  if (hasWorktree && commit.kind !== 'failed') {
     const removed = await removeItemWorktree(ctx.git, ctx.paths.project, dir);
     if (removed.kind === 'kept') ctx.notice(`${item.id}: its worktree ${item.worktree ?? dir} is kept: ${removed.why}.`);
   }

@@ -5,7 +5,7 @@ import type { QueueItem, QueueOwner } from '../../core/queue/queue-item.js';
 import { claimNext } from '../../core/queue/queue-ops.js';
 import { releaseItem } from '../../core/queue/queue-release.js';
 import { isoTimestamp } from '../../core/time-format.js';
-import { ExitCode, RalphError } from '../../errors.js';
+import { errorMessage, ExitCode, RalphError } from '../../errors.js';
 import type { Clock } from '../../ports.js';
 import type { RalphPaths } from '../../state/paths.js';
 import { updateQueue } from '../../state/queue-store.js';
@@ -191,7 +191,10 @@ export async function runQueue(plan: QueueRunPlan, deps: QueueRunDeps): Promise<
 async function launch(plan: QueueRunPlan, deps: QueueRunDeps, item: QueueItem, maxCost: number | undefined, ctx: FinishContext): Promise<Running> {
   const stop = new AbortController();
   let dir = join(deps.paths.project, item.worktree ?? `.ralph/worktrees/${item.id}`);
-  const failed = (error: unknown): { id: string; end: LoopEnd } => ({ id: item.id, end: { exitCode: undefined, failure: (error as Error).message } });
+  const failed = (error: unknown): { id: string; end: LoopEnd } => {
+    const hint = error instanceof RalphError && error.hint ? ` ${error.hint}` : '';
+    return { id: item.id, end: { exitCode: undefined, failure: `${errorMessage(error)}${hint}` } };
+  };
   let done: Promise<{ id: string; end: LoopEnd }>;
   try {
     const place = await prepareItemWorktree(deps.git, deps.paths.project, item, plan.start.commit);
@@ -222,7 +225,7 @@ async function launch(plan: QueueRunPlan, deps: QueueRunDeps, item: QueueItem, m
       (error: unknown) => failed(error),
     );
   } catch (error) {
-    deps.notice(`${item.id}: ${(error as Error).message}`);
+    deps.notice(`${item.id}: ${errorMessage(error)}`);
     done = Promise.resolve(failed(error));
   }
   return { item, dir, stop, done };

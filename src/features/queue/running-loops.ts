@@ -38,7 +38,9 @@ export function readRunningLoop(project: string, item: QueueItem): RunningLoopVi
   if (item.worktree === undefined) return view;
   const paths = ralphPaths(join(project, item.worktree));
   const status = readDocument(paths, STATUS);
-  if (status.kind === 'ok') {
+  // A resumed item's worktree still holds the status of its interrupted run until the new loop writes its own.
+  const current = status.kind === 'ok' && !(item.started_at && Date.parse(status.value.started_at ?? '') < Date.parse(item.started_at) - 1000);
+  if (status.kind === 'ok' && current) {
     const s = status.value;
     view.loop = s.loop_count;
     view.state = s.status || view.state;
@@ -47,7 +49,7 @@ export function readRunningLoop(project: string, item: QueueItem): RunningLoopVi
     view.lastAction = s.last_action;
   }
   const progress = readDocument(paths, PROGRESS);
-  if (progress.kind === 'ok' && progress.value.status !== 'idle' && progress.value.last_output !== '') view.lastAction = progress.value.last_output;
+  if (current && progress.kind === 'ok' && progress.value.status !== 'idle' && progress.value.last_output !== '') view.lastAction = progress.value.last_output;
   return view;
 }
 

@@ -1,9 +1,10 @@
 // ralph queue run through the built CLI: real git worktrees, branches, commits and merges in
 // temporary repositories; the agent is the mock backend, one scripted answer per item.
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { git } from '../../helpers/git-repo.js';
+import { tempDir } from '../../helpers/temp-dir.js';
 import { addTasks, branches, filesOnBranch, mockFlags, queueCli, queueItems, queueProject, worktreeList, writeItemScript } from './queue-run-helpers.js';
 
 const THREE = ['alpha', 'beta', 'gamma'];
@@ -119,5 +120,34 @@ describe('ralph queue run', () => {
     expect(String(run.stderr)).toContain('t3 skipped: ');
     expect(filesOnBranch(project, 'ralph/t2')).toContain('half.txt');
     expect(branches(project)).not.toContain('ralph/t3');
+  });
+
+  it('a stray folder where an item’s worktree goes fails that item with what to do, and never leads a worktree through a link', async () => {
+    const project = queueProject({ 'README.md': '# project\n', '.gitignore': '.ralph/\n' });
+    const script = writeItemScript(THREE.map((name) => ({ trigger: name, files: { [`${name}.txt`]: 'x\n' } })));
+    await addTasks(project, [task('alpha'), task('beta')]);
+    mkdirSync(join(project, '.ralph', 'worktrees', 't1'), { recursive: true });
+    writeFileSync(join(project, '.ralph', 'worktrees', 't1', 'mine.txt'), 'keep me\n');
+    const run = await queueCli(['run', ...mockFlags(script)], project);
+    expect(run.exitCode).toBe(1);
+    const [t1, t2] = queueItems(project);
+    expect(t1).toMatchObject({
+      state: 'failed',
+      reason:
+        '.ralph/worktrees/t1 exists but is not a git worktree; it is left as it is. Move it aside or remove it (rm -r .ralph/worktrees/t1), then run the queue again.',
+    });
+    expect(t2?.state).toBe('completed');
+    expect(readFileSync(join(project, '.ralph', 'worktrees', 't1', 'mine.txt'), 'utf8')).toBe('keep me\n');
+
+    const linked = queueProject({ 'README.md': '# project\n', '.gitignore': '.ralph/\n' });
+    await addTasks(linked, [task('alpha')]);
+    const outside = tempDir('queue-outside-');
+    symlinkSync(outside, join(linked, '.ralph', 'worktrees'));
+    const refused = await queueCli(['run', ...mockFlags(script)], linked);
+    expect(refused.exitCode).toBe(1);
+    expect(queueItems(linked)[0]?.reason).toBe(
+      '.ralph/worktrees is not a folder of this project (a symbolic link or a file); no worktree is made through it. Remove .ralph/worktrees, then run the queue again.',
+    );
+    expect(readdirSync(outside)).toEqual([]);
   });
 });
