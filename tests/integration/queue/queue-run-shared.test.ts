@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { SharedRate, sharedRateFile } from '../../../src/state/shared-rate.js';
 import { git } from '../../helpers/git-repo.js';
 import { killTracked, track } from '../../helpers/processes.js';
-import { cleanEnv, ralph } from '../../helpers/run-cli.js';
+import { cleanEnv, ralph, runCli } from '../../helpers/run-cli.js';
 import { tempDir } from '../../helpers/temp-dir.js';
 import { waitFor } from '../../helpers/wait-for.js';
 import { addTasks, branches, mockFlags, queueCli, queueItems, queueProject, worktreeList, writeItemScript } from './queue-run-helpers.js';
@@ -55,6 +55,9 @@ describe('one hourly call limit for all loops', () => {
     expect(String(status.stdout)).toMatch(/Loops:\n {2}t1 {2}loop \d+ {2}\S+ {2}\$0\.\d{4}.*\n {2}t2 {2}loop \d+ {2}\S+ {2}\$0\.\d{4}/);
     const json = JSON.parse(String((await queueCli(['status', '--json'], project)).stdout)) as { loops: { id: string; loop: number }[] };
     expect(json.loops.map((loop) => loop.id)).toEqual(['t1', 't2']);
+    // And so does ralph-monitor, in its Queue section.
+    const monitor = await runCli('ralph-monitor', ['--once'], project, cleanEnv());
+    expect(String(monitor.stdout)).toMatch(/\nQueue\n {2}t1 {2}loop \d+ .*\n {2}t2 {2}loop \d+ /);
     run.kill('SIGINT');
     expect((await run).exitCode).toBe(130);
   });
@@ -109,6 +112,12 @@ describe('ralph queue clean', () => {
     expect(branches(project)).toEqual(['main', 'ralph/t1']);
     expect(git(project, 'show', 'ralph/t1:draft.txt')).toBe('half done\n');
     expect(String((await queueCli(['clean'], project)).stdout)).toBe('removed 0 worktrees');
+
+    // The next run picks the item up again on its branch, with what was saved there.
+    const fast = writeItemScript([{ trigger: 'alpha', files: { 'alpha.txt': 'a\n' } }]);
+    const again = await queueCli(['run', ...mockFlags(fast)], project);
+    expect(again.exitCode, String(again.stderr)).toBe(0);
+    expect(git(project, 'ls-tree', '-r', '--name-only', 'ralph/t1').trim().split('\n')).toEqual(['.gitignore', 'README.md', 'alpha.txt', 'draft.txt']);
   });
 });
 
