@@ -1,0 +1,38 @@
+import { describe, expect, it } from 'vitest';
+import type { RateState } from '../../../src/core/rate-limiter.js';
+import { MemoryStore } from './support/memory-store.js';
+import { loopHarness, working } from './support/loop-harness.js';
+
+/** A store whose hourly window other loops also spend (ralph queue run): they made `others` calls meanwhile. */
+class SharedWindowStore extends MemoryStore {
+  others: number[] = [];
+  refreshed = 0;
+  refreshRate(current: RateState): RateState {
+    this.refreshed += 1;
+    const foreign = this.others.map((at) => ({ at, tokens: 0 }));
+    return { ...current, calls: [...current.calls.filter((c) => !this.others.includes(c.at)), ...foreign] };
+  }
+}
+
+describe('runLoop: an hourly call budget shared with other loops', () => {
+  it('reads the calls other loops made before each call, and waits when together they used the hour', async () => {
+    const store = new SharedWindowStore({ project: '/p', outputDir: '/p' }, () => undefined);
+    const h = loopHarness({ store, responses: [working(), working()], config: { maxCallsPerHour: 2, maxLoops: 2 } });
+    // Another loop made one call just now: this loop has one call left before the window is full.
+    store.others = [h.clock.now() - 1000];
+    const result = await h.run();
+    expect(result.reason).toBe('max_loops');
+    expect(h.of('wait.start').map((e) => e.wait.message)).toEqual(['Rate limit reached (calls: 2/2)']);
+    expect(store.refreshed).toBeGreaterThanOrEqual(2);
+  });
+
+  it('a store without a shared window is left alone', async () => {
+    const h = loopHarness({
+      store: new MemoryStore({ project: '/p', outputDir: '/p' }, () => undefined),
+      responses: [working(), working()],
+      config: { maxCallsPerHour: 2, maxLoops: 2 },
+    });
+    expect((await h.run()).reason).toBe('max_loops');
+    expect(h.of('wait.start')).toEqual([]);
+  });
+});
