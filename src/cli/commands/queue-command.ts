@@ -60,8 +60,9 @@ export async function runQueueCommand(args: QueueArgs, cwd: string, env: NodeJS.
       const summary = summarizeQueue(doc.items);
       const loops = readRunningLoops(paths.project, summary.running);
       if (args.json) {
-        const running = summary.running.map((item) => ({ ...item, interrupted: interrupted(item) }));
-        out(JSON.stringify({ total: summary.total, counts: summary.counts, running, ready: summary.ready, loops }, null, 2));
+        // Each running item carries what its loop is doing (loop number, state, cost, last action).
+        const running = summary.running.map((item, index) => ({ ...item, interrupted: interrupted(item), loop: loops[index] }));
+        out(JSON.stringify({ total: summary.total, counts: summary.counts, running, ready: summary.ready }, null, 2));
       } else {
         out(renderQueueStatus(summary, clock.now(), interrupted) + renderRunningLoops(loops));
       }

@@ -53,8 +53,14 @@ describe('one hourly call limit for all loops', () => {
     // Meanwhile `ralph queue status` shows each running loop.
     const status = await queueCli(['status'], project);
     expect(String(status.stdout)).toMatch(/Loops:\n {2}t1 {2}loop \d+ {2}\S+ {2}\$0\.\d{4}.*\n {2}t2 {2}loop \d+ {2}\S+ {2}\$0\.\d{4}/);
-    const json = JSON.parse(String((await queueCli(['status', '--json'], project)).stdout)) as { loops: { id: string; loop: number }[] };
-    expect(json.loops.map((loop) => loop.id)).toEqual(['t1', 't2']);
+    const json = JSON.parse(String((await queueCli(['status', '--json'], project)).stdout)) as {
+      running: { id: string; loop: { id: string; loop: number; state: string } }[];
+    };
+    expect(json.running.map((item) => [item.id, item.loop.id])).toEqual([
+      ['t1', 't1'],
+      ['t2', 't2'],
+    ]);
+    expect(json.running.every((item) => item.loop.loop >= 1)).toBe(true);
     // And so does ralph-monitor, in its Queue section.
     const monitor = await runCli('ralph-monitor', ['--once'], project, cleanEnv());
     expect(String(monitor.stdout)).toMatch(/\nQueue\n {2}t1 {2}loop \d+ .*\n {2}t2 {2}loop \d+ /);
