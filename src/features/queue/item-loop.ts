@@ -8,7 +8,8 @@ import { STATUS } from '../../state/documents/status.js';
 import { writeFileAtomic } from '../../state/json-file.js';
 import { ralphPaths } from '../../state/paths.js';
 import { ralphBinPath } from '../test-tools/run-process.js';
-import { readFileSync } from 'node:fs';
+import { lstatSync, mkdirSync, readFileSync } from 'node:fs';
+import { ExitCode, RalphError } from '../../errors.js';
 
 /**
  * One item's loop: `ralph run` of this very installation, as a child process
@@ -86,7 +87,19 @@ export function readLoopFacts(dir: string): Omit<LoopEnd, 'exitCode'> {
 
 export async function runItemLoop(input: ItemLoopInput): Promise<LoopEnd> {
   const { item, dir } = input;
-  if (item.source !== 'task') writeFileAtomic(join(dir, ITEM_TASK_FILE), `${item.spec}\n`);
+  if (item.source !== 'task') {
+    // The worktree is the repository's content: a `.ralph` committed as a link must not lead the write elsewhere.
+    const st = lstatSync(join(dir, '.ralph'), { throwIfNoEntry: false });
+    if (st && !st.isDirectory()) {
+      throw new RalphError(
+        `${item.id}: .ralph in its worktree is not a folder (a symbolic link or a file in the repository); the task is not written through it.`,
+        ExitCode.RuntimeError,
+        'Remove .ralph from the repository (git rm .ralph), commit, and run the queue again.',
+      );
+    }
+    if (!st) mkdirSync(join(dir, '.ralph'));
+    writeFileAtomic(join(dir, ITEM_TASK_FILE), `${item.spec}\n`);
+  }
   const out = lineSplitter(input.onOutput);
   const err = lineSplitter(input.onOutput);
   const outcome = await start(process.execPath, [ralphBinPath(), ...itemRunArgs(item, input.loopArgs, input.maxCostUsd)], {

@@ -1,6 +1,6 @@
 // ralph queue run through the built CLI: real git worktrees, branches, commits and merges in
 // temporary repositories; the agent is the mock backend, one scripted answer per item.
-import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { git } from '../../helpers/git-repo.js';
@@ -147,6 +147,24 @@ describe('ralph queue run', () => {
     expect(refused.exitCode).toBe(1);
     expect(queueItems(linked)[0]?.reason).toBe(
       '.ralph/worktrees is not a folder of this project (a symbolic link or a file); no worktree is made through it. Remove .ralph/worktrees, then run the queue again.',
+    );
+    expect(readdirSync(outside)).toEqual([]);
+  });
+
+  it('an issue or PRD task is never written through a .ralph the repository holds as a link', async () => {
+    const project = queueProject({ 'README.md': '# project\n', 'prd.md': '# PRD\n\n- [ ] write alpha.txt\n' });
+    const outside = tempDir('queue-outside-');
+    symlinkSync(outside, join(project, '.ralph'));
+    git(project, 'add', '.ralph');
+    git(project, 'commit', '-q', '-m', 'a link');
+    // The user's own tree has a real .ralph again; the commit the worktree is made from has the link.
+    rmSync(join(project, '.ralph'));
+    mkdirSync(join(project, '.ralph'));
+    expect((await queueCli(['add', '--prd', 'prd.md'], project)).exitCode).toBe(0);
+    const run = await queueCli(['run', ...mockFlags(writeItemScript([{ trigger: 'alpha', files: { 'alpha.txt': 'a\n' } }]))], project);
+    expect(run.exitCode).toBe(1);
+    expect(queueItems(project)[0]?.reason).toMatch(
+      /^\S+: \.ralph in its worktree is not a folder \(a symbolic link or a file in the repository\); the task is not written through it\. Remove/,
     );
     expect(readdirSync(outside)).toEqual([]);
   });
