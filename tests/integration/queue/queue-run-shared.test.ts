@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SharedRate, sharedRateFile } from '../../../src/state/shared-rate.js';
 import { git } from '../../helpers/git-repo.js';
+import { publishedSchema, schemaProblems } from '../../helpers/json-schema.js';
 import { killTracked, track } from '../../helpers/processes.js';
 import { cleanEnv, ralph, runCli } from '../../helpers/run-cli.js';
 import { tempDir } from '../../helpers/temp-dir.js';
@@ -147,6 +148,10 @@ describe('--report FILE', () => {
       pr_url: null,
     });
     expect(Date.parse(String(report['ended_at']))).toBeGreaterThanOrEqual(Date.parse(String(report['started_at'])));
+    // It is the shape docs/schemas publishes, field for field.
+    const schema = publishedSchema('run-report.schema.json');
+    expect(schemaProblems(schema, report)).toEqual([]);
+    expect(Object.keys(report).sort()).toEqual(Object.keys(schema.properties ?? {}).sort());
   });
 
   it('also when the run is refused before its loop, with the exit code it ends with', async () => {
@@ -154,7 +159,9 @@ describe('--report FILE', () => {
     const out = join(project, 'report.json');
     const r = await ralph(['run', 'fix it', '--backend', 'mock', '--report', out], project, cleanEnv());
     expect(r.exitCode).toBe(2);
-    expect(JSON.parse(readFileSync(out, 'utf8'))).toMatchObject({ exit_reason: 'usage_error', exit_code: 2, iterations: 0, branch: null });
+    const report = JSON.parse(readFileSync(out, 'utf8')) as unknown;
+    expect(report).toMatchObject({ exit_reason: 'usage_error', exit_code: 2, iterations: 0, branch: null });
+    expect(schemaProblems(publishedSchema('run-report.schema.json'), report)).toEqual([]);
   });
 
   it.each([
