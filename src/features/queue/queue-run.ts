@@ -148,14 +148,18 @@ export async function runQueue(plan: QueueRunPlan, deps: QueueRunDeps): Promise<
         }
         const item = await claim(deps, plan.owner);
         if (!item) break;
-        running.set(item.id, await launch(plan, deps, item, left, finishCtx));
+        const loop = await launch(plan, deps, item, left, finishCtx);
+        running.set(item.id, loop);
+        // Ctrl+C or the budget may have come while it was being started.
+        if (report.interrupted || report.budgetReached) loop.stop.abort();
       }
       if (running.size === 0) break;
       const { id, end } = await Promise.race([...running.values()].map((loop) => loop.done));
       const loop = running.get(id) as Running;
       running.delete(id);
       budget.finishedUsd += end.costUsd ?? 0;
-      if (loop.stop.signal.aborted) {
+      // A loop that completed just before the stop reached it keeps its result.
+      if (loop.stop.signal.aborted && end.exitCode !== ExitCode.Completed) {
         const why = report.interrupted ? 'interrupted by Ctrl+C' : "stopped: the run's shared --max-cost was spent";
         await changeItem(deps.paths, id, (doc) => releaseItem(doc, id, why));
         report.released.push(id);
