@@ -168,4 +168,16 @@ describe('ralph queue run', () => {
     );
     expect(readdirSync(outside)).toEqual([]);
   });
+
+  it('--parallel 3 --merge: three loops at once, then all three branches merged into the starting branch', async () => {
+    const project = queueProject({ 'README.md': '# project\n', '.gitignore': '.ralph/\n' });
+    const script = writeItemScript(THREE.map((name) => ({ trigger: name, files: { [`${name}.txt`]: `${name}\n` }, delayMs: 300 })));
+    await addTasks(project, THREE.map(task));
+    const run = await queueCli(['run', '--parallel', '3', '--merge', ...mockFlags(script)], project);
+    expect(run.exitCode, String(run.stderr)).toBe(0);
+    expect(String(run.stdout)).toMatch(/\nmerged: t\d t\d t\d$/);
+    expect(git(project, 'status', '--porcelain')).toBe('');
+    for (const name of THREE) expect(readFileSync(join(project, `${name}.txt`), 'utf8')).toBe(`${name}\n`);
+    expect(git(project, 'log', '--merges', '--format=%s', 'main').trim().split('\n')).toHaveLength(3);
+  });
 });
