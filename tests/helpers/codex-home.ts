@@ -4,6 +4,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { FAKE_API_KEY } from './fake-api/openai-responses.js';
+import { tempDir } from './temp-dir.js';
 
 /** The model the tests run: one the price table lists, so each call gets an estimated cost. */
 export const CODEX_TEST_MODEL = 'gpt-5.1-codex';
@@ -56,6 +57,10 @@ export function codexHome(dir: string, baseUrl: string, options: CodexHomeOption
     CODEX_HOME: codexDir,
     [CODEX_TEST_KEY_VAR]: options.apiKey ?? FAKE_API_KEY,
     PATH: process.env['PATH'] ?? '/usr/bin:/bin',
+    // Where bubblewrap is installed, Codex's sandbox runs a helper it links into CODEX_HOME, and it
+    // refuses to do so inside the temporary directory: this throwaway home lives in /tmp, so the
+    // temporary directory Codex is told of is another one.
+    TMPDIR: tempDir('codex-tmp-'),
     // Codex prints a usage limit's reset in local time: it must read the clock in the test's zone.
     ...(process.env['TZ'] ? { TZ: process.env['TZ'] } : {}),
   };
