@@ -53,7 +53,7 @@ function isRealDir(path: string): boolean {
 
 /**
  * Resets what an earlier run left so this run starts like the first one.
- * Returns a warning when there was anything (the seed: warn but proceed).
+ * Returns a warning when there was anything: the run still goes on, and the caller says what was reset.
  * Deletes stay inside the workspace: a `.ralph` or `.ralph/logs` that is a
  * symlink is never listed or entered, so what it points at survives.
  */
