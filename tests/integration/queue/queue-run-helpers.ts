@@ -1,9 +1,9 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { execa, type ResultPromise } from 'execa';
+import type { ResultPromise } from 'execa';
 import { git, gitRepo } from '../../helpers/git-repo.js';
-import { cleanEnv, ROOT, statusBlock } from '../../helpers/run-cli.js';
+import { cleanEnv, runCli, statusBlock } from '../../helpers/run-cli.js';
 import { tempDir } from '../../helpers/temp-dir.js';
 
 /**
@@ -55,15 +55,7 @@ export function queueProject(files: Record<string, string> = { 'README.md': '# p
 }
 
 export function queueCli(args: readonly string[], cwd: string, env: Record<string, string> = cleanEnv(), timeoutMs = 60_000): ResultPromise {
-  return execa(process.execPath, [join(ROOT, 'bin', 'ralph.js'), 'queue', ...args], {
-    cwd,
-    env,
-    extendEnv: false,
-    reject: false,
-    timeout: timeoutMs,
-    stdin: 'ignore',
-    forceKillAfterDelay: false,
-  });
+  return runCli('ralph', ['queue', ...args], cwd, env, timeoutMs);
 }
 
 export async function addTasks(project: string, lines: readonly string[], env?: Record<string, string>): Promise<void> {
