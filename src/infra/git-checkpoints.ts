@@ -2,13 +2,13 @@ import { errorMessage } from '../errors.js';
 import { CheckpointError, checkpointFailure, type CheckpointFailure } from './checkpoint-error.js';
 import type { Checkpoint } from '../state/documents/checkpoint.js';
 import { migrateStashCheckpoints } from './checkpoint-migration.js';
-import { gitBytes, gitText, ralphGitDir, repoContext, runGit, tempName, type RepoContext } from './git-plumbing.js';
+import { gitBytes, gitText, ralphGitDir, repoContext, runGit, tempName, worktreeName, type RepoContext } from './git-plumbing.js';
 import { ATTEMPT_REF_PREFIX, finishInterruptedRollback, removeLeftovers, rollbackWith, type RollbackResult } from './git-rollback.js';
 import type { GitWorkspace } from './git-workspace.js';
 import { createRalphRef, deleteRalphRef } from './loose-refs.js';
 import { refsAtMost } from './ref-files.js';
 import { captureRepoState, type RepoState } from './repo-state.js';
-import { trailers, writeSnapshot } from './snapshot-commit.js';
+import { trailers, WORKTREE_TRAILER, writeSnapshot } from './snapshot-commit.js';
 import { StatCache } from './stat-cache.js';
 
 /**
@@ -99,7 +99,9 @@ async function snapshotNow(ctx: RepoContext, options: CreateCheckpointOptions): 
       const ralphRefs: string[] = [];
       const state = await captureRepoState(ctx, cache, [], ralphRefs);
       const taken = new Set(ralphRefs.filter((r) => r.startsWith(CHECKPOINT_REF_PREFIX)).map((r) => r.slice(CHECKPOINT_REF_PREFIX.length)));
-      const id = uniqueId(`cp${loop}-${options.now.toString(36)}`, taken);
+      // Loops in other worktrees of the repository make checkpoints in the same refs, maybe in the same millisecond.
+      const worktree = worktreeName(ctx);
+      const id = uniqueId(`cp${loop}-${options.now.toString(36)}${worktree ? `-${worktree}` : ''}`, taken);
       const commit = await writeSnapshot(
         ctx,
         state,
@@ -169,10 +171,13 @@ async function readCheckpoints(ctx: RepoContext): Promise<CheckpointListing[]> {
   const format = '%(refname)%00%(objectname)%00%(contents)%00%00';
   const text = await gitText(['for-each-ref', `--format=${format}`, CHECKPOINT_REF_PREFIX], { cwd: ctx.root });
   const list: CheckpointListing[] = [];
+  const worktree = worktreeName(ctx);
   for (const record of text.split('\0\0\n')) {
     const [ref = '', commit = '', contents = ''] = record.split('\0');
     if (!ref.startsWith(CHECKPOINT_REF_PREFIX)) continue;
     const t = trailers(contents);
+    // Another worktree's checkpoints are its loop's: never listed, pruned or restored from here.
+    if (t.get(WORKTREE_TRAILER) !== worktree) continue;
     const rawHead = t.get('Ralph-Head') ?? '';
     const id = ref.slice(CHECKPOINT_REF_PREFIX.length);
     list.push({

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { isAbsolute, join, resolve } from 'node:path';
+import { basename, isAbsolute, join, resolve } from 'node:path';
 import { runGitBytes, type GitBytesCall } from './git.js';
 
 /**
@@ -116,6 +116,15 @@ export async function repoContext(project: string): Promise<RepoContext | null> 
   const ctx = { project: resolve(project), root, prefix, gitDir: abs(gitDir), commonDir: abs(commonDir) };
   contexts.set(ctx.project, ctx);
   return ctx;
+}
+
+/**
+ * The name of the linked worktree `ctx` is in (git's own name for it, the last part of its git
+ * dir), or undefined in the main worktree. Loops in several worktrees of one repository share
+ * its refs; their checkpoints carry this name so each loop keeps to its own.
+ */
+export function worktreeName(ctx: RepoContext): string | undefined {
+  return ctx.gitDir === ctx.commonDir ? undefined : basename(ctx.gitDir);
 }
 
 /** Ralph's private area inside the git dir: temporary index files, caches, the rollback journal. */

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { filesTree } from './files-tree.js';
-import { binary, gitBytes, gitText, ralphGitDir, runGit, splitZ, tempName, type RepoContext } from './git-plumbing.js';
+import { binary, gitBytes, gitText, ralphGitDir, runGit, splitZ, tempName, worktreeName, type RepoContext } from './git-plumbing.js';
 import { RALPH_IDENTITY } from './git.js';
 import { looseObjectStore, treeContent, type LooseObjectStore } from './loose-objects.js';
 import type { FileEntry, OpFile, RefEntry, RepoState, SubRepo } from './repo-state.js';
@@ -19,6 +19,9 @@ import type { StatCache } from './stat-cache.js';
  */
 
 export const SNAPSHOT_DATA_VERSION = 2;
+
+/** The trailer naming the linked worktree a snapshot was taken in (none in the main worktree). */
+export const WORKTREE_TRAILER = 'Ralph-Worktree';
 
 export interface SnapshotInfo {
   kind: 'checkpoint' | 'attempt';
@@ -269,6 +272,7 @@ export async function writeSnapshot(ctx: RepoContext, state: RepoState, info: Sn
   if (headCommit) tips.add(headCommit);
   for (const ref of state.refs ?? []) if (ref.commit && !ref.symref) tips.add(ref.commit);
   for (const commit of stashCommits(state.stashLog)) tips.add(commit);
+  const worktree = worktreeName(ctx);
   const message = [
     info.subject,
     '',
@@ -281,6 +285,7 @@ export async function writeSnapshot(ctx: RepoContext, state: RepoState, info: Sn
     // The commit HEAD resolved to, so a restore can say which commits it would move a branch over.
     ...(headCommit ? [`Ralph-Head-Commit: ${headCommit}`] : []),
     `Ralph-Prefix: ${ctx.prefix || '.'}`,
+    ...(worktree ? [`${WORKTREE_TRAILER}: ${worktree}`] : []),
     '',
   ].join('\n');
   return commitTree(ctx, tree, [dataCommit, ...tips], message, now);

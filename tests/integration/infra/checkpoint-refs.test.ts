@@ -123,6 +123,40 @@ describe('checkpoints under refs/ralph/checkpoints', () => {
   });
 });
 
+describe('checkpoints of loops in several worktrees of one repository', () => {
+  it('never collide, and each worktree lists, prunes and rolls back only its own', async () => {
+    const main = gitRepo({ 'a.txt': 'main\n' });
+    const other = join(tempDir('ralph-cp-worktree-'), 'wt');
+    git(main, 'worktree', 'add', '-q', '-b', 'side', other);
+    // The same loop number at the same moment, as parallel loops of a queue start.
+    const at = tick();
+    const [inMain, inOther] = await Promise.all([
+      createCheckpoint(workspace(main), { loop: 1, now: at }),
+      createCheckpoint(workspace(other), { loop: 1, now: at }),
+    ]);
+    if (!inMain.ok || !inOther.ok) throw new Error(`checkpoint failed: ${JSON.stringify([inMain, inOther])}`);
+    expect(inMain.checkpoint.id).not.toBe(inOther.checkpoint.id);
+    expect(inOther.checkpoint.id.endsWith('-wt')).toBe(true);
+
+    const listed = async (dir: string) => {
+      const r = await listCheckpoints(workspace(dir));
+      if (!r.ok) throw new Error(r.reason);
+      return r.checkpoints.map((c) => c.id);
+    };
+    expect(await listed(main)).toEqual([inMain.checkpoint.id]);
+    expect(await listed(other)).toEqual([inOther.checkpoint.id]);
+
+    const pruned = await pruneCheckpoints(workspace(main), 0);
+    expect(pruned.ok && pruned.dropped).toEqual([inMain.checkpoint.id]);
+    expect(await listed(other)).toEqual([inOther.checkpoint.id]);
+
+    writeFileSync(join(other, 'a.txt'), 'agent\n');
+    const result = await rollback(other, inOther.checkpoint);
+    expect(result.ok).toBe(true);
+    expect(readFileSync(join(other, 'a.txt'), 'utf8')).toBe('main\n');
+  });
+});
+
 describe('when no checkpoint can be made', () => {
   it('a stale index.lock or an unreadable file fails with a cause and a fix, and changes nothing', async () => {
     const dir = gitRepo({ 'a.txt': 'a\n' });
