@@ -8,7 +8,7 @@ import type { GitWorkspace } from './git-workspace.js';
 import { createRalphRef, deleteRalphRef } from './loose-refs.js';
 import { refsAtMost } from './ref-files.js';
 import { captureRepoState, type RepoState } from './repo-state.js';
-import { trailers, WORKTREE_TRAILER, writeSnapshot } from './snapshot-commit.js';
+import { PREFIX_TRAILER, trailers, WORKTREE_TRAILER, writeSnapshot } from './snapshot-commit.js';
 import { StatCache } from './stat-cache.js';
 
 /**
@@ -176,8 +176,9 @@ async function readCheckpoints(ctx: RepoContext): Promise<CheckpointListing[]> {
     const [ref = '', commit = '', contents = ''] = record.split('\0');
     if (!ref.startsWith(CHECKPOINT_REF_PREFIX)) continue;
     const t = trailers(contents);
-    // Another worktree's checkpoints are its loop's: never listed, pruned or restored from here.
-    if (t.get(WORKTREE_TRAILER) !== worktree) continue;
+    // Another worktree's checkpoints, or another project's in the same repository, are its
+    // loop's: never listed, pruned or restored from here.
+    if (t.get(WORKTREE_TRAILER) !== worktree || (t.get(PREFIX_TRAILER) ?? '.') !== (ctx.prefix || '.')) continue;
     const rawHead = t.get('Ralph-Head') ?? '';
     const id = ref.slice(CHECKPOINT_REF_PREFIX.length);
     list.push({

@@ -22,6 +22,8 @@ export const SNAPSHOT_DATA_VERSION = 2;
 
 /** The trailer naming the linked worktree a snapshot was taken in (none in the main worktree). */
 export const WORKTREE_TRAILER = 'Ralph-Worktree';
+/** The trailer naming the project's folder in its repository (`.` at the top). */
+export const PREFIX_TRAILER = 'Ralph-Prefix';
 
 export interface SnapshotInfo {
   kind: 'checkpoint' | 'attempt';
@@ -284,7 +286,7 @@ export async function writeSnapshot(ctx: RepoContext, state: RepoState, info: Sn
     `Ralph-Head: ${state.head}`,
     // The commit HEAD resolved to, so a restore can say which commits it would move a branch over.
     ...(headCommit ? [`Ralph-Head-Commit: ${headCommit}`] : []),
-    `Ralph-Prefix: ${ctx.prefix || '.'}`,
+    `${PREFIX_TRAILER}: ${ctx.prefix || '.'}`,
     ...(worktree ? [`${WORKTREE_TRAILER}: ${worktree}`] : []),
     '',
   ].join('\n');

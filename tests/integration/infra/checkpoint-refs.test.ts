@@ -157,6 +157,23 @@ describe('checkpoints of loops in several worktrees of one repository', () => {
   });
 });
 
+describe('checkpoints of two projects in one repository', () => {
+  it('are listed and pruned by the project that made them only', async () => {
+    const repo = gitRepo({ 'a/x.txt': 'a\n', 'b/y.txt': 'b\n' });
+    const made = await Promise.all([join(repo, 'a'), join(repo, 'b')].map((dir) => createCheckpoint(workspace(dir), { loop: 1, now: tick() })));
+    const ids = made.map((m) => (m.ok ? m.checkpoint.id : m.reason));
+    const listed = async (dir: string) => {
+      const r = await listCheckpoints(workspace(dir));
+      if (!r.ok) throw new Error(r.reason);
+      return r.checkpoints.map((c) => c.id);
+    };
+    expect(await listed(join(repo, 'a'))).toEqual([ids[0]]);
+    expect(await listed(join(repo, 'b'))).toEqual([ids[1]]);
+    await pruneCheckpoints(workspace(join(repo, 'a')), 0);
+    expect(await listed(join(repo, 'b'))).toEqual([ids[1]]);
+  });
+});
+
 describe('when no checkpoint can be made', () => {
   it('a stale index.lock or an unreadable file fails with a cause and a fix, and changes nothing', async () => {
     const dir = gitRepo({ 'a.txt': 'a\n' });
