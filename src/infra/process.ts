@@ -56,7 +56,8 @@ export interface ContainedCommand {
 
 /** Something that runs commands contained: wraps a command line, then reads how it ended. */
 export interface CommandContainer {
-  contain(file: string, args: readonly string[], role: string): Promise<ContainedCommand>;
+  /** `tmpDir`: the temporary directory the command was given (its TMPDIR), kept when the container allows it. */
+  contain(file: string, args: readonly string[], role: string, tmpDir?: string): Promise<ContainedCommand>;
 }
 
 export interface ProcessOutcome {
@@ -90,7 +91,7 @@ export async function start(file: string, args: readonly string[], options: Star
   const { contain, ...rest } = options;
   let contained: ContainedCommand;
   try {
-    contained = await contain.contain(file, args, options.role ?? file);
+    contained = await contain.contain(file, args, options.role ?? file, options.env?.['TMPDIR']);
   } catch (error) {
     const failure = `it could not be wrapped for the sandbox: ${error instanceof Error ? error.message : String(error)}`;
     return { end: 'spawn_failed', exitCode: undefined, signal: undefined, durationMs: 0, stdoutTail: '', stderrTail: '', stopped: [], failure };

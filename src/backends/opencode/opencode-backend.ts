@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { AgentResult } from '../../agent-result.js';
 import type { AgentBackend, AgentRequest, Logger } from '../../ports.js';
 import type { LogCap } from '../../state/capped-log.js';
@@ -76,11 +79,30 @@ export class OpencodeBackend implements AgentBackend {
     const invocation = this.invocation(request);
     o.logger.debug(`OpenCode command: ${describeOpencodeInvocation(invocation)}`);
     const reader = new OpencodeEventReader(request.onProgress);
+    // OpenCode unpacks a 5 MB native library into the temporary directory at every start and
+    // leaves it there: a long loop would fill /tmp. Each call gets a temporary directory of its
+    // own, removed with all it holds when the call is over.
+    const callTmp = mkdtempSync(join(tmpdir(), 'ralph-opencode-'));
+    try {
+      return await this.runIn(callTmp, invocation, reader, request, signal);
+    } finally {
+      rmSync(callTmp, { recursive: true, force: true });
+    }
+  }
+
+  private async runIn(
+    callTmp: string,
+    invocation: OpencodeInvocation,
+    reader: OpencodeEventReader,
+    request: AgentRequest,
+    signal: AbortSignal,
+  ): Promise<OpencodeRun> {
+    const o = this.options;
     const { outcome, durationMs } = await runAgentProcess(request, signal, {
       file: invocation.file,
       args: invocation.args,
       input: invocation.input,
-      env: this.environment(request),
+      env: { ...this.environment(request), TMPDIR: callTmp },
       logger: o.logger,
       ...(o.killGraceMs !== undefined ? { killGraceMs: o.killGraceMs } : {}),
       ...(o.outputLogCap !== undefined ? { outputLogCap: o.outputLogCap } : {}),

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { isAbsolute, join, relative } from 'node:path';
 import { refusalOf, RefusalTally, type Refusal } from '../../core/sandbox-refusals.js';
 import type { SandboxPolicy } from '../../core/sandbox-policy.js';
 import { shellCommand, shellQuote } from '../../core/shell-words.js';
@@ -13,6 +13,12 @@ type Runtime = typeof import('@anthropic-ai/sandbox-runtime');
 /** Process names of the sandbox itself, around the contained command. */
 const SANDBOX_PLUMBING: ReadonlySet<string> = new Set(['bwrap', 'socat', 'apply-seccomp']);
 type Manager = Runtime['SandboxManager'];
+
+/** Whether `path` is `dir` or lies under it (both absolute, as given). */
+function isInsideDir(path: string, dir: string): boolean {
+  const rel = relative(dir, path);
+  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
+}
 
 export interface SandboxSessionOptions {
   project: string;
@@ -79,7 +85,7 @@ function createSession(manager: Manager, options: SandboxSessionOptions, statusD
   const tally = new RefusalTally();
   let commands = 0;
   let closed = false;
-  const contain = async (file: string, args: readonly string[], role: string): Promise<ContainedCommand> => {
+  const contain = async (file: string, args: readonly string[], role: string, tmpDir?: string): Promise<ContainedCommand> => {
     commands += 1;
     const statusFile = join(statusDir, `${commands}.status`);
     const scriptFile = join(statusDir, `${commands}.sh`);
@@ -88,11 +94,13 @@ function createSession(manager: Manager, options: SandboxSessionOptions, statusD
     // The wrapper's exit code is not the command's (a contained command that is killed leaves
     // its wrapper exiting 0), so the command's own status is written where Ralph reads it.
     // The runtime points TMPDIR at a folder of its own under /tmp, writable only where /tmp is:
-    // the agent gets the temp dir the policy lets it write instead.
+    // the agent gets the temp dir the policy lets it write instead, or the folder the command was
+    // given inside it (a call's own temporary directory, removed after the call).
+    const givenTmp = tmpDir !== undefined && isInsideDir(tmpDir, options.policy.tmpDir) ? tmpDir : options.policy.tmpDir;
     const localApi = options.policy.localApi ? 'NO_PROXY= no_proxy= ' : '';
     // The command line goes in a script: quoted twice more inside the wrapper's own command
     // line, a long prompt would pass the system's limit for one argument.
-    writeFileSync(scriptFile, `exec env TMPDIR=${shellQuote(options.policy.tmpDir)} ${localApi}${shellCommand([file, ...args])}\n`, { mode: 0o600 });
+    writeFileSync(scriptFile, `exec env TMPDIR=${shellQuote(givenTmp)} ${localApi}${shellCommand([file, ...args])}\n`, { mode: 0o600 });
     const inner = `sh ${shellQuote(scriptFile)}; printf '%s' "$?" > ${shellQuote(statusFile)}`;
     const wrapped = await manager.wrapWithSandboxArgv(inner, undefined, undefined, undefined, options.project, { commandId, commandText: role });
     const [wrapperFile, ...wrapperArgs] = wrapped.argv;

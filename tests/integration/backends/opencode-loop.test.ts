@@ -45,8 +45,12 @@ describe('ralph --backend opencode', { timeout: 300_000 }, () => {
       { tool: 'write', args: { filePath: '.ralph/fix_plan.md', content: '# Fix Plan\n\n## High Priority\n- [x] first task\n- [x] second task\n' } },
       { text: `All tasks are done.\n${statusBlock({ STATUS: 'COMPLETE', EXIT_SIGNAL: 'true', TASKS_COMPLETED_THIS_LOOP: '1' })}` },
     ]);
-    const r = await ralph(['--backend', 'opencode', '--pause', '0'], dir, env(dir, api), 280_000);
+    // OpenCode unpacks a 5 MB native library into the temporary directory at every call: none of it may stay.
+    const tmp = tempDir('ralph-opencode-tmpdir-');
+    const r = await ralph(['--backend', 'opencode', '--pause', '0'], dir, { ...env(dir, api), TMPDIR: tmp }, 280_000);
     expect(r.exitCode, r.stderr).toBe(0);
+    // (The start-up check's `opencode --version` leaves only an empty folder of OpenCode's own.)
+    expect(readdirSync(tmp, { recursive: true })).toEqual(readdirSync(tmp).filter((name) => name === 'opencode'));
     expect(readFileSync(join(dir, 'notes.txt'), 'utf8')).toBe('first task done\n');
     expect(readFileSync(join(dir, 'done.txt'), 'utf8')).toBe('shipped\n');
     expect(readJson(join(dir, '.ralph', 'status.json'))).toMatchObject({ exit_reason: 'plan_complete', loop_count: 2 });

@@ -43,6 +43,16 @@ describe.skipIf(unavailable !== undefined)(`sandbox session${unavailable ? ` (sk
     expect(ok).toMatchObject({ end: 'exited', exitCode: 0 });
   });
 
+  it("gives the command the TMPDIR it was started with when the policy's temp dir holds it, else the policy's", async () => {
+    const { project, outside, session: s } = await open();
+    const callTmp = join(project, 'call-tmp');
+    mkdirSync(callTmp);
+    const inside = await start('sh', ['-c', 'printf %s "$TMPDIR"'], { cwd: project, env: { ...process.env, TMPDIR: callTmp }, contain: s });
+    expect(inside.stdoutTail).toBe(callTmp);
+    const elsewhere = await start('sh', ['-c', 'printf %s "$TMPDIR"'], { cwd: project, env: { ...process.env, TMPDIR: outside }, contain: s });
+    expect(elsewhere.stdoutTail).toBe(project);
+  });
+
   it('passes a long argument full of quotes through unchanged (quoted once, in a script, not thrice on a command line)', async () => {
     const { project, session: s } = await open();
     const prompt = "it's ".repeat(12_000);
