@@ -23,8 +23,9 @@ async function fakeApi(turns: ChatTurn[], fallback?: ChatTurn): Promise<FakeChat
   return api;
 }
 
-function env(dir: string, api: FakeChatApi): Record<string, string> {
-  return cleanEnv(opencodeOfflineEnv(join(dir, '..', `${dir.split('/').pop() ?? 'p'}-home`), api.baseURL));
+/** OpenCode's throwaway HOME: a temp dir of the test's own, removed when the test ends. */
+function env(api: FakeChatApi): Record<string, string> {
+  return cleanEnv(opencodeOfflineEnv(tempDir('ralph-opencode-home-'), api.baseURL));
 }
 
 /** Every file Ralph wrote under .ralph, as text. */
@@ -47,7 +48,7 @@ describe('ralph --backend opencode', { timeout: 300_000 }, () => {
     ]);
     // OpenCode unpacks a 5 MB native library into the temporary directory at every call: none of it may stay.
     const tmp = tempDir('ralph-opencode-tmpdir-');
-    const r = await ralph(['--backend', 'opencode', '--pause', '0'], dir, { ...env(dir, api), TMPDIR: tmp }, 280_000);
+    const r = await ralph(['--backend', 'opencode', '--pause', '0'], dir, { ...env(api), TMPDIR: tmp }, 280_000);
     expect(r.exitCode, r.stderr).toBe(0);
     // (The start-up check's `opencode --version` leaves only an empty folder of OpenCode's own.)
     expect(readdirSync(tmp, { recursive: true })).toEqual(readdirSync(tmp).filter((name) => name === 'opencode'));
@@ -72,7 +73,7 @@ describe('ralph --backend opencode', { timeout: 300_000 }, () => {
       { text: `Finished.\n${statusBlock({ STATUS: 'COMPLETE', EXIT_SIGNAL: 'true' })}` },
     ]);
     const task = '>>ship :: verify:"test -f done.txt || (echo done.txt is missing >&2; exit 1)" loop:true';
-    const r = await ralph(['run', task, '--backend', 'opencode', '--pause', '0'], dir, env(dir, api), 280_000);
+    const r = await ralph(['run', task, '--backend', 'opencode', '--pause', '0'], dir, env(api), 280_000);
     expect(r.exitCode, r.stderr).toBe(0);
     expect(r.stderr).toContain('Verify passed');
     expect(readJson(join(dir, '.ralph', 'status.json'))).toMatchObject({ exit_reason: 'project_complete', loop_count: 2 });
@@ -84,7 +85,7 @@ describe('ralph --backend opencode', { timeout: 300_000 }, () => {
   it('stops at the first call when the provider refuses the key, with what to do', async () => {
     const dir = ralphProject({ ralphrc: RALPHRC });
     const api = await fakeApi([], { status: 401, error: { message: 'Invalid API key', type: 'invalid_request_error', code: 'invalid_api_key' } });
-    const r = await ralph(['--backend', 'opencode', '--pause', '0'], dir, env(dir, api), 200_000);
+    const r = await ralph(['--backend', 'opencode', '--pause', '0'], dir, env(api), 200_000);
     expect(r.exitCode).toBe(1);
     expect(api.served()).toBe(1);
     expect(r.stderr).toContain('Invalid API key');
@@ -106,7 +107,7 @@ describe('ralph --backend opencode', { timeout: 300_000 }, () => {
       headers: { 'retry-after': '1', 'x-ratelimit-reset-requests': '13h' },
     };
     const api = await fakeApi([], quota);
-    const r = await ralph(['--backend', 'opencode', '--pause', '0', '--max-runtime', '60'], dir, env(dir, api), 200_000);
+    const r = await ralph(['--backend', 'opencode', '--pause', '0', '--max-runtime', '60'], dir, env(api), 200_000);
     expect(r.exitCode, r.stderr).toBe(5);
     expect(r.stderr).toContain('exceeded your current quota');
     // The reset 13 hours away is past --max-runtime: Ralph ends now instead of waiting.
@@ -122,7 +123,7 @@ describe('ralph --backend opencode', { timeout: 300_000 }, () => {
     const dir = ralphProject({ ralphrc: RALPHRC.replace('Bash(echo *)', 'Bash') });
     const pids = join(dir, 'pids.txt');
     const api = await fakeApi([{ tool: 'bash', args: { command: `echo $PPID > "${pids}.parent"; echo $$ > "${pids}"; exec sleep 300`, description: 'Wait' } }]);
-    const run = runCli('ralph', ['--backend', 'opencode', '--pause', '0'], dir, env(dir, api), 200_000);
+    const run = runCli('ralph', ['--backend', 'opencode', '--pause', '0'], dir, env(api), 200_000);
     const sleeper = track(await pidFromFile(pids, 150_000));
     const parent = track(await pidFromFile(`${pids}.parent`));
     run.kill('SIGINT');
