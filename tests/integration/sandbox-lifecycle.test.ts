@@ -99,12 +99,18 @@ describe.skipIf(unavailable !== undefined)(`ralph --sandbox start and end${unava
     const world = sandboxWorld();
     const dir = ralphProject({ files: { '.profile': 'export KEEP=1\n' } });
     const fake = fakeClaude([{ fixture: 'json-success-tool-use.json', sleep_ms: 60_000 }], { default: { fixture: 'json-success-tool-use.json' } });
-    const env = world.env({ FAKE_CLAUDE_SCENARIO: fake.env['FAKE_CLAUDE_SCENARIO'] as string, FAKE_CLAUDE_STATE: fake.stateDir });
+    const tag = `kill-9-${process.pid}-${Date.now()}`;
+    const env = world.env({ [TAG]: tag, FAKE_CLAUDE_SCENARIO: fake.env['FAKE_CLAUDE_SCENARIO'] as string, FAKE_CLAUDE_STATE: fake.stateDir });
     const run = runCli('ralph', ['--sandbox', '--sandbox-allow-write', fake.stateDir, '--max-loops', '1', '--pause', '0'], dir, env, 60_000);
     if (run.pid !== undefined) track(run.pid);
     await waitFor(() => fake.calls().length === 1 && existsSync(join(dir, '.bashrc')), 'the placeholders of the running sandbox');
+    // Everything the run started carries the tag: the agent, and the sandbox's own proxy bridges.
+    const started = processesWithEnv(TAG, tag).filter((pid) => pid !== run.pid);
+    for (const pid of started) track(pid);
     run.kill('SIGKILL');
     await run.catch(() => undefined);
+    // Ralph's watchdog ends them all, the proxy bridges included.
+    expect(await survivors(started)).toEqual([]);
 
     // Left behind: empty stand-ins, hidden from git by the exclude block, which stays too.
     expect(readFileSync(join(dir, '.bashrc'), 'utf8')).toBe('');

@@ -6,6 +6,7 @@ import { refusalOf, RefusalTally, type Refusal } from '../../core/sandbox-refusa
 import type { SandboxPolicy } from '../../core/sandbox-policy.js';
 import { shellCommand, shellQuote } from '../../core/shell-words.js';
 import { start, type CommandContainer, type ContainedCommand, type ProcessOutcome } from '../process.js';
+import { nextCommandMarker } from '../run-marker.js';
 import { sandboxStartFailure } from './sandbox-failure.js';
 
 type Runtime = typeof import('@anthropic-ai/sandbox-runtime');
@@ -56,6 +57,12 @@ export async function openSandboxSession(options: SandboxSessionOptions): Promis
   for (const dir of policy.agentDirs) mkdirSync(dir, { recursive: true, mode: 0o700 });
   // Where contained commands leave their exit status: writable inside whatever the policy says.
   const statusDir = mkdtempSync(join(tmpdir(), 'ralph-sandbox-'));
+  // The runtime starts its proxy bridges (socat) with this process's environment: with a run
+  // marker in it they end with the run, even one killed with -9 (the watchdog and the next
+  // start end every process carrying the run's marker).
+  const marker = nextCommandMarker();
+  const before = process.env[marker.name];
+  process.env[marker.name] = marker.value;
   try {
     await manager.initialize(
       {
@@ -70,6 +77,9 @@ export async function openSandboxSession(options: SandboxSessionOptions): Promis
     await manager.reset().catch(() => undefined);
     rmSync(statusDir, { recursive: true, force: true });
     throw sandboxStartFailure(error instanceof Error ? error.message : String(error));
+  } finally {
+    if (before === undefined) delete process.env[marker.name];
+    else process.env[marker.name] = before;
   }
   const session = createSession(manager, options, statusDir);
   try {
