@@ -202,8 +202,10 @@ describe('ralph dashboard in chromium', () => {
       JSON.stringify({
         version: 1,
         items: [
-          { id: 'fix-auth', title: 'Fix the login', state: 'completed', branch: 'ralph/fix-auth', worktree: '.ralph/worktrees/fix-auth' },
-          { id: 'add-api', title: 'Add the API', state: 'failed', branch: 'ralph/add-api', worktree: '.ralph/worktrees/add-api' },
+          ...[
+            { id: 'fix-auth', title: 'Fix the login', state: 'completed', branch: 'ralph/fix-auth', worktree: '.ralph/worktrees/fix-auth' },
+            { id: 'add-api', title: 'Add the API', state: 'failed', branch: 'ralph/add-api', worktree: '.ralph/worktrees/add-api' },
+          ].map((item) => ({ source: 'task', spec: item.title, priority: 5, depends_on: [], created_at: '2026-03-01T11:00:00Z', ...item })),
         ],
       }),
     );
@@ -226,7 +228,7 @@ describe('ralph dashboard in chromium', () => {
     writeFileSync(queuePath, '{"version": 1, "items": [');
     await expect
       .poll(() => page.locator('#notice').textContent(), { timeout: 10_000 })
-      .toContain("queue.json is not valid JSON; showing this project's loop only");
+      .toMatch(/queue\.json cannot be read: not valid JSON .*; showing this project's loop only/);
     expect(await page.locator('#tabs').isHidden()).toBe(true);
     expect(await page.getByTestId('loop-status').textContent()).toBe('not started');
 

@@ -1,6 +1,8 @@
-import { readFileSync, realpathSync, statSync } from 'node:fs';
-import { basename, isAbsolute, relative, resolve, sep } from 'node:path';
-import { isRecord } from '../../core/guards.js';
+import { realpathSync, statSync } from 'node:fs';
+import { isAbsolute, relative, resolve, sep } from 'node:path';
+import type { QueueDocument } from '../../core/queue/queue-item.js';
+import { readDocument, type JsonRead } from '../../state/document-store.js';
+import { QUEUE } from '../../state/documents/queue.js';
 import type { RalphPaths } from '../../state/paths.js';
 import type { LoopLocation } from './read-loop-files.js';
 
@@ -9,8 +11,6 @@ export interface QueueLoops {
   loops: LoopLocation[];
   notice: string | null;
 }
-
-const ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
 
 /** Whether `inner` is `outer` or below it, as plain path strings. */
 function isWithin(outer: string, inner: string): boolean {
@@ -37,53 +37,36 @@ function worktreeDir(paths: RalphPaths, worktree: string): string | undefined {
 
 /**
  * The loops of a queue run, one per item that has a worktree, in the queue's
- * order. No queue file is no queue (no notice); a file that cannot be read or
- * is not a version-1 queue gives no loops and a notice saying why.
+ * order, read through the queue's own document (the original bash Ralph's file
+ * included). No queue file is no queue (no notice); a file that cannot be read
+ * gives no loops and a notice saying why.
  */
-export function readQueueLoops(paths: RalphPaths, queueFile = paths.queue): QueueLoops {
-  let text: string;
+export function readQueueLoops(paths: RalphPaths): QueueLoops {
+  const name = relative(paths.project, paths.queue);
+  let read: JsonRead<QueueDocument>;
   try {
-    text = readFileSync(queueFile, 'utf8');
+    read = readDocument(paths, QUEUE);
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') return { loops: [], notice: null };
-    return { loops: [], notice: `.ralph/${basename(queueFile)} cannot be read (${code ?? String(error)}); showing this project's loop only.` };
+    return { loops: [], notice: `${name} cannot be read (${(error as NodeJS.ErrnoException).code ?? String(error)}); showing this project's loop only.` };
   }
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    return { loops: [], notice: `.ralph/${basename(queueFile)} is not valid JSON; showing this project's loop only.` };
-  }
-  if (!isRecord(value) || value['version'] !== 1 || !Array.isArray(value['items'])) {
-    return { loops: [], notice: `.ralph/${basename(queueFile)} is not a version 1 queue ({"version": 1, "items": [...]}); showing this project's loop only.` };
-  }
+  if (read.kind === 'missing') return { loops: [], notice: null };
+  if (read.kind === 'corrupt') return { loops: [], notice: `${name} cannot be read: ${read.reason}; showing this project's loop only.` };
   const loops: LoopLocation[] = [];
-  const skipped: string[] = [];
+  const repeated: string[] = [];
+  // The project's own loop is shown as "main": an item of that id would hide it.
   const seen = new Set<string>(['main']);
-  for (const item of value['items']) {
-    if (!isRecord(item)) continue;
-    const id = item['id'];
-    const worktree = item['worktree'];
-    if (typeof worktree !== 'string' || worktree === '') continue;
-    if (typeof id !== 'string' || !ID.test(id) || seen.has(id)) {
-      skipped.push(typeof id === 'string' ? id : '(no id)');
+  for (const item of read.value.items) {
+    if (item.worktree === undefined || item.worktree === '') continue;
+    if (seen.has(item.id)) {
+      repeated.push(item.id);
       continue;
     }
-    const dir = worktreeDir(paths, worktree);
-    if (dir === undefined) {
-      // Not created yet, removed after the item finished, or outside the project.
-      continue;
-    }
-    seen.add(id);
-    loops.push({
-      id,
-      title: typeof item['title'] === 'string' && item['title'] !== '' ? item['title'] : id,
-      queueState: typeof item['state'] === 'string' ? item['state'] : 'unknown',
-      dir,
-      location: relative(paths.project, dir),
-    });
+    const dir = worktreeDir(paths, item.worktree);
+    // Not created yet, removed after the item finished, or outside the project.
+    if (dir === undefined) continue;
+    seen.add(item.id);
+    loops.push({ id: item.id, title: item.title || item.id, queueState: item.state, dir, location: relative(paths.project, dir) });
   }
-  const notice = skipped.length > 0 ? `queue items with a missing, invalid or repeated id are not shown: ${skipped.join(', ')}` : null;
+  const notice = repeated.length > 0 ? `queue items with a repeated id are not shown: ${repeated.join(', ')}` : null;
   return { loops, notice };
 }
