@@ -1,38 +1,15 @@
-import { realpathSync, statSync } from 'node:fs';
-import { isAbsolute, relative, resolve, sep } from 'node:path';
+import { relative } from 'node:path';
 import type { QueueDocument } from '../../core/queue/queue-item.js';
 import { readDocument, type JsonRead } from '../../state/document-store.js';
 import { QUEUE } from '../../state/documents/queue.js';
 import type { RalphPaths } from '../../state/paths.js';
+import { queueWorktreeDir } from '../queue/worktree-dir.js';
 import type { LoopLocation } from './read-loop-files.js';
 
 /** What the dashboard learned from `.ralph/queue.json`: the loops it names, or why it could not tell. */
 export interface QueueLoops {
   loops: LoopLocation[];
   notice: string | null;
-}
-
-/** Whether `inner` is `outer` or below it, as plain path strings. */
-function isWithin(outer: string, inner: string): boolean {
-  const rel = relative(outer, inner);
-  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel) && rel.split(sep)[0] !== '..');
-}
-
-/**
- * The folder of a queue item's worktree, only when it is a folder inside the
- * project's `.ralph/` once links are followed: the file is written by another
- * process, and a path leading out of the project is never read from.
- */
-function worktreeDir(paths: RalphPaths, worktree: string): string | undefined {
-  if (isAbsolute(worktree)) return undefined;
-  const dir = resolve(paths.project, worktree);
-  if (!isWithin(paths.dir, dir)) return undefined;
-  try {
-    if (!statSync(dir).isDirectory()) return undefined;
-    return isWithin(realpathSync(paths.dir), realpathSync(dir)) ? dir : undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 /**
@@ -61,7 +38,7 @@ export function readQueueLoops(paths: RalphPaths): QueueLoops {
       repeated.push(item.id);
       continue;
     }
-    const dir = worktreeDir(paths, item.worktree);
+    const dir = queueWorktreeDir(paths, item.worktree);
     // Not created yet, removed after the item finished, or outside the project.
     if (dir === undefined) continue;
     seen.add(item.id);

@@ -1,9 +1,9 @@
-import { join } from 'node:path';
 import type { QueueItem } from '../../core/queue/queue-item.js';
 import { readDocument } from '../../state/document-store.js';
 import { PROGRESS } from '../../state/documents/progress.js';
 import { STATUS } from '../../state/documents/status.js';
 import { ralphPaths } from '../../state/paths.js';
+import { queueWorktreeDir } from './worktree-dir.js';
 
 /**
  * What each running item's loop is doing, read from the status.json and
@@ -35,8 +35,11 @@ export function readRunningLoop(project: string, item: QueueItem): RunningLoopVi
     costEstimated: false,
     lastAction: '',
   };
-  if (item.worktree === undefined) return view;
-  const paths = ralphPaths(join(project, item.worktree));
+  // queue.json is written by other processes: a worktree that is not a folder of the project's
+  // .ralph/ (links followed) is never read from.
+  const dir = item.worktree === undefined ? undefined : queueWorktreeDir(ralphPaths(project), item.worktree);
+  if (dir === undefined) return view;
+  const paths = ralphPaths(dir);
   const status = readDocument(paths, STATUS);
   // A resumed item's worktree still holds the status of its interrupted run until the new loop writes its own.
   const current = status.kind === 'ok' && !(item.started_at && Date.parse(status.value.started_at ?? '') < Date.parse(item.started_at) - 1000);
