@@ -31,6 +31,8 @@ export interface GroupSpawnOptions {
   role?: string;
   /** A pipe to write input into; closed from the start otherwise. */
   stdin?: 'pipe' | 'ignore';
+  /** A fourth pipe (file descriptor 3) the command reports on, read by the caller. */
+  reportPipe?: boolean;
 }
 
 export function spawnGroup(file: string, args: readonly string[], options: GroupSpawnOptions): GroupProcess {
@@ -39,7 +41,7 @@ export function spawnGroup(file: string, args: readonly string[], options: Group
     cwd: options.cwd,
     env: { ...options.env, [marker.name]: marker.value },
     // stdin closed unless there is input: newer CLIs wait on stdin in -p mode.
-    stdio: [options.stdin ?? 'ignore', 'pipe', 'pipe'],
+    stdio: options.reportPipe === true ? [options.stdin ?? 'ignore', 'pipe', 'pipe', 'pipe'] : [options.stdin ?? 'ignore', 'pipe', 'pipe'],
     detached: true,
   });
   const target: SweepTarget = { marker, spawned: [], groups: [] };

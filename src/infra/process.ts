@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import type { Readable } from 'node:stream';
 import { performance } from 'node:perf_hooks';
 import type { ProcessEntry } from '../core/process-selection.js';
 import type { Refusal } from '../core/sandbox-refusals.js';
@@ -44,12 +45,20 @@ export interface StartOptions {
   role?: string;
   /** Runs the command inside this container (the sandbox of --sandbox) instead of as it is. */
   contain?: CommandContainer;
+  /**
+   * Gives the command a fourth pipe (file descriptor 3) and returns the first bytes written to
+   * it as `report`: how a contained command's wrapper tells its command's own exit status
+   * without a file in a folder the command could write.
+   */
+  reportPipe?: boolean;
 }
 
 /** The command line that runs a command contained, and how its end is read. */
 export interface ContainedCommand {
   file: string;
   args: string[];
+  /** The wrapper reports on file descriptor 3 (start it with `reportPipe`). */
+  reportPipe?: boolean;
   /** The outcome of the contained command, from that of its wrapper (whose exit code is not the command's). */
   settle(outcome: ProcessOutcome): ProcessOutcome;
 }
@@ -76,7 +85,12 @@ export interface ProcessOutcome {
   stopped: ProcessEntry[];
   /** What a contained command was refused while it ran. */
   refusals?: Refusal[];
+  /** The first bytes the command wrote to its report pipe (`reportPipe`), at most REPORT_BYTES. */
+  report?: string;
 }
+
+/** A report is a status, a few characters: anything past this is not read. */
+export const REPORT_BYTES = 16;
 
 const DEFAULT_KILL_GRACE_MS = 3000;
 const DEFAULT_TAIL_CHARS = 16 * 1024;
@@ -96,7 +110,7 @@ export async function start(file: string, args: readonly string[], options: Star
     const failure = `it could not be wrapped for the sandbox: ${error instanceof Error ? error.message : String(error)}`;
     return { end: 'spawn_failed', exitCode: undefined, signal: undefined, durationMs: 0, stdoutTail: '', stderrTail: '', stopped: [], failure };
   }
-  return contained.settle(await startAsIs(contained.file, contained.args, rest));
+  return contained.settle(await startAsIs(contained.file, contained.args, { ...rest, ...(contained.reportPipe === true ? { reportPipe: true } : {}) }));
 }
 
 async function startAsIs(file: string, args: readonly string[], options: StartOptions): Promise<ProcessOutcome> {
@@ -110,6 +124,7 @@ async function startAsIs(file: string, args: readonly string[], options: StartOp
       env: options.env,
       stdin: options.input === undefined ? 'ignore' : 'pipe',
       ...(options.role ? { role: options.role } : {}),
+      ...(options.reportPipe === true ? { reportPipe: true } : {}),
     });
   } catch (error) {
     return { ...nothing, end: 'spawn_failed', durationMs: elapsed(started), failure: describeSpawnFailure(error, file) };
@@ -126,6 +141,8 @@ async function startAsIs(file: string, args: readonly string[], options: StartOp
   const stdout = readOutput(child.stdout, tailChars, options.onStdout);
   const stderr = readOutput(child.stderr, tailChars, options.onStderr);
   if (options.input !== undefined) feedInput(child.stdin, options.input);
+  const reportStream = options.reportPipe === true ? ((child.stdio[3] as Readable | null | undefined) ?? null) : null;
+  const report = readReport(reportStream);
 
   let end: ProcessEnd = 'exited';
   const grace = options.killGraceMs ?? DEFAULT_KILL_GRACE_MS;
@@ -144,12 +161,28 @@ async function startAsIs(file: string, args: readonly string[], options: StartOp
   // Whatever the command left running (a dev server, a watcher, a process in
   // a session of its own) ends with it.
   const stopped = (await group.terminate(grace)).filter((p) => p.pid !== child.pid);
-  await drainPipes([child.stdout, child.stderr], options.drainMs ?? DEFAULT_DRAIN_MS);
+  await drainPipes([child.stdout, child.stderr, reportStream], options.drainMs ?? DEFAULT_DRAIN_MS);
   stdout.flush();
   stderr.flush();
   const tails = { stdoutTail: stdout.tail.value(), stderrTail: stderr.tail.value() };
   if (failure !== undefined) return { ...nothing, ...tails, end: 'spawn_failed', durationMs, failure, stopped };
-  return { end, exitCode: exit.exitCode, signal: exit.signal, durationMs, ...tails, stopped };
+  const reported = report();
+  return { end, exitCode: exit.exitCode, signal: exit.signal, durationMs, ...tails, stopped, ...(reported !== undefined ? { report: reported } : {}) };
+}
+
+/** Collects the first REPORT_BYTES bytes of a report pipe; undefined without one or when nothing came. */
+function readReport(stream: Readable | null): () => string | undefined {
+  if (stream === null) return () => undefined;
+  const chunks: Buffer[] = [];
+  let size = 0;
+  stream.on('data', (bytes: Buffer) => {
+    if (size >= REPORT_BYTES) return;
+    const kept = bytes.subarray(0, REPORT_BYTES - size);
+    chunks.push(kept);
+    size += kept.length;
+  });
+  stream.on('error', () => undefined);
+  return () => (size === 0 ? undefined : Buffer.concat(chunks).toString('latin1'));
 }
 
 export interface RunOptions {

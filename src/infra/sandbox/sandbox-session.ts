@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, constants, lstatSync, mkdirSync, mkdtempSync, openSync, rmSync, unlinkSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { isAbsolute, join, relative } from 'node:path';
 import { refusalOf, RefusalTally, type Refusal } from '../../core/sandbox-refusals.js';
@@ -55,8 +55,11 @@ export async function openSandboxSession(options: SandboxSessionOptions): Promis
   if (check.errors.length > 0) throw sandboxStartFailure(check.errors.join('; '));
   const { policy } = options;
   for (const dir of policy.agentDirs) mkdirSync(dir, { recursive: true, mode: 0o700 });
-  // Where contained commands leave their exit status: writable inside whatever the policy says.
-  const statusDir = mkdtempSync(join(tmpdir(), 'ralph-sandbox-'));
+  // Ralph's own files for the run (each command's script): a folder only Ralph can write. It lies
+  // in the system temp dir, which contained commands may write, so the policy denies writes to
+  // it by name: inside the sandbox it is read-only, and a name planted in it ahead of Ralph
+  // (`<N>.sh` as a link to ~/.bashrc) cannot be.
+  const ownDir = openOwnDir(mkdtempSync(join(tmpdir(), 'ralph-sandbox-')));
   // The runtime starts its proxy bridges (socat) with this process's environment: with a run
   // marker in it they end with the run, even one killed with -9 (the watchdog and the next
   // start end every process carrying the run's marker).
@@ -67,7 +70,7 @@ export async function openSandboxSession(options: SandboxSessionOptions): Promis
     await manager.initialize(
       {
         network: { allowedDomains: policy.allowedDomains, deniedDomains: [] },
-        filesystem: { denyRead: policy.denyRead, allowWrite: [...policy.allowWrite, statusDir], denyWrite: [] },
+        filesystem: { denyRead: policy.denyRead, allowWrite: policy.allowWrite, denyWrite: [ownDir.path] },
       },
       undefined,
       // Reports refused writes on Linux (and the system log's refusals on macOS).
@@ -75,13 +78,13 @@ export async function openSandboxSession(options: SandboxSessionOptions): Promis
     );
   } catch (error) {
     await manager.reset().catch(() => undefined);
-    rmSync(statusDir, { recursive: true, force: true });
+    ownDir.remove();
     throw sandboxStartFailure(error instanceof Error ? error.message : String(error));
   } finally {
     if (before === undefined) delete process.env[marker.name];
     else process.env[marker.name] = before;
   }
-  const session = createSession(manager, options, statusDir);
+  const session = createSession(manager, options, ownDir);
   try {
     await probeSandbox(session, options);
   } catch (error) {
@@ -91,18 +94,68 @@ export async function openSandboxSession(options: SandboxSessionOptions): Promis
   return session;
 }
 
-function createSession(manager: Manager, options: SandboxSessionOptions, statusDir: string): SandboxSession {
+/** Ralph's private folder of a run, checked to be the very folder it made before each use. */
+interface OwnDir {
+  readonly path: string;
+  /** Creates `name` in it with `text`: a new file, never through a link, never over anything. */
+  create(name: string, text: string): string;
+  /** Removes `name` from it (a file of Ralph's). */
+  discard(name: string): void;
+  remove(): void;
+}
+
+function openOwnDir(path: string): OwnDir {
+  const made = lstatSync(path);
+  // The same folder, still a folder: nothing has put a link or another folder in its place.
+  const intact = (): boolean => {
+    try {
+      const now = lstatSync(path);
+      return now.isDirectory() && now.dev === made.dev && now.ino === made.ino;
+    } catch {
+      return false;
+    }
+  };
+  return {
+    path,
+    create(name, text) {
+      if (!intact()) throw new Error(`Ralph's folder ${path} was replaced while the run went on`);
+      const file = join(path, name);
+      // O_EXCL refuses anything already standing at the name, a link included; O_NOFOLLOW too.
+      const fd = openSync(file, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600);
+      try {
+        writeSync(fd, text);
+      } finally {
+        closeSync(fd);
+      }
+      return file;
+    },
+    discard(name) {
+      if (!intact()) return;
+      try {
+        unlinkSync(join(path, name));
+      } catch {
+        // Already gone.
+      }
+    },
+    remove() {
+      if (intact()) rmSync(path, { recursive: true, force: true });
+    },
+  };
+}
+
+function createSession(manager: Manager, options: SandboxSessionOptions, ownDir: OwnDir): SandboxSession {
   const tally = new RefusalTally();
   let commands = 0;
   let closed = false;
   const contain = async (file: string, args: readonly string[], role: string, tmpDir?: string): Promise<ContainedCommand> => {
     commands += 1;
-    const statusFile = join(statusDir, `${commands}.status`);
-    const scriptFile = join(statusDir, `${commands}.sh`);
+    const scriptName = `${commands}.sh`;
     // 128 random bits: the runtime keys refusals by it, and the id must not be guessable from inside.
     const commandId = randomBytes(16).toString('base64url');
     // The wrapper's exit code is not the command's (a contained command that is killed leaves
-    // its wrapper exiting 0), so the command's own status is written where Ralph reads it.
+    // its wrapper exiting 0), so the command's own status comes back on file descriptor 3, a
+    // pipe Ralph reads: no file to plant a link at, nothing to read but a few bytes. The
+    // command itself runs with that descriptor closed.
     // The runtime points TMPDIR at a folder of its own under /tmp, writable only where /tmp is:
     // the agent gets the temp dir the policy lets it write instead, or the folder the command was
     // given inside it (a call's own temporary directory, removed after the call).
@@ -110,18 +163,19 @@ function createSession(manager: Manager, options: SandboxSessionOptions, statusD
     const localApi = options.policy.localApi ? 'NO_PROXY= no_proxy= ' : '';
     // The command line goes in a script: quoted twice more inside the wrapper's own command
     // line, a long prompt would pass the system's limit for one argument.
-    writeFileSync(scriptFile, `exec env TMPDIR=${shellQuote(givenTmp)} ${localApi}${shellCommand([file, ...args])}\n`, { mode: 0o600 });
-    const inner = `sh ${shellQuote(scriptFile)}; printf '%s' "$?" > ${shellQuote(statusFile)}`;
+    const scriptFile = ownDir.create(scriptName, `exec env TMPDIR=${shellQuote(givenTmp)} ${localApi}${shellCommand([file, ...args])}\n`);
+    const inner = `sh ${shellQuote(scriptFile)} 3>&-; printf '%s' "$?" >&3`;
     const wrapped = await manager.wrapWithSandboxArgv(inner, undefined, undefined, undefined, options.project, { commandId, commandText: role });
     const [wrapperFile, ...wrapperArgs] = wrapped.argv;
     if (wrapperFile === undefined) throw new Error('the sandbox runtime returned an empty command line');
     return {
       file: wrapperFile,
       args: wrapperArgs,
+      reportPipe: true,
       settle: (outcome) => {
         // The placeholders the runtime created for this command go as soon as it ends.
         manager.cleanupAfterCommand();
-        rmSync(scriptFile, { force: true });
+        ownDir.discard(scriptName);
         const refusals = manager
           .getSandboxViolationStore()
           .getViolationsForCommand(commandId)
@@ -133,7 +187,7 @@ function createSession(manager: Manager, options: SandboxSessionOptions, statusD
         // The sandbox's own processes (bubblewrap's init, the proxy bridges) may outlive the wrapper
         // by a moment; they are stopped like anything else, but they are not the agent's.
         const stopped = outcome.stopped.filter((p) => !SANDBOX_PLUMBING.has(p.command));
-        return { ...settleExit({ ...outcome, stopped }, statusFile), ...(refusals.length > 0 ? { refusals } : {}) };
+        return { ...settleExit({ ...outcome, stopped }), ...(refusals.length > 0 ? { refusals } : {}) };
       },
     };
   };
@@ -146,32 +200,32 @@ function createSession(manager: Manager, options: SandboxSessionOptions, statusD
       if (closed) return;
       closed = true;
       await manager.reset();
-      rmSync(statusDir, { recursive: true, force: true });
+      ownDir.remove();
     },
   };
 }
 
-/** The contained command's own exit, read from the status it left; none when it was killed before it could leave one. */
-function settleExit(outcome: ProcessOutcome, statusFile: string): ProcessOutcome {
-  if (outcome.end !== 'exited') return outcome;
-  let status: string | undefined;
-  try {
-    status = readFileSync(statusFile, 'utf8').trim();
-    rmSync(statusFile, { force: true });
-  } catch {
-    status = undefined;
-  }
-  const code = status !== undefined && /^\d{1,3}$/.test(status) ? Number(status) : undefined;
-  if (code !== undefined) return { ...outcome, exitCode: code };
+/** The contained command's own exit, as its wrapper reported it; none when it was killed before it could. */
+function settleExit(outcome: ProcessOutcome): ProcessOutcome {
+  const { report, ...rest } = outcome;
+  if (rest.end !== 'exited') return rest;
+  const code = report !== undefined && /^\d{1,3}$/.test(report) ? Number(report) : undefined;
+  if (code !== undefined) return { ...rest, exitCode: code };
   // No status: the command never got to its end (a kill inside the sandbox). A wrapper that
   // says 0 all the same must not pass for a success.
-  return { ...outcome, exitCode: undefined, signal: outcome.signal ?? 'SIGKILL' };
+  return { ...rest, exitCode: undefined, signal: rest.signal ?? 'SIGKILL' };
 }
 
 /** A contained `true` must run: the first sign that the machine can run the sandbox at all. */
 async function probeSandbox(session: SandboxSession, options: SandboxSessionOptions): Promise<void> {
   const contained = await session.contain('true', [], 'sandbox-check');
-  const wrapper = await start(contained.file, contained.args, { cwd: options.project, env: options.env, role: 'sandbox-check', timeoutMs: 30_000 });
+  const wrapper = await start(contained.file, contained.args, {
+    cwd: options.project,
+    env: options.env,
+    role: 'sandbox-check',
+    timeoutMs: 30_000,
+    reportPipe: true,
+  });
   const outcome = contained.settle(wrapper);
   if (outcome.end === 'exited' && outcome.exitCode === 0) return;
   const said = wrapper.stderrTail.trim().split('\n').slice(-3).join(' ').trim();

@@ -1,7 +1,7 @@
 // The sandbox session against the real runtime: a contained command's own exit code, a
 // contained command killed before its end (its wrapper may still say 0), and refusals told per
 // command.
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Refusal } from '../../../src/core/sandbox-refusals.js';
@@ -65,7 +65,7 @@ describe.skipIf(unavailable !== undefined)(`sandbox session${unavailable ? ` (sk
     const { project, session: s } = await open();
     // The shell that runs the command inside the sandbox is killed: the command never ends by itself.
     const contained = await s.contain('sh', ['-c', 'kill -9 $PPID; sleep 5'], 'agent');
-    const wrapper = await start(contained.file, contained.args, { cwd: project, env: process.env });
+    const wrapper = await start(contained.file, contained.args, { cwd: project, env: process.env, reportPipe: contained.reportPipe === true });
     expect(wrapper.end).toBe('exited');
     const settled = contained.settle(wrapper);
     expect(settled.exitCode).toBeUndefined();
@@ -86,5 +86,48 @@ describe.skipIf(unavailable !== undefined)(`sandbox session${unavailable ? ` (sk
     expect(outcome.refusals?.[0]?.detail).toContain(`${outside}/no.txt`);
     expect(told).toEqual([['verify', 'write']]);
     expect(s.tally.total()).toBe(1);
+  });
+
+  it("keeps Ralph's own script files out of the contained command's reach: no link planted there is followed", async () => {
+    // Ralph's folder for the run is made in the system temp dir, which a contained command lists.
+    const base = tempDir('ralph-sandbox-own-');
+    const savedTmp = process.env['TMPDIR'];
+    process.env['TMPDIR'] = base;
+    let opened: Awaited<ReturnType<typeof open>>;
+    try {
+      opened = await open();
+    } finally {
+      if (savedTmp === undefined) delete process.env['TMPDIR'];
+      else process.env['TMPDIR'] = savedTmp;
+    }
+    const { project, outside, session: s } = opened;
+    const precious = join(outside, 'bashrc');
+    writeFileSync(precious, 'the user file\n');
+    const [own] = readdirSync(base).filter((name) => name.startsWith('ralph-sandbox-'));
+    expect(own).toBeDefined();
+    const dir = join(base, own ?? '');
+    // As an attacker would: a link at every name Ralph may write next, to a file of the user's.
+    const plant = await start(
+      'sh',
+      ['-c', `for n in 1 2 3 4 5 6 7 8 9 10; do ln -s "$1" "$2/$n.sh" && ln -s "$1" "$2/$n.status" && echo planted; done; exit 0`, 'sh', precious, dir],
+      { cwd: project, env: process.env, contain: s },
+    );
+    expect(plant).toMatchObject({ end: 'exited', exitCode: 0 });
+    expect(plant.stdoutTail).not.toContain('planted');
+    expect(plant.refusals?.some((r) => r.kind === 'write')).toBe(true);
+    expect(readdirSync(dir)).toEqual([]);
+    // The next commands run as usual, and the user's file is as it was.
+    const next = await start('sh', ['-c', 'exit 4'], { cwd: project, env: process.env, contain: s });
+    expect(next).toMatchObject({ end: 'exited', exitCode: 4 });
+    const after = await start('true', [], { cwd: project, env: process.env, contain: s });
+    expect(after).toMatchObject({ end: 'exited', exitCode: 0 });
+    expect(readFileSync(precious, 'utf8')).toBe('the user file\n');
+  });
+
+  it('takes the status from its wrapper alone: the descriptor it comes on is closed to the command', async () => {
+    const { project, session: s } = await open();
+    // Whatever the command writes on descriptor 3 it could not: the descriptor is closed for it.
+    const outcome = await start('sh', ['-c', 'printf 0 >&3; exit 5'], { cwd: project, env: process.env, contain: s });
+    expect(outcome).toMatchObject({ end: 'exited', exitCode: 5 });
   });
 });
