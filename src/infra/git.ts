@@ -1,4 +1,6 @@
+import { NEUTRAL_SETTINGS } from '../core/git-command-config.js';
 import type { ProcessRunner, RunResult } from '../ports.js';
+import { guardGitCall, noteGitCallDone } from './git-guard.js';
 import { run, type RunOutcome } from './process.js';
 
 /**
@@ -14,11 +16,20 @@ import { run, type RunOutcome } from './process.js';
  *   another repository or index than the project's. Only what a call passes
  *   on purpose (a private GIT_INDEX_FILE) gets through;
  * - a fixed identity where Ralph commits for itself, so a machine without
- *   user.name still works and snapshots are recognizably Ralph's.
+ *   user.name still works and snapshots are recognizably Ralph's;
+ * - no command of the repository's configuration: what the agent may have written there
+ *   (a filter an in-tree .gitattributes points at, a pager, an external diff) never runs
+ *   outside the sandbox through Ralph, and a repository whose git dir or configuration moved
+ *   while the agent ran is refused (git-guard.ts).
  */
 
 /** Ralph's own git calls never run the user's hooks. */
 export const NO_HOOKS = ['-c', 'core.hooksPath=/dev/null', '-c', 'core.fsmonitor=false'] as const;
+
+/** Nor any other command the configuration names (hooks and fsmonitor are NO_HOOKS). */
+export const NO_REPOSITORY_COMMANDS: readonly string[] = NEUTRAL_SETTINGS.filter(([key]) => key !== 'core.hooksPath' && key !== 'core.fsmonitor').flatMap(
+  ([key, value]) => ['-c', `${key}=${value}`],
+);
 
 /** Nor sign what they create. */
 export const NO_SIGNING = ['-c', 'commit.gpgsign=false', '-c', 'tag.gpgsign=false'] as const;
@@ -68,7 +79,7 @@ export function gitEnvironment(base: NodeJS.ProcessEnv, setup: GitSetup = {}): N
 
 /** git's arguments: the setup's config first, then the command. */
 export function gitArguments(args: readonly string[], setup: GitSetup = {}): string[] {
-  return [...(setup.hooks === 'user' ? [] : NO_HOOKS), ...NO_SIGNING, ...args];
+  return [...(setup.hooks === 'user' ? [] : [...NO_HOOKS, ...NO_REPOSITORY_COMMANDS]), ...NO_SIGNING, ...args];
 }
 
 export interface GitBytesCall extends GitSetup {
@@ -77,12 +88,23 @@ export interface GitBytesCall extends GitSetup {
 }
 
 /** git with bytes in and out (paths are bytes to git), for checkpoint plumbing. */
-export function runGitBytes(args: readonly string[], call: GitBytesCall): Promise<RunOutcome> {
-  return run('git', gitArguments(args, call), {
-    cwd: call.cwd,
-    env: gitEnvironment(process.env, call),
-    ...(call.input !== undefined ? { input: call.input } : {}),
-  });
+export async function runGitBytes(args: readonly string[], call: GitBytesCall): Promise<RunOutcome> {
+  const env = await guardedEnvironment(call);
+  try {
+    return await run('git', gitArguments(args, call), { cwd: call.cwd, env, ...(call.input !== undefined ? { input: call.input } : {}) });
+  } finally {
+    if (call.hooks !== 'user') noteGitCallDone(call.cwd);
+  }
+}
+
+/** The call's environment, with the repository's own drivers switched off once its repository is checked. */
+async function guardedEnvironment(call: GitSetup & { cwd: string }): Promise<NodeJS.ProcessEnv> {
+  const env = gitEnvironment(process.env, call);
+  // A commit on the user's behalf (before any agent ran) is git as the user has it.
+  if (call.hooks === 'user') return env;
+  // The environment's external diff would win over the configuration's.
+  delete env['GIT_EXTERNAL_DIFF'];
+  return { ...env, GIT_PAGER: 'cat', ...(await guardGitCall(call.cwd, env)) };
 }
 
 export interface GitTextCall extends GitSetup {
@@ -91,12 +113,13 @@ export interface GitTextCall extends GitSetup {
 }
 
 /** git through the ProcessRunner port (text output; tests pass a fake runner). */
-export function runGitText(runner: ProcessRunner, args: readonly string[], call: GitTextCall): Promise<RunResult> {
-  return runner.run('git', gitArguments(args, call), {
-    cwd: call.cwd,
-    env: gitEnvironment(process.env, call),
-    ...(call.input !== undefined ? { input: call.input } : {}),
-  });
+export async function runGitText(runner: ProcessRunner, args: readonly string[], call: GitTextCall): Promise<RunResult> {
+  const env = await guardedEnvironment(call);
+  try {
+    return await runner.run('git', gitArguments(args, call), { cwd: call.cwd, env, ...(call.input !== undefined ? { input: call.input } : {}) });
+  } finally {
+    if (call.hooks !== 'user') noteGitCallDone(call.cwd);
+  }
 }
 
 /**

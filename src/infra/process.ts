@@ -3,6 +3,7 @@ import type { Readable } from 'node:stream';
 import { performance } from 'node:perf_hooks';
 import type { ProcessEntry } from '../core/process-selection.js';
 import type { Refusal } from '../core/sandbox-refusals.js';
+import { noteCommandEnded } from './command-count.js';
 import { spawnGroup, type GroupProcess } from './process-group.js';
 import { describeSpawnFailure, drainPipes, feedInput, readOutput, timerDelay, type OutputListener } from './process-pipes.js';
 
@@ -101,6 +102,15 @@ function elapsed(since: number): number {
 }
 
 export async function start(file: string, args: readonly string[], options: StartOptions): Promise<ProcessOutcome> {
+  try {
+    return await startWhole(file, args, options);
+  } finally {
+    // What it ran may have changed the repository: Ralph's next git call looks again.
+    noteCommandEnded();
+  }
+}
+
+async function startWhole(file: string, args: readonly string[], options: StartOptions): Promise<ProcessOutcome> {
   if (options.contain === undefined) return startAsIs(file, args, options);
   const { contain, ...rest } = options;
   let contained: ContainedCommand;

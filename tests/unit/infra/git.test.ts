@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { gitArguments, gitEnvironment, NO_HOOKS, NO_SIGNING, ownRepositoryConfig, RALPH_IDENTITY, runGitText } from '../../../src/infra/git.js';
+import {
+  gitArguments,
+  gitEnvironment,
+  NO_HOOKS,
+  NO_REPOSITORY_COMMANDS,
+  NO_SIGNING,
+  ownRepositoryConfig,
+  RALPH_IDENTITY,
+  runGitText,
+} from '../../../src/infra/git.js';
 import { fakeRunner } from '../../helpers/fake-runner.js';
 
 const parent = {
@@ -51,7 +60,7 @@ describe('gitEnvironment', () => {
 
 describe('gitArguments', () => {
   it('turns hooks, fsmonitor and signing off before the command', () => {
-    expect(gitArguments(['commit', '-q'])).toEqual([...NO_HOOKS, ...NO_SIGNING, 'commit', '-q']);
+    expect(gitArguments(['commit', '-q'])).toEqual([...NO_HOOKS, ...NO_REPOSITORY_COMMANDS, ...NO_SIGNING, 'commit', '-q']);
     expect(NO_HOOKS).toEqual(['-c', 'core.hooksPath=/dev/null', '-c', 'core.fsmonitor=false']);
     expect(NO_SIGNING).toEqual(['-c', 'commit.gpgsign=false', '-c', 'tag.gpgsign=false']);
   });
@@ -67,7 +76,7 @@ describe('runGitText', () => {
     const result = await runGitText(runner, ['rev-parse', 'HEAD'], { cwd: '/repo', input: 'in', env: { GIT_INDEX_FILE: '/i' } });
     expect(result.stdout).toBe('abc\n');
     const [call] = runner.calls;
-    expect(call?.args).toEqual([...NO_HOOKS, ...NO_SIGNING, 'rev-parse', 'HEAD']);
+    expect(call?.args).toEqual([...NO_HOOKS, ...NO_REPOSITORY_COMMANDS, ...NO_SIGNING, 'rev-parse', 'HEAD']);
     expect(call?.options).toMatchObject({ cwd: '/repo', input: 'in' });
     expect(call?.options.env?.['GIT_INDEX_FILE']).toBe('/i');
   });
