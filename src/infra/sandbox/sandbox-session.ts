@@ -7,6 +7,7 @@ import type { SandboxPolicy } from '../../core/sandbox-policy.js';
 import { shellCommand, shellQuote } from '../../core/shell-words.js';
 import { start, type CommandContainer, type ContainedCommand, type ProcessOutcome } from '../process.js';
 import { nextCommandMarker } from '../run-marker.js';
+import { gitProtectedPaths } from './git-protection.js';
 import { sandboxStartFailure } from './sandbox-failure.js';
 
 type Runtime = typeof import('@anthropic-ai/sandbox-runtime');
@@ -59,6 +60,8 @@ export async function openSandboxSession(options: SandboxSessionOptions): Promis
   // in the system temp dir, which contained commands may write, so the policy denies writes to
   // it by name: inside the sandbox it is read-only, and a name planted in it ahead of Ralph
   // (`<N>.sh` as a link to ~/.bashrc) cannot be.
+  // What git reads as configuration, and where it finds it: the agent may not change either.
+  const gitFiles = await gitProtectedPaths(options.project);
   const ownDir = openOwnDir(mkdtempSync(join(tmpdir(), 'ralph-sandbox-')));
   // The runtime starts its proxy bridges (socat) with this process's environment: with a run
   // marker in it they end with the run, even one killed with -9 (the watchdog and the next
@@ -70,7 +73,7 @@ export async function openSandboxSession(options: SandboxSessionOptions): Promis
     await manager.initialize(
       {
         network: { allowedDomains: policy.allowedDomains, deniedDomains: [] },
-        filesystem: { denyRead: policy.denyRead, allowWrite: policy.allowWrite, denyWrite: [ownDir.path] },
+        filesystem: { denyRead: policy.denyRead, allowWrite: policy.allowWrite, denyWrite: [...gitFiles, ownDir.path] },
       },
       undefined,
       // Reports refused writes on Linux (and the system log's refusals on macOS).
