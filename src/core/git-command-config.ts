@@ -114,7 +114,7 @@ export interface RepositoryLayout {
   commondir: string;
   /** The common dir, by identity. */
   commonDir: string;
-  /** The identity of each configuration file (only while the agent is contained, where nothing may change them). */
+  /** The identity of each configuration file (compared only while the agent is contained, where nothing may change them). */
   configFiles: string;
 }
 
@@ -128,11 +128,15 @@ const LAYOUT_WORDS: Record<keyof RepositoryLayout, string> = {
 
 /**
  * What changed between two readings of a repository's layout, in words, or undefined when
- * nothing did. A project that had no repository may get one (`git init` by the agent).
+ * nothing did. A project that had no repository may get one (`git init` by the agent). The
+ * configuration files count only when `configMatters`: an agent that is not contained may
+ * well run `git config`, and is not kept from running anything else either.
  */
-export function layoutChange(before: RepositoryLayout | undefined, after: RepositoryLayout | undefined): string | undefined {
+export function layoutChange(before: RepositoryLayout | undefined, after: RepositoryLayout | undefined, configMatters: boolean): string | undefined {
   if (before === undefined) return undefined;
   if (after === undefined) return 'the repository is gone';
-  const changed = (Object.keys(LAYOUT_WORDS) as Array<keyof RepositoryLayout>).filter((part) => before[part] !== after[part]);
+  const changed = (Object.keys(LAYOUT_WORDS) as Array<keyof RepositoryLayout>).filter(
+    (part) => (configMatters || part !== 'configFiles') && before[part] !== after[part],
+  );
   return changed.length === 0 ? undefined : changed.map((part) => LAYOUT_WORDS[part]).join(', ');
 }

@@ -63,7 +63,7 @@ function fileIdentity(path: string): string {
 }
 
 /** Where git finds the repository of `cwd` and its configuration, read as git discovers it; undefined outside one. */
-export function readRepositoryLayout(cwd: string, withConfig: boolean): RepositoryLayout | undefined {
+export function readRepositoryLayout(cwd: string): RepositoryLayout | undefined {
   let dir = resolve(cwd);
   for (;;) {
     const dotGit = join(dir, '.git');
@@ -74,9 +74,7 @@ export function readRepositoryLayout(cwd: string, withConfig: boolean): Reposito
       const gitDir = pointed === undefined ? dotGit : resolve(dir, pointed);
       const commondir = smallText(join(gitDir, 'commondir'));
       const commonDir = commondir === undefined ? gitDir : resolve(gitDir, commondir.trim());
-      const configFiles = withConfig
-        ? [join(commonDir, 'config'), join(commonDir, 'config.worktree'), join(gitDir, 'config.worktree')].map(fileIdentity).join(' ')
-        : '';
+      const configFiles = [join(commonDir, 'config'), join(commonDir, 'config.worktree'), join(gitDir, 'config.worktree')].map(fileIdentity).join(' ');
       return {
         dotGit: `${dotGit} ${stat.isSymbolicLink() ? 'link' : stat.isFile() ? 'file' : 'dir'} ${identity(dotGit)} ${text ?? ''}`,
         gitDir: `${gitDir} ${identity(gitDir)}`,
@@ -109,7 +107,7 @@ export async function guardGitCall(cwd: string, env: NodeJS.ProcessEnv): Promise
   const before = known.get(key);
   if (before !== undefined && before.count === count) return before.variables;
   if (before !== undefined) {
-    const what = layoutChange(before.layout, readRepositoryLayout(key, activeSandbox() !== undefined));
+    const what = layoutChange(before.layout, readRepositoryLayout(key), activeSandbox() !== undefined);
     if (what !== undefined) {
       throw new RalphError(
         `The git repository of ${key} changed while the agent ran (${what}): git would now read another configuration, which could run commands of its own. Ralph runs no git command there.`,
@@ -119,12 +117,12 @@ export async function guardGitCall(cwd: string, env: NodeJS.ProcessEnv): Promise
     }
   }
   const variables = await readDriverOverrides(key, env);
-  known.set(key, { count, variables, layout: before?.layout ?? readRepositoryLayout(key, activeSandbox() !== undefined) });
+  known.set(key, { count, variables, layout: before?.layout ?? readRepositoryLayout(key) });
   return variables;
 }
 
 /** After Ralph's own git call in `cwd`: what it changed itself is the layout the next check starts from. */
 export function noteGitCallDone(cwd: string): void {
   const entry = known.get(resolve(cwd));
-  if (entry !== undefined) entry.layout = readRepositoryLayout(resolve(cwd), activeSandbox() !== undefined);
+  if (entry !== undefined) entry.layout = readRepositoryLayout(resolve(cwd));
 }
