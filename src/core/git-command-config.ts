@@ -19,6 +19,8 @@ export const NEUTRAL_SETTINGS: ReadonlyArray<readonly [key: string, value: strin
   // An automatic gc starts a process that outlives the call (and runs a hook).
   ['gc.auto', '0'],
   ['maintenance.auto', 'false'],
+  // A checkout that went on into submodules would run their configuration's commands too.
+  ['submodule.recurse', 'false'],
 ];
 
 /** `git config --get-regexp` pattern of the settings of drivers that name a command. */

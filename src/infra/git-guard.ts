@@ -1,6 +1,15 @@
 import { closeSync, constants, fstatSync, openSync, readSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { configVariables, driverOverrides, DRIVER_KEYS, layoutChange, parseScopedSettings, type RepositoryLayout } from '../core/git-command-config.js';
+import {
+  configVariables,
+  driverOverrides,
+  DRIVER_KEYS,
+  NEUTRAL_SETTINGS,
+  layoutChange,
+  parseScopedSettings,
+  type RepositoryLayout,
+  type ScopedSetting,
+} from '../core/git-command-config.js';
 import { ExitCode, RalphError } from '../errors.js';
 import { commandsEnded } from './command-count.js';
 import { run } from './process.js';
@@ -89,12 +98,56 @@ export function readRepositoryLayout(cwd: string): RepositoryLayout | undefined 
   }
 }
 
-/** The drivers the repository's own configuration defines, switched off, as git's config variables. */
-async function readDriverOverrides(cwd: string, env: NodeJS.ProcessEnv): Promise<Record<string, string>> {
-  const answer = await run('git', ['config', '-z', '--show-scope', '--get-regexp', DRIVER_KEYS], { cwd, env });
+/** The check's own git calls run nothing of the repository's either (an fsmonitor program, above all). */
+const NEUTRAL_ARGS = ['--no-optional-locks', ...NEUTRAL_SETTINGS.flatMap(([key, value]) => ['-c', `${key}=${value}`])];
+
+/** The settings of drivers that name a command, with their scopes, as git reads them in `cwd`. */
+async function driverSettings(cwd: string, env: NodeJS.ProcessEnv): Promise<ScopedSetting[]> {
+  const answer = await run('git', [...NEUTRAL_ARGS, 'config', '-z', '--show-scope', '--get-regexp', DRIVER_KEYS], { cwd, env });
   // Exit 1: no such setting. Anything else (no folder, no git) leaves nothing to switch off.
-  if (answer.exitCode !== 0) return {};
-  return configVariables(driverOverrides(parseScopedSettings(answer.stdout.toString('utf8'))), env);
+  return answer.exitCode === 0 ? parseScopedSettings(answer.stdout.toString('utf8')) : [];
+}
+
+/** How deep submodules in submodules are looked into. */
+const NESTING = 3;
+
+/**
+ * The work trees of the submodules in `cwd`'s index that are there on disk. `git status`
+ * looks inside each with that repository's own configuration, and the agent may have made one
+ * (a repository inside the project, added as a gitlink).
+ */
+async function submoduleTrees(cwd: string, env: NodeJS.ProcessEnv): Promise<string[]> {
+  const answer = await run('git', [...NEUTRAL_ARGS, 'ls-files', '-z', '--stage', '--', ':/'], { cwd, env });
+  if (answer.exitCode !== 0) return [];
+  const trees: string[] = [];
+  for (const entry of answer.stdout.toString('utf8').split('\0')) {
+    if (!entry.startsWith('160000 ')) continue;
+    const tab = entry.indexOf('\t');
+    const tree = resolve(cwd, entry.slice(tab + 1));
+    if (tab !== -1 && lstatOrNull(join(tree, '.git')) !== null) trees.push(tree);
+  }
+  return trees;
+}
+
+/**
+ * The drivers the repository's own configuration defines, and each of its submodules'
+ * (switched off by name: the variables reach the git that `git status` starts in a
+ * submodule), as git's config variables.
+ */
+async function readDriverOverrides(cwd: string, env: NodeJS.ProcessEnv): Promise<Record<string, string>> {
+  const settings = await driverSettings(cwd, env);
+  let level = [cwd];
+  for (let depth = 0; depth < NESTING && level.length > 0; depth += 1) {
+    const next: string[] = [];
+    for (const dir of level) {
+      for (const tree of await submoduleTrees(dir, env)) {
+        settings.push(...(await driverSettings(tree, env)));
+        next.push(tree);
+      }
+    }
+    level = next;
+  }
+  return configVariables(driverOverrides(settings), env);
 }
 
 /**

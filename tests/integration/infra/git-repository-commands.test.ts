@@ -105,4 +105,31 @@ describe("Ralph's git calls run no command of the repository's configuration", (
     expect(checkpoint.ok).toBe(false);
     expect(readdirSync(marks)).toEqual([]);
   });
+
+  it('a repository the agent nested in the project and added as a submodule: its filters do not run either', async () => {
+    const dir = gitRepo({ 'a.txt': 'one\n' });
+    const marks = tempDir('ralph-marks-');
+    const runner = createProcessRunner();
+    const probe = await createProgressProbe(dir, runner);
+    await probe.begin();
+    const nested = join(dir, 'nested');
+    const agent = await start(
+      'sh',
+      [
+        '-c',
+        [
+          'git init -q nested && cd nested',
+          "printf '* filter=evil\\n' > .gitattributes && printf 'one\\n' > n.txt",
+          'git add -A && git -c user.name=a -c user.email=a@b commit -qm n && cd ..',
+          'git add nested',
+        ].join(' && '),
+      ],
+      { cwd: dir, env: process.env },
+    );
+    expect(agent.exitCode).toBe(0);
+    plantCommands(nested, marks);
+    touchSameSize(join(nested, 'n.txt'), 'two\n');
+    await probe.measure();
+    expect(readdirSync(marks)).toEqual([]);
+  });
 });
