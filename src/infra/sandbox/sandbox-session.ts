@@ -56,12 +56,12 @@ export async function openSandboxSession(options: SandboxSessionOptions): Promis
   if (check.errors.length > 0) throw sandboxStartFailure(check.errors.join('; '));
   const { policy } = options;
   for (const dir of policy.agentDirs) mkdirSync(dir, { recursive: true, mode: 0o700 });
+  // What git reads as configuration, and where it finds it: the agent may not change either.
+  const gitFiles = await gitProtectedPaths(options.project);
   // Ralph's own files for the run (each command's script): a folder only Ralph can write. It lies
   // in the system temp dir, which contained commands may write, so the policy denies writes to
   // it by name: inside the sandbox it is read-only, and a name planted in it ahead of Ralph
   // (`<N>.sh` as a link to ~/.bashrc) cannot be.
-  // What git reads as configuration, and where it finds it: the agent may not change either.
-  const gitFiles = await gitProtectedPaths(options.project);
   const ownDir = openOwnDir(mkdtempSync(join(tmpdir(), 'ralph-sandbox-')));
   // The runtime starts its proxy bridges (socat) with this process's environment: with a run
   // marker in it they end with the run, even one killed with -9 (the watchdog and the next
