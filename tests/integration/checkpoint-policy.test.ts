@@ -74,19 +74,21 @@ describe('an iteration that needs a checkpoint does not start without one (and o
     expect(readJson(join(dir, '.ralph', 'status.json'))).toMatchObject({ exit_reason: 'checkpoint_failed' });
   });
 
-  it('a failing required filter: git itself cannot read the tree, so Ralph stops with the cause before the agent runs', async () => {
+  it("a repository's own filter, even a failing required one, is never run by Ralph: it checkpoints the files as they are", async () => {
     const dir = ralphProject({ files: { '.gitattributes': '*.dat filter=broken\n', 'data.dat': 'one\n' } });
-    // Committed before the filter existed; from now on git must run it to read data.dat, and it fails.
+    // Committed before the filter existed; from now on git would run it to read data.dat, and it fails.
+    // A filter of the repository's own configuration is something the agent may have written.
     git(dir, 'config', 'filter.broken.clean', 'false');
     git(dir, 'config', 'filter.broken.smudge', 'cat');
     git(dir, 'config', 'filter.broken.required', 'true');
     writeFileSync(join(dir, 'data.dat'), 'two\n');
     writeMockScript(dir, [{ output: working(), files: { 'new.txt': 'agent work' } }]);
-    const r = await ralph(mock('--verify', 'true'), dir, cleanEnv());
-    expect(r.exitCode).toBe(1);
-    expect(r.stderr).toContain("filter 'broken' failed");
+    const r = await ralph(mock('--verify', 'true', '--max-loops', '1'), dir, cleanEnv());
+    expect(r.stderr).not.toContain("filter 'broken' failed");
     expect(r.stderr).not.toContain('bug in Ralph');
-    expect(existsSync(join(dir, 'new.txt'))).toBe(false);
+    expect(r.exitCode).toBe(7);
+    expect(events(dir, 'checkpoint.created')).toHaveLength(1);
+    expect(readFileSync(join(dir, 'new.txt'), 'utf8')).toBe('agent work');
     expect(readFileSync(join(dir, 'data.dat'), 'utf8')).toBe('two\n');
   });
 
