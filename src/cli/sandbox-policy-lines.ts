@@ -1,6 +1,7 @@
 import { homedir, tmpdir } from 'node:os';
 import { backendEntry } from '../backends/registry.js';
 import type { RalphConfig } from '../config/keys.js';
+import { verifyRunsContained } from '../core/verify-placement.js';
 import { buildSandboxPolicy, describeSandboxPolicy, type SandboxPolicy } from '../core/sandbox-policy.js';
 
 function homeOf(env: NodeJS.ProcessEnv): string {
@@ -22,6 +23,8 @@ export function sandboxPolicyFor(config: RalphConfig, project: string, env: Node
 
 /** The `ralph --config` lines of the sandbox: whether it is on, and the rules a run would get. */
 export function sandboxConfigLines(config: RalphConfig, project: string, env: NodeJS.ProcessEnv): string[] {
-  const state = config.sandbox ? `on${config.sandboxVerify ? ', the verify command too' : ', the agent only'}` : 'off (--sandbox turns it on)';
+  const state = config.sandbox
+    ? `on${verifyRunsContained(config) ? ', the verify command too' : ', the agent only (the verify command runs outside)'}`
+    : 'off (--sandbox turns it on)';
   return [`Sandbox: ${state}; the policy a sandboxed run gets:`, ...describeSandboxPolicy(sandboxPolicyFor(config, project, env), homeOf(env))];
 }

@@ -24,7 +24,7 @@ export async function sweepSandboxLeftovers(project: string, runner: ProcessRunn
 
 /**
  * Starts the run's sandbox (--sandbox): every agent call of every backend goes through it
- * from here on, and the verify command too with --sandbox-verify. Throws a RalphError with
+ * from here on, and the verify command too unless --verify-outside-sandbox. Throws a RalphError with
  * what to install when this machine cannot run it.
  */
 export async function startLoopSandbox(
