@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { ExitCode, RalphError } from '../../errors.js';
 import type { RalphConfig } from '../../config/keys.js';
@@ -6,6 +6,7 @@ import { LOCK_LOST } from '../../core/exit-reasons.js';
 import { runLoop } from '../../engine/loop-controller.js';
 import type { LoopDeps, TaskMode } from '../../engine/loop-deps.js';
 import type { EngineIo } from '../../engine/ports.js';
+import { readProjectText } from '../../infra/project-file-read.js';
 import { createProcessRunner } from '../../infra/process-runner.js';
 import { createProgressProbe } from '../../infra/progress-probe.js';
 import { startRunGuard, type RunGuard } from '../../infra/run-guard.js';
@@ -28,6 +29,7 @@ import { createGate } from './gate-factory.js';
 import { createStopSignalHandler } from './stop-signals.js';
 import { createLoopSubscribers } from '../loop/loop-subscribers.js';
 import { prepareProjectRepository } from '../../infra/git-checkpoints.js';
+import { verifyPlacementNotice, verifyRunsContained } from '../../core/verify-placement.js';
 import { startLoopSandbox, sweepSandboxLeftovers, type LoopSandbox } from './loop-sandbox.js';
 
 export interface LoopCommandInput {
@@ -91,10 +93,9 @@ export async function runLoopCommand(input: LoopCommandInput): Promise<number> {
     guard = await startRunGuard(paths.runFile, logger);
     await sweepSandboxLeftovers(paths.project, runner, logger);
     if (config.sandbox && !args.dryRun) sandbox = await startLoopSandbox(config, paths.project, env, runner, logger);
-    else if (config.sandboxVerify) logger.warn('--sandbox-verify has no effect without --sandbox: the verify command runs uncontained.');
     const readPrompt = (): string => {
-      if (input.task && !readIfExists(promptPath)) return taskPrompt(input.task);
-      const text = readIfExists(promptPath);
+      const text = readProjectText(paths.project, promptPath, 'The prompt file');
+      if (input.task && !text) return taskPrompt(input.task);
       if (text === undefined)
         throw new RalphError(
           `Prompt file not found: ${promptPath}`,
@@ -144,9 +145,11 @@ export async function runLoopCommand(input: LoopCommandInput): Promise<number> {
       store,
       env,
       exitGuard,
-      ...(sandbox && config.sandboxVerify ? { contain: sandbox.session } : {}),
+      ...(sandbox && verifyRunsContained(config) ? { contain: sandbox.session } : {}),
     });
     if (gate) deps.gate = gate;
+    const placement = verifyPlacementNotice(config, loaded.origins, gate !== undefined);
+    if (placement) logger[placement.level](placement.text);
     const result = await runLoop(deps, {
       config,
       promptPath,
@@ -163,14 +166,6 @@ export async function runLoopCommand(input: LoopCommandInput): Promise<number> {
     guard?.stop();
     store.close();
     await lock.release();
-  }
-}
-
-function readIfExists(path: string): string | undefined {
-  try {
-    return readFileSync(path, 'utf8');
-  } catch {
-    return undefined;
   }
 }
 
