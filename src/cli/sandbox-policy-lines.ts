@@ -1,5 +1,8 @@
 import { homedir, tmpdir } from 'node:os';
-import { backendEntry } from '../backends/registry.js';
+import { resolve } from 'node:path';
+import { BACKEND_NAMES, backendEntry } from '../backends/registry.js';
+import { ralphFilesForSandbox } from '../state/ralph-files-for-sandbox.js';
+import { ralphPaths } from '../state/paths.js';
 import type { RalphConfig } from '../config/keys.js';
 import { verifyRunsContained } from '../core/verify-placement.js';
 import { buildSandboxPolicy, describeSandboxPolicy, type SandboxPolicy } from '../core/sandbox-policy.js';
@@ -10,14 +13,17 @@ function homeOf(env: NodeJS.ProcessEnv): string {
 
 /** The sandbox rules of a run with this configuration, in this environment. */
 export function sandboxPolicyFor(config: RalphConfig, project: string, env: NodeJS.ProcessEnv): SandboxPolicy {
+  const paths = ralphPaths(project);
   return buildSandboxPolicy({
     project,
     home: homeOf(env),
     tmpDir: tmpdir(),
     env,
     agent: backendEntry(config.backend).sandbox,
+    otherAgents: BACKEND_NAMES.filter((name) => name !== config.backend).map((name) => backendEntry(name).sandbox),
     allowDomains: config.sandboxAllowDomains,
     allowWrite: config.sandboxAllowWrite,
+    ralphFiles: ralphFilesForSandbox(paths, resolve(paths.project, config.promptFile)),
   });
 }
 
@@ -26,5 +32,5 @@ export function sandboxConfigLines(config: RalphConfig, project: string, env: No
   const state = config.sandbox
     ? `on${verifyRunsContained(config) ? ', the verify command too' : ', the agent only (the verify command runs outside)'}`
     : 'off (--sandbox turns it on)';
-  return [`Sandbox: ${state}; the policy a sandboxed run gets:`, ...describeSandboxPolicy(sandboxPolicyFor(config, project, env), homeOf(env))];
+  return [`Sandbox: ${state}; the policy a sandboxed run gets:`, ...describeSandboxPolicy(sandboxPolicyFor(config, project, env), homeOf(env), project)];
 }
