@@ -30,7 +30,11 @@ import { createStopSignalHandler } from './stop-signals.js';
 import { createLoopSubscribers } from '../loop/loop-subscribers.js';
 import { prepareProjectRepository } from '../../infra/git-checkpoints.js';
 import { verifyPlacementNotice, verifyRunsContained } from '../../core/verify-placement.js';
+import { checkRalphrcChange } from './ralphrc-check.js';
 import { startLoopSandbox, sweepSandboxLeftovers, type LoopSandbox } from './loop-sandbox.js';
+
+/** How long the question about a changed .ralphrc waits before it counts as a no. */
+const CONFIRM_TIMEOUT_MS = 10 * 60_000;
 
 export interface LoopCommandInput {
   args: RalphArgs;
@@ -60,6 +64,15 @@ export async function runLoopCommand(input: LoopCommandInput): Promise<number> {
   const logger = createLogger({ clock, logFile: paths.ralphLog, verbose: config.verbose });
   if (creatingState) logger.warn(creatingState);
   for (const warning of loaded.warnings) logger.warn(warning);
+  await checkRalphrcChange({
+    paths,
+    env,
+    logger,
+    accept: args.acceptConfigChange === true,
+    ...(tty
+      ? { confirm: async (question) => (await askChoice({ question, choices: ['yes', 'no'], defaultChoice: 'no', timeoutMs: CONFIRM_TIMEOUT_MS })) === 'yes' }
+      : {}),
+  });
   const agent = backendEntry(config.backend);
   const backendContext = { config, paths, runner, clock, logger, env };
   // The probe only asks git where the repository is (read-only, nothing written), so it runs
