@@ -16,6 +16,9 @@ describe('a .ralphrc the agent changed during a run', () => {
     const first = await ralph(['--max-loops', '1', '--pause', '0'], dir, fake.env, 60_000);
     expect(first.exitCode).toBe(7);
     expect(readFileSync(join(dir, '.ralphrc'), 'utf8')).toContain('VERIFY_COMMAND');
+    // Said as the run ends, too.
+    expect(first.stderr).toContain('.ralphrc changed during this run');
+    expect(first.stderr).toContain('VERIFY_COMMAND added: "true" [needs your confirmation]');
 
     const refused = await ralph(['--max-loops', '1', '--pause', '0'], dir, fake.env, 60_000);
     expect(refused.exitCode).toBe(2);

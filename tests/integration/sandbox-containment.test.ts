@@ -140,6 +140,8 @@ describe.skipIf(unavailable !== undefined)(`ralph --sandbox${unavailable ? ` (sk
     expect(r.stdout).toContain('Sandbox: on, the verify command too');
     expect(r.stdout).toMatch(/may write: +.*~\/\.claude, ~\/\.claude\.json, ~\/cache/);
     expect(r.stdout).toMatch(/cannot read: +~\/\.ssh, ~\/\.aws/);
+    expect(r.stdout).toMatch(/read-only: +~\/\.claude\/settings\.json, .*~\/\.claude\/\.credentials\.json, Ralph's own files \(\.ralphrc, the prompt/);
+    expect(r.stdout).toMatch(/cannot read: .*~\/\.codex\/auth\.json/);
     expect(r.stdout).toContain('may connect:   api.anthropic.com, registry.npmjs.org, *.github.com');
     expect(r.stdout).toMatch(/RALPH_SANDBOX_ALLOW_DOMAINS +registry\.npmjs\.org,\*\.github\.com +\(flag/);
     const contradiction = await ralph(['--config', '--sandbox-verify', '--verify-outside-sandbox'], dir, world.env());

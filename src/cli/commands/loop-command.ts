@@ -30,7 +30,7 @@ import { createStopSignalHandler } from './stop-signals.js';
 import { createLoopSubscribers } from '../loop/loop-subscribers.js';
 import { prepareProjectRepository } from '../../infra/git-checkpoints.js';
 import { verifyPlacementNotice, verifyRunsContained } from '../../core/verify-placement.js';
-import { checkRalphrcChange } from './ralphrc-check.js';
+import { checkRalphrcChange, reportRalphrcChangedDuringRun } from './ralphrc-check.js';
 import { startLoopSandbox, sweepSandboxLeftovers, type LoopSandbox } from './loop-sandbox.js';
 
 /** How long the question about a changed .ralphrc waits before it counts as a no. */
@@ -173,6 +173,7 @@ export async function runLoopCommand(input: LoopCommandInput): Promise<number> {
     });
     return result.exitCode;
   } finally {
+    reportRalphrcChangedDuringRun({ paths, env, logger });
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
     await sandbox?.stop();

@@ -58,3 +58,18 @@ export async function checkRalphrcChange(input: RalphrcCheckInput): Promise<void
   }
   saveAcceptedRalphrc(input.paths, current);
 }
+
+/**
+ * At the end of a run: a .ralphrc that changed while it ran (the agent can write it without
+ * --sandbox) is said at once; the accepted values stay those the run started with, so the next
+ * start shows the change again and asks before running with it.
+ */
+export function reportRalphrcChangedDuringRun(input: Pick<RalphrcCheckInput, 'paths' | 'env' | 'logger'>): void {
+  const accepted = readAcceptedRalphrc(input.paths);
+  if (accepted === undefined) return;
+  const changes = ralphrcChanges(accepted, currentValues(input.paths, input.env));
+  if (changes.length === 0) return;
+  input.logger.warn(
+    `.ralphrc changed during this run (the next start asks before using what needs your confirmation):\n${changes.map((c) => `  • ${describeRalphrcChange(c)}`).join('\n')}`,
+  );
+}
