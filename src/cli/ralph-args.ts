@@ -101,7 +101,6 @@ const RALPH_EXAMPLES: readonly HelpRow[] = [
   ['ralph --live --max-loops 10', "stream the agent's output; stop after 10 iterations"],
   ['ralph --monitor', 'the loop, its output and a dashboard side by side in tmux'],
   ['ralph --status --json', 'the state of the loop, for scripts'],
-  ['ralph --sandbox --accept-config-change', 'contained, after a changed .ralphrc you have checked (sandbox, verify, tools)'],
 ];
 
 const RUN_EXAMPLES: readonly HelpRow[] = [

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { AcceptedRalphrc } from '../core/ralphrc-review.js';
 import { writeJsonAtomic } from './json-file.js';
 import type { RalphPaths } from './paths.js';
+import { ensureRuntimeDir } from './runtime-dir.js';
 
 /**
  * The .ralphrc values the last run accepted (src/core/ralphrc-review.ts), kept in the run-time
@@ -37,5 +38,7 @@ export function readAcceptedRalphrc(paths: RalphPaths): AcceptedRalphrc | undefi
 }
 
 export function saveAcceptedRalphrc(paths: RalphPaths, accepted: AcceptedRalphrc): void {
+  // Made private (and checked) as the lock's folder is: outside git it is a per-user folder in /tmp.
+  ensureRuntimeDir(paths.project);
   writeJsonAtomic(acceptedFile(paths), accepted);
 }
