@@ -3,6 +3,10 @@ import type { SandboxAgentFacts } from '../core/sandbox-policy.js';
 import type { AgentBackend, Clock, Logger, ProcessRunner } from '../ports.js';
 import type { RalphPaths } from '../state/paths.js';
 import { BACKEND_NAMES, type BackendName } from './backend-names.js';
+import { OPENCODE_SANDBOX } from './opencode/opencode-sandbox.js';
+import { GEMINI_SANDBOX } from './gemini/gemini-sandbox.js';
+import { CODEX_SANDBOX } from './codex/codex-sandbox.js';
+import { CLAUDE_SANDBOX } from './claude/claude-sandbox.js';
 
 export { BACKEND_NAMES, type BackendName };
 
@@ -65,14 +69,7 @@ export const BACKENDS = {
     capabilities: { resume: true, cost: true, liveView: true, permissionDenials: true, usageLimits: true, allowedTools: true },
     instructionsFile: 'CLAUDE.md',
     install: 'npm install -g @anthropic-ai/claude-code',
-    sandbox: {
-      configDirs: [
-        { path: '~/.claude', variable: 'CLAUDE_CONFIG_DIR' },
-        { path: '~/.claude.json', file: true },
-      ],
-      hosts: ['api.anthropic.com'],
-      baseUrlVariables: ['ANTHROPIC_BASE_URL'],
-    },
+    sandbox: CLAUDE_SANDBOX,
     create: async (ctx) => (await import('./claude/create-claude-backend.js')).createClaudeBackend(ctx),
     preflight: async (ctx) => (await import('./claude/create-claude-backend.js')).checkClaudeBeforeLoop(ctx),
   },
@@ -83,11 +80,7 @@ export const BACKENDS = {
     capabilities: { resume: true, cost: true, liveView: true, permissionDenials: true, usageLimits: true, allowedTools: false },
     instructionsFile: 'AGENTS.md',
     install: 'npm install -g @openai/codex',
-    sandbox: {
-      configDirs: [{ path: '~/.codex', variable: 'CODEX_HOME' }],
-      hosts: ['api.openai.com', 'chatgpt.com', 'auth.openai.com'],
-      baseUrlVariables: ['OPENAI_BASE_URL'],
-    },
+    sandbox: CODEX_SANDBOX,
     create: async (ctx) => (await import('./codex/create-codex-backend.js')).createCodexBackend(ctx),
     preflight: async (ctx) => (await import('./codex/create-codex-backend.js')).checkCodexBeforeLoop(ctx),
   },
@@ -98,11 +91,7 @@ export const BACKENDS = {
     capabilities: { resume: true, cost: true, liveView: true, permissionDenials: true, usageLimits: true, allowedTools: true },
     instructionsFile: 'GEMINI.md',
     install: 'npm install -g @google/gemini-cli',
-    sandbox: {
-      configDirs: [{ path: '~/.gemini' }],
-      hosts: ['generativelanguage.googleapis.com', 'cloudcode-pa.googleapis.com', 'oauth2.googleapis.com'],
-      baseUrlVariables: ['GOOGLE_GEMINI_BASE_URL'],
-    },
+    sandbox: GEMINI_SANDBOX,
     create: async (ctx) => (await import('./gemini/create-gemini-backend.js')).createGeminiBackend(ctx),
     preflight: async (ctx) => (await import('./gemini/create-gemini-backend.js')).checkGeminiBeforeLoop(ctx),
   },
@@ -112,12 +101,7 @@ export const BACKENDS = {
     capabilities: { resume: true, cost: true, liveView: true, permissionDenials: true, usageLimits: true, allowedTools: true },
     instructionsFile: 'AGENTS.md',
     install: 'npm install -g opencode-ai',
-    // OpenCode talks to whichever provider its config names: add that host with --sandbox-allow-domain.
-    sandbox: {
-      configDirs: [{ path: '~/.config/opencode' }, { path: '~/.local/share/opencode' }, { path: '~/.local/state/opencode' }, { path: '~/.cache/opencode' }],
-      hosts: ['opencode.ai', 'models.dev'],
-      baseUrlVariables: [],
-    },
+    sandbox: OPENCODE_SANDBOX,
     create: async (ctx) => (await import('./opencode/create-opencode-backend.js')).createOpencodeBackend(ctx),
     preflight: async (ctx) => (await import('./opencode/create-opencode-backend.js')).checkOpencodeBeforeLoop(ctx),
   },

@@ -53,6 +53,8 @@ export interface RalphArgs {
   task?: string;
   /** `ralph run --allow-no-git`: run a task in a folder that is not a git repository. */
   allowNoGit?: boolean;
+  /** --accept-config-change: run with a .ralphrc whose guarded settings changed since the last run. */
+  acceptConfigChange?: boolean;
   /** `ralph demo --keep`. */
   keep?: boolean;
   /** Set for `ralph test <tool>`. */
@@ -140,6 +142,7 @@ export function createRalphProgram(version: string, onParsed: (args: RalphArgs) 
     .option('--reset-circuit', 'close the circuit breaker and reset the session')
     .option('--reset-session', 'forget the agent session and completion evidence')
     .option('--dry-run', 'show what would run without calling the agent (stops after --max-loops or 3)')
+    .option('--accept-config-change', 'run with a .ralphrc whose sandbox, verify, tool or command settings changed since the last run')
     .option('--config', 'print every effective setting with its source and exit')
     .option('--stop', 'ask the loop running in this project to stop after its current step')
     .addOption(new Option('--gate-action <action>', 'answer a paused verify gate').choices(['retry', 'skip', 'abort']))
@@ -170,6 +173,7 @@ export function createRalphProgram(version: string, onParsed: (args: RalphArgs) 
     .argument('<task>', 'task specification')
     .option('--dry-run', 'show what would run without calling the agent')
     .option('--allow-no-git', 'run in a folder that is not a git repository (no checkpoints, no rollback)')
+    .option('--accept-config-change', 'run with a .ralphrc whose sandbox, verify, tool or command settings changed since the last run')
     .option('--report <file>', 'when the loop ends, write a JSON report of the run to this file')
     .option('--task-file <file>', "the task's text comes from this file; <task> still names it and its verify options");
   addConfigOptions(run);
@@ -182,6 +186,7 @@ export function createRalphProgram(version: string, onParsed: (args: RalphArgs) 
       ...args,
       flags: { ...readConfigFlags(program), ...args.flags },
       dryRun: args.dryRun || program.opts()['dryRun'] === true,
+      ...(args.acceptConfigChange || program.opts()['acceptConfigChange'] === true ? { acceptConfigChange: true } : {}),
       ...(allowNoGit ? { allowNoGit } : {}),
       ...(typeof taskFile === 'string' ? { taskFile } : {}),
       ...(report !== undefined ? { report } : {}),
@@ -268,6 +273,7 @@ function toArgs(cmd: Command, task: string | undefined): RalphArgs {
   }
   if (typeof o['rollback'] === 'string') args.rollbackTarget = o['rollback'];
   if (o['force'] === true) args.force = true;
+  if (o['acceptConfigChange'] === true) args.acceptConfigChange = true;
   if (task !== undefined) args.task = task;
   if (typeof o['report'] === 'string') {
     if (o['report'].trim() === '') throw new UsageError('--report needs a file name, such as --report ralph-report.json.');

@@ -67,6 +67,7 @@ export interface RalphConfig {
   sandboxAllowDomains: string[];
   sandboxAllowWrite: string[];
   sandboxVerify: boolean;
+  verifyOutsideSandbox: boolean;
 }
 
 export type ConfigField = keyof RalphConfig;
@@ -482,10 +483,20 @@ export const CONFIG_KEYS: { [F in ConfigField]: KeySpec<F> } = {
   },
   sandboxVerify: {
     key: 'RALPH_SANDBOX_VERIFY',
-    flag: { name: '--sandbox-verify', help: 'run the verify command in the sandbox too' },
+    flag: { name: '--sandbox-verify', help: 'run the verify command in the sandbox too (the default with --sandbox; kept for older scripts)' },
+    type: boolean,
+    default: true,
+    doc: 'Run the verify command inside the sandbox too (the default: the agent wrote the tests it runs)',
+  },
+  verifyOutsideSandbox: {
+    key: 'RALPH_VERIFY_OUTSIDE_SANDBOX',
+    flag: {
+      name: '--verify-outside-sandbox',
+      help: 'with --sandbox, run the verify command uncontained (it runs code the agent wrote: only for tests that need the network or services)',
+    },
     type: boolean,
     default: false,
-    doc: 'Run the verify command inside the sandbox too (off: tests often need the network or services)',
+    doc: 'With the sandbox on, run the verify command outside it (it runs what the agent wrote, uncontained)',
   },
 };
 

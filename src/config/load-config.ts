@@ -1,5 +1,6 @@
 import { CONFIG_FIELDS, CONFIG_KEYS, FIELD_BY_NAME, INFORMATIONAL_KEYS, UNSUPPORTED_KEY, defaultConfig, type ConfigField, type RalphConfig } from './keys.js';
 import { capMessages, clipText } from '../core/message-bounds.js';
+import { verifyPlacementConflict } from '../core/verify-placement.js';
 import { parseRalphrc } from './ralphrc.js';
 import { routeAgentFlags, selectedBackend } from './agent-flags.js';
 import type { ValueType } from './value-types.js';
@@ -128,6 +129,9 @@ export function loadConfig(inputs: ConfigInputs): LoadedConfig {
     }
     origins[field] = { source: 'flag', where: flag };
   }
+
+  const conflict = verifyPlacementConflict(config, origins);
+  if (conflict !== undefined) errors.push(conflict);
 
   // A file of endless bad lines still gives a screenful of messages and a count.
   return {

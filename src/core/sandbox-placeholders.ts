@@ -24,6 +24,14 @@ export const PLACEHOLDER_FILES: readonly string[] = [
 export const PLACEHOLDER_CLAUDE_DIR = '.claude';
 export const PLACEHOLDER_CLAUDE_PARTS: readonly string[] = ['.claude/commands', '.claude/agents'];
 
+/**
+ * Ralph's own files the sandbox holds read-only (src/state/ralph-files-for-sandbox.ts) get the
+ * same empty stand-in where they are missing: `.ralphrc` and names under `.ralph/`.
+ */
+export function isRalphFilePlaceholder(name: string): boolean {
+  return name === '.ralphrc' || (name.startsWith('.ralph/') && !name.split('/').includes('..'));
+}
+
 /** Every name a placeholder can have. */
 export const PLACEHOLDER_NAMES: readonly string[] = [...PLACEHOLDER_FILES, PLACEHOLDER_CLAUDE_DIR, ...PLACEHOLDER_CLAUDE_PARTS];
 

@@ -32,7 +32,7 @@ export interface VerifyOptions {
   killGraceMs?: number;
   /** Called once the shell has started, with its PID (= process group id). */
   onStart?: (pid: number) => void;
-  /** Runs the command inside this container (--sandbox-verify). */
+  /** Runs the command inside this container (the run's sandbox). */
   contain?: CommandContainer;
 }
 

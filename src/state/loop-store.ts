@@ -1,5 +1,7 @@
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { relative } from 'node:path';
+import { RalphError } from '../errors.js';
+import { readProjectText } from '../infra/project-file-read.js';
 import { outputLogPath, pruneOutputLogs, rotateLogIfNeeded, type LogFileFacts } from './log-files.js';
 import { appendHistory, type CircuitState, type Transition } from '../core/circuit-breaker.js';
 import { emptyExitSignals, type ExitSignals } from '../core/exit-signals.js';
@@ -137,12 +139,16 @@ export class LoopStore implements LoopStorePort {
     saveDocument(this.paths, ITERATION_HISTORY, { error_lines: history.slice(0, ITERATION_HISTORY_LIMIT) });
   }
 
+  /** The fix plan as the agent left it; a plan that is a link out of the project stops the run (readProjectText). */
   readFixPlan(optionalSections: readonly string[]): FixPlanSummary | undefined {
+    let text: string | undefined;
     try {
-      return parseFixPlan(readFileSync(this.paths.fixPlan, 'utf8'), optionalSections);
-    } catch {
+      text = readProjectText(this.paths.project, this.paths.fixPlan, 'The fix plan');
+    } catch (error) {
+      if (error instanceof RalphError) throw error;
       return undefined;
     }
+    return text === undefined ? undefined : parseFixPlan(text, optionalSections);
   }
 
   writeStatus(doc: StatusDocument): void {

@@ -104,7 +104,7 @@ describe.skipIf(unavailable !== undefined)(`ralph --sandbox${unavailable ? ` (sk
     expect(git(dir, 'status', '--porcelain')).toBe('');
   });
 
-  it('runs the verify command contained only with --sandbox-verify', async () => {
+  it('runs the verify command contained by default; --verify-outside-sandbox runs it outside and says so', async () => {
     const world = sandboxWorld();
     const verify = 'echo v > "$HOME/verify-was-here.txt"; test -f inside.txt';
     const run = async (extra: string[]): Promise<{ dir: string; stderr: string; exitCode: number | undefined }> => {
@@ -119,12 +119,15 @@ describe.skipIf(unavailable !== undefined)(`ralph --sandbox${unavailable ? ` (sk
       );
       return { dir, stderr: r.stderr, exitCode: r.exitCode };
     };
-    const contained = await run(['--sandbox-verify']);
+    // The agent wrote the tests: by default they run in the sandbox, and the start says so.
+    const contained = await run([]);
+    expect(contained.stderr).toContain('The verify command runs in the sandbox too (--verify-outside-sandbox runs it outside)');
     expect(contained.stderr).toContain('✅ Verify passed');
     expect(existsSync(join(world.home, 'verify-was-here.txt'))).toBe(false);
     expect(contained.stderr).toMatch(/Sandbox refused the verify command: deny \S+ .*verify-was-here\.txt/);
-    // By default the verify command runs as it is: it may write in $HOME.
-    const uncontained = await run([]);
+    // Opted out: it runs as it is, and the start warns that it does.
+    const uncontained = await run(['--verify-outside-sandbox']);
+    expect(uncontained.stderr).toContain('The verify command runs OUTSIDE the sandbox (--verify-outside-sandbox)');
     expect(uncontained.stderr).toContain('✅ Verify passed');
     expect(readFileSync(join(world.home, 'verify-was-here.txt'), 'utf8')).toBe('v\n');
   });
@@ -134,10 +137,15 @@ describe.skipIf(unavailable !== undefined)(`ralph --sandbox${unavailable ? ` (sk
     const dir = ralphProject({ ralphrc: 'RALPH_SANDBOX=true\nRALPH_SANDBOX_ALLOW_DOMAINS="registry.npmjs.org"\n' });
     const r = await ralph(['--config', '--backend', 'claude', '--sandbox-allow-domain', '*.github.com', '--sandbox-allow-write', '~/cache'], dir, world.env());
     expect(r.exitCode).toBe(0);
-    expect(r.stdout).toContain('Sandbox: on, the agent only');
+    expect(r.stdout).toContain('Sandbox: on, the verify command too');
     expect(r.stdout).toMatch(/may write: +.*~\/\.claude, ~\/\.claude\.json, ~\/cache/);
     expect(r.stdout).toMatch(/cannot read: +~\/\.ssh, ~\/\.aws/);
+    expect(r.stdout).toMatch(/read-only: +~\/\.claude\/settings\.json, .*~\/\.claude\/\.credentials\.json, Ralph's own files \(\.ralphrc, the prompt/);
+    expect(r.stdout).toMatch(/cannot read: .*~\/\.codex\/auth\.json/);
     expect(r.stdout).toContain('may connect:   api.anthropic.com, registry.npmjs.org, *.github.com');
     expect(r.stdout).toMatch(/RALPH_SANDBOX_ALLOW_DOMAINS +registry\.npmjs\.org,\*\.github\.com +\(flag/);
+    const contradiction = await ralph(['--config', '--sandbox-verify', '--verify-outside-sandbox'], dir, world.env());
+    expect(contradiction.exitCode).toBe(2);
+    expect(contradiction.stderr).toContain('--sandbox-verify and --verify-outside-sandbox contradict each other');
   });
 });

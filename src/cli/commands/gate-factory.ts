@@ -23,7 +23,7 @@ export interface GateContext {
   env: NodeJS.ProcessEnv;
   /** Holds a second Ctrl+C back until a rollback in progress is complete. */
   exitGuard: ExitGuard;
-  /** The sandbox the verify command runs in (--sandbox-verify). */
+  /** The sandbox the verify command runs in (under --sandbox, unless --verify-outside-sandbox). */
   contain?: CommandContainer;
 }
 

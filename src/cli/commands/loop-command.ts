@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { ExitCode, RalphError } from '../../errors.js';
 import type { RalphConfig } from '../../config/keys.js';
@@ -6,6 +6,7 @@ import { LOCK_LOST } from '../../core/exit-reasons.js';
 import { runLoop } from '../../engine/loop-controller.js';
 import type { LoopDeps, TaskMode } from '../../engine/loop-deps.js';
 import type { EngineIo } from '../../engine/ports.js';
+import { readProjectText } from '../../infra/project-file-read.js';
 import { createProcessRunner } from '../../infra/process-runner.js';
 import { createProgressProbe } from '../../infra/progress-probe.js';
 import { startRunGuard, type RunGuard } from '../../infra/run-guard.js';
@@ -28,7 +29,12 @@ import { createGate } from './gate-factory.js';
 import { createStopSignalHandler } from './stop-signals.js';
 import { createLoopSubscribers } from '../loop/loop-subscribers.js';
 import { prepareProjectRepository } from '../../infra/git-checkpoints.js';
+import { verifyPlacementNotice, verifyRunsContained } from '../../core/verify-placement.js';
+import { checkRalphrcChange, reportRalphrcChangedDuringRun } from './ralphrc-check.js';
 import { startLoopSandbox, sweepSandboxLeftovers, type LoopSandbox } from './loop-sandbox.js';
+
+/** How long the question about a changed .ralphrc waits before it counts as a no. */
+const CONFIRM_TIMEOUT_MS = 10 * 60_000;
 
 export interface LoopCommandInput {
   args: RalphArgs;
@@ -58,6 +64,15 @@ export async function runLoopCommand(input: LoopCommandInput): Promise<number> {
   const logger = createLogger({ clock, logFile: paths.ralphLog, verbose: config.verbose });
   if (creatingState) logger.warn(creatingState);
   for (const warning of loaded.warnings) logger.warn(warning);
+  await checkRalphrcChange({
+    paths,
+    env,
+    logger,
+    accept: args.acceptConfigChange === true,
+    ...(tty
+      ? { confirm: async (question) => (await askChoice({ question, choices: ['yes', 'no'], defaultChoice: 'no', timeoutMs: CONFIRM_TIMEOUT_MS })) === 'yes' }
+      : {}),
+  });
   const agent = backendEntry(config.backend);
   const backendContext = { config, paths, runner, clock, logger, env };
   // The probe only asks git where the repository is (read-only, nothing written), so it runs
@@ -91,10 +106,9 @@ export async function runLoopCommand(input: LoopCommandInput): Promise<number> {
     guard = await startRunGuard(paths.runFile, logger);
     await sweepSandboxLeftovers(paths.project, runner, logger);
     if (config.sandbox && !args.dryRun) sandbox = await startLoopSandbox(config, paths.project, env, runner, logger);
-    else if (config.sandboxVerify) logger.warn('--sandbox-verify has no effect without --sandbox: the verify command runs uncontained.');
     const readPrompt = (): string => {
-      if (input.task && !readIfExists(promptPath)) return taskPrompt(input.task);
-      const text = readIfExists(promptPath);
+      const text = readProjectText(paths.project, promptPath, 'The prompt file');
+      if (input.task && !text) return taskPrompt(input.task);
       if (text === undefined)
         throw new RalphError(
           `Prompt file not found: ${promptPath}`,
@@ -144,9 +158,11 @@ export async function runLoopCommand(input: LoopCommandInput): Promise<number> {
       store,
       env,
       exitGuard,
-      ...(sandbox && config.sandboxVerify ? { contain: sandbox.session } : {}),
+      ...(sandbox && verifyRunsContained(config) ? { contain: sandbox.session } : {}),
     });
     if (gate) deps.gate = gate;
+    const placement = verifyPlacementNotice(config, loaded.origins, gate !== undefined);
+    if (placement) logger[placement.level](placement.text);
     const result = await runLoop(deps, {
       config,
       promptPath,
@@ -157,20 +173,13 @@ export async function runLoopCommand(input: LoopCommandInput): Promise<number> {
     });
     return result.exitCode;
   } finally {
+    reportRalphrcChangedDuringRun({ paths, env, logger });
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
     await sandbox?.stop();
     guard?.stop();
     store.close();
     await lock.release();
-  }
-}
-
-function readIfExists(path: string): string | undefined {
-  try {
-    return readFileSync(path, 'utf8');
-  } catch {
-    return undefined;
   }
 }
 

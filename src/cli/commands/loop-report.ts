@@ -1,8 +1,8 @@
-import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { isoTimestamp } from '../../core/time-format.js';
 import { ExitCode, RalphError, UsageError } from '../../errors.js';
 import { runGitText } from '../../infra/git.js';
+import { readProjectText } from '../../infra/project-file-read.js';
 import { createProcessRunner } from '../../infra/process-runner.js';
 import { ralphPaths } from '../../state/paths.js';
 import { writeRunReport } from '../../state/run-report-file.js';
@@ -40,11 +40,19 @@ export async function withRunReport(report: string | undefined, cwd: string, loo
 
 /** `ralph run --task-file FILE`: the task's text, read once at the start. */
 export function readTaskFile(cwd: string, file: string): string {
+  let text: string | undefined;
   try {
-    const text = readFileSync(resolve(cwd, file), 'utf8').trim();
-    if (text !== '') return text;
+    // Read like every file given to the agent: from inside the project only, never through a link out of it.
+    text = readProjectText(cwd, resolve(cwd, file), '--task-file')?.trim();
   } catch (error) {
+    if (error instanceof RalphError) throw error;
     throw new UsageError(`--task-file ${file} cannot be read: ${(error as Error).message}`, 'Name a file that holds the task, such as --task-file task.md.');
   }
+  if (text === undefined)
+    throw new UsageError(
+      `--task-file ${file} cannot be read: ENOENT: no such file or directory`,
+      'Name a file that holds the task, such as --task-file task.md.',
+    );
+  if (text !== '') return text;
   throw new UsageError(`--task-file ${file} is empty.`, 'Write the task into the file, or give it on the command line: ralph run "the task".');
 }

@@ -1,3 +1,4 @@
+import { isAbsolute, relative } from 'node:path';
 import type { RalphConfig } from '../../config/keys.js';
 import { summarizeRefusals } from '../../core/sandbox-refusals.js';
 import { setActiveSandbox } from '../../infra/sandbox/active-sandbox.js';
@@ -24,7 +25,7 @@ export async function sweepSandboxLeftovers(project: string, runner: ProcessRunn
 
 /**
  * Starts the run's sandbox (--sandbox): every agent call of every backend goes through it
- * from here on, and the verify command too with --sandbox-verify. Throws a RalphError with
+ * from here on, and the verify command too unless --verify-outside-sandbox. Throws a RalphError with
  * what to install when this machine cannot run it.
  */
 export async function startLoopSandbox(
@@ -38,7 +39,9 @@ export async function startLoopSandbox(
   // that must be the project.
   if (process.cwd() !== project) process.chdir(project);
   const policy = sandboxPolicyFor(config, project, env);
-  const guard = guardPlaceholders(project, await findExcludeFile(project, runner));
+  // Ralph's own files the agent may not change get an empty stand-in where missing, like the runtime's own.
+  const ralphFiles = policy.denyWrite.map((path) => relative(project, path)).filter((rel) => rel !== '' && !rel.startsWith('..') && !isAbsolute(rel));
+  const guard = guardPlaceholders(project, await findExcludeFile(project, runner), ralphFiles);
   let session: SandboxSession;
   try {
     session = await openSandboxSession({
@@ -57,7 +60,7 @@ export async function startLoopSandbox(
   if (session.proxySecret) addSecretValues([{ name: 'sandbox proxy password', value: session.proxySecret }]);
   setActiveSandbox(session);
   logger.info(
-    `🛡️  Sandbox on: the agent writes only in the project, the temp dir and ${policy.allowWrite.length - 2} more place${policy.allowWrite.length === 3 ? '' : 's'}; network only to ${policy.allowedDomains.join(', ') || 'nothing'} (ralph --config shows the policy)`,
+    `🛡️  Sandbox on: the agent writes only in the project, the temp dir and ${policy.allowWrite.length - 2} more place${policy.allowWrite.length === 3 ? '' : 's'}, never .ralphrc, Ralph's state or its own settings; network only to ${policy.allowedDomains.join(', ') || 'nothing'} (ralph --config shows the policy)`,
   );
   return {
     session,

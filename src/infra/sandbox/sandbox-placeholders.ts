@@ -6,6 +6,7 @@ import {
   PLACEHOLDER_CLAUDE_DIR,
   PLACEHOLDER_CLAUDE_PARTS,
   PLACEHOLDER_FILES,
+  isRalphFilePlaceholder,
   placeholderExcludeBlock,
   withoutPlaceholderBlock,
 } from '../../core/sandbox-placeholders.js';
@@ -26,9 +27,12 @@ export interface PlaceholderGuard {
   missing: readonly string[];
 }
 
-/** The names a sandboxed run may create in `project` now (what exists is the user's). */
-export function missingPlaceholderNames(project: string): string[] {
-  const missing = PLACEHOLDER_FILES.filter((name) => lstatOrNull(join(project, name)) === null);
+/**
+ * The names a sandboxed run may create in `project` now (what exists is the user's); `ralphFiles`
+ * are Ralph's own files the run holds read-only, relative to the project.
+ */
+export function missingPlaceholderNames(project: string, ralphFiles: readonly string[] = []): string[] {
+  const missing = [...PLACEHOLDER_FILES, ...ralphFiles.filter(isRalphFilePlaceholder)].filter((name) => lstatOrNull(join(project, name)) === null);
   const claude = lstatOrNull(join(project, PLACEHOLDER_CLAUDE_DIR));
   if (claude === null) missing.push(PLACEHOLDER_CLAUDE_DIR);
   else if (claude.isDirectory()) missing.push(...PLACEHOLDER_CLAUDE_PARTS.filter((part) => lstatOrNull(join(project, part)) === null));
@@ -125,7 +129,9 @@ export function sweepPlaceholderLeftovers(project: string, excludeFile: string |
   const text = readText(excludeFile);
   if (!text.includes(EXCLUDE_BEGIN)) return [];
   const removed = namesInBlock(text)
-    .filter((name) => PLACEHOLDER_FILES.includes(name) || name === PLACEHOLDER_CLAUDE_DIR || PLACEHOLDER_CLAUDE_PARTS.includes(name))
+    .filter(
+      (name) => PLACEHOLDER_FILES.includes(name) || name === PLACEHOLDER_CLAUDE_DIR || PLACEHOLDER_CLAUDE_PARTS.includes(name) || isRalphFilePlaceholder(name),
+    )
     .sort((a, b) => b.length - a.length)
     .filter((name) => removeIfEmpty(project, name));
   writeExclude(project, excludeFile, withoutPlaceholderBlock(text));
@@ -133,8 +139,8 @@ export function sweepPlaceholderLeftovers(project: string, excludeFile: string |
 }
 
 /** Keeps the names a run may create out of git until `release`. */
-export function guardPlaceholders(project: string, excludeFile: string | undefined): PlaceholderGuard {
-  const missing = missingPlaceholderNames(project);
+export function guardPlaceholders(project: string, excludeFile: string | undefined, ralphFiles: readonly string[] = []): PlaceholderGuard {
+  const missing = missingPlaceholderNames(project, ralphFiles);
   if (excludeFile !== undefined && missing.length > 0) {
     const kept = withoutPlaceholderBlock(readText(excludeFile));
     writeExclude(project, excludeFile, `${kept}${kept === '' || kept.endsWith('\n') ? '' : '\n'}${placeholderExcludeBlock(missing)}`);

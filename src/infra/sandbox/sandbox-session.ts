@@ -73,7 +73,12 @@ export async function openSandboxSession(options: SandboxSessionOptions): Promis
     await manager.initialize(
       {
         network: { allowedDomains: policy.allowedDomains, deniedDomains: [] },
-        filesystem: { denyRead: policy.denyRead, allowWrite: policy.allowWrite, denyWrite: [...gitFiles, ownDir.path] },
+        filesystem: {
+          denyRead: policy.denyRead,
+          allowWrite: policy.allowWrite,
+          // Literal paths: a project or home folder name with `*` or `[` in it is no pattern.
+          denyWrite: [...gitFiles, ownDir.path, ...policy.denyWrite].map((path) => ({ path, literal: true as const })),
+        },
       },
       undefined,
       // Reports refused writes on Linux (and the system log's refusals on macOS).

@@ -34,7 +34,7 @@ function world(): { base: string; main: string; linked: string } {
 async function contained(base: string, project: string, script: string): Promise<string> {
   session = await openSandboxSession({
     project,
-    policy: { tmpDir: base, agentDirs: [], allowWrite: [base], denyRead: [], allowedDomains: [], localApi: false },
+    policy: { tmpDir: base, agentDirs: [], allowWrite: [base], denyRead: [], denyWrite: [], allowedDomains: [], localApi: false },
     env: process.env,
   });
   const outcome = await start('sh', ['-c', `t() { if (eval "$2") 2>/dev/null; then echo "wrote $1"; else echo "refused $1"; fi; }\n${script}`], {

@@ -26,7 +26,7 @@ async function open(onRefusal?: (refusal: Refusal, role: string) => void): Promi
   mkdirSync(outside);
   session = await openSandboxSession({
     project,
-    policy: { tmpDir: project, agentDirs: [], allowWrite: [project], denyRead: [], allowedDomains: [], localApi: false },
+    policy: { tmpDir: project, agentDirs: [], allowWrite: [project], denyWrite: [], denyRead: [], allowedDomains: [], localApi: false },
     env: process.env,
     ...(onRefusal ? { onRefusal } : {}),
   });

@@ -2,9 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { load } from '../support/config.js';
 
 describe('sandbox settings', () => {
-  it('are off and empty by default', () => {
+  it('are off and empty by default; with the sandbox on, the verify command runs inside it', () => {
     const { config } = load({});
-    expect(config).toMatchObject({ sandbox: false, sandboxAllowDomains: [], sandboxAllowWrite: [], sandboxVerify: false });
+    expect(config).toMatchObject({ sandbox: false, sandboxAllowDomains: [], sandboxAllowWrite: [], sandboxVerify: true, verifyOutsideSandbox: false });
   });
 
   it('read hosts and paths from .ralphrc, and repeated flags add to them', () => {

@@ -65,7 +65,45 @@ describe('buildSandboxPolicy', () => {
   it('is shown with the home folder as ~', () => {
     const lines = describeSandboxPolicy(buildSandboxPolicy(input({ agent: { configDirs: [], hosts: [], baseUrlVariables: [] } })), '/home/u');
     expect(lines[0]).toBe('  may write:     /work/app, /tmp');
-    expect(lines[1]).toMatch(/^ {2}cannot read: {3}~\/\.ssh, ~\/\.aws, /);
-    expect(lines[2]).toBe("  may connect:   nothing (through the sandbox's proxy only)");
+    expect(lines[1]).toBe('  read-only:     nothing');
+    expect(lines[2]).toMatch(/^ {2}cannot read: {3}~\/\.ssh, ~\/\.aws, /);
+    expect(lines[3]).toBe("  may connect:   nothing (through the sandbox's proxy only)");
+  });
+
+  const AGENT = {
+    configDirs: [
+      { path: '~/.claude', variable: 'CLAUDE_CONFIG_DIR', readOnly: ['settings.json', 'hooks', '.credentials.json'], credentials: ['.credentials.json'] },
+    ],
+    hosts: [],
+    baseUrlVariables: [],
+  };
+  const OTHER = {
+    configDirs: [{ path: '~/.codex', variable: 'CODEX_HOME', readOnly: ['config.toml', 'auth.json'], credentials: ['auth.json'] }],
+    hosts: [],
+    baseUrlVariables: [],
+  };
+
+  it("keeps the agent's settings and credentials read-only inside its writable folder, where its variable puts them", () => {
+    expect(buildSandboxPolicy(input({ agent: AGENT })).denyWrite).toEqual([
+      '/home/u/.claude/settings.json',
+      '/home/u/.claude/hooks',
+      '/home/u/.claude/.credentials.json',
+    ]);
+    const moved = buildSandboxPolicy(input({ agent: AGENT, env: { CLAUDE_CONFIG_DIR: '/srv/claude' } }));
+    expect(moved.allowWrite).toContain('/srv/claude');
+    expect(moved.denyWrite).toContain('/srv/claude/settings.json');
+    // Its own credentials stay readable: it needs them.
+    expect(moved.denyRead).not.toContain('/srv/claude/.credentials.json');
+  });
+
+  it("hides the other agents' credentials, wherever their variables put them, and adds Ralph's own files read-only", () => {
+    const policy = buildSandboxPolicy(input({ agent: AGENT, otherAgents: [OTHER], env: { CODEX_HOME: '/srv/codex' }, ralphFiles: ['/work/app/.ralphrc'] }));
+    expect(policy.denyRead).toContain('/srv/codex/auth.json');
+    expect(policy.denyRead).not.toContain('/srv/codex/config.toml');
+    expect(policy.denyWrite).toContain('/work/app/.ralphrc');
+    const lines = describeSandboxPolicy(policy, '/home/u', '/work/app');
+    expect(lines[1]).toBe(
+      "  read-only:     ~/.claude/settings.json, ~/.claude/hooks, ~/.claude/.credentials.json, Ralph's own files (.ralphrc, the prompt, .ralph/ but for fix_plan.md, AGENT.md and specs/)",
+    );
   });
 });
