@@ -1,10 +1,12 @@
 // `ralph dashboard` in a real browser (Debian's chromium through playwright-core): a finished
 // loop, a running one, the buttons, and the token (npm test builds first).
-import { mkdirSync, readFileSync, writeFileSync, statSync, readdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync, statSync, readdirSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, renderTime, screenshotDir, startDashboard } from '../helpers/dashboard-browser.js';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
+import { fakeOpener, launchBrowser, renderTime, screenshotDir, startDashboard } from '../helpers/dashboard-browser.js';
 import { ralphProject, writeMockScript } from '../helpers/ralph-project.js';
 import { ROOT, cleanEnv, fakeClaude, ralph, readJson, runCli, statusBlock } from '../helpers/run-cli.js';
 import { waitFor } from '../helpers/wait-for.js';
@@ -42,7 +44,7 @@ describe('ralph dashboard in chromium', () => {
     const run = await ralph(mock('--verify', 'test -f b.txt'), dir, cleanEnv());
     expect(run.exitCode, run.stderr).toBe(0);
     const dashboard = await startDashboard(dir);
-    expect(dashboard.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/\?token=[\w-]{32}$/);
+    expect(dashboard.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/#token=[\w-]{32}$/);
 
     const page = await newPage();
     await page.goto(dashboard.url);
@@ -145,14 +147,23 @@ describe('ralph dashboard in chromium', () => {
   it('refuses a request without the token, and a POST from another origin', async () => {
     const dir = ralphProject();
     const dashboard = await startDashboard(dir);
-    const token = new URL(dashboard.url).searchParams.get('token') ?? '';
-    for (const path of ['/', '/app.js', '/style.css', '/api/state', '/api/events']) {
+    const token = dashboard.token;
+    for (const path of ['/api/state', '/api/events']) {
       const res = await fetch(`${dashboard.base}${path}`);
       expect(res.status, path).toBe(401);
       expect(await res.text()).toContain('Refused: missing or wrong token');
+      // The token in the address or in the cookie older versions set opens nothing.
+      expect((await fetch(`${dashboard.base}${path}?token=${token}`)).status, path).toBe(401);
+      expect((await fetch(`${dashboard.base}${path}`, { headers: { cookie: `ralph_dashboard_${new URL(dashboard.base).port}=${token}` } })).status).toBe(401);
     }
-    expect((await fetch(`${dashboard.base}/api/state?token=${token}x`)).status).toBe(401);
-    expect((await fetch(`${dashboard.base}/api/state?token=${token}`)).status).toBe(200);
+    expect((await fetch(`${dashboard.base}/api/state`, { headers: { 'x-ralph-token': `${token}x` } })).status).toBe(401);
+    expect((await fetch(`${dashboard.base}/api/state`, { headers: { 'x-ralph-token': token } })).status).toBe(200);
+    // The page and its files hold no data and no token.
+    for (const path of ['/', '/app.js', '/style.css']) {
+      const res = await fetch(`${dashboard.base}${path}`);
+      expect(res.status, path).toBe(200);
+      expect(await res.text(), path).not.toContain(token);
+    }
     const post = (headers: Record<string, string>): Promise<Response> =>
       fetch(`${dashboard.base}/api/loops/main/stop`, { method: 'POST', headers, body: '{}' });
     const foreign = await post({ origin: 'http://evil.example', 'x-ralph-token': token });
@@ -165,11 +176,100 @@ describe('ralph dashboard in chromium', () => {
     expect(await own.json()).toMatchObject({ ok: false, message: 'No Ralph loop is running in this project.' });
     expect(readFileSync(join(dir, '.ralph', 'PROMPT.md'), 'utf8')).toContain('Task');
 
+    // A tab opened without the printed address, holding only the cookie older versions set, shows nothing of the loop.
+    if (browser === undefined) throw new Error('chromium did not start');
+    await browser.context.addCookies([{ name: `ralph_dashboard_${new URL(dashboard.base).port}`, value: token, url: dashboard.base }]);
     const page = await newPage();
     const response = await page.goto(`${dashboard.base}/`);
-    expect(response?.status()).toBe(401);
-    expect(await page.textContent('body')).toContain('Refused: missing or wrong token');
+    expect(response?.status()).toBe(200);
+    await expect
+      .poll(() => page.locator('#notice').textContent())
+      .toBe('This page has no key to the dashboard. Open the address ralph dashboard printed in its terminal.');
+    expect(await page.getByTestId('loop-status').count()).toBe(0);
+    await browser.context.clearCookies();
     expect(await dashboard.stop()).toBe(130);
+  });
+
+  it('no cookie: the page works from its address alone, and another server on 127.0.0.1 the browser visits gets no token', async () => {
+    const dir = ralphProject();
+    const seen: Array<{ url: string; headers: Record<string, unknown> }> = [];
+    // Another local server (another user's dev server, say) on another port of the same address.
+    const other = createServer((req, res) => {
+      seen.push({ url: req.url ?? '', headers: req.headers });
+      res.writeHead(200, { 'content-type': 'text/html' });
+      res.end('<p>another server</p><img src="/pixel.png">');
+    });
+    await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve));
+    onTestFinished(
+      () =>
+        new Promise<void>((resolve) => {
+          other.close(() => resolve());
+          other.closeAllConnections();
+        }),
+    );
+    const otherPort = (other.address() as AddressInfo).port;
+
+    const circuitPath = join(dir, '.ralph', '.circuit_breaker_state');
+    writeFileSync(circuitPath, JSON.stringify({ state: 'OPEN', reason: 'No progress in 3 loops', total_opens: 1 }));
+    const dashboard = await startDashboard(dir);
+    const page = await newPage();
+    await page.goto(dashboard.url);
+    await page.waitForSelector('body[data-loaded="true"]');
+    expect(page.url()).toBe(`${dashboard.base}/`);
+    expect(await page.getByTestId('circuit-state').textContent()).toBe('OPEN');
+    await expect.poll(() => page.locator('#connection').textContent()).toBe('live');
+    // A button: its POST carries the token in its header, and the server's stream shows the change.
+    await page.getByTestId('reset-circuit').click();
+    await expect.poll(() => page.getByTestId('feedback').textContent()).toBe('Circuit breaker reset to CLOSED state.');
+    expect(readJson(circuitPath)).toMatchObject({ state: 'CLOSED' });
+    await expect.poll(() => page.getByTestId('circuit-state').textContent()).toBe('CLOSED');
+    // A reload keeps the page's key (sessionStorage of this tab and origin), never a cookie.
+    await page.reload();
+    await page.waitForSelector('body[data-loaded="true"]');
+    if (browser === undefined) throw new Error('chromium did not start');
+    expect(await browser.context.cookies()).toEqual([]);
+
+    const visit = await newPage();
+    await visit.goto(`http://127.0.0.1:${otherPort}/`);
+    await expect.poll(() => seen.some((r) => r.url === '/pixel.png')).toBe(true);
+    await page.goto(`http://127.0.0.1:${otherPort}/again`);
+    expect(seen.length).toBeGreaterThanOrEqual(3);
+    for (const request of seen) {
+      expect(request.headers['cookie'], request.url).toBeUndefined();
+      expect(JSON.stringify(request), request.url).not.toContain(dashboard.token);
+    }
+    await dashboard.stop();
+  });
+
+  it('the address the opener got: its one-time code opens the page once, then is refused', async () => {
+    const dir = ralphProject();
+    const opener = fakeOpener();
+    const dashboard = await startDashboard(dir, { ...opener.env, DISPLAY: ':99' }, []);
+    await waitFor(() => existsSync(opener.log), 'xdg-open to be called');
+    const opened = readFileSync(opener.log, 'utf8')
+      .split('\0')
+      .filter((arg) => arg !== '');
+    const address = opened[opened.length - 1] ?? '';
+    expect(address).toMatch(new RegExp(`^${dashboard.base}/#code=`));
+    expect(readFileSync(opener.log, 'utf8')).not.toContain(dashboard.token);
+
+    const page = await newPage();
+    await page.goto(address);
+    await page.waitForSelector('body[data-loaded="true"]');
+    expect(page.url()).toBe(`${dashboard.base}/`);
+    await expect.poll(() => page.locator('#connection').textContent()).toBe('live');
+    // The same address in another tab (someone who read it from /proc): refused, and shown why.
+    const late = await newPage();
+    await late.goto(address);
+    await expect
+      .poll(() => late.locator('#notice').textContent())
+      .toBe('This address was for one opening only, and it was used already or has expired. Open the address ralph dashboard printed in its terminal.');
+    expect(await late.getByTestId('loop-status').count()).toBe(0);
+    // The first tab goes on working after a reload.
+    await page.reload();
+    await page.waitForSelector('body[data-loaded="true"]');
+    expect(await page.getByTestId('loop-status').textContent()).toBe('not started');
+    await dashboard.stop();
   });
 
   it('a queue: each loop in a tab of its own; a damaged queue file gives a notice and the project loop', async () => {

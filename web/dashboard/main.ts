@@ -1,13 +1,10 @@
 import type { DashboardState, LoopView } from '../../src/features/dashboard/dashboard-view.js';
 import { LoopCharts } from './charts.js';
 import { h } from './dom.js';
+import { forgetToken, obtainAccess, REFUSED_MESSAGE, TOKEN_HEADER } from './access.js';
+import { followEvents } from './event-stream.js';
 import { formatSeconds, formatTime, secondsSince } from './format.js';
 import { recentCard, summaryCards, type Actions } from './render-loop.js';
-
-// The server writes the run's token into the page; the address bar loses it at once
-// (the page's own requests carry it in a cookie and a header).
-const token = document.querySelector('meta[name="ralph-token"]')?.getAttribute('content') ?? '';
-if (location.search.includes('token=')) history.replaceState(null, '', location.pathname);
 
 const tabs = document.getElementById('tabs') as HTMLElement;
 const notice = document.getElementById('notice') as HTMLElement;
@@ -24,6 +21,8 @@ main.append(feedback, cards, h('h2', { class: 'section' }, 'Per iteration'), noC
 
 const charts = new LoopCharts();
 let state: DashboardState | null = null;
+/** Set once the page has its key (access.ts). */
+let token = '';
 let selected = new URLSearchParams(location.hash.slice(1)).get('loop') ?? 'main';
 
 function selectedLoop(): LoopView | undefined {
@@ -38,9 +37,10 @@ async function post(action: string, body: object = {}): Promise<void> {
   try {
     const res = await fetch(`/api/loops/${encodeURIComponent(loop.id)}/${action}`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-ralph-token': token },
+      headers: { 'content-type': 'application/json', [TOKEN_HEADER]: token },
       body: JSON.stringify(body),
     });
+    if (res.status === 401) return refused();
     const answer = (await res.json()) as { ok: boolean; message: string; hint?: string };
     feedback.textContent = answer.hint ? `${answer.message} ${answer.hint}` : answer.message;
     feedback.dataset['ok'] = String(answer.ok);
@@ -99,21 +99,40 @@ function render(): void {
   }
 }
 
-function connect(): void {
-  const events = new EventSource('/api/events');
-  events.onopen = () => {
-    connection.textContent = 'live';
-    connection.dataset['state'] = 'live';
-  };
-  events.onmessage = (message: MessageEvent<string>) => {
-    state = JSON.parse(message.data) as DashboardState;
-    render();
-  };
-  events.onerror = () => {
-    // EventSource reconnects by itself, after the delay the server asked for.
-    connection.textContent = 'reconnecting…';
-    connection.dataset['state'] = 'lost';
-  };
+function setConnection(text: string, kind: string): void {
+  connection.textContent = text;
+  connection.dataset['state'] = kind;
+}
+
+/** The page cannot go on without a key: it says what to do and asks nothing more. */
+function locked(message: string): void {
+  notice.hidden = false;
+  notice.textContent = message;
+  setConnection('not connected', 'lost');
+}
+
+function refused(): void {
+  forgetToken();
+  locked(REFUSED_MESSAGE);
+}
+
+async function connect(): Promise<void> {
+  const access = await obtainAccess();
+  if (!access.ok) return locked(access.message);
+  token = access.token;
+  followEvents(
+    '/api/events',
+    { [TOKEN_HEADER]: token },
+    {
+      onOpen: () => setConnection('live', 'live'),
+      onData: (data) => {
+        state = JSON.parse(data) as DashboardState;
+        render();
+      },
+      onLost: () => setConnection('reconnecting…', 'lost'),
+      onRefused: refused,
+    },
+  );
 }
 
 // The running call's clock moves between updates without asking the server.
@@ -124,4 +143,4 @@ setInterval(() => {
   }
 }, 1000);
 window.addEventListener('resize', () => charts.resize());
-connect();
+void connect();
