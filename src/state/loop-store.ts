@@ -1,4 +1,5 @@
 import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { readRegularFile } from '../infra/regular-file.js';
 import { relative } from 'node:path';
 import { outputLogPath, pruneOutputLogs, rotateLogIfNeeded, type LogFileFacts } from './log-files.js';
 import { appendHistory, type CircuitState, type Transition } from '../core/circuit-breaker.js';
@@ -252,7 +253,7 @@ export class LoopStore implements LoopStorePort {
   takeGateAction(): GateAction | undefined {
     let text: string;
     try {
-      text = readFileSync(this.paths.gateAction, 'utf8');
+      text = readRegularFile(this.paths.gateAction, 'utf8');
     } catch {
       return undefined;
     }
@@ -264,7 +265,7 @@ export class LoopStore implements LoopStorePort {
 
   stopRequested(): boolean {
     try {
-      readFileSync(this.paths.stopRequest);
+      readRegularFile(this.paths.stopRequest);
       return true;
     } catch {
       return false;

@@ -1,6 +1,7 @@
 // `ralph dashboard` in a real browser (Debian's chromium through playwright-core): a finished
 // loop, a running one, the buttons, and the token (npm test builds first).
-import { existsSync, mkdirSync, readFileSync, writeFileSync, statSync, readdirSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync, statSync, readdirSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -269,6 +270,26 @@ describe('ralph dashboard in chromium', () => {
     await page.reload();
     await page.waitForSelector('body[data-loaded="true"]');
     expect(await page.getByTestId('loop-status').textContent()).toBe('not started');
+    await dashboard.stop();
+  });
+
+  it('a named pipe at status.json and progress.json: the page still shows, and names both files', async () => {
+    const dir = ralphProject();
+    for (const name of ['status.json', 'progress.json']) expect(spawnSync('mkfifo', [join(dir, '.ralph', name)]).status).toBe(0);
+    const dashboard = await startDashboard(dir);
+    const page = await newPage();
+    await page.goto(dashboard.url);
+    await page.waitForSelector('body[data-loaded="true"]');
+    const problems = page.getByTestId('card-problems').locator('li');
+    expect(await problems.allTextContents()).toEqual([
+      'status.json: it is a named pipe (FIFO), not a regular file; remove it',
+      'progress.json: it is a named pipe (FIFO), not a regular file; remove it',
+    ]);
+    // The stream goes on: a real status file in the pipe's place shows without a reload.
+    rmSync(join(dir, '.ralph', 'status.json'));
+    writeFileSync(join(dir, '.ralph', 'status.json'), JSON.stringify({ loop_count: 4, status: 'running' }));
+    await expect.poll(() => page.getByTestId('loop-count').textContent(), { timeout: 10_000 }).toBe('4');
+    expect(await problems.allTextContents()).toEqual(['progress.json: it is a named pipe (FIFO), not a regular file; remove it']);
     await dashboard.stop();
   });
 

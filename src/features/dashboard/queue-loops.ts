@@ -1,5 +1,6 @@
 import { relative } from 'node:path';
 import type { QueueDocument } from '../../core/queue/queue-item.js';
+import { unreadableReason } from '../../infra/regular-file.js';
 import { readDocument, type JsonRead } from '../../state/document-store.js';
 import { QUEUE } from '../../state/documents/queue.js';
 import type { RalphPaths } from '../../state/paths.js';
@@ -24,7 +25,7 @@ export function readQueueLoops(paths: RalphPaths): QueueLoops {
   try {
     read = readDocument(paths, QUEUE);
   } catch (error) {
-    return { loops: [], notice: `${name} cannot be read (${(error as NodeJS.ErrnoException).code ?? String(error)}); showing this project's loop only.` };
+    return { loops: [], notice: `${name}: ${unreadableReason(error)}; showing this project's loop only.` };
   }
   if (read.kind === 'missing') return { loops: [], notice: null };
   if (read.kind === 'corrupt') return { loops: [], notice: `${name} cannot be read: ${read.reason}; showing this project's loop only.` };

@@ -1,4 +1,5 @@
-import { closeSync, fstatSync, openSync, readSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
+import { readRegularTail, unreadableReason } from '../../infra/regular-file.js';
 import type { StatusDocument } from '../../core/status-model.js';
 import { readDocument, type DocumentSpec, type JsonRead } from '../../state/document-store.js';
 import { CIRCUIT_HISTORY, CIRCUIT_STATE } from '../../state/documents/circuit.js';
@@ -23,29 +24,18 @@ function readForDisplay<T>(paths: RalphPaths, doc: DocumentSpec<T, RalphPaths>):
   try {
     return readDocument(paths, doc);
   } catch (error) {
-    return { kind: 'corrupt', reason: `cannot be read (${(error as NodeJS.ErrnoException).code ?? String(error)})` };
+    return { kind: 'corrupt', reason: unreadableReason(error) };
   }
 }
 
-/** The end of a file (at most `maxBytes`), starting at a whole line; '' when it cannot be read. */
+/** The end of a file (at most `maxBytes`), starting at a whole line; '' when it cannot be read or is not a regular file. */
 function readTailText(path: string, maxBytes: number): string {
-  let fd: number;
   try {
-    fd = openSync(path, 'r');
+    const { bytes, size } = readRegularTail(path, maxBytes);
+    const text = bytes.toString('utf8');
+    return bytes.length < size ? text.slice(text.indexOf('\n') + 1) : text;
   } catch {
     return '';
-  }
-  try {
-    const size = fstatSync(fd).size;
-    const length = Math.min(size, maxBytes);
-    const buffer = Buffer.alloc(length);
-    readSync(fd, buffer, 0, length, size - length);
-    const text = buffer.toString('utf8');
-    return length < size ? text.slice(text.indexOf('\n') + 1) : text;
-  } catch {
-    return '';
-  } finally {
-    closeSync(fd);
   }
 }
 
