@@ -227,9 +227,6 @@ describe('ralph dashboard in chromium', () => {
     // A reload keeps the page's key (sessionStorage of this tab and origin), never a cookie.
     await page.reload();
     await page.waitForSelector('body[data-loaded="true"]');
-    if (browser === undefined) throw new Error('chromium did not start');
-    expect(await browser.context.cookies()).toEqual([]);
-
     const visit = await newPage();
     await visit.goto(`http://127.0.0.1:${otherPort}/`);
     await expect.poll(() => seen.some((r) => r.url === '/pixel.png')).toBe(true);
@@ -239,6 +236,8 @@ describe('ralph dashboard in chromium', () => {
       expect(request.headers['cookie'], request.url).toBeUndefined();
       expect(JSON.stringify(request), request.url).not.toContain(dashboard.token);
     }
+    if (browser === undefined) throw new Error('chromium did not start');
+    expect(await browser.context.cookies()).toEqual([]);
     await dashboard.stop();
   });
 
