@@ -8,7 +8,7 @@ import type { DashboardState } from '../../src/features/dashboard/dashboard-view
 import { OpeningCodes } from '../../src/features/dashboard/opening-codes.js';
 
 const TOKEN = 'test-token-0123456789abcdefghijkl';
-const STATE: DashboardState = { takenAt: '2026-03-01T12:00:00.000Z', notice: null, loops: [] };
+const STATE: DashboardState = { takenAt: '2026-03-01T12:00:00.000Z', project: { name: 'p', path: '/p' }, notice: null, loops: [] };
 const ASSETS = new Map([
   ['/index.html', { type: 'text/html; charset=utf-8', body: Buffer.from('<title>Ralph dashboard</title>') }],
   ['/app.js', { type: 'text/javascript; charset=utf-8', body: Buffer.from('console.log(1)') }],

@@ -4,9 +4,12 @@ import { h } from './dom.js';
 import { forgetToken, obtainAccess, REFUSED_MESSAGE, TOKEN_HEADER } from './access.js';
 import { followEvents } from './event-stream.js';
 import { formatSeconds, formatTime, secondsSince } from './format.js';
-import { recentCard, summaryCards, type Actions } from './render-loop.js';
+import { morphChildren } from './morph.js';
+import { recentCard, summaryCards } from './render-loop.js';
 
 const tabs = document.getElementById('tabs') as HTMLElement;
+const projectName = document.getElementById('project-name') as HTMLElement;
+const projectPath = document.getElementById('project-path') as HTMLElement;
 const notice = document.getElementById('notice') as HTMLElement;
 const connection = document.getElementById('connection') as HTMLElement;
 const main = document.getElementById('loop') as HTMLElement;
@@ -50,29 +53,35 @@ async function post(action: string, body: object = {}): Promise<void> {
   }
 }
 
-const actions: Actions = {
-  stop: () => void post('stop'),
-  gate: (answer) => void post('gate', { answer }),
-  resetCircuit: () => void post('reset-circuit'),
-};
+// One listener for every button of the cards, whatever update drew them (see morph.ts).
+cards.addEventListener('click', (event) => {
+  const button = (event.target as Element).closest<HTMLButtonElement>('button[data-action]');
+  if (button === null || button.disabled) return;
+  const action = button.dataset['action'] ?? '';
+  if (action.startsWith('gate-')) void post('gate', { answer: action.slice('gate-'.length) });
+  else void post(action);
+});
+
+tabs.addEventListener('click', (event) => {
+  const tab = (event.target as Element).closest<HTMLElement>('button[data-loop]');
+  if (tab === null) return;
+  selected = tab.dataset['loop'] ?? 'main';
+  location.hash = `loop=${encodeURIComponent(selected)}`;
+  feedback.textContent = '';
+  render();
+});
 
 function renderTabs(loops: readonly LoopView[]): void {
-  tabs.replaceChildren(
-    ...loops.map((loop) => {
-      const b = h(
+  morphChildren(
+    tabs,
+    loops.map((loop) =>
+      h(
         'button',
-        { type: 'button', class: 'tab', 'aria-pressed': String(loop.id === selectedLoop()?.id), 'data-testid': `tab-${loop.id}` },
+        { type: 'button', class: 'tab', 'aria-pressed': String(loop.id === selectedLoop()?.id), 'data-testid': `tab-${loop.id}`, 'data-loop': loop.id },
         loop.title,
-      );
-      if (loop.queueState) b.append(h('small', {}, ` ${loop.queueState}`));
-      b.addEventListener('click', () => {
-        selected = loop.id;
-        location.hash = `loop=${encodeURIComponent(loop.id)}`;
-        feedback.textContent = '';
-        render();
-      });
-      return b;
-    }),
+        loop.queueState ? h('small', {}, ` ${loop.queueState}`) : null,
+      ),
+    ),
   );
   tabs.hidden = loops.length < 2;
 }
@@ -81,16 +90,19 @@ function render(): void {
   if (state === null) return;
   notice.hidden = state.notice === null;
   notice.textContent = state.notice ?? '';
+  if (projectName.textContent !== state.project.name) projectName.textContent = state.project.name;
+  if (projectPath.textContent !== state.project.path) projectPath.textContent = state.project.path;
   renderTabs(state.loops);
   const loop = selectedLoop();
   if (loop === undefined) return;
-  document.title = `Ralph · ${loop.title} · ${loop.state.status}`;
-  cards.replaceChildren(...summaryCards(loop, actions));
+  document.title = `Ralph · ${state.project.name} · ${loop.title} · ${loop.state.label}`;
+  // Only what changed changes: a focused button, or one pressed and not yet released, stays the same element.
+  morphChildren(cards, summaryCards(loop));
   // Charts of nothing would only show empty axes.
   noCharts.hidden = loop.iterations.length > 0;
   chartsHost.hidden = loop.iterations.length === 0;
   charts.show(chartsHost, loop.id, loop.iterations);
-  recentHost.replaceChildren(recentCard(loop));
+  morphChildren(recentHost, [recentCard(loop)]);
   updated.textContent = `Read ${formatTime(state.takenAt)} from ${loop.location === '.' ? 'this project' : loop.location}`;
   if (document.body.dataset['loaded'] !== 'true') {
     // How long the page took to show its first data (read by the browser tests).

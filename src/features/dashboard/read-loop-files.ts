@@ -11,6 +11,7 @@ import { parseEventRecords } from '../event-log-inspect.js';
 import { isLoopAlive, readSessionId } from '../monitor/read-snapshot.js';
 import { readLastLines } from '../monitor/read-log-tail.js';
 import { parseMetrics, type ParsedMetrics } from '../stats.js';
+import type { QueueOutcomeView } from './dashboard-view.js';
 import type { LoopFiles } from './loop-view.js';
 
 /** Session recording lines read from its end: the recent iterations are in there. */
@@ -65,14 +66,37 @@ export interface LoopLocation {
   id: string;
   title: string;
   queueState: string | null;
-  /** The folder holding the loop's `.ralph/`. */
-  dir: string;
+  /** The folder holding the loop's `.ralph/`; null for a finished queue item whose worktree is gone. */
+  dir: string | null;
   /** `dir` relative to the project, for display. */
   location: string;
+  /** How the queue recorded the item's end (queue items only). */
+  outcome: QueueOutcomeView | null;
+}
+
+/** A finished queue item whose worktree was removed: nothing to read but the queue's record. */
+function recordOnly(loop: LoopLocation): LoopFiles {
+  return {
+    id: loop.id,
+    title: loop.title,
+    queueState: loop.queueState,
+    location: loop.location,
+    outcome: loop.outcome,
+    status: { kind: 'missing' },
+    progress: { kind: 'missing' },
+    circuit: { kind: 'missing' },
+    circuitHistory: { kind: 'missing' },
+    gate: { kind: 'missing' },
+    metrics: parseMetrics(''),
+    events: [],
+    sessionId: null,
+    alive: null,
+  };
 }
 
 /** Reads one loop's files for the dashboard; never throws for a missing or damaged file. */
 export function readLoopFiles(loop: LoopLocation): LoopFiles {
+  if (loop.dir === null) return recordOnly(loop);
   const paths = ralphPaths(loop.dir);
   const status = readForDisplay(paths, STATUS);
   const statusRead = status.kind === 'ok' ? { kind: 'ok' as const, doc: status.value } : status;
@@ -82,6 +106,7 @@ export function readLoopFiles(loop: LoopLocation): LoopFiles {
     title: loop.title,
     queueState: loop.queueState,
     location: loop.location,
+    outcome: loop.outcome,
     status,
     progress: readForDisplay(paths, PROGRESS),
     circuit: readForDisplay(paths, CIRCUIT_STATE),

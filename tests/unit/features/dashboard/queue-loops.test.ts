@@ -57,6 +57,33 @@ describe('the loops of a queue', () => {
     expect(state.loops[2]).toMatchObject({ started: true, state: { exitReason: 'max_loops' }, totals: { costUsd: 1.25 }, iterations: [{ costUsd: 1.25 }] });
   });
 
+  it('a finished run whose worktree was removed stays visible with the outcome the queue recorded; a pending item without one does not show', () => {
+    const dir = project();
+    queue(dir, {
+      version: 1,
+      items: [
+        item('fix-auth', 'completed', {
+          title: 'Fix the login',
+          branch: 'ralph/fix-auth',
+          worktree: '.ralph/worktrees/fix-auth',
+          finished_at: '2026-03-01T11:40:00Z',
+          result: { exit_reason: 'project_complete', exit_code: 0, cost: 1.5, iterations: 4, pr_url: 'https://example.test/pr/7' },
+        }),
+        item('add-api', 'failed', { title: 'Add the API', result: { exit_reason: 'max_loops', exit_code: 7, error: 'no progress' } }),
+        item('later', 'pending'),
+      ],
+    });
+    const state = readDashboardState(dir, NOW);
+    expect(state.loops.map((l) => l.id)).toEqual(['main', 'fix-auth', 'add-api']);
+    expect(state.loops[1]).toMatchObject({
+      started: true,
+      state: { status: 'completed', label: 'completed', tone: 'good', exitReason: 'project_complete', exitCode: 0, loopCount: 4, finished: true },
+      totals: { costUsd: 1.5 },
+      outcome: { state: 'completed', branch: 'ralph/fix-auth', prUrl: 'https://example.test/pr/7', worktreeKept: false, finishedAt: '2026-03-01T11:40:00Z' },
+    });
+    expect(state.loops[2]).toMatchObject({ state: { label: 'failed', tone: 'bad', exitCode: 7 }, outcome: { error: 'no progress', worktreeKept: false } });
+  });
+
   it('without a queue file: the project loop alone, no notice', () => {
     const dir = project();
     const state = readDashboardState(dir, NOW);
