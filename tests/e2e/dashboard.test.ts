@@ -1,10 +1,10 @@
 // `ralph dashboard` in a real browser (Debian's chromium through playwright-core): a finished
 // loop, a running one, the buttons, and the token (npm test builds first).
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync, statSync, readdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, realpathSync, rmSync, writeFileSync, statSync, readdirSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { fakeOpener, launchBrowser, renderTime, screenshotDir, startDashboard } from '../helpers/dashboard-browser.js';
@@ -357,6 +357,115 @@ describe('ralph dashboard in chromium', () => {
     const second = await runCli('ralph', ['dashboard', '--no-open', '--port', port], dir, cleanEnv());
     expect(second.exitCode).toBe(1);
     expect(String(second.stderr)).toContain(`Port ${port} on 127.0.0.1 is already in use.`);
+    await dashboard.stop();
+  });
+
+  it('the header names the project; an update keeps the focused button and a half-done click', async () => {
+    const dir = ralphProject();
+    const statusPath = join(dir, '.ralph', 'status.json');
+    const circuitPath = join(dir, '.ralph', '.circuit_breaker_state');
+    writeFileSync(statusPath, JSON.stringify({ status: 'stopped', exit_reason: 'max_loops', exit_code: 7, loop_count: 2, backend: 'mock' }));
+    writeFileSync(circuitPath, JSON.stringify({ state: 'OPEN', reason: 'No progress in 3 loops', total_opens: 1 }));
+    const dashboard = await startDashboard(dir);
+    const page = await newPage();
+    await page.goto(dashboard.url);
+    await page.waitForSelector('body[data-loaded="true"]');
+    expect(await page.getByTestId('project-name').textContent()).toBe(basename(dir));
+    expect(await page.getByTestId('project-path').textContent()).toBe(realpathSync(dir));
+    expect(await page.title()).toContain(basename(dir));
+
+    const reset = page.getByTestId('reset-circuit');
+    await reset.focus();
+    await reset.evaluate((b) => {
+      (b as unknown as { marker: string }).marker = 'the same button';
+    });
+    // An update of another card: the circuit card and its button are not rebuilt.
+    writeFileSync(statusPath, JSON.stringify({ status: 'stopped', exit_reason: 'max_loops', exit_code: 7, loop_count: 3, backend: 'mock' }));
+    await expect.poll(() => page.getByTestId('loop-count').textContent(), { timeout: 10_000 }).toBe('3');
+    const focused = (): Promise<string | undefined> =>
+      page.evaluate(() => (globalThis as unknown as { document: { activeElement: { marker?: string } | null } }).document.activeElement?.marker);
+    expect(await focused()).toBe('the same button');
+
+    // Pressed before an update, released after it: still a click.
+    const box = await reset.boundingBox();
+    if (box === null) throw new Error('the Reset circuit button is not shown');
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    await page.mouse.down();
+    writeFileSync(statusPath, JSON.stringify({ status: 'stopped', exit_reason: 'max_loops', exit_code: 7, loop_count: 4, backend: 'mock' }));
+    await expect.poll(() => page.getByTestId('loop-count').textContent(), { timeout: 10_000 }).toBe('4');
+    await page.mouse.up();
+    await expect.poll(() => page.getByTestId('feedback').textContent()).toBe('Circuit breaker reset to CLOSED state.');
+    expect(readJson(circuitPath)).toMatchObject({ state: 'CLOSED' });
+    await dashboard.stop();
+  });
+
+  it('a running loop whose gate waits for an answer says so, and after a failed iteration it is running, not a red error', async () => {
+    const dir = ralphProject();
+    const statusPath = join(dir, '.ralph', 'status.json');
+    // A loop that runs (its pid is this test's own process), whose gate waits for an answer.
+    const running = { status: 'running', exit_reason: '', exit_code: null, loop_count: 3, backend: 'mock', pid: process.pid };
+    writeFileSync(statusPath, JSON.stringify({ ...running, last_action: 'executing', message: 'Loop #3: Mock is working' }));
+    writeFileSync(
+      join(dir, '.ralph', '.verify_gate'),
+      JSON.stringify({ gateId: 'g1', command: 'npm test', status: 'escalated', attempt: 3, maxAttempts: 3, results: [] }),
+    );
+    const dashboard = await startDashboard(dir);
+    const page = await newPage();
+    await page.goto(dashboard.url);
+    await page.waitForSelector('body[data-loaded="true"]');
+    expect(await page.getByTestId('loop-status').textContent()).toBe('waiting for an answer');
+    expect(await page.getByTestId('waiting-for').textContent()).toBe('Waiting for an answer to the verify gate (npm test): retry, skip or abort.');
+    expect(await page.getByTestId('card-state').textContent()).not.toContain('is working');
+    await page.screenshot({ path: join(shots, 'dashboard-gate-waiting.png'), fullPage: true });
+
+    // What the loop writes once the answer was retry: the iteration's verdict, then the next iteration.
+    writeFileSync(
+      join(dir, '.ralph', '.verify_gate'),
+      JSON.stringify({ gateId: 'g1', command: 'npm test', status: 'pending', attempt: 0, maxAttempts: 3, results: [] }),
+    );
+    writeFileSync(statusPath, JSON.stringify({ ...running, status: 'error', last_action: 'failed', message: 'Loop #3: verify failed' }));
+    await expect.poll(() => page.getByTestId('verify-status').textContent(), { timeout: 10_000 }).toBe('pending');
+    expect(await page.getByTestId('loop-status').textContent()).toBe('running');
+    expect(await page.getByTestId('loop-status').getAttribute('class')).toBe('badge live');
+    expect(await page.getByTestId('waiting-for').count()).toBe(0);
+    await dashboard.stop();
+  });
+
+  it('a finished queue run stays visible with its outcome after its worktrees were removed', async () => {
+    const dir = ralphProject();
+    writeFileSync(
+      join(dir, '.ralph', 'queue.json'),
+      JSON.stringify({
+        version: 1,
+        items: [
+          {
+            id: 'fix-auth',
+            source: 'task',
+            title: 'Fix the login',
+            spec: 'Fix the login',
+            priority: 5,
+            depends_on: [],
+            state: 'completed',
+            created_at: '2026-03-01T11:00:00Z',
+            finished_at: '2026-03-01T11:40:00Z',
+            branch: 'ralph/fix-auth',
+            worktree: '.ralph/worktrees/fix-auth',
+            result: { exit_reason: 'project_complete', exit_code: 0, cost: 1.5, iterations: 4, branch: 'ralph/fix-auth' },
+          },
+        ],
+      }),
+    );
+    const dashboard = await startDashboard(dir);
+    const page = await newPage();
+    await page.goto(dashboard.url);
+    await page.waitForSelector('body[data-loaded="true"]');
+    await page.getByTestId('tab-fix-auth').click();
+    await expect.poll(() => page.getByTestId('queue-outcome').textContent()).toBe('completed — project_complete (exit 0)');
+    expect(await page.getByTestId('loop-status').textContent()).toBe('completed');
+    expect(await page.getByTestId('cost').textContent()).toBe('$1.50');
+    expect(await page.getByTestId('loop-count').textContent()).toBe('4');
+    expect(await page.getByTestId('record-only').textContent()).toBe('Its worktree was removed: this is what the queue recorded.');
+    await page.screenshot({ path: join(shots, 'dashboard-queue-finished.png'), fullPage: true });
     await dashboard.stop();
   });
 
