@@ -2,7 +2,8 @@ import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readQueueLoops } from '../../../../src/features/dashboard/queue-loops.js';
-import { readDashboardState } from '../../../../src/features/dashboard/read-dashboard.js';
+import { runControl } from '../../../../src/features/dashboard/dashboard-controls.js';
+import { listLoops, readDashboardState } from '../../../../src/features/dashboard/read-dashboard.js';
 import { ralphPaths } from '../../../../src/state/paths.js';
 import { tempDir } from '../../../helpers/temp-dir.js';
 
@@ -57,7 +58,7 @@ describe('the loops of a queue', () => {
     expect(state.loops[2]).toMatchObject({ started: true, state: { exitReason: 'max_loops' }, totals: { costUsd: 1.25 }, iterations: [{ costUsd: 1.25 }] });
   });
 
-  it('a finished run whose worktree was removed stays visible with the outcome the queue recorded; a pending item without one does not show', () => {
+  it('a finished run whose worktree was removed stays visible with the outcome the queue recorded; a pending item without one does not show', async () => {
     const dir = project();
     queue(dir, {
       version: 1,
@@ -82,6 +83,21 @@ describe('the loops of a queue', () => {
       outcome: { state: 'completed', branch: 'ralph/fix-auth', prUrl: 'https://example.test/pr/7', worktreeKept: false, finishedAt: '2026-03-01T11:40:00Z' },
     });
     expect(state.loops[2]).toMatchObject({ state: { label: 'failed', tone: 'bad', exitCode: 7 }, outcome: { error: 'no progress', worktreeKept: false } });
+    // Its buttons have no loop to act on.
+    const record = listLoops(dir).loops.find((l) => l.id === 'add-api');
+    if (record === undefined) throw new Error('add-api is not listed');
+    expect(
+      await runControl(
+        record,
+        { action: 'reset-circuit' },
+        () => NOW,
+        () => undefined,
+      ),
+    ).toEqual({
+      status: 409,
+      ok: false,
+      message: "The queue item 'add-api' has finished and its worktree was removed: there is no loop to control.",
+    });
   });
 
   it('without a queue file: the project loop alone, no notice', () => {
