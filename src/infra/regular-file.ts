@@ -1,4 +1,4 @@
-import { closeSync, constants, fstatSync, openSync, readFileSync, readSync, type Stats } from 'node:fs';
+import { closeSync, constants, fstatSync, lstatSync, openSync, readFileSync, readSync, type Stats } from 'node:fs';
 import { basename } from 'node:path';
 import { RalphError } from '../errors.js';
 
@@ -116,6 +116,24 @@ export function readRegularTail(path: string, maxBytes: number): { bytes: Buffer
   } finally {
     closeSync(fd);
   }
+}
+
+/**
+ * What is wrong with `path` when something other than a regular file is there
+ * ("it is a named pipe (FIFO), not a regular file; remove it"); null when it is
+ * a regular file or nothing. For the readers that skip such a file silently
+ * (a log read from its end) and still want to say so.
+ */
+export function oddFileReason(path: string): string | null {
+  let st: Stats;
+  try {
+    st = lstatSync(path);
+  } catch {
+    return null;
+  }
+  if (st.isFile()) return null;
+  const what = st.isSymbolicLink() ? 'a symbolic link' : kindOf(st).what;
+  return `it is ${what}, not a regular file; remove it`;
 }
 
 /** Why a file could not be read at all, for a reader that shows it instead of stopping (the monitor, the dashboard). */

@@ -101,6 +101,8 @@ describe('a named pipe at .ralph/progress.json and .ralph/status.json', () => {
     const progress = join(dir, '.ralph', 'progress.json');
     mkfifo(status);
     mkfifo(progress);
+    mkdirSync(join(dir, '.ralph', 'logs'), { recursive: true });
+    mkfifo(join(dir, '.ralph', 'logs', 'metrics.jsonl'));
     const dashboard = await startDashboard(dir);
     const state = async (): Promise<{ loops: Array<{ problems: string[]; state: { loopCount: number } }> }> => {
       const res = await fetch(`${dashboard.base}/api/state`, { headers: { 'x-ralph-token': dashboard.token }, signal: AbortSignal.timeout(15_000) });
@@ -111,11 +113,13 @@ describe('a named pipe at .ralph/progress.json and .ralph/status.json', () => {
     expect(first.loops[0]?.problems).toEqual([
       'status.json: it is a named pipe (FIFO), not a regular file; remove it',
       'progress.json: it is a named pipe (FIFO), not a regular file; remove it',
+      'logs/metrics.jsonl: it is a named pipe (FIFO), not a regular file; remove it',
     ]);
     // Asked again (the stream reads every second): it still answers.
-    expect((await state()).loops[0]?.problems).toHaveLength(2);
+    expect((await state()).loops[0]?.problems).toHaveLength(3);
     rmSync(status);
     rmSync(progress);
+    rmSync(join(dir, '.ralph', 'logs', 'metrics.jsonl'));
     writeFileSync(status, JSON.stringify({ loop_count: 4, status: 'running' }));
     const after = await state();
     expect(after.loops[0]?.problems).toEqual([]);

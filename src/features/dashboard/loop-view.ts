@@ -45,6 +45,8 @@ export interface LoopFiles {
   sessionId: string | null;
   /** Whether the process named in status.json still runs (null: finished, or no pid). */
   alive: boolean | null;
+  /** Logs that are not regular files (so were not read), each named with what is there. */
+  oddLogs: string[];
 }
 
 const valueOf = <T>(read: JsonRead<T>): T | undefined => (read.kind === 'ok' ? read.value : undefined);
@@ -58,6 +60,7 @@ function problemsOf(files: LoopFiles): string[] {
     ['.verify_gate', files.gate],
   ];
   const problems = named.flatMap(([name, read]) => (read.kind === 'corrupt' ? [`${name}: ${read.reason}`] : []));
+  problems.push(...files.oddLogs);
   const skipped = files.metrics.skippedLines.length;
   if (skipped > 0) problems.push(`metrics.jsonl: ${skipped} line${skipped === 1 ? '' : 's'} skipped (not a metrics record)`);
   return problems;

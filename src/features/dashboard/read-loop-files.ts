@@ -1,5 +1,5 @@
 import { statSync } from 'node:fs';
-import { readRegularTail, unreadableReason } from '../../infra/regular-file.js';
+import { oddFileReason, readRegularTail, unreadableReason } from '../../infra/regular-file.js';
 import type { StatusDocument } from '../../core/status-model.js';
 import { readDocument, type DocumentSpec, type JsonRead } from '../../state/document-store.js';
 import { CIRCUIT_HISTORY, CIRCUIT_STATE } from '../../state/documents/circuit.js';
@@ -91,7 +91,20 @@ function recordOnly(loop: LoopLocation): LoopFiles {
     events: [],
     sessionId: null,
     alive: null,
+    oddLogs: [],
   };
+}
+
+/** The logs read from their end that are something else than a regular file, named with what is there. */
+function oddLogs(paths: RalphPaths): string[] {
+  const logs: Array<[string, string]> = [
+    ['logs/metrics.jsonl', paths.metrics],
+    ['logs/session.jsonl', paths.sessionRecording],
+  ];
+  return logs.flatMap(([name, path]) => {
+    const reason = oddFileReason(path);
+    return reason === null ? [] : [`${name}: ${reason}`];
+  });
 }
 
 /** Reads one loop's files for the dashboard; never throws for a missing or damaged file. */
@@ -116,5 +129,6 @@ export function readLoopFiles(loop: LoopLocation): LoopFiles {
     events: parseEventRecords(readLastLines(paths.sessionRecording, EVENT_LINES, EVENT_BYTES).join('\n')).records,
     sessionId: readSessionId(paths.claudeSession, statusRead),
     alive: doc === undefined ? null : isLoopAlive(doc),
+    oddLogs: oddLogs(paths),
   };
 }

@@ -77,6 +77,7 @@ function files(over: Partial<LoopFiles> = {}): LoopFiles {
     queueState: null,
     location: '.',
     outcome: null,
+    oddLogs: [],
     status: { kind: 'ok', value: status() },
     progress: { kind: 'missing' },
     circuit: { kind: 'ok', value: initialCircuit(NOW) },
