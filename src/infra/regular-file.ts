@@ -24,7 +24,7 @@ export class OddFileError extends RalphError {
     readonly reason: string,
     code: string,
   ) {
-    super(`${path} ${reason}.`, 1, `Ralph reads only regular files there. Remove ${basename(path)}; Ralph writes it again when it needs it.`);
+    super(`${path} ${reason}.`, 1, `Ralph reads and writes only regular files there. Remove ${basename(path)}; Ralph writes it again when it needs it.`);
     this.name = 'OddFileError';
     this.code = code;
   }

@@ -2,7 +2,7 @@
 // directory): every reader refuses it at once and says which file it is, instead of waiting on a
 // pipe for ever. Real FIFOs (mkfifo) and a real socket; the commands are the built CLI.
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { lstatSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
@@ -13,8 +13,8 @@ import { PROGRESS } from '../../src/state/documents/progress.js';
 import { writeJsonDocument } from '../../src/state/document-writes.js';
 import { ralphPaths } from '../../src/state/paths.js';
 import { startDashboard } from '../helpers/dashboard-browser.js';
-import { ralphProject } from '../helpers/ralph-project.js';
-import { ROOT, cleanEnv } from '../helpers/run-cli.js';
+import { ralphProject, writeMockScript } from '../helpers/ralph-project.js';
+import { ROOT, cleanEnv, readJson, statusBlock } from '../helpers/run-cli.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
 function mkfifo(path: string): void {
@@ -41,7 +41,7 @@ describe('reading a file of Ralph that is not a regular file', () => {
       }
       expect(error).toBeInstanceOf(OddFileError);
       expect((error as OddFileError).message).toBe(`${path} ${reason}.`);
-      expect((error as OddFileError).hint).toBe('Ralph reads only regular files there. Remove status.json; Ralph writes it again when it needs it.');
+      expect((error as OddFileError).hint).toBe('Ralph reads and writes only regular files there. Remove status.json; Ralph writes it again when it needs it.');
     }
   });
 
@@ -125,5 +125,41 @@ describe('a named pipe at .ralph/progress.json and .ralph/status.json', () => {
     expect(after.loops[0]?.problems).toEqual([]);
     expect(after.loops[0]?.state.loopCount).toBe(4);
     expect(await dashboard.stop()).toBe(130);
+  });
+});
+
+describe('a loop started with named pipes in place of its files', () => {
+  /** The built `ralph`, ended with SIGKILL after the time limit: a process stuck on a pipe never runs its own handlers. */
+  const loop = (dir: string) =>
+    spawnSync(process.execPath, [join(ROOT, 'bin', 'ralph.js'), '--backend', 'mock', '--pause', '0'], {
+      cwd: dir,
+      env: cleanEnv(),
+      encoding: 'utf8',
+      timeout: 60_000,
+      killSignal: 'SIGKILL',
+    });
+
+  it('pipes at status.json and progress.json: the loop runs to its end and puts its own files there', () => {
+    const dir = ralphProject();
+    const done = `Done.\n${statusBlock({ STATUS: 'COMPLETE', EXIT_SIGNAL: 'true' })}`;
+    writeMockScript(dir, [{ output: done, files: { 'a.txt': '1' } }, { output: done }]);
+    for (const name of ['status.json', 'progress.json']) mkfifo(join(dir, '.ralph', name));
+    const run = loop(dir);
+    expect(run.signal, run.stderr).toBeNull();
+    expect(run.status, run.stderr).toBe(0);
+    expect(readJson(join(dir, '.ralph', 'status.json'))).toMatchObject({ exit_reason: 'project_complete' });
+    expect(lstatSync(join(dir, '.ralph', 'progress.json')).isFile()).toBe(true);
+  });
+
+  it('a pipe at a log it appends to: the loop stops with an error naming the file, instead of waiting', () => {
+    const dir = ralphProject();
+    writeMockScript(dir, [{ output: `Done.\n${statusBlock({ STATUS: 'COMPLETE', EXIT_SIGNAL: 'true' })}`, files: { 'a.txt': '1' } }]);
+    mkdirSync(join(dir, '.ralph', 'logs'), { recursive: true });
+    mkfifo(join(dir, '.ralph', 'logs', 'metrics.jsonl'));
+    const run = loop(dir);
+    expect(run.signal, run.stderr).toBeNull();
+    expect(run.status).toBe(1);
+    expect(run.stderr).toContain(`${join(dir, '.ralph', 'logs', 'metrics.jsonl')} is a named pipe (FIFO) or a socket, not a regular file.`);
+    expect(run.stderr).toContain('Remove metrics.jsonl; Ralph writes it again when it needs it.');
   });
 });
