@@ -465,6 +465,7 @@ describe('ralph dashboard in chromium', () => {
     expect(await page.getByTestId('cost').textContent()).toBe('$1.50');
     expect(await page.getByTestId('loop-count').textContent()).toBe('4');
     expect(await page.getByTestId('record-only').textContent()).toBe('Its worktree was removed: this is what the queue recorded.');
+    expect(await page.getByTestId('updated').textContent()).toMatch(/from the queue's record$/);
     await page.screenshot({ path: join(shots, 'dashboard-queue-finished.png'), fullPage: true });
     await dashboard.stop();
   });

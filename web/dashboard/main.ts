@@ -103,7 +103,8 @@ function render(): void {
   chartsHost.hidden = loop.iterations.length === 0;
   charts.show(chartsHost, loop.id, loop.iterations);
   morphChildren(recentHost, [recentCard(loop)]);
-  updated.textContent = `Read ${formatTime(state.takenAt)} from ${loop.location === '.' ? 'this project' : loop.location}`;
+  const source = loop.outcome?.worktreeKept === false ? "the queue's record" : loop.location === '.' ? 'this project' : loop.location;
+  updated.textContent = `Read ${formatTime(state.takenAt)} from ${source}`;
   if (document.body.dataset['loaded'] !== 'true') {
     // How long the page took to show its first data (read by the browser tests).
     performance.mark('ralph-dashboard-rendered');
