@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { OddFileError, readRegularFile } from '../infra/regular-file.js';
 import * as v from 'valibot';
 import { sessionEventSchema, type SessionEvent } from '../state/documents/session-event.js';
 import { errorMessage } from '../errors.js';
@@ -121,8 +121,9 @@ export function parseEventRecords(text: string): EventLogRead {
 export function readEventLog(path: string): EventLogRead {
   let text: string;
   try {
-    text = readFileSync(path, 'utf8');
+    text = readRegularFile(path, 'utf8');
   } catch (e) {
+    if (e instanceof OddFileError) return { records: [], error: { line: 0, message: e.message } };
     const code = (e as NodeJS.ErrnoException).code;
     const message = code === 'ENOENT' ? `session recording not found: ${path}` : `cannot read ${path} (${code ?? String(e)})`;
     return { records: [], error: { line: 0, message } };

@@ -1,7 +1,7 @@
 import { isRecord as isRec } from '../core/guards.js';
-import { readFileSync } from 'node:fs';
 import { formatDuration } from '../core/time-format.js';
 import { formatCost, formatCount, formatUsd } from '../ui/monitor-sections.js';
+import { readRegularFile } from '../infra/regular-file.js';
 
 /**
  * ralph-stats: totals and averages over .ralph/logs/metrics.jsonl. Lines
@@ -207,7 +207,7 @@ export function computeStats(entries: readonly MetricsEntry[], skippedLines = 0)
 export function readMetricsFile(path: string): ParsedMetrics | undefined {
   let text: string;
   try {
-    text = readFileSync(path, 'utf8');
+    text = readRegularFile(path, 'utf8');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw error;

@@ -1,8 +1,9 @@
 import { spawnSync } from 'node:child_process';
-import { readFileSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { describeExitCode } from '../core/exit-code-meaning.js';
 import { shellCommand, shellQuote } from '../core/shell-words.js';
 import { ExitCode, RalphError } from '../errors.js';
+import { readRegularFile } from '../infra/regular-file.js';
 import type { ProcessRunner } from '../ports.js';
 import { ralphPaths } from '../state/paths.js';
 import { writeFileAtomic } from '../state/json-file.js';
@@ -214,7 +215,7 @@ export async function launchTmuxMonitor(options: LaunchOptions, deps: LaunchDeps
 
 function readExitCode(path: string): number | undefined {
   try {
-    const text = readFileSync(path, 'utf8').trim();
+    const text = readRegularFile(path, 'utf8').trim();
     return /^\d+$/.test(text) ? Number(text) : undefined;
   } catch {
     return undefined;

@@ -1,6 +1,7 @@
-import { readFileSync, rmSync, statSync } from 'node:fs';
+import { rmSync, statSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { isoTimestamp, parseIso } from '../core/time-format.js';
+import { readRegularFile } from '../infra/regular-file.js';
 import { loadDocument, saveDocument } from './document-store.js';
 import { RALPH_SESSION, RALPH_SESSION_HISTORY, SESSION_HISTORY_LIMIT, type RalphSession } from './documents/sessions.js';
 import { writeJsonAtomic } from './json-file.js';
@@ -18,7 +19,7 @@ import { parseStoredAgentSession, type StoredAgentSession } from '../core/agent-
 export function readAgentSession(paths: RalphPaths): StoredAgentSession | undefined {
   let text: string;
   try {
-    text = readFileSync(paths.claudeSession, 'utf8');
+    text = readRegularFile(paths.claudeSession, 'utf8');
   } catch {
     return undefined;
   }

@@ -1,5 +1,6 @@
 import { closeSync, constants, fstatSync, mkdirSync, openSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { openErrorOf, requireRegular } from '../infra/regular-file.js';
 
 /**
  * The logs the loop appends to several times an iteration (ralph.log, the session recording,
@@ -16,15 +17,25 @@ const open = new Map<string, number>();
 // A loop has three such logs; a process that writes to many projects (tests) closes the oldest.
 const KEPT_OPEN = 8;
 
-const APPEND = constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT;
+// O_NONBLOCK: a named pipe put in a log's place must not stop the loop (an open for writing
+// waits for a reader); only a regular file is appended to (requireRegular).
+const APPEND = constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NONBLOCK;
+
+function openAppend(path: string): number {
+  try {
+    return requireRegular(openSync(path, APPEND, 0o666), path);
+  } catch (error) {
+    throw openErrorOf(error, path);
+  }
+}
 
 function openLog(path: string): number {
   try {
-    return openSync(path, APPEND, 0o666);
+    return openAppend(path);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
     mkdirSync(dirname(path), { recursive: true });
-    return openSync(path, APPEND, 0o666);
+    return openAppend(path);
   }
 }
 

@@ -1,6 +1,7 @@
-import { readFileSync, renameSync } from 'node:fs';
+import { renameSync } from 'node:fs';
 import { basename } from 'node:path';
 import * as v from 'valibot';
+import { readRegularFile } from '../infra/regular-file.js';
 import { describeIssue } from './documents/lenient.js';
 import { writeJsonDocument } from './document-writes.js';
 import type { RalphPaths } from './paths.js';
@@ -10,7 +11,9 @@ import type { RalphPaths } from './paths.js';
  * for all of them: a missing file is the document's empty value; a file that
  * does not parse or has the wrong shape is moved aside to `<name>.corrupt` (so
  * nothing is lost), reported, and replaced by the empty value; any other
- * error (EACCES, EISDIR…) is thrown, because a reset would hide it. Writes are
+ * error (EACCES, a directory or a named pipe in its place: OddFileError…) is
+ * thrown, because a reset would hide it; nothing is read from a file that is
+ * not a regular one (regular-file.ts), so a pipe never blocks. Writes are
  * atomic, never go through a symbolic link (writeFileAtomic), and leave a file that already
  * holds the same text alone (writeJsonDocument).
  */
@@ -42,7 +45,7 @@ export function readJsonFile<T>(path: string, schema: v.GenericSchema<unknown, T
   let parsed: unknown;
   for (let read = 1; ; read += 1) {
     try {
-      text = readFileSync(path, 'utf8');
+      text = readRegularFile(path, 'utf8');
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { kind: 'missing' };
       throw error;

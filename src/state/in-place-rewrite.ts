@@ -36,7 +36,8 @@ export function padToSize(content: Buffer, size: number): Buffer {
 export function rewriteInPlace(path: string, content: string, expected: string): string | undefined {
   let fd: number;
   try {
-    fd = openSync(path, constants.O_WRONLY | constants.O_NOFOLLOW);
+    // O_NONBLOCK: a named pipe in the file's place fails at once (nobody reads it) instead of waiting.
+    fd = openSync(path, constants.O_WRONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
   } catch {
     return undefined;
   }

@@ -16,7 +16,8 @@ const afterCurrentEvents: DeferFlush = (flush) => {
   setImmediate(flush);
 };
 
-const APPEND = constants.O_WRONLY | constants.O_APPEND | constants.O_NOFOLLOW;
+// O_NONBLOCK: a named pipe in live.log's place fails at once instead of waiting for a reader.
+const APPEND = constants.O_WRONLY | constants.O_APPEND | constants.O_NOFOLLOW | constants.O_NONBLOCK;
 let counter = 0;
 
 /**

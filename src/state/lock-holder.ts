@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readRegularFile } from '../infra/regular-file.js';
 import { isRecord } from './json-file.js';
 import type { RalphPaths } from './paths.js';
 
@@ -14,7 +14,7 @@ export interface LockHolder {
 
 export function readLockHolder(paths: RalphPaths): LockHolder | undefined {
   try {
-    const value: unknown = JSON.parse(readFileSync(paths.pidFile, 'utf8'));
+    const value: unknown = JSON.parse(readRegularFile(paths.pidFile, 'utf8'));
     if (isRecord(value) && typeof value['pid'] === 'number') {
       return { pid: value['pid'], startedAt: String(value['started_at'] ?? ''), host: String(value['host'] ?? '') };
     }

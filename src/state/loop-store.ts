@@ -1,4 +1,5 @@
 import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { readRegularFile } from '../infra/regular-file.js';
 import { relative } from 'node:path';
 import { RalphError } from '../errors.js';
 import { readProjectText } from '../infra/project-file-read.js';
@@ -258,7 +259,7 @@ export class LoopStore implements LoopStorePort {
   takeGateAction(): GateAction | undefined {
     let text: string;
     try {
-      text = readFileSync(this.paths.gateAction, 'utf8');
+      text = readRegularFile(this.paths.gateAction, 'utf8');
     } catch {
       return undefined;
     }
@@ -270,7 +271,7 @@ export class LoopStore implements LoopStorePort {
 
   stopRequested(): boolean {
     try {
-      readFileSync(this.paths.stopRequest);
+      readRegularFile(this.paths.stopRequest);
       return true;
     } catch {
       return false;

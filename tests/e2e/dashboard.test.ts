@@ -1,10 +1,13 @@
 // `ralph dashboard` in a real browser (Debian's chromium through playwright-core): a finished
 // loop, a running one, the buttons, and the token (npm test builds first).
-import { mkdirSync, readFileSync, writeFileSync, statSync, readdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, realpathSync, rmSync, writeFileSync, statSync, readdirSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { basename, join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, renderTime, screenshotDir, startDashboard } from '../helpers/dashboard-browser.js';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
+import { fakeOpener, launchBrowser, renderTime, screenshotDir, startDashboard } from '../helpers/dashboard-browser.js';
 import { ralphProject, writeMockScript } from '../helpers/ralph-project.js';
 import { ROOT, cleanEnv, fakeClaude, ralph, readJson, runCli, statusBlock } from '../helpers/run-cli.js';
 import { waitFor } from '../helpers/wait-for.js';
@@ -42,7 +45,7 @@ describe('ralph dashboard in chromium', () => {
     const run = await ralph(mock('--verify', 'test -f b.txt'), dir, cleanEnv());
     expect(run.exitCode, run.stderr).toBe(0);
     const dashboard = await startDashboard(dir);
-    expect(dashboard.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/\?token=[\w-]{32}$/);
+    expect(dashboard.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/#token=[\w-]{32}$/);
 
     const page = await newPage();
     await page.goto(dashboard.url);
@@ -145,14 +148,23 @@ describe('ralph dashboard in chromium', () => {
   it('refuses a request without the token, and a POST from another origin', async () => {
     const dir = ralphProject();
     const dashboard = await startDashboard(dir);
-    const token = new URL(dashboard.url).searchParams.get('token') ?? '';
-    for (const path of ['/', '/app.js', '/style.css', '/api/state', '/api/events']) {
+    const token = dashboard.token;
+    for (const path of ['/api/state', '/api/events']) {
       const res = await fetch(`${dashboard.base}${path}`);
       expect(res.status, path).toBe(401);
       expect(await res.text()).toContain('Refused: missing or wrong token');
+      // The token in the address or in the cookie older versions set opens nothing.
+      expect((await fetch(`${dashboard.base}${path}?token=${token}`)).status, path).toBe(401);
+      expect((await fetch(`${dashboard.base}${path}`, { headers: { cookie: `ralph_dashboard_${new URL(dashboard.base).port}=${token}` } })).status).toBe(401);
     }
-    expect((await fetch(`${dashboard.base}/api/state?token=${token}x`)).status).toBe(401);
-    expect((await fetch(`${dashboard.base}/api/state?token=${token}`)).status).toBe(200);
+    expect((await fetch(`${dashboard.base}/api/state`, { headers: { 'x-ralph-token': `${token}x` } })).status).toBe(401);
+    expect((await fetch(`${dashboard.base}/api/state`, { headers: { 'x-ralph-token': token } })).status).toBe(200);
+    // The page and its files hold no data and no token.
+    for (const path of ['/', '/app.js', '/style.css']) {
+      const res = await fetch(`${dashboard.base}${path}`);
+      expect(res.status, path).toBe(200);
+      expect(await res.text(), path).not.toContain(token);
+    }
     const post = (headers: Record<string, string>): Promise<Response> =>
       fetch(`${dashboard.base}/api/loops/main/stop`, { method: 'POST', headers, body: '{}' });
     const foreign = await post({ origin: 'http://evil.example', 'x-ralph-token': token });
@@ -165,11 +177,119 @@ describe('ralph dashboard in chromium', () => {
     expect(await own.json()).toMatchObject({ ok: false, message: 'No Ralph loop is running in this project.' });
     expect(readFileSync(join(dir, '.ralph', 'PROMPT.md'), 'utf8')).toContain('Task');
 
+    // A tab opened without the printed address, holding only the cookie older versions set, shows nothing of the loop.
+    if (browser === undefined) throw new Error('chromium did not start');
+    await browser.context.addCookies([{ name: `ralph_dashboard_${new URL(dashboard.base).port}`, value: token, url: dashboard.base }]);
     const page = await newPage();
     const response = await page.goto(`${dashboard.base}/`);
-    expect(response?.status()).toBe(401);
-    expect(await page.textContent('body')).toContain('Refused: missing or wrong token');
+    expect(response?.status()).toBe(200);
+    await expect
+      .poll(() => page.locator('#notice').textContent())
+      .toBe('This page has no key to the dashboard. Open the address ralph dashboard printed in its terminal.');
+    expect(await page.getByTestId('loop-status').count()).toBe(0);
+    await browser.context.clearCookies();
     expect(await dashboard.stop()).toBe(130);
+  });
+
+  it('no cookie: the page works from its address alone, and another server on 127.0.0.1 the browser visits gets no token', async () => {
+    const dir = ralphProject();
+    const seen: Array<{ url: string; headers: Record<string, unknown> }> = [];
+    // Another local server (another user's dev server, say) on another port of the same address.
+    const other = createServer((req, res) => {
+      seen.push({ url: req.url ?? '', headers: req.headers });
+      res.writeHead(200, { 'content-type': 'text/html' });
+      res.end('<p>another server</p><img src="/pixel.png">');
+    });
+    await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve));
+    onTestFinished(
+      () =>
+        new Promise<void>((resolve) => {
+          other.close(() => resolve());
+          other.closeAllConnections();
+        }),
+    );
+    const otherPort = (other.address() as AddressInfo).port;
+
+    const circuitPath = join(dir, '.ralph', '.circuit_breaker_state');
+    writeFileSync(circuitPath, JSON.stringify({ state: 'OPEN', reason: 'No progress in 3 loops', total_opens: 1 }));
+    const dashboard = await startDashboard(dir);
+    const page = await newPage();
+    await page.goto(dashboard.url);
+    await page.waitForSelector('body[data-loaded="true"]');
+    expect(page.url()).toBe(`${dashboard.base}/`);
+    expect(await page.getByTestId('circuit-state').textContent()).toBe('OPEN');
+    await expect.poll(() => page.locator('#connection').textContent()).toBe('live');
+    // A button: its POST carries the token in its header, and the server's stream shows the change.
+    await page.getByTestId('reset-circuit').click();
+    await expect.poll(() => page.getByTestId('feedback').textContent()).toBe('Circuit breaker reset to CLOSED state.');
+    expect(readJson(circuitPath)).toMatchObject({ state: 'CLOSED' });
+    await expect.poll(() => page.getByTestId('circuit-state').textContent()).toBe('CLOSED');
+    // A reload keeps the page's key (sessionStorage of this tab and origin), never a cookie.
+    await page.reload();
+    await page.waitForSelector('body[data-loaded="true"]');
+    const visit = await newPage();
+    await visit.goto(`http://127.0.0.1:${otherPort}/`);
+    await expect.poll(() => seen.some((r) => r.url === '/pixel.png')).toBe(true);
+    await page.goto(`http://127.0.0.1:${otherPort}/again`);
+    expect(seen.length).toBeGreaterThanOrEqual(3);
+    for (const request of seen) {
+      expect(request.headers['cookie'], request.url).toBeUndefined();
+      expect(JSON.stringify(request), request.url).not.toContain(dashboard.token);
+    }
+    if (browser === undefined) throw new Error('chromium did not start');
+    expect(await browser.context.cookies()).toEqual([]);
+    await dashboard.stop();
+  });
+
+  it('the address the opener got: its one-time code opens the page once, then is refused', async () => {
+    const dir = ralphProject();
+    const opener = fakeOpener();
+    const dashboard = await startDashboard(dir, { ...opener.env, DISPLAY: ':99' }, []);
+    await waitFor(() => existsSync(opener.log), 'xdg-open to be called');
+    const opened = readFileSync(opener.log, 'utf8')
+      .split('\0')
+      .filter((arg) => arg !== '');
+    const address = opened[opened.length - 1] ?? '';
+    expect(address).toMatch(new RegExp(`^${dashboard.base}/#code=`));
+    expect(readFileSync(opener.log, 'utf8')).not.toContain(dashboard.token);
+
+    const page = await newPage();
+    await page.goto(address);
+    await page.waitForSelector('body[data-loaded="true"]');
+    expect(page.url()).toBe(`${dashboard.base}/`);
+    await expect.poll(() => page.locator('#connection').textContent()).toBe('live');
+    // The same address in another tab (someone who read it from /proc): refused, and shown why.
+    const late = await newPage();
+    await late.goto(address);
+    await expect
+      .poll(() => late.locator('#notice').textContent())
+      .toBe('This address was for one opening only, and it was used already or has expired. Open the address ralph dashboard printed in its terminal.');
+    expect(await late.getByTestId('loop-status').count()).toBe(0);
+    // The first tab goes on working after a reload.
+    await page.reload();
+    await page.waitForSelector('body[data-loaded="true"]');
+    expect(await page.getByTestId('loop-status').textContent()).toBe('not started');
+    await dashboard.stop();
+  });
+
+  it('a named pipe at status.json and progress.json: the page still shows, and names both files', async () => {
+    const dir = ralphProject();
+    for (const name of ['status.json', 'progress.json']) expect(spawnSync('mkfifo', [join(dir, '.ralph', name)]).status).toBe(0);
+    const dashboard = await startDashboard(dir);
+    const page = await newPage();
+    await page.goto(dashboard.url);
+    await page.waitForSelector('body[data-loaded="true"]');
+    const problems = page.getByTestId('card-problems').locator('li');
+    expect(await problems.allTextContents()).toEqual([
+      'status.json: it is a named pipe (FIFO), not a regular file; remove it',
+      'progress.json: it is a named pipe (FIFO), not a regular file; remove it',
+    ]);
+    // The stream goes on: a real status file in the pipe's place shows without a reload.
+    rmSync(join(dir, '.ralph', 'status.json'));
+    writeFileSync(join(dir, '.ralph', 'status.json'), JSON.stringify({ loop_count: 4, status: 'running' }));
+    await expect.poll(() => page.getByTestId('loop-count').textContent(), { timeout: 10_000 }).toBe('4');
+    expect(await problems.allTextContents()).toEqual(['progress.json: it is a named pipe (FIFO), not a regular file; remove it']);
+    await dashboard.stop();
   });
 
   it('a queue: each loop in a tab of its own; a damaged queue file gives a notice and the project loop', async () => {
@@ -237,6 +357,116 @@ describe('ralph dashboard in chromium', () => {
     const second = await runCli('ralph', ['dashboard', '--no-open', '--port', port], dir, cleanEnv());
     expect(second.exitCode).toBe(1);
     expect(String(second.stderr)).toContain(`Port ${port} on 127.0.0.1 is already in use.`);
+    await dashboard.stop();
+  });
+
+  it('the header names the project; an update keeps the focused button and a half-done click', async () => {
+    const dir = ralphProject();
+    const statusPath = join(dir, '.ralph', 'status.json');
+    const circuitPath = join(dir, '.ralph', '.circuit_breaker_state');
+    writeFileSync(statusPath, JSON.stringify({ status: 'stopped', exit_reason: 'max_loops', exit_code: 7, loop_count: 2, backend: 'mock' }));
+    writeFileSync(circuitPath, JSON.stringify({ state: 'OPEN', reason: 'No progress in 3 loops', total_opens: 1 }));
+    const dashboard = await startDashboard(dir);
+    const page = await newPage();
+    await page.goto(dashboard.url);
+    await page.waitForSelector('body[data-loaded="true"]');
+    expect(await page.getByTestId('project-name').textContent()).toBe(basename(dir));
+    expect(await page.getByTestId('project-path').textContent()).toBe(realpathSync(dir));
+    expect(await page.title()).toContain(basename(dir));
+
+    const reset = page.getByTestId('reset-circuit');
+    await reset.focus();
+    await reset.evaluate((b) => {
+      (b as unknown as { marker: string }).marker = 'the same button';
+    });
+    // An update of another card: the circuit card and its button are not rebuilt.
+    writeFileSync(statusPath, JSON.stringify({ status: 'stopped', exit_reason: 'max_loops', exit_code: 7, loop_count: 3, backend: 'mock' }));
+    await expect.poll(() => page.getByTestId('loop-count').textContent(), { timeout: 10_000 }).toBe('3');
+    const focused = (): Promise<string | undefined> =>
+      page.evaluate(() => (globalThis as unknown as { document: { activeElement: { marker?: string } | null } }).document.activeElement?.marker);
+    expect(await focused()).toBe('the same button');
+
+    // Pressed before an update, released after it: still a click.
+    const box = await reset.boundingBox();
+    if (box === null) throw new Error('the Reset circuit button is not shown');
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    await page.mouse.down();
+    writeFileSync(statusPath, JSON.stringify({ status: 'stopped', exit_reason: 'max_loops', exit_code: 7, loop_count: 4, backend: 'mock' }));
+    await expect.poll(() => page.getByTestId('loop-count').textContent(), { timeout: 10_000 }).toBe('4');
+    await page.mouse.up();
+    await expect.poll(() => page.getByTestId('feedback').textContent()).toBe('Circuit breaker reset to CLOSED state.');
+    expect(readJson(circuitPath)).toMatchObject({ state: 'CLOSED' });
+    await dashboard.stop();
+  });
+
+  it('a running loop whose gate waits for an answer says so, and after a failed iteration it is running, not a red error', async () => {
+    const dir = ralphProject();
+    const statusPath = join(dir, '.ralph', 'status.json');
+    // A loop that runs (its pid is this test's own process), whose gate waits for an answer.
+    const running = { status: 'running', exit_reason: '', exit_code: null, loop_count: 3, backend: 'mock', pid: process.pid };
+    writeFileSync(statusPath, JSON.stringify({ ...running, last_action: 'executing', message: 'Loop #3: Mock is working' }));
+    writeFileSync(
+      join(dir, '.ralph', '.verify_gate'),
+      JSON.stringify({ gateId: 'g1', command: 'npm test', status: 'escalated', attempt: 3, maxAttempts: 3, results: [] }),
+    );
+    const dashboard = await startDashboard(dir);
+    const page = await newPage();
+    await page.goto(dashboard.url);
+    await page.waitForSelector('body[data-loaded="true"]');
+    expect(await page.getByTestId('loop-status').textContent()).toBe('waiting for an answer');
+    expect(await page.getByTestId('waiting-for').textContent()).toBe('Waiting for an answer to the verify gate (npm test): retry, skip or abort.');
+    expect(await page.getByTestId('card-state').textContent()).not.toContain('is working');
+    await page.screenshot({ path: join(shots, 'dashboard-gate-waiting.png'), fullPage: true });
+
+    // What the loop writes once the answer was retry: the iteration's verdict, then the next iteration.
+    writeFileSync(
+      join(dir, '.ralph', '.verify_gate'),
+      JSON.stringify({ gateId: 'g1', command: 'npm test', status: 'pending', attempt: 0, maxAttempts: 3, results: [] }),
+    );
+    writeFileSync(statusPath, JSON.stringify({ ...running, status: 'error', last_action: 'failed', message: 'Loop #3: verify failed' }));
+    await expect.poll(() => page.getByTestId('verify-status').textContent(), { timeout: 10_000 }).toBe('pending');
+    expect(await page.getByTestId('loop-status').textContent()).toBe('running');
+    expect(await page.getByTestId('loop-status').getAttribute('class')).toBe('badge live');
+    expect(await page.getByTestId('waiting-for').count()).toBe(0);
+    await dashboard.stop();
+  });
+
+  it('a finished queue run stays visible with its outcome after its worktrees were removed', async () => {
+    const dir = ralphProject();
+    writeFileSync(
+      join(dir, '.ralph', 'queue.json'),
+      JSON.stringify({
+        version: 1,
+        items: [
+          {
+            id: 'fix-auth',
+            source: 'task',
+            title: 'Fix the login',
+            spec: 'Fix the login',
+            priority: 5,
+            depends_on: [],
+            state: 'completed',
+            created_at: '2026-03-01T11:00:00Z',
+            finished_at: '2026-03-01T11:40:00Z',
+            branch: 'ralph/fix-auth',
+            worktree: '.ralph/worktrees/fix-auth',
+            result: { exit_reason: 'project_complete', exit_code: 0, cost: 1.5, iterations: 4, branch: 'ralph/fix-auth' },
+          },
+        ],
+      }),
+    );
+    const dashboard = await startDashboard(dir);
+    const page = await newPage();
+    await page.goto(dashboard.url);
+    await page.waitForSelector('body[data-loaded="true"]');
+    await page.getByTestId('tab-fix-auth').click();
+    await expect.poll(() => page.getByTestId('queue-outcome').textContent()).toBe('completed — project_complete (exit 0)');
+    expect(await page.getByTestId('loop-status').textContent()).toBe('completed');
+    expect(await page.getByTestId('cost').textContent()).toBe('$1.50');
+    expect(await page.getByTestId('loop-count').textContent()).toBe('4');
+    expect(await page.getByTestId('record-only').textContent()).toBe('Its worktree was removed: this is what the queue recorded.');
+    expect(await page.getByTestId('updated').textContent()).toMatch(/from the queue's record$/);
+    await page.screenshot({ path: join(shots, 'dashboard-queue-finished.png'), fullPage: true });
     await dashboard.stop();
   });
 

@@ -1,10 +1,11 @@
 import { execa, type ResultPromise } from 'execa';
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { onTestFinished } from 'vitest';
 import { ROOT, cleanEnv } from './run-cli.js';
+import { tempDir } from './temp-dir.js';
 
 /** Debian's chromium: the tests never download a browser (.ci/run installs this one). */
 export const CHROMIUM = '/usr/bin/chromium';
@@ -42,9 +43,12 @@ export async function launchBrowser(): Promise<{ context: BrowserContext; close:
 }
 
 export interface RunningDashboard {
+  /** The address printed: the token in its fragment. */
   url: string;
   /** The address without its token. */
   base: string;
+  /** The token of this run. */
+  token: string;
   process: ResultPromise;
   /** Ctrl+C, then the exit code. */
   stop(): Promise<number | undefined>;
@@ -82,7 +86,21 @@ export async function startDashboard(
     });
     void child.then((r) => reject(new Error(`ralph dashboard ended (${String(r.exitCode)}): ${String(r.stderr)}`)));
   });
-  return { url, base: url.slice(0, url.indexOf('/?')), process: child, stop };
+  const address = new URL(url);
+  return { url, base: address.origin, token: new URLSearchParams(address.hash.slice(1)).get('token') ?? '', process: child, stop };
+}
+
+/**
+ * An xdg-open on PATH that records its own command line as every user of the
+ * machine can read it: /proc/<its pid>/cmdline (arguments separated by NUL).
+ */
+export function fakeOpener(): { env: Record<string, string>; log: string; bin: string } {
+  const bin = tempDir('fake-xdg-open-');
+  const log = join(bin, 'opened.txt');
+  writeFileSync(join(bin, 'xdg-open'), `#!/bin/sh\ncat /proc/$$/cmdline > "${log}.part" && mv "${log}.part" "${log}"\n`);
+  chmodSync(join(bin, 'xdg-open'), 0o755);
+  const env = cleanEnv();
+  return { env: { ...env, PATH: `${bin}:${env['PATH']}` }, log, bin };
 }
 
 /** Where screenshots go (for beforeAll): RALPH_DASHBOARD_SHOTS to keep them, else a temp dir that `remove` deletes. */

@@ -1,23 +1,13 @@
 // `ralph dashboard` as a process: its address line, the browser it opens, how it ends, and its
 // errors (npm test builds first). The page itself is tested in chromium (tests/e2e/dashboard.test.ts).
-import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { startDashboard } from '../helpers/dashboard-browser.js';
+import { fakeOpener, startDashboard } from '../helpers/dashboard-browser.js';
 import { ralphProject } from '../helpers/ralph-project.js';
 import { cleanEnv, ralph } from '../helpers/run-cli.js';
 import { tempDir } from '../helpers/temp-dir.js';
 import { waitFor } from '../helpers/wait-for.js';
-
-/** An xdg-open on PATH that records the address it was given. */
-function fakeOpener(): { env: Record<string, string>; log: string } {
-  const bin = tempDir('fake-xdg-open-');
-  const log = join(bin, 'opened.txt');
-  writeFileSync(join(bin, 'xdg-open'), `#!/bin/sh\necho "$@" >> "${log}"\n`);
-  chmodSync(join(bin, 'xdg-open'), 0o755);
-  const env = cleanEnv();
-  return { env: { ...env, PATH: `${bin}:${env['PATH']}` }, log };
-}
 
 const read = (path: string): string => {
   try {
@@ -28,14 +18,28 @@ const read = (path: string): string => {
 };
 
 describe('ralph dashboard', () => {
-  it('prints the address first, opens it with xdg-open when there is a display, and ends on Ctrl+C with 130', async () => {
+  it('prints the address first, opens the browser with a one-time address that never shows the token, and ends on Ctrl+C with 130', async () => {
     const dir = ralphProject();
     const opener = fakeOpener();
     const dashboard = await startDashboard(dir, { ...opener.env, DISPLAY: ':99' }, []);
-    expect(dashboard.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/\?token=[\w-]{32}$/);
+    // The printed address keeps the token in its fragment, which a browser never sends anywhere.
+    expect(dashboard.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/#token=[\w-]{32}$/);
     await waitFor(() => read(opener.log) !== '', 'xdg-open to be called');
-    expect(read(opener.log).trim()).toBe(dashboard.url);
-    expect((await fetch(dashboard.url)).status).toBe(200);
+    const argv = read(opener.log)
+      .split('\0')
+      .filter((arg) => arg !== '');
+    expect(argv.slice(1)).toEqual([join(opener.bin, 'xdg-open'), expect.stringMatching(new RegExp(`^${dashboard.base}/#code=[\\w-]{32}$`))]);
+    expect(read(opener.log)).not.toContain(dashboard.token);
+    const code = (argv[argv.length - 1] ?? '').split('#code=')[1] ?? '';
+    const trade = (): Promise<Response> =>
+      fetch(`${dashboard.base}/api/session`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ code }) });
+    const first = await trade();
+    expect(first.status).toBe(200);
+    expect(await first.json()).toEqual({ ok: true, token: dashboard.token });
+    // Whoever read the code from /proc afterwards holds nothing.
+    const second = await trade();
+    expect(second.status).toBe(401);
+    expect(await second.json()).toMatchObject({ ok: false, hint: 'Open the address ralph dashboard printed in its terminal.' });
     expect(await dashboard.stop()).toBe(130);
     const result = await dashboard.process;
     expect(String(result.stdout).trim().split('\n')).toEqual([dashboard.url]);

@@ -5,16 +5,18 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { ControlRequest } from '../../src/features/dashboard/dashboard-controls.js';
 import { startDashboardServer, type DashboardServer } from '../../src/features/dashboard/dashboard-server.js';
 import type { DashboardState } from '../../src/features/dashboard/dashboard-view.js';
+import { OpeningCodes } from '../../src/features/dashboard/opening-codes.js';
 
 const TOKEN = 'test-token-0123456789abcdefghijkl';
-const STATE: DashboardState = { takenAt: '2026-03-01T12:00:00.000Z', notice: null, loops: [] };
+const STATE: DashboardState = { takenAt: '2026-03-01T12:00:00.000Z', project: { name: 'p', path: '/p' }, notice: null, loops: [] };
 const ASSETS = new Map([
-  ['/index.html', { type: 'text/html; charset=utf-8', body: Buffer.from('<meta name="ralph-token" content="__RALPH_DASHBOARD_TOKEN__">') }],
+  ['/index.html', { type: 'text/html; charset=utf-8', body: Buffer.from('<title>Ralph dashboard</title>') }],
   ['/app.js', { type: 'text/javascript; charset=utf-8', body: Buffer.from('console.log(1)') }],
 ]);
 
 let server: DashboardServer | undefined;
 const controls: Array<[string, ControlRequest]> = [];
+let codeCount = 0;
 
 afterEach(async () => {
   await server?.close();
@@ -27,6 +29,7 @@ async function start(): Promise<DashboardServer> {
     host: '127.0.0.1',
     port: 0,
     token: TOKEN,
+    openingCodes: new OpeningCodes(Date.now, () => `code-${(codeCount += 1)}`),
     assets: ASSETS,
     read: () => STATE,
     control: async (loopId, req) => {
@@ -64,29 +67,60 @@ const post = (s: DashboardServer, path: string, body: string) =>
   send(s, 'POST', path, { origin: s.origin, 'x-ralph-token': TOKEN, 'content-type': 'application/json' }, body);
 
 describe('the dashboard server', () => {
-  it('serves the page with its token and a cookie of its own port, under a strict content policy', async () => {
+  it('serves the page and its files to anyone (they hold no data, and no token), the data only with the token header', async () => {
     const s = await start();
-    const page = await send(s, 'GET', `/?token=${TOKEN}`);
+    expect(s.url).toBe(`${s.origin}/#token=${TOKEN}`);
+    const page = await send(s, 'GET', '/');
     expect(page.status).toBe(200);
-    expect(page.text).toBe(`<meta name="ralph-token" content="${TOKEN}">`);
-    expect(page.headers['set-cookie']).toEqual([`ralph_dashboard_${s.port}=${TOKEN}; HttpOnly; SameSite=Strict; Path=/`]);
+    expect(page.text).toBe('<title>Ralph dashboard</title>');
+    expect(page.headers['set-cookie']).toBeUndefined();
     expect(page.headers['content-security-policy']).toContain("default-src 'none'");
     expect(page.headers['cache-control']).toBe('no-store');
-    const cookie = `ralph_dashboard_${s.port}=${TOKEN}`;
-    expect((await send(s, 'GET', '/app.js', { cookie })).text).toBe('console.log(1)');
-    expect(JSON.parse((await send(s, 'GET', '/api/state', { cookie })).text)).toEqual(STATE);
-    // index.html only as the page, with its token filled in.
-    expect((await send(s, 'GET', '/index.html', { cookie })).status).toBe(404);
-    expect((await send(s, 'GET', '/../package.json', { cookie })).status).toBe(404);
+    expect((await send(s, 'GET', '/app.js')).text).toBe('console.log(1)');
+    expect((await send(s, 'GET', '/api/state')).status).toBe(401);
+    expect(JSON.parse((await send(s, 'GET', '/api/state', { 'x-ralph-token': TOKEN })).text)).toEqual(STATE);
+    // index.html only as the page.
+    expect((await send(s, 'GET', '/index.html')).status).toBe(404);
+    expect((await send(s, 'GET', '/../package.json')).status).toBe(404);
   });
 
-  it('refuses another Host, a missing token and another Origin', async () => {
+  it('no longer takes the token from a cookie or the address', async () => {
     const s = await start();
-    expect((await send(s, 'GET', `/?token=${TOKEN}`, { host: `attacker.example:${s.port}` })).status).toBe(421);
-    expect((await send(s, 'GET', '/api/state')).status).toBe(401);
-    const foreign = await send(s, 'POST', '/api/loops/main/stop', { origin: 'http://attacker.example', 'x-ralph-token': TOKEN }, '{}');
-    expect(foreign.status).toBe(403);
+    for (const path of ['/api/state', '/api/events']) {
+      expect((await send(s, 'GET', path, { cookie: `ralph_dashboard_${s.port}=${TOKEN}` })).status, path).toBe(401);
+      expect((await send(s, 'GET', `${path}?token=${TOKEN}`)).status, path).toBe(401);
+    }
+    const stop = await send(s, 'POST', '/api/loops/main/stop', { origin: s.origin, cookie: `ralph_dashboard_${s.port}=${TOKEN}` }, '{}');
+    expect(stop.status).toBe(401);
     expect(controls).toEqual([]);
+  });
+
+  it("the opener's address carries a one-time code, which the page trades for the token once", async () => {
+    const s = await start();
+    const opening = s.openingUrl();
+    expect(opening).toMatch(new RegExp(`^${s.origin}/#code=code-\\d+$`));
+    expect(opening).not.toContain(TOKEN);
+    const code = opening.slice(opening.indexOf('#code=') + 6);
+    const trade = (body: string) => send(s, 'POST', '/api/session', { origin: s.origin, 'content-type': 'application/json' }, body);
+    const first = await trade(JSON.stringify({ code }));
+    expect(first.status).toBe(200);
+    expect(JSON.parse(first.text)).toEqual({ ok: true, token: TOKEN });
+    const again = await trade(JSON.stringify({ code }));
+    expect(again.status).toBe(401);
+    expect(JSON.parse(again.text)).toMatchObject({ ok: false, message: 'This address was for one opening only, and it was used already or has expired.' });
+    expect(JSON.parse(again.text).token).toBeUndefined();
+    expect((await trade('{"code": 1}')).status).toBe(401);
+    expect((await trade('{')).status).toBe(400);
+    // Another site's page cannot trade one either.
+    const other = s.openingUrl();
+    const foreign = await send(
+      s,
+      'POST',
+      '/api/session',
+      { origin: 'http://attacker.example' },
+      JSON.stringify({ code: other.slice(other.indexOf('#code=') + 6) }),
+    );
+    expect(foreign.status).toBe(403);
   });
 
   it('hands each button to the controls', async () => {
@@ -122,7 +156,7 @@ describe('the dashboard server', () => {
     expect(put.status).toBe(405);
     expect(put.headers['allow']).toBe('GET, HEAD, POST');
     const events = await new Promise<string>((resolve) => {
-      const req = request({ host: '127.0.0.1', port: s.port, path: '/api/events', headers: { cookie: `ralph_dashboard_${s.port}=${TOKEN}` } }, (res) => {
+      const req = request({ host: '127.0.0.1', port: s.port, path: '/api/events', headers: { 'x-ralph-token': TOKEN } }, (res) => {
         let text = '';
         res.on('data', (c: Buffer) => {
           text += c.toString('utf8');

@@ -58,7 +58,7 @@ describe('readMonitorSnapshot', () => {
   it('treats an unreadable status path (a directory) as corrupt', () => {
     const dir = project();
     mkdirSync(join(dir, '.ralph', 'status.json'));
-    expect(readMonitorSnapshot(dir, NOW).status).toMatchObject({ kind: 'corrupt', reason: expect.stringContaining('EISDIR') });
+    expect(readMonitorSnapshot(dir, NOW).status).toMatchObject({ kind: 'corrupt', reason: 'it is a directory, not a regular file; remove it' });
   });
 
   it("falls back to status.json's session id and reads the legacy plain-text session file", () => {

@@ -1,15 +1,15 @@
 import type { DashboardState, LoopView } from '../../src/features/dashboard/dashboard-view.js';
 import { LoopCharts } from './charts.js';
 import { h } from './dom.js';
+import { forgetToken, obtainAccess, REFUSED_MESSAGE, TOKEN_HEADER } from './access.js';
+import { followEvents } from './event-stream.js';
 import { formatSeconds, formatTime, secondsSince } from './format.js';
-import { recentCard, summaryCards, type Actions } from './render-loop.js';
-
-// The server writes the run's token into the page; the address bar loses it at once
-// (the page's own requests carry it in a cookie and a header).
-const token = document.querySelector('meta[name="ralph-token"]')?.getAttribute('content') ?? '';
-if (location.search.includes('token=')) history.replaceState(null, '', location.pathname);
+import { morphChildren } from './morph.js';
+import { recentCard, summaryCards } from './render-loop.js';
 
 const tabs = document.getElementById('tabs') as HTMLElement;
+const projectName = document.getElementById('project-name') as HTMLElement;
+const projectPath = document.getElementById('project-path') as HTMLElement;
 const notice = document.getElementById('notice') as HTMLElement;
 const connection = document.getElementById('connection') as HTMLElement;
 const main = document.getElementById('loop') as HTMLElement;
@@ -24,6 +24,8 @@ main.append(feedback, cards, h('h2', { class: 'section' }, 'Per iteration'), noC
 
 const charts = new LoopCharts();
 let state: DashboardState | null = null;
+/** Set once the page has its key (access.ts). */
+let token = '';
 let selected = new URLSearchParams(location.hash.slice(1)).get('loop') ?? 'main';
 
 function selectedLoop(): LoopView | undefined {
@@ -38,9 +40,10 @@ async function post(action: string, body: object = {}): Promise<void> {
   try {
     const res = await fetch(`/api/loops/${encodeURIComponent(loop.id)}/${action}`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-ralph-token': token },
+      headers: { 'content-type': 'application/json', [TOKEN_HEADER]: token },
       body: JSON.stringify(body),
     });
+    if (res.status === 401) return refused();
     const answer = (await res.json()) as { ok: boolean; message: string; hint?: string };
     feedback.textContent = answer.hint ? `${answer.message} ${answer.hint}` : answer.message;
     feedback.dataset['ok'] = String(answer.ok);
@@ -50,29 +53,35 @@ async function post(action: string, body: object = {}): Promise<void> {
   }
 }
 
-const actions: Actions = {
-  stop: () => void post('stop'),
-  gate: (answer) => void post('gate', { answer }),
-  resetCircuit: () => void post('reset-circuit'),
-};
+// One listener for every button of the cards, whatever update drew them (see morph.ts).
+cards.addEventListener('click', (event) => {
+  const button = (event.target as Element).closest<HTMLButtonElement>('button[data-action]');
+  if (button === null || button.disabled) return;
+  const action = button.dataset['action'] ?? '';
+  if (action.startsWith('gate-')) void post('gate', { answer: action.slice('gate-'.length) });
+  else void post(action);
+});
+
+tabs.addEventListener('click', (event) => {
+  const tab = (event.target as Element).closest<HTMLElement>('button[data-loop]');
+  if (tab === null) return;
+  selected = tab.dataset['loop'] ?? 'main';
+  location.hash = `loop=${encodeURIComponent(selected)}`;
+  feedback.textContent = '';
+  render();
+});
 
 function renderTabs(loops: readonly LoopView[]): void {
-  tabs.replaceChildren(
-    ...loops.map((loop) => {
-      const b = h(
+  morphChildren(
+    tabs,
+    loops.map((loop) =>
+      h(
         'button',
-        { type: 'button', class: 'tab', 'aria-pressed': String(loop.id === selectedLoop()?.id), 'data-testid': `tab-${loop.id}` },
+        { type: 'button', class: 'tab', 'aria-pressed': String(loop.id === selectedLoop()?.id), 'data-testid': `tab-${loop.id}`, 'data-loop': loop.id },
         loop.title,
-      );
-      if (loop.queueState) b.append(h('small', {}, ` ${loop.queueState}`));
-      b.addEventListener('click', () => {
-        selected = loop.id;
-        location.hash = `loop=${encodeURIComponent(loop.id)}`;
-        feedback.textContent = '';
-        render();
-      });
-      return b;
-    }),
+        loop.queueState ? h('small', {}, ` ${loop.queueState}`) : null,
+      ),
+    ),
   );
   tabs.hidden = loops.length < 2;
 }
@@ -81,17 +90,21 @@ function render(): void {
   if (state === null) return;
   notice.hidden = state.notice === null;
   notice.textContent = state.notice ?? '';
+  if (projectName.textContent !== state.project.name) projectName.textContent = state.project.name;
+  if (projectPath.textContent !== state.project.path) projectPath.textContent = state.project.path;
   renderTabs(state.loops);
   const loop = selectedLoop();
   if (loop === undefined) return;
-  document.title = `Ralph · ${loop.title} · ${loop.state.status}`;
-  cards.replaceChildren(...summaryCards(loop, actions));
+  document.title = `Ralph · ${state.project.name} · ${loop.title} · ${loop.state.label}`;
+  // Only what changed changes: a focused button, or one pressed and not yet released, stays the same element.
+  morphChildren(cards, summaryCards(loop));
   // Charts of nothing would only show empty axes.
   noCharts.hidden = loop.iterations.length > 0;
   chartsHost.hidden = loop.iterations.length === 0;
   charts.show(chartsHost, loop.id, loop.iterations);
-  recentHost.replaceChildren(recentCard(loop));
-  updated.textContent = `Read ${formatTime(state.takenAt)} from ${loop.location === '.' ? 'this project' : loop.location}`;
+  morphChildren(recentHost, [recentCard(loop)]);
+  const source = loop.outcome?.worktreeKept === false ? "the queue's record" : loop.location === '.' ? 'this project' : loop.location;
+  updated.textContent = `Read ${formatTime(state.takenAt)} from ${source}`;
   if (document.body.dataset['loaded'] !== 'true') {
     // How long the page took to show its first data (read by the browser tests).
     performance.mark('ralph-dashboard-rendered');
@@ -99,21 +112,40 @@ function render(): void {
   }
 }
 
-function connect(): void {
-  const events = new EventSource('/api/events');
-  events.onopen = () => {
-    connection.textContent = 'live';
-    connection.dataset['state'] = 'live';
-  };
-  events.onmessage = (message: MessageEvent<string>) => {
-    state = JSON.parse(message.data) as DashboardState;
-    render();
-  };
-  events.onerror = () => {
-    // EventSource reconnects by itself, after the delay the server asked for.
-    connection.textContent = 'reconnecting…';
-    connection.dataset['state'] = 'lost';
-  };
+function setConnection(text: string, kind: string): void {
+  connection.textContent = text;
+  connection.dataset['state'] = kind;
+}
+
+/** The page cannot go on without a key: it says what to do and asks nothing more. */
+function locked(message: string): void {
+  notice.hidden = false;
+  notice.textContent = message;
+  setConnection('not connected', 'lost');
+}
+
+function refused(): void {
+  forgetToken();
+  locked(REFUSED_MESSAGE);
+}
+
+async function connect(): Promise<void> {
+  const access = await obtainAccess();
+  if (!access.ok) return locked(access.message);
+  token = access.token;
+  followEvents(
+    '/api/events',
+    { [TOKEN_HEADER]: token },
+    {
+      onOpen: () => setConnection('live', 'live'),
+      onData: (data) => {
+        state = JSON.parse(data) as DashboardState;
+        render();
+      },
+      onLost: () => setConnection('reconnecting…', 'lost'),
+      onRefused: refused,
+    },
+  );
 }
 
 // The running call's clock moves between updates without asking the server.
@@ -124,4 +156,4 @@ setInterval(() => {
   }
 }, 1000);
 window.addEventListener('resize', () => charts.resize());
-connect();
+void connect();

@@ -2,47 +2,63 @@ import type { LoopView, RecentIteration } from '../../src/features/dashboard/das
 import { card, h, row } from './dom.js';
 import { formatCount, formatSeconds, formatTime, formatUsd, secondsSince } from './format.js';
 
-/** What the buttons of a card do; main.ts posts them to the server. */
-export interface Actions {
-  stop(): void;
-  gate(answer: 'retry' | 'skip' | 'abort'): void;
-  resetCircuit(): void;
-}
+/**
+ * The buttons carry what they do in `data-action` (stop, gate-retry, gate-skip, gate-abort,
+ * reset-circuit); main.ts listens on the cards' container, so an update that keeps a button
+ * (morph.ts) never leaves it with an outdated listener.
+ */
 
 const badge = (text: string, kind: string, testId?: string): HTMLElement => h('span', { class: `badge ${kind}`, 'data-testid': testId }, text);
 
-function stateKind(loop: LoopView): string {
-  if (!loop.started) return 'idle';
-  if (loop.state.finished) return loop.state.exitCode === 0 ? 'good' : 'bad';
-  if (loop.state.alive === false) return 'bad';
-  return loop.state.waiting ? 'warn' : 'live';
+/** The queue's record of how an item ended: shown on the loop card, and all there is once its worktree is gone. */
+function outcomeRows(loop: LoopView): Array<HTMLElement | null> {
+  const o = loop.outcome;
+  if (o === null) return [];
+  const exit = o.exitReason === '' ? '' : ` — ${o.exitReason}${o.exitCode === null ? '' : ` (exit ${o.exitCode})`}`;
+  return [
+    row('Queue outcome', `${o.state}${exit}`, 'queue-outcome'),
+    o.error ? row('Why', o.error) : null,
+    o.finishedAt ? row('Finished', formatTime(o.finishedAt)) : null,
+    o.branch ? row('Branch', h('code', {}, o.branch)) : null,
+    o.prUrl ? row('Pull request', o.prUrl) : null,
+    o.worktreeKept ? null : h('p', { class: 'muted', 'data-testid': 'record-only' }, 'Its worktree was removed: this is what the queue recorded.'),
+  ];
 }
 
-function stateCard(loop: LoopView, actions: Actions): HTMLElement {
+function stateCard(loop: LoopView): HTMLElement {
   const s = loop.state;
   const exit = s.exitReason === '' ? '—' : `${s.exitReason}${s.exitCode === null ? '' : ` (exit ${s.exitCode})`}`;
   const gone = s.alive === false && !s.finished ? h('p', { class: 'problem' }, 'The loop process is gone without recording how it ended.') : null;
   const running = s.alive === true && !s.finished;
   const stop = h(
     'button',
-    { type: 'button', 'data-testid': 'stop', disabled: !running, title: 'Like ralph --stop: the loop stops after its current step' },
+    { type: 'button', 'data-testid': 'stop', 'data-action': 'stop', disabled: !running, title: 'Like ralph --stop: the loop stops after its current step' },
     'Stop after this step',
   );
-  stop.addEventListener('click', () => actions.stop());
   return card(
     'Loop',
     'card-state',
-    h('div', { class: 'headline' }, badge(s.status, stateKind(loop), 'loop-status'), loop.queueState ? badge(`queue: ${loop.queueState}`, 'idle') : null),
+    h('div', { class: 'headline' }, badge(s.label, s.tone, 'loop-status'), loop.queueState ? badge(`queue: ${loop.queueState}`, 'idle') : null),
     gone,
+    s.waitingFor
+      ? h(
+          'p',
+          { class: 'waiting', 'data-testid': 'waiting-for' },
+          s.waiting
+            ? `Waiting: ${s.waiting.reason}${s.waiting.until ? ` until ${formatTime(s.waiting.until)}` : ''}: ${s.waiting.message}`
+            : `Waiting for ${s.waitingFor}.`,
+        )
+      : null,
+    ...outcomeRows(loop),
     row('Exit reason', exit, 'exit-reason'),
-    s.message ? row('Message', s.message) : null,
+    // The message of a loop that waits is from before it began to wait ("… is working").
+    s.message && !s.waitingFor ? row('Message', s.message) : null,
     row('Loop number', s.loopCount, 'loop-count'),
     row('Calls this hour', s.maxCallsPerHour > 0 ? `${s.callsThisHour} / ${s.maxCallsPerHour}` : String(s.callsThisHour), 'calls-hour'),
     row('Backend', s.backend || '—', 'backend'),
     row('Session', s.sessionId ?? '—', 'session'),
     row('Started', formatTime(s.startedAt)),
     row('Last action', s.lastAction || '—'),
-    s.waiting ? row('Waiting', `${s.waiting.reason}${s.waiting.until ? ` until ${formatTime(s.waiting.until)}` : ''}: ${s.waiting.message}`) : null,
     h('div', { class: 'buttons' }, stop),
   );
 }
@@ -83,7 +99,7 @@ function costCard(loop: LoopView): HTMLElement {
   );
 }
 
-function circuitCard(loop: LoopView, actions: Actions): HTMLElement {
+function circuitCard(loop: LoopView): HTMLElement {
   const c = loop.circuit;
   const kind = c.state === 'CLOSED' ? 'good' : c.state === 'OPEN' ? 'bad' : 'warn';
   const history =
@@ -99,8 +115,11 @@ function circuitCard(loop: LoopView, actions: Actions): HTMLElement {
             ...c.history.map((t) => h('tr', {}, h('td', {}, formatTime(t.at)), h('td', {}, t.loop), h('td', {}, `${t.from} → ${t.to}`), h('td', {}, t.reason))),
           ),
         );
-  const button = h('button', { type: 'button', 'data-testid': 'reset-circuit', disabled: c.state === 'CLOSED' || loop.state.alive === true }, 'Reset circuit');
-  button.addEventListener('click', () => actions.resetCircuit());
+  const button = h(
+    'button',
+    { type: 'button', 'data-testid': 'reset-circuit', 'data-action': 'reset-circuit', disabled: c.state === 'CLOSED' || loop.state.alive === true },
+    'Reset circuit',
+  );
   return card(
     'Circuit breaker',
     'card-circuit',
@@ -113,15 +132,13 @@ function circuitCard(loop: LoopView, actions: Actions): HTMLElement {
   );
 }
 
-function verifyCard(loop: LoopView, actions: Actions): HTMLElement {
+function verifyCard(loop: LoopView): HTMLElement {
   const v = loop.verify;
   if (v === null) return card('Verify gate', 'card-verify', h('p', { class: 'muted' }, 'No verify command has run in this project.'));
   const kind = v.status === 'passed' ? 'good' : v.status === 'escalated' || v.status === 'aborted' ? 'bad' : 'warn';
-  const buttons = (['retry', 'skip', 'abort'] as const).map((answer) => {
-    const b = h('button', { type: 'button', 'data-testid': `gate-${answer}`, disabled: !v.paused }, answer);
-    b.addEventListener('click', () => actions.gate(answer));
-    return b;
-  });
+  const buttons = (['retry', 'skip', 'abort'] as const).map((answer) =>
+    h('button', { type: 'button', 'data-testid': `gate-${answer}`, 'data-action': `gate-${answer}`, disabled: !v.paused }, answer),
+  );
   return card(
     'Verify gate',
     'card-verify',
@@ -169,8 +186,8 @@ export function recentCard(loop: LoopView): HTMLElement {
 }
 
 /** The cards above the charts. */
-export function summaryCards(loop: LoopView, actions: Actions): HTMLElement[] {
-  const cards = [stateCard(loop, actions), callCard(loop), costCard(loop), circuitCard(loop, actions), verifyCard(loop, actions)];
+export function summaryCards(loop: LoopView): HTMLElement[] {
+  const cards = [stateCard(loop), callCard(loop), costCard(loop), circuitCard(loop), verifyCard(loop)];
   if (loop.problems.length > 0) cards.push(card('Files that could not be read', 'card-problems', h('ul', {}, ...loop.problems.map((p) => h('li', {}, p)))));
   return cards;
 }

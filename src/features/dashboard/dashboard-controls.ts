@@ -32,6 +32,8 @@ export function parseControlRequest(action: string, body: unknown): ControlReque
  * the same message and hint.
  */
 export async function runControl(loop: LoopLocation, request: ControlRequest, now: () => number, warn: (message: string) => void): Promise<ControlOutcome> {
+  if (loop.dir === null)
+    return { status: 409, ok: false, message: `The queue item '${loop.id}' has finished and its worktree was removed: there is no loop to control.` };
   const paths = ralphPaths(loop.dir);
   if (!existsSync(paths.dir)) return { status: 409, ok: false, message: `${loop.location} has no .ralph/ directory: no loop ran there yet.` };
   try {

@@ -1,7 +1,8 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { DashboardState } from './dashboard-view.js';
 import { parseControlRequest, type ControlOutcome, type ControlRequest } from './dashboard-controls.js';
-import { allowedHosts, checkRequest, type GuardConfig } from './request-guard.js';
+import type { OpeningCodes } from './opening-codes.js';
+import { allowedHosts, checkRequest, isPublicRequest, SESSION_PATH, type GuardConfig } from './request-guard.js';
 import { createStateStream } from './state-stream.js';
 import type { StaticAsset } from './static-assets.js';
 
@@ -10,6 +11,8 @@ export interface DashboardServerOptions {
   /** 0: any free port. */
   port: number;
   token: string;
+  /** The one-time codes of the addresses handed to the browser opener. */
+  openingCodes: OpeningCodes;
   assets: Map<string, StaticAsset>;
   read: () => DashboardState;
   control: (loopId: string, request: ControlRequest) => Promise<ControlOutcome>;
@@ -19,15 +22,16 @@ export interface DashboardServerOptions {
 }
 
 export interface DashboardServer {
-  /** The address to open, with the token. */
+  /** The address to print: the token in its fragment (after `#`), which a browser never sends to any server. */
   url: string;
+  /** A new address for the browser opener: a one-time code in place of the token (opening-codes.ts). */
+  openingUrl(): string;
   origin: string;
   port: number;
   close(): Promise<void>;
 }
 
 const MAX_BODY_BYTES = 4096;
-const TOKEN_SLOT = '__RALPH_DASHBOARD_TOKEN__';
 
 /** Every answer: never cached, never framed by another page, scripts and connections to this origin only. */
 const SECURITY_HEADERS = {
@@ -88,12 +92,31 @@ export function startDashboardServer(options: DashboardServerOptions): Promise<D
   let guard: GuardConfig | undefined;
   const page = options.assets.get('/index.html');
 
+  /** The page opened with a one-time code trades it for the token, once. */
+  const redeemCode = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    let body: unknown;
+    try {
+      body = await readBody(req);
+    } catch (error) {
+      if (error instanceof BodyError) return sendJson(res, error.status, { ok: false, message: error.message });
+      throw error;
+    }
+    const code = typeof body === 'object' && body !== null ? (body as Record<string, unknown>)['code'] : undefined;
+    if (typeof code === 'string' && options.openingCodes.redeem(code)) return sendJson(res, 200, { ok: true, token: options.token });
+    return sendJson(res, 401, {
+      ok: false,
+      message: 'This address was for one opening only, and it was used already or has expired.',
+      hint: 'Open the address ralph dashboard printed in its terminal.',
+    });
+  };
+
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     if (guard === undefined) return send(res, 503, 'text/plain; charset=utf-8', 'starting\n');
     const url = new URL(req.url ?? '/', 'http://dashboard');
     const method = req.method ?? 'GET';
-    const verdict = checkRequest(guard, method, req.headers, url.searchParams.get('token') ?? undefined);
+    const verdict = checkRequest(guard, req.headers, isPublicRequest(method, url.pathname));
     if (!verdict.ok) return send(res, verdict.status, 'text/plain; charset=utf-8', `Refused: ${verdict.reason}. Open the address ralph dashboard printed.\n`);
+    if (method === 'POST' && url.pathname === SESSION_PATH) return redeemCode(req, res);
     if (method === 'POST') {
       const match = /^\/api\/loops\/([^/]+)\/([a-z-]+)$/.exec(url.pathname);
       if (!match) return sendJson(res, 404, { ok: false, message: `no such control: ${url.pathname}` });
@@ -117,10 +140,7 @@ export function startDashboardServer(options: DashboardServerOptions): Promise<D
       return sendJson(res, outcome.status, outcome);
     }
     if (method !== 'GET' && method !== 'HEAD') return send(res, 405, 'text/plain; charset=utf-8', 'method not allowed\n', { allow: 'GET, HEAD, POST' });
-    if (url.pathname === '/' && page !== undefined) {
-      const cookie = `${guard.cookieName}=${options.token}; HttpOnly; SameSite=Strict; Path=/`;
-      return send(res, 200, page.type, page.body.toString('utf8').replace(TOKEN_SLOT, options.token), { 'set-cookie': cookie });
-    }
+    if (url.pathname === '/' && page !== undefined) return send(res, 200, page.type, page.body);
     if (url.pathname === '/api/state') return sendJson(res, 200, options.read());
     if (url.pathname === '/api/events' && method === 'GET') return stream.add(res);
     const asset = options.assets.get(url.pathname);
@@ -146,9 +166,10 @@ export function startDashboardServer(options: DashboardServerOptions): Promise<D
       const hostPart = options.host.includes(':') ? `[${options.host}]` : options.host;
       const origin = `http://${hostPart}:${port}`;
       const hosts = allowedHosts(options.host, port);
-      guard = { token: options.token, hosts, origins: hosts === 'any' ? [] : hosts.map((h) => `http://${h}`), cookieName: `ralph_dashboard_${port}` };
+      guard = { token: options.token, hosts, origins: hosts === 'any' ? [] : hosts.map((h) => `http://${h}`) };
       resolve({
-        url: `${origin}/?token=${options.token}`,
+        url: `${origin}/#token=${options.token}`,
+        openingUrl: () => `${origin}/#code=${options.openingCodes.issue()}`,
         origin,
         port,
         close: () =>

@@ -6,6 +6,8 @@
 
 export interface DashboardState {
   takenAt: string;
+  /** The project the dashboard shows: its folder's name and its path. */
+  project: { name: string; path: string };
   /** Something the page should say above the loops, e.g. a queue file that cannot be read. */
   notice: string | null;
   loops: LoopView[];
@@ -24,6 +26,8 @@ export interface LoopView {
   /** Files that could not be read, each with what was wrong. */
   problems: string[];
   state: LoopStateView;
+  /** How the queue recorded the item's end (null for the project's own loop and unfinished items). */
+  outcome: QueueOutcomeView | null;
   call: RunningCallView | null;
   circuit: CircuitView;
   verify: VerifyView | null;
@@ -34,8 +38,20 @@ export interface LoopView {
   recent: RecentIteration[];
 }
 
+/** The colour of the loop's badge: not started, running, waiting, ended well, ended badly. */
+export type LoopTone = 'idle' | 'live' | 'warn' | 'good' | 'bad';
+
 export interface LoopStateView {
+  /** status.json's word for the loop (running, success, error, completed, …). */
   status: string;
+  /**
+   * What the badge says: the status, except while the loop runs, where an iteration's verdict
+   * (success, error) is not the loop's state, and while it waits (for an answer, for a limit).
+   */
+  label: string;
+  tone: LoopTone;
+  /** What the running loop waits for, in words; null when it waits for nothing. */
+  waitingFor: string | null;
   exitReason: string;
   exitCode: number | null;
   message: string;
@@ -51,6 +67,22 @@ export interface LoopStateView {
   startedAt: string | null;
   updatedAt: string;
   waiting: { reason: string; until: string | null; message: string } | null;
+}
+
+export interface QueueOutcomeView {
+  /** The queue's word: completed, failed, skipped. */
+  state: string;
+  exitReason: string;
+  exitCode: number | null;
+  costUsd: number | null;
+  iterations: number | null;
+  branch: string;
+  prUrl: string;
+  /** Why it failed or was skipped, when the queue says. */
+  error: string;
+  finishedAt: string;
+  /** False when its worktree was removed: what is shown is the queue's record only. */
+  worktreeKept: boolean;
 }
 
 export interface RunningCallView {

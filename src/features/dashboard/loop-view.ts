@@ -6,7 +6,17 @@ import type { ProgressDocument } from '../../state/documents/progress.js';
 import { isFinished } from '../../ui/monitor-sections.js';
 import type { EventRecord } from '../event-log-inspect.js';
 import type { IterationMetric, ParsedMetrics } from '../stats.js';
-import type { CircuitView, IterationPoint, LoopStateView, LoopView, RecentIteration, RunningCallView, VerifyView } from './dashboard-view.js';
+import type {
+  CircuitView,
+  IterationPoint,
+  LoopStateView,
+  LoopTone,
+  LoopView,
+  QueueOutcomeView,
+  RecentIteration,
+  RunningCallView,
+  VerifyView,
+} from './dashboard-view.js';
 import { recentIterations } from './recent-iterations.js';
 
 /** Points per chart: enough for a day-long run, small enough to send every second. */
@@ -22,6 +32,8 @@ export interface LoopFiles {
   title: string;
   queueState: string | null;
   location: string;
+  /** The queue's record of how the item ended (queue items only). */
+  outcome: QueueOutcomeView | null;
   status: JsonRead<StatusDocument>;
   progress: JsonRead<ProgressDocument>;
   circuit: JsonRead<CircuitState>;
@@ -33,6 +45,8 @@ export interface LoopFiles {
   sessionId: string | null;
   /** Whether the process named in status.json still runs (null: finished, or no pid). */
   alive: boolean | null;
+  /** Logs that are not regular files (so were not read), each named with what is there. */
+  oddLogs: string[];
 }
 
 const valueOf = <T>(read: JsonRead<T>): T | undefined => (read.kind === 'ok' ? read.value : undefined);
@@ -46,24 +60,53 @@ function problemsOf(files: LoopFiles): string[] {
     ['.verify_gate', files.gate],
   ];
   const problems = named.flatMap(([name, read]) => (read.kind === 'corrupt' ? [`${name}: ${read.reason}`] : []));
+  problems.push(...files.oddLogs);
   const skipped = files.metrics.skippedLines.length;
   if (skipped > 0) problems.push(`metrics.jsonl: ${skipped} line${skipped === 1 ? '' : 's'} skipped (not a metrics record)`);
   return problems;
 }
 
-function stateView(doc: StatusDocument | undefined, files: LoopFiles): LoopStateView {
+type RawState = Omit<LoopStateView, 'label' | 'tone' | 'waitingFor'>;
+
+/** Iteration verdicts status.json carries between two iterations of a running loop. */
+const ITERATION_VERDICTS = new Set(['success', 'error']);
+
+/**
+ * What the badge says and what the loop waits for. A running loop whose last
+ * iteration failed is still running (its status word is that iteration's
+ * verdict, "error", until the next one starts); a loop whose gate waits for an
+ * answer is waiting, whatever its last message says.
+ */
+export function describeState(state: RawState, started: boolean, verify: VerifyView | null): Pick<LoopStateView, 'label' | 'tone' | 'waitingFor'> {
+  const at = (tone: LoopTone, label: string, waitingFor: string | null = null) => ({ tone, label, waitingFor });
+  if (!started) return at('idle', state.status);
+  if (state.finished) return at(state.exitCode === 0 ? 'good' : 'bad', state.status);
+  if (state.alive === false) return at('bad', state.status);
+  if (verify?.paused === true && state.alive === true)
+    return at('warn', 'waiting for an answer', `an answer to the verify gate (${verify.command}): retry, skip or abort`);
+  if (state.waiting !== null) {
+    const until = state.waiting.until ? ` until ${state.waiting.until}` : '';
+    return at('warn', state.status, `${state.waiting.reason}${until}: ${state.waiting.message}`);
+  }
+  if (state.alive === true && ITERATION_VERDICTS.has(state.status)) return at('live', 'running');
+  return at(state.status === 'paused' || state.status === 'waiting' ? 'warn' : 'live', state.status);
+}
+
+function stateView(doc: StatusDocument | undefined, files: LoopFiles): RawState {
   if (doc === undefined) {
+    // A finished queue item whose worktree is gone: the queue's record says how it ended.
+    const record = files.outcome;
     return {
-      status: 'not started',
-      exitReason: '',
-      exitCode: null,
-      message: '',
+      status: record?.state ?? 'not started',
+      exitReason: record?.exitReason ?? '',
+      exitCode: record?.exitCode ?? null,
+      message: record?.error ?? '',
       lastAction: '',
-      loopCount: 0,
+      loopCount: record?.iterations ?? 0,
       callsThisHour: 0,
       maxCallsPerHour: 0,
       alive: null,
-      finished: false,
+      finished: record !== undefined && record !== null,
       backend: '',
       sessionId: files.sessionId,
       startedAt: null,
@@ -165,29 +208,33 @@ export function iterationPoints(metrics: ParsedMetrics): IterationPoint[] {
 /** The page's view of one loop. Pure: everything read from disk comes in `files`. */
 export function buildLoopView(files: LoopFiles, now: number): LoopView {
   const doc = valueOf(files.status);
-  const state = stateView(doc, files);
+  const raw = stateView(doc, files);
+  const verify = verifyView(valueOf(files.gate));
+  const started = doc !== undefined || files.outcome !== null;
+  const state: LoopStateView = { ...raw, ...describeState(raw, started, verify) };
   const recent: RecentIteration[] = recentIterations(files.events);
   return {
     id: files.id,
     title: files.title,
     queueState: files.queueState,
     location: files.location,
-    started: doc !== undefined,
+    started,
     problems: problemsOf(files),
     state,
+    outcome: files.outcome,
     call: callView(valueOf(files.progress), state, now),
     circuit: circuitView(valueOf(files.circuit), valueOf(files.circuitHistory) ?? []),
-    verify: verifyView(valueOf(files.gate)),
-    totals: totalsView(doc),
+    verify,
+    totals: totalsView(doc, files.outcome),
     iterations: iterationPoints(files.metrics),
     recent,
   };
 }
 
-function totalsView(doc: StatusDocument | undefined): LoopView['totals'] {
+function totalsView(doc: StatusDocument | undefined, outcome: QueueOutcomeView | null): LoopView['totals'] {
   const t = doc?.totals ?? emptyTotals();
   return {
-    costUsd: t.cost_usd,
+    costUsd: doc === undefined ? (outcome?.costUsd ?? 0) : t.cost_usd,
     costEstimated: t.cost_estimated,
     inputTokens: t.input_tokens,
     outputTokens: t.output_tokens,

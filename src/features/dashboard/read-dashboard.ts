@@ -12,15 +12,17 @@ export const MAIN_LOOP_ID = 'main';
 export function listLoops(projectDir: string): { loops: LoopLocation[]; notice: string | null } {
   const paths = ralphPaths(projectDir);
   const queue = readQueueLoops(paths);
-  const main: LoopLocation = { id: MAIN_LOOP_ID, title: basename(paths.project), queueState: null, dir: paths.project, location: '.' };
+  const main: LoopLocation = { id: MAIN_LOOP_ID, title: basename(paths.project), queueState: null, dir: paths.project, location: '.', outcome: null };
   return { loops: [main, ...queue.loops], notice: queue.notice };
 }
 
 /** Everything the page shows, read from the `.ralph/` folders now. */
 export function readDashboardState(projectDir: string, now: number): DashboardState {
   const { loops, notice } = listLoops(projectDir);
+  const paths = ralphPaths(projectDir);
   return {
     takenAt: new Date(now).toISOString(),
+    project: { name: basename(paths.project), path: paths.project },
     notice,
     loops: loops.map((loop) => buildLoopView(readLoopFiles(loop), now)),
   };

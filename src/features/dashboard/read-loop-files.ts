@@ -1,4 +1,5 @@
-import { closeSync, fstatSync, openSync, readSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
+import { oddFileReason, readRegularTail, unreadableReason } from '../../infra/regular-file.js';
 import type { StatusDocument } from '../../core/status-model.js';
 import { readDocument, type DocumentSpec, type JsonRead } from '../../state/document-store.js';
 import { CIRCUIT_HISTORY, CIRCUIT_STATE } from '../../state/documents/circuit.js';
@@ -10,6 +11,7 @@ import { parseEventRecords } from '../event-log-inspect.js';
 import { isLoopAlive, readSessionId } from '../monitor/read-snapshot.js';
 import { readLastLines } from '../monitor/read-log-tail.js';
 import { parseMetrics, type ParsedMetrics } from '../stats.js';
+import type { QueueOutcomeView } from './dashboard-view.js';
 import type { LoopFiles } from './loop-view.js';
 
 /** Session recording lines read from its end: the recent iterations are in there. */
@@ -23,29 +25,18 @@ function readForDisplay<T>(paths: RalphPaths, doc: DocumentSpec<T, RalphPaths>):
   try {
     return readDocument(paths, doc);
   } catch (error) {
-    return { kind: 'corrupt', reason: `cannot be read (${(error as NodeJS.ErrnoException).code ?? String(error)})` };
+    return { kind: 'corrupt', reason: unreadableReason(error) };
   }
 }
 
-/** The end of a file (at most `maxBytes`), starting at a whole line; '' when it cannot be read. */
+/** The end of a file (at most `maxBytes`), starting at a whole line; '' when it cannot be read or is not a regular file. */
 function readTailText(path: string, maxBytes: number): string {
-  let fd: number;
   try {
-    fd = openSync(path, 'r');
+    const { bytes, size } = readRegularTail(path, maxBytes);
+    const text = bytes.toString('utf8');
+    return bytes.length < size ? text.slice(text.indexOf('\n') + 1) : text;
   } catch {
     return '';
-  }
-  try {
-    const size = fstatSync(fd).size;
-    const length = Math.min(size, maxBytes);
-    const buffer = Buffer.alloc(length);
-    readSync(fd, buffer, 0, length, size - length);
-    const text = buffer.toString('utf8');
-    return length < size ? text.slice(text.indexOf('\n') + 1) : text;
-  } catch {
-    return '';
-  } finally {
-    closeSync(fd);
   }
 }
 
@@ -75,14 +66,50 @@ export interface LoopLocation {
   id: string;
   title: string;
   queueState: string | null;
-  /** The folder holding the loop's `.ralph/`. */
-  dir: string;
+  /** The folder holding the loop's `.ralph/`; null for a finished queue item whose worktree is gone. */
+  dir: string | null;
   /** `dir` relative to the project, for display. */
   location: string;
+  /** How the queue recorded the item's end (queue items only). */
+  outcome: QueueOutcomeView | null;
+}
+
+/** A finished queue item whose worktree was removed: nothing to read but the queue's record. */
+function recordOnly(loop: LoopLocation): LoopFiles {
+  return {
+    id: loop.id,
+    title: loop.title,
+    queueState: loop.queueState,
+    location: loop.location,
+    outcome: loop.outcome,
+    status: { kind: 'missing' },
+    progress: { kind: 'missing' },
+    circuit: { kind: 'missing' },
+    circuitHistory: { kind: 'missing' },
+    gate: { kind: 'missing' },
+    metrics: parseMetrics(''),
+    events: [],
+    sessionId: null,
+    alive: null,
+    oddLogs: [],
+  };
+}
+
+/** The logs read from their end that are something else than a regular file, named with what is there. */
+function oddLogs(paths: RalphPaths): string[] {
+  const logs: Array<[string, string]> = [
+    ['logs/metrics.jsonl', paths.metrics],
+    ['logs/session.jsonl', paths.sessionRecording],
+  ];
+  return logs.flatMap(([name, path]) => {
+    const reason = oddFileReason(path);
+    return reason === null ? [] : [`${name}: ${reason}`];
+  });
 }
 
 /** Reads one loop's files for the dashboard; never throws for a missing or damaged file. */
 export function readLoopFiles(loop: LoopLocation): LoopFiles {
+  if (loop.dir === null) return recordOnly(loop);
   const paths = ralphPaths(loop.dir);
   const status = readForDisplay(paths, STATUS);
   const statusRead = status.kind === 'ok' ? { kind: 'ok' as const, doc: status.value } : status;
@@ -92,6 +119,7 @@ export function readLoopFiles(loop: LoopLocation): LoopFiles {
     title: loop.title,
     queueState: loop.queueState,
     location: loop.location,
+    outcome: loop.outcome,
     status,
     progress: readForDisplay(paths, PROGRESS),
     circuit: readForDisplay(paths, CIRCUIT_STATE),
@@ -101,5 +129,6 @@ export function readLoopFiles(loop: LoopLocation): LoopFiles {
     events: parseEventRecords(readLastLines(paths.sessionRecording, EVENT_LINES, EVENT_BYTES).join('\n')).records,
     sessionId: readSessionId(paths.claudeSession, statusRead),
     alive: doc === undefined ? null : isLoopAlive(doc),
+    oddLogs: oddLogs(paths),
   };
 }

@@ -2,10 +2,14 @@ import { timingSafeEqual } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 
 /**
- * Who may talk to the dashboard: a request must carry the run's token and name
- * this server as its Host (a page on another site that resolves its own name to
- * 127.0.0.1 sends its own name, and is refused), and a POST from a browser must
- * come from the dashboard's own page (Origin).
+ * Who may talk to the dashboard: a request must name this server as its Host
+ * (a page on another site that resolves its own name to 127.0.0.1 sends its own
+ * name, and is refused), a request from a browser page must come from the
+ * dashboard's own page (Origin), and everything but the page's own files must
+ * carry the run's token in a header. No cookie ever carries the token: a
+ * cookie is not bound to a port, so the browser would hand it to every other
+ * server on 127.0.0.1 it visits. The page keeps the token for itself
+ * (sessionStorage, which is per origin: scheme, host and port).
  */
 export interface GuardConfig {
   token: string;
@@ -17,13 +21,15 @@ export interface GuardConfig {
   hosts: readonly string[] | 'any';
   /** `http://host:port` values of the page (one per name in `hosts`). */
   origins: readonly string[];
-  /** Cookie carrying the token for the page's own requests (assets, the event stream). */
-  cookieName: string;
 }
 
 export type GuardVerdict = { ok: true } | { ok: false; status: 401 | 403 | 421; reason: string };
 
+/** The header every request of the page carries the token in; a page of another origin cannot set it without this server agreeing (it never does). */
 export const TOKEN_HEADER = 'x-ralph-token';
+
+/** Where the page trades the one-time code of the address it was opened with for the token. */
+export const SESSION_PATH = '/api/session';
 
 /** Whether two tokens are the same, in time that does not depend on where they differ. */
 export function sameToken(expected: string, given: string | undefined): boolean {
@@ -33,14 +39,14 @@ export function sameToken(expected: string, given: string | undefined): boolean 
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
-/** The value of one cookie in a Cookie header. */
-export function cookieValue(header: string | undefined, name: string): string | undefined {
-  if (header === undefined) return undefined;
-  for (const part of header.split(';')) {
-    const eq = part.indexOf('=');
-    if (eq !== -1 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
-  }
-  return undefined;
+/**
+ * Requests that need no token: the page and its script and styles (built into
+ * the package, the same for everyone, holding no data; a browser opening the
+ * address cannot add a header to it), and the trade of a one-time code.
+ */
+export function isPublicRequest(method: string, pathname: string): boolean {
+  if (method === 'GET' || method === 'HEAD') return !pathname.startsWith('/api/');
+  return method === 'POST' && pathname === SESSION_PATH;
 }
 
 const first = (value: string | string[] | undefined): string | undefined => (Array.isArray(value) ? value[0] : value);
@@ -59,27 +65,15 @@ export function isLoopback(host: string): boolean {
   return host === 'localhost' || host === '::1' || /^127(\.\d{1,3}){3}$/.test(host);
 }
 
-/**
- * Checks one request. `queryToken` is the `?token=` of the URL, accepted for
- * GETs only (the address `ralph dashboard` prints); a POST must carry the
- * token in its header, which a page of another origin cannot set without the
- * browser asking this server first (and it never says yes).
- */
-export function checkRequest(config: GuardConfig, method: string, headers: IncomingHttpHeaders, queryToken: string | undefined): GuardVerdict {
+/** Checks one request; `isPublic` (isPublicRequest) says whether it may come without the token. */
+export function checkRequest(config: GuardConfig, headers: IncomingHttpHeaders, isPublic: boolean): GuardVerdict {
   const host = first(headers.host)?.toLowerCase();
   if (host === undefined || (config.hosts !== 'any' && !config.hosts.includes(host))) {
     return { ok: false, status: 421, reason: `this dashboard answers to ${config.hosts === 'any' ? 'a named host' : (config.hosts[0] ?? '')} only` };
   }
   const origins = config.hosts === 'any' ? [`http://${host}`] : config.origins;
   const origin = first(headers.origin);
-  if (method !== 'GET' && method !== 'HEAD') {
-    if (origin !== undefined && !origins.includes(origin)) return { ok: false, status: 403, reason: `requests from ${origin} are refused` };
-    if (!sameToken(config.token, first(headers[TOKEN_HEADER]))) return { ok: false, status: 401, reason: 'missing or wrong token' };
-    return { ok: true };
-  }
   if (origin !== undefined && !origins.includes(origin)) return { ok: false, status: 403, reason: `requests from ${origin} are refused` };
-  const cookie = cookieValue(first(headers.cookie), config.cookieName);
-  const given = [queryToken, first(headers[TOKEN_HEADER]), cookie];
-  if (!given.some((token) => sameToken(config.token, token))) return { ok: false, status: 401, reason: 'missing or wrong token' };
+  if (!isPublic && !sameToken(config.token, first(headers[TOKEN_HEADER]))) return { ok: false, status: 401, reason: 'missing or wrong token' };
   return { ok: true };
 }

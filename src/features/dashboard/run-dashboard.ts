@@ -5,6 +5,7 @@ import type { ProcessRunner } from '../../ports.js';
 import { ralphPaths } from '../../state/paths.js';
 import { runControl } from './dashboard-controls.js';
 import { startDashboardServer, type DashboardServer } from './dashboard-server.js';
+import { OpeningCodes } from './opening-codes.js';
 import { listLoops, readDashboardState } from './read-dashboard.js';
 import { isLoopback } from './request-guard.js';
 import { loadStaticAssets } from './static-assets.js';
@@ -75,7 +76,9 @@ async function openBrowser(url: string, deps: DashboardDeps, cwd: string): Promi
 
 /**
  * `ralph dashboard`: serves the page until the signal aborts, then closes the
- * server. The first line on stdout is the address to open (with its token).
+ * server. The first line on stdout is the address to open (with its token,
+ * for this user's eyes only); the browser opener gets an address with a
+ * one-time code instead, because every user can read its command line.
  */
 export async function runDashboard(options: DashboardOptions, deps: DashboardDeps): Promise<number> {
   const paths = ralphPaths(options.projectDir);
@@ -95,6 +98,7 @@ export async function runDashboard(options: DashboardOptions, deps: DashboardDep
       host: options.host,
       port: options.port,
       token: randomBytes(24).toString('base64url'),
+      openingCodes: new OpeningCodes(deps.now, () => randomBytes(24).toString('base64url')),
       assets,
       read: () => readDashboardState(paths.project, deps.now()),
       control: async (loopId, request) => {
@@ -120,7 +124,7 @@ export async function runDashboard(options: DashboardOptions, deps: DashboardDep
   try {
     deps.stdout.write(`${server.url}\n`);
     deps.stderr.write(`Dashboard of ${paths.project}; Ctrl+C stops it.\n`);
-    if (options.open) await openBrowser(server.url, deps, paths.project);
+    if (options.open) await openBrowser(server.openingUrl(), deps, paths.project);
     if (!deps.signal.aborted) await new Promise<void>((resolve) => deps.signal.addEventListener('abort', () => resolve(), { once: true }));
   } finally {
     await server.close();

@@ -1,4 +1,5 @@
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, fstatSync, readSync } from 'node:fs';
+import { openRegularFile } from '../../infra/regular-file.js';
 
 const CHUNK = 8 * 1024;
 /** Never read more than this from the end of the log, however long its lines. */
@@ -6,13 +7,14 @@ export const LOG_TAIL_MAX_BYTES = 64 * 1024;
 
 /**
  * The last `count` lines of a text file, read backwards from its end so a
- * 10 MB ralph.log costs one or two small reads. Missing file → [].
+ * 10 MB ralph.log costs one or two small reads. Missing file → []; so is
+ * anything but a regular file (a named pipe there never blocks the reader).
  */
 export function readLastLines(path: string, count: number, maxBytes = LOG_TAIL_MAX_BYTES): string[] {
   if (count <= 0) return [];
   let fd: number;
   try {
-    fd = openSync(path, 'r');
+    fd = openRegularFile(path);
   } catch {
     return [];
   }

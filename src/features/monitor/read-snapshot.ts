@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import type { StatusDocument } from '../../core/status-model.js';
 import { ralphPaths, type RalphPaths } from '../../state/paths.js';
 import { readDocument, type DocumentSpec, type JsonRead } from '../../state/document-store.js';
@@ -9,6 +8,7 @@ import { isFinished } from '../../ui/monitor-sections.js';
 import type { MonitorSnapshot, StatusRead } from '../../ui/render-monitor.js';
 import { parseStoredAgentSession } from '../../core/agent-session-expiry.js';
 import { readLastLines } from './read-log-tail.js';
+import { readRegularFile, unreadableReason } from '../../infra/regular-file.js';
 import { QUEUE } from '../../state/documents/queue.js';
 import { readRunningLoops, type RunningLoopView } from '../queue/running-loops.js';
 
@@ -25,7 +25,7 @@ function readForDisplay<T>(paths: RalphPaths, doc: DocumentSpec<T, RalphPaths>):
   try {
     return readDocument(paths, doc);
   } catch (error) {
-    return { kind: 'corrupt', reason: `cannot be read (${(error as NodeJS.ErrnoException).code ?? String(error)})` };
+    return { kind: 'corrupt', reason: unreadableReason(error) };
   }
 }
 
@@ -37,7 +37,7 @@ function readStatus(paths: RalphPaths): StatusRead {
 /** The agent session id: the session file first, then what status.json knows. */
 export function readSessionId(path: string, status: StatusRead): string | null {
   try {
-    const id = parseStoredAgentSession(readFileSync(path, 'utf8'))?.sessionId ?? null;
+    const id = parseStoredAgentSession(readRegularFile(path, 'utf8'))?.sessionId ?? null;
     if (id !== null) return id;
   } catch {
     // No session file yet: fall back to what status.json knows.

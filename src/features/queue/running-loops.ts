@@ -1,8 +1,8 @@
 import type { QueueItem } from '../../core/queue/queue-item.js';
-import { readDocument } from '../../state/document-store.js';
+import { readDocument, type DocumentSpec, type JsonRead } from '../../state/document-store.js';
 import { PROGRESS } from '../../state/documents/progress.js';
 import { STATUS } from '../../state/documents/status.js';
-import { ralphPaths } from '../../state/paths.js';
+import { ralphPaths, type RalphPaths } from '../../state/paths.js';
 import { queueWorktreeDir } from './worktree-dir.js';
 
 /**
@@ -40,7 +40,7 @@ export function readRunningLoop(project: string, item: QueueItem): RunningLoopVi
   const dir = item.worktree === undefined ? undefined : queueWorktreeDir(ralphPaths(project), item.worktree);
   if (dir === undefined) return view;
   const paths = ralphPaths(dir);
-  const status = readDocument(paths, STATUS);
+  const status = readShown(paths, STATUS);
   // A resumed item's worktree still holds the status of its interrupted run until the new loop writes its own.
   const current = status.kind === 'ok' && !(item.started_at && Date.parse(status.value.started_at ?? '') < Date.parse(item.started_at) - 1000);
   if (status.kind === 'ok' && current) {
@@ -51,9 +51,18 @@ export function readRunningLoop(project: string, item: QueueItem): RunningLoopVi
     view.costEstimated = s.totals.cost_estimated;
     view.lastAction = s.last_action;
   }
-  const progress = readDocument(paths, PROGRESS);
+  const progress = readShown(paths, PROGRESS);
   if (current && progress.kind === 'ok' && progress.value.status !== 'idle' && progress.value.last_output !== '') view.lastAction = progress.value.last_output;
   return view;
+}
+
+/** A file that cannot be read at all (permissions, a named pipe in its place) shows as no data: the view is only a summary. */
+function readShown<T>(paths: RalphPaths, doc: DocumentSpec<T, RalphPaths>): JsonRead<T> {
+  try {
+    return readDocument(paths, doc);
+  } catch (error) {
+    return { kind: 'corrupt', reason: String(error) };
+  }
 }
 
 export function readRunningLoops(project: string, items: readonly QueueItem[]): RunningLoopView[] {

@@ -66,7 +66,7 @@ describe('loadDocument', () => {
   it('throws for a directory where the file should be', () => {
     const paths = project();
     mkdirSync(paths.rateLimit);
-    expect(() => loadDocument(paths, RATE_LIMIT, () => {})).toThrow(/EISDIR/);
+    expect(() => loadDocument(paths, RATE_LIMIT, () => {})).toThrow(/rate_limit.* is a directory, not a regular file\./);
   });
 });
 

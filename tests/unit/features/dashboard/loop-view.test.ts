@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { initialCircuit } from '../../../../src/core/circuit-breaker.js';
 import { emptyTotals, type StatusDocument } from '../../../../src/core/status-model.js';
 import type { GateState } from '../../../../src/core/verify-gate.js';
-import { buildLoopView, DASHBOARD_CHART_POINTS, iterationPoints, type LoopFiles } from '../../../../src/features/dashboard/loop-view.js';
+import { buildLoopView, DASHBOARD_CHART_POINTS, describeState, iterationPoints, type LoopFiles } from '../../../../src/features/dashboard/loop-view.js';
 import { recentIterations } from '../../../../src/features/dashboard/recent-iterations.js';
 import type { EventRecord } from '../../../../src/features/event-log-inspect.js';
 import { parseMetrics } from '../../../../src/features/stats.js';
@@ -76,6 +76,8 @@ function files(over: Partial<LoopFiles> = {}): LoopFiles {
     title: 'project',
     queueState: null,
     location: '.',
+    outcome: null,
+    oddLogs: [],
     status: { kind: 'ok', value: status() },
     progress: { kind: 'missing' },
     circuit: { kind: 'ok', value: initialCircuit(NOW) },
@@ -287,5 +289,48 @@ describe('buildLoopView', () => {
       'metrics.jsonl: 2 lines skipped (not a metrics record)',
     ]);
     expect(view.started).toBe(false);
+  });
+});
+
+describe('describeState: what the badge says and what the loop waits for', () => {
+  const running = { ...buildLoopView(files({ status: { kind: 'ok', value: status({ status: 'running', exit_reason: '', exit_code: null }) } }), NOW).state };
+  const gate = { command: 'npm test', status: 'escalated', attempt: 3, maxAttempts: 3, paused: true, lastPassed: false, lastFailureTail: '' };
+  it.each([
+    ['a loop that never ran', { ...running, status: 'not started' }, false, null, { label: 'not started', tone: 'idle', waitingFor: null }],
+    ['a running loop', { ...running, alive: true }, true, null, { label: 'running', tone: 'live', waitingFor: null }],
+    // Between two iterations status.json holds the last one's verdict: the loop itself runs on.
+    [
+      'a running loop whose last iteration failed (after a retry)',
+      { ...running, status: 'error', alive: true },
+      true,
+      null,
+      { label: 'running', tone: 'live' },
+    ],
+    ['a running loop whose last iteration passed', { ...running, status: 'success', alive: true }, true, null, { label: 'running', tone: 'live' }],
+    [
+      'a running loop whose gate waits for an answer',
+      { ...running, alive: true, message: 'Loop #3: Claude is working' },
+      true,
+      gate,
+      { label: 'waiting for an answer', tone: 'warn', waitingFor: 'an answer to the verify gate (npm test): retry, skip or abort' },
+    ],
+    [
+      'a finished run with a paused gate',
+      { ...running, finished: true, exitCode: 6, status: 'stopped', alive: null },
+      true,
+      gate,
+      { label: 'stopped', tone: 'bad', waitingFor: null },
+    ],
+    ['a loop gone without an end', { ...running, status: 'error', alive: false }, true, null, { label: 'error', tone: 'bad' }],
+    [
+      'a loop waiting for the rate limit',
+      { ...running, status: 'waiting', alive: true, waiting: { reason: 'rate_limit', until: '2026-03-01T13:00:00Z', message: 'Rate limit reached' } },
+      true,
+      null,
+      { label: 'waiting', tone: 'warn', waitingFor: 'rate_limit until 2026-03-01T13:00:00Z: Rate limit reached' },
+    ],
+    ['a finished loop', { ...running, finished: true, exitCode: 0, status: 'completed' }, true, null, { label: 'completed', tone: 'good' }],
+  ] as const)('%s', (_name, state, started, verify, expected) => {
+    expect(describeState(state, started, verify)).toMatchObject(expected);
   });
 });

@@ -2,7 +2,8 @@ import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readQueueLoops } from '../../../../src/features/dashboard/queue-loops.js';
-import { readDashboardState } from '../../../../src/features/dashboard/read-dashboard.js';
+import { runControl } from '../../../../src/features/dashboard/dashboard-controls.js';
+import { listLoops, readDashboardState } from '../../../../src/features/dashboard/read-dashboard.js';
 import { ralphPaths } from '../../../../src/state/paths.js';
 import { tempDir } from '../../../helpers/temp-dir.js';
 
@@ -55,6 +56,48 @@ describe('the loops of a queue', () => {
     ]);
     expect(state.loops[1]).toMatchObject({ started: true, state: { exitReason: 'plan_complete' }, totals: { costUsd: 0.5 } });
     expect(state.loops[2]).toMatchObject({ started: true, state: { exitReason: 'max_loops' }, totals: { costUsd: 1.25 }, iterations: [{ costUsd: 1.25 }] });
+  });
+
+  it('a finished run whose worktree was removed stays visible with the outcome the queue recorded; a pending item without one does not show', async () => {
+    const dir = project();
+    queue(dir, {
+      version: 1,
+      items: [
+        item('fix-auth', 'completed', {
+          title: 'Fix the login',
+          branch: 'ralph/fix-auth',
+          worktree: '.ralph/worktrees/fix-auth',
+          finished_at: '2026-03-01T11:40:00Z',
+          result: { exit_reason: 'project_complete', exit_code: 0, cost: 1.5, iterations: 4, pr_url: 'https://example.test/pr/7' },
+        }),
+        item('add-api', 'failed', { title: 'Add the API', result: { exit_reason: 'max_loops', exit_code: 7, error: 'no progress' } }),
+        item('later', 'pending'),
+      ],
+    });
+    const state = readDashboardState(dir, NOW);
+    expect(state.loops.map((l) => l.id)).toEqual(['main', 'fix-auth', 'add-api']);
+    expect(state.loops[1]).toMatchObject({
+      started: true,
+      state: { status: 'completed', label: 'completed', tone: 'good', exitReason: 'project_complete', exitCode: 0, loopCount: 4, finished: true },
+      totals: { costUsd: 1.5 },
+      outcome: { state: 'completed', branch: 'ralph/fix-auth', prUrl: 'https://example.test/pr/7', worktreeKept: false, finishedAt: '2026-03-01T11:40:00Z' },
+    });
+    expect(state.loops[2]).toMatchObject({ state: { label: 'failed', tone: 'bad', exitCode: 7 }, outcome: { error: 'no progress', worktreeKept: false } });
+    // Its buttons have no loop to act on.
+    const record = listLoops(dir).loops.find((l) => l.id === 'add-api');
+    if (record === undefined) throw new Error('add-api is not listed');
+    expect(
+      await runControl(
+        record,
+        { action: 'reset-circuit' },
+        () => NOW,
+        () => undefined,
+      ),
+    ).toEqual({
+      status: 409,
+      ok: false,
+      message: "The queue item 'add-api' has finished and its worktree was removed: there is no loop to control.",
+    });
   });
 
   it('without a queue file: the project loop alone, no notice', () => {

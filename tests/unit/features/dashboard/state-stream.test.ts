@@ -31,7 +31,7 @@ let reads = 0;
 let notice: string | null = null;
 const read = (): DashboardState => {
   reads += 1;
-  return { takenAt: new Date(reads * 1000).toISOString(), notice, loops: [] };
+  return { takenAt: new Date(reads * 1000).toISOString(), project: { name: 'p', path: '/p' }, notice, loops: [] };
 };
 
 beforeEach(() => {
@@ -51,7 +51,7 @@ describe('the state stream', () => {
     expect(res.status).toBe(200);
     expect(res.headers['content-type']).toBe('text/event-stream; charset=utf-8');
     expect(res.chunks[0]).toBe('retry: 1000\n\n');
-    expect(res.chunks[1]).toMatch(/^data: \{"takenAt":"1970-01-01T00:00:01\.000Z","notice":null,"loops":\[\]\}\n\n$/);
+    expect(res.chunks[1]).toMatch(/^data: \{"takenAt":"1970-01-01T00:00:01\.000Z","project":\{"name":"p","path":"\/p"\},"notice":null,"loops":\[\]\}\n\n$/);
     // A new read time alone is no change.
     vi.advanceTimersByTime(3000);
     expect(reads).toBe(4);
