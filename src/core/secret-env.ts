@@ -167,7 +167,7 @@ const TOKEN_IN_VALUE = [
 ];
 
 /** `scheme://userinfo@` — the userinfo part of a URL: `user:password`, or a token as the user. */
-const URL_USERINFO = /([a-z][a-z0-9+.-]*:\/\/)([^\s/@]*)@/gi;
+const URL_USERINFO = /\b([a-z][a-z0-9+.-]*:\/\/)([^\s/@]*)@/gi;
 
 /** A user name alone in a URL (`ssh://git@host`, `ftp://anonymous@host`) is not a credential. */
 const PLAIN_USER = /^[A-Za-z][A-Za-z._-]{0,31}$/;
@@ -177,7 +177,7 @@ const PLAIN_USER = /^[A-Za-z][A-Za-z._-]{0,31}$/;
  * `password=…`, an ADO.NET or ODBC string's `Pwd=…`, an Azure connection string's
  * `AccountKey=…` or `SharedAccessSignature=…`, a signed URL's `sig=…`.
  */
-const KEY_VALUE_PAIR = /(^|[;&?,\s])([A-Za-z_][\w .-]*?)\s*=\s*([^;&,\s]*)/g;
+const KEY_VALUE_PAIR = /(^|[;&?,\s])([A-Za-z_][\w.-]*(?: [A-Za-z_][\w.-]*)?)\s*=\s*([^;&,\s]*)/g;
 
 /**
  * What every check of judgeValue needs to find anything: an option word's `=`,
