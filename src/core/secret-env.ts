@@ -185,7 +185,7 @@ const KEY_VALUE_PAIR = /(^|[;&?,\s])([A-Za-z_][\w.-]*(?: [A-Za-z_][\w.-]*)?)\s*=
  * long enough to be a random key.
  */
 const MAY_HOLD_CREDENTIAL =
-  /[=@]|gh[pousr]_|github_pat_|gl[a-z]+-|npm_|xox|xapp-|A[KSGIRN][IS]A|sk-|[rs]k_|AIza|ya29\.|hf_|do[opr]_v1|SG\.|pypi-|dckr_|shp|hv[sb]\.|glsa_|sntry|ATATT|lin_api_|rubygems_|eyJ|-----BEGIN|Basic |Bearer |Token |Digest |[A-Za-z0-9+/_-]{20}/;
+  /[=@]|gh[pousr]_|github_pat_|gl[a-z]+-|npm_|xox|xapp-|AKIA|ASIA|AGPA|AIDA|AROA|ANPA|sk-|[rs]k_|AIza|ya29\.|hf_|do[opr]_v1|SG\.|pypi-|dckr_|shp|hv[sb]\.|glsa_|sntry|ATATT|lin_api_|rubygems_|eyJ|-----BEGIN|Basic |Bearer |Token |Digest |[A-Za-z0-9+/_-]{20}/;
 
 /** One option word of a flags variable: `-Dproxy.password=…`, `--token=…`, `api_key=…`. */
 const OPTION_WORD = /^(-{0,2}(?:D|X)?)([A-Za-z_][\w.-]*)=(.*)$/s;

@@ -1,6 +1,7 @@
-// A token the agent splits over two assistant messages of a real stream (and over two deltas of a
-// streamed message) is still redacted in `ralph --live` output and live.log: Ralph prints a line
-// break between the messages, which must not hide the token from the redactor.
+// A token the agent splits over two assistant messages of a real stream is still redacted in
+// `ralph --live` output and live.log: Ralph prints a line break between the messages, which must
+// not hide the token from the redactor (deltas of one streamed message: the unit test of
+// LiveTextRedactor).
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -11,8 +12,6 @@ const TOKEN = 'ghp_SPLITacrossTwoMessages000000000001';
 const HALVES = [TOKEN.slice(0, 17), TOKEN.slice(17)] as const;
 
 const assistant = (id: string, text: string): string => JSON.stringify({ type: 'assistant', message: { id, content: [{ type: 'text', text }] } });
-const delta = (text: string): string =>
-  JSON.stringify({ type: 'stream_event', event: { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text } } });
 const result = JSON.stringify({ type: 'result', subtype: 'success', is_error: false, result: 'done' });
 
 /** The output with every line break removed: what a reader puts together from the two halves. */
