@@ -55,12 +55,16 @@ function explainRefusedSecret(name: string, why: string): string {
   );
 }
 
-/** A value part that is only a `$NAME` reference (left for the command's own shell), not a secret itself. */
-const ONLY_REFERENCE = /^["']?\$(?:\{\w+\}|\w+)["']?$/;
+/**
+ * A value part that names a secret rather than holding it: a `$NAME` reference (left for the
+ * command's own shell) or a variable's name (`-c model_providers.x.env_key="AZURE_OPENAI_API_KEY"`).
+ */
+const ONLY_REFERENCE = /^["']*(?:\$(?:\{\w+\}|\w+)|[A-Z][A-Z0-9_]*)["']*$/;
 
 /**
  * Why a value written in .ralphrc itself looks like a credential (a token, a password in a URL,
- * `password=…`), or undefined. `$NAME` references are left out: they are the right way to name one.
+ * `password=…`), or undefined. `$NAME` references and variable names are left out: they are the
+ * right way to name one.
  */
 function literalCredential(value: string): string | undefined {
   const verdict = judgeValue(value);

@@ -174,6 +174,7 @@ describe('parseRalphrc: variable expansion', () => {
     expect(valueOf(`VERIFY_COMMAND='mvn test -Dpassword="$DB_PASSWORD" --token=$NPM_TOKEN'`)).toBe('mvn test -Dpassword="$DB_PASSWORD" --token=$NPM_TOKEN');
     expect(valueOf('VERIFY_ENV="NPM_TOKEN=npm_Q8Lm2Xv9Rn4Kp7Wb3Yc6Hd1Fs0Gj5ZeAbCd"')).toBe('NPM_TOKEN=npm_Q8Lm2Xv9Rn4Kp7Wb3Yc6Hd1Fs0Gj5ZeAbCd');
     expect(valueOf('VERIFY_COMMAND="npm test -- --reporter=verbose"')).toBe('npm test -- --reporter=verbose');
+    expect(valueOf(`CODEX_EXTRA_ARGS='-c model_providers.x.env_key="AZURE_OPENAI_API_KEY"'`)).toBe('-c model_providers.x.env_key="AZURE_OPENAI_API_KEY"');
     expect(valueOf('A="$HOME/x"', { HOME: '/home/ada' })).toBe('/home/ada/x');
   });
 
