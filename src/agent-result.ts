@@ -18,8 +18,11 @@ export type AgentOutcome =
   | { kind: 'failed'; message: string; resetSession: boolean }
   /** The agent cannot run at all (missing command, scripted responses used up). */
   | { kind: 'fatal'; message: string }
-  /** Credentials or billing: no retry helps, the user must act. */
-  | { kind: 'unrecoverable'; message: string; advice: string };
+  /**
+   * Credentials or billing: no retry helps, the user must act. `refusedCredentials` when the
+   * agent was refused its credentials (so a variable Ralph withheld from it may be the cause).
+   */
+  | { kind: 'unrecoverable'; message: string; advice: string; refusedCredentials?: boolean };
 
 export type AgentOutcomeKind = AgentOutcome['kind'];
 

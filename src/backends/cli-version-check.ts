@@ -9,6 +9,8 @@ export interface AgentCliCheck {
   command: readonly string[];
   minVersion: string;
   cwd: string;
+  /** The environment the agent itself gets: a version check is a run of the agent's CLI like any other. */
+  env: Record<string, string>;
   warn: (message: string) => void;
   /** How messages name the CLI ("Codex CLI"). */
   agent: string;
@@ -42,7 +44,7 @@ export async function checkAgentCli(check: AgentCliCheck): Promise<string | unde
   const [file, ...prefix] = command;
   if (!file) throw new RalphError(`${check.commandKey} is empty.`, ExitCode.Usage, installHint);
   const shown = command.join(' ');
-  const result = await check.runner.run(file, [...prefix, '--version'], { cwd: check.cwd, timeoutMs: 30_000 });
+  const result = await check.runner.run(file, [...prefix, '--version'], { cwd: check.cwd, env: check.env, timeoutMs: 30_000 });
   if (result.spawnError !== undefined || result.exitCode === 127) {
     throw new RalphError(`${agent} not found: '${shown}' could not be started.`, ExitCode.Usage, installHint);
   }
@@ -68,9 +70,18 @@ export async function checkAgentCli(check: AgentCliCheck): Promise<string | unde
 /** What messages say about one agent CLI: its name, the key of its command, how to install and update it. */
 export type AgentCliAbout = Pick<AgentCliCheck, 'agent' | 'commandKey' | 'installHint' | 'updateHint'>;
 
-/** The check a backend runs before its loop's first call; the version found goes to the log. */
-export async function checkCliBeforeLoop(ctx: BackendContext, command: readonly string[], minVersion: string, about: AgentCliAbout): Promise<void> {
+/**
+ * The check a backend runs before its loop's first call, in `env` (the agent's own filtered
+ * environment); the version found goes to the log.
+ */
+export async function checkCliBeforeLoop(
+  ctx: BackendContext,
+  command: readonly string[],
+  minVersion: string,
+  about: AgentCliAbout,
+  env: Record<string, string>,
+): Promise<void> {
   const { logger } = ctx;
-  const version = await checkAgentCli({ runner: ctx.runner, command, minVersion, cwd: ctx.paths.project, warn: (m) => logger.warn(m), ...about });
+  const version = await checkAgentCli({ runner: ctx.runner, command, minVersion, cwd: ctx.paths.project, env, warn: (m) => logger.warn(m), ...about });
   if (version) logger.info(`${about.agent} ${version}`);
 }

@@ -21,7 +21,7 @@ export interface ParsedRalphrc {
   errors: RalphrcIssue[];
 }
 
-import { isSecretName } from '../core/secret-env.js';
+import { isHarmlessName, isSecretName, judgeValue } from '../core/secret-env.js';
 
 const KEY = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const REFERENCE = /\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Za-z_][A-Za-z0-9_]*)/g;
@@ -33,10 +33,14 @@ function expandVariables(raw: string, lookup: (name: string) => string | undefin
     return { ok: false, message: 'command substitution ($(...) or backticks) is not supported: .ralphrc is read, never executed' };
   }
   // A secret expanded into a setting would be shown wherever settings are: the
-  // verify command line, status files, logs, the terminal and --config.
+  // verify command line, status files, logs, the terminal and --config. Judged by
+  // the rules that keep credentials from the agent: the variable's name, then its value.
   for (const match of raw.matchAll(REFERENCE)) {
     const name = (match[1] ?? match[2]) as string;
-    if (isSecretName(name)) return { ok: false, message: explainRefusedSecret(name) };
+    if (isSecretName(name)) return { ok: false, message: explainRefusedSecret(name, 'looks like a secret') };
+    const value = lookup(name);
+    if (value !== undefined && judgeValue(value, { randomRuns: !isHarmlessName(name) }).kind !== 'clean')
+      return { ok: false, message: explainRefusedSecret(name, 'holds what looks like a credential') };
   }
   const value = raw.replace(REFERENCE, (_m, braced: string | undefined, bare: string | undefined) => {
     return lookup((braced ?? bare) as string) ?? '';
@@ -44,10 +48,39 @@ function expandVariables(raw: string, lookup: (name: string) => string | undefin
   return { ok: true, value };
 }
 
-function explainRefusedSecret(name: string): string {
+function explainRefusedSecret(name: string, why: string): string {
   return (
-    `$${name} looks like a secret and is not expanded into a setting (it would show up in the command line, status files, logs and --config). ` +
+    `$${name} ${why} and is not expanded into a setting (it would show up in the command line, status files, logs and --config). ` +
     `Give it to the verify command with --verify-env ${name}=… (or VERIFY_ENV) and write the setting in single quotes, e.g. '… "$${name}"', so the command's own shell expands it`
+  );
+}
+
+/**
+ * A value part that names a secret rather than holding it: a `$NAME` reference (left for the
+ * command's own shell) or a variable's name (`-c model_providers.x.env_key="AZURE_OPENAI_API_KEY"`).
+ */
+const ONLY_REFERENCE = /^["']*(?:\$(?:\{\w+\}|\w+)|[A-Z][A-Z0-9_]*)["']*$/;
+
+/**
+ * Why a value written in .ralphrc itself looks like a credential (a token, a password in a URL,
+ * `password=…`), or undefined. `$NAME` references and variable names are left out: they are the
+ * right way to name one.
+ */
+function literalCredential(value: string): string | undefined {
+  const verdict = judgeValue(value);
+  if (verdict.kind === 'secret') return 'looks like it holds a credential (a token or key)';
+  if (verdict.kind === 'stripped' && verdict.removed.some((part) => !ONLY_REFERENCE.test(part))) return 'holds a password or key';
+  return undefined;
+}
+
+/** Keys whose values are secrets by design, handed to the redactor (VERIFY_ENV) or names only (AGENT_ENV). */
+const SECRET_HOLDING_KEYS = new Set(['VERIFY_ENV', 'AGENT_ENV']);
+
+function explainLiteralCredential(why: string): string {
+  return (
+    `the value ${why}; a secret written in .ralphrc shows up in the command line, status files, logs and --config. ` +
+    'Export it in your shell instead, give it to the verify command with --verify-env NAME=… (or VERIFY_ENV), ' +
+    `and refer to it in single quotes, e.g. '… "$NAME"', so the command's own shell expands it`
   );
 }
 
@@ -122,6 +155,11 @@ export function parseRalphrc(text: string, env: Readonly<Record<string, string |
     const parsed = parseValue(line.slice(eq + 1), lookup);
     if (!parsed.ok) {
       errors.push({ line: lineNo, message: `${clipText(key)}: ${parsed.message}` });
+      return;
+    }
+    const literal = SECRET_HOLDING_KEYS.has(key) ? undefined : literalCredential(line.slice(eq + 1));
+    if (literal !== undefined) {
+      errors.push({ line: lineNo, message: `${clipText(key)}: ${explainLiteralCredential(literal)}` });
       return;
     }
     defined.set(key, parsed.value);

@@ -1,4 +1,4 @@
-import { isSecretName, judgeValue, type EnvFilterReport } from './secret-env.js';
+import { isHarmlessName, isSecretName, judgeValue, type EnvFilterReport } from './secret-env.js';
 
 /**
  * The environment of the agent. The agent runs shell commands of its own
@@ -6,28 +6,13 @@ import { isSecretName, judgeValue, type EnvFilterReport } from './secret-env.js'
  * can read and send anywhere. It gets the user's environment minus anything
  * that looks like a credential — by name or by value, with the same rules as
  * the verify command — except:
- * - its own credentials and configuration (ANTHROPIC_*, CLAUDE_*): without them
- *   it cannot run at all;
- * - the cloud credentials of the provider Claude Code was told to use
- *   (CLAUDE_CODE_USE_BEDROCK → AWS, CLAUDE_CODE_USE_VERTEX → Google);
+ * - its own credentials and configuration, as its backend declares them (each
+ *   backend knows its CLI's variables, and the keys its CLI's configuration names):
+ *   without them it cannot run at all, and no agent gets another agent's;
  * - names the user passed through explicitly (`--agent-env NAME`, AGENT_ENV).
  * Everything else that is not secret-looking passes unchanged, so toolchains,
  * locale, terminal and the project's own settings keep working.
  */
-
-/** The agent's own API key, OAuth token and settings. */
-const AGENT_OWN_PREFIXES = ['ANTHROPIC_', 'CLAUDE_'];
-
-const BEDROCK_NAMES = [
-  'AWS_ACCESS_KEY_ID',
-  'AWS_SECRET_ACCESS_KEY',
-  'AWS_SESSION_TOKEN',
-  'AWS_BEARER_TOKEN_BEDROCK',
-  'AWS_PROFILE',
-  'AWS_REGION',
-  'AWS_DEFAULT_REGION',
-];
-const VERTEX_NAMES = ['GOOGLE_APPLICATION_CREDENTIALS', 'GOOGLE_CLOUD_PROJECT', 'CLOUD_ML_REGION'];
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -37,48 +22,39 @@ export interface AgentEnv extends EnvFilterReport {
   missing: string[];
 }
 
-function isOn(value: string | undefined): boolean {
-  return value !== undefined && value !== '' && value !== '0' && value.toLowerCase() !== 'false';
-}
-
 /**
- * What another agent CLI needs for itself (its key, base URL and settings), for a backend that is
- * not Claude Code: names that start with one of `prefixes`, and `names` exactly.
+ * What one agent CLI needs for itself (its key, base URL and settings): names that start with
+ * one of `prefixes`, and `names` exactly. Declared by each backend in its own folder.
  */
 export interface AgentOwnEnv {
   prefixes: readonly string[];
   names: readonly string[];
 }
 
-/** Names the agent needs for itself: another agent's own list, or Claude's given which model provider it was told to use. */
-function listAgentOwnNames(parentEnv: Env, agent?: AgentOwnEnv): Set<string> {
-  if (agent) {
-    const named = Object.keys(parentEnv).filter((name) => agent.prefixes.some((prefix) => name.startsWith(prefix)) || agent.names.includes(name));
-    return new Set(named);
-  }
-  const own = new Set<string>();
-  for (const name of Object.keys(parentEnv)) {
-    if (AGENT_OWN_PREFIXES.some((prefix) => name.startsWith(prefix))) own.add(name);
-  }
-  if (isOn(parentEnv['CLAUDE_CODE_USE_BEDROCK'])) for (const name of BEDROCK_NAMES) own.add(name);
-  if (isOn(parentEnv['CLAUDE_CODE_USE_VERTEX'])) for (const name of VERTEX_NAMES) own.add(name);
-  return own;
+/** True for a flag variable that is set: not empty, `0` or `false`. */
+export function isOn(value: string | undefined): boolean {
+  return value !== undefined && value !== '' && value !== '0' && value.toLowerCase() !== 'false';
+}
+
+/** True when `name` is one of the agent's own variables. */
+export function isOwnVariable(name: string, own: AgentOwnEnv): boolean {
+  return own.prefixes.some((prefix) => name.startsWith(prefix)) || own.names.includes(name);
 }
 
 /**
  * The environment for the agent process and, by name, what was kept from it.
- * `passThrough` names are passed verbatim, whatever they look like.
+ * `passThrough` names are passed verbatim, whatever they look like; so are the
+ * agent's `own` variables.
  */
-export function buildAgentEnv(parentEnv: Env, passThrough: readonly string[] = [], agent?: AgentOwnEnv): AgentEnv {
+export function buildAgentEnv(parentEnv: Env, passThrough: readonly string[], own: AgentOwnEnv): AgentEnv {
   const env: Record<string, string> = {};
   const withheld: string[] = [];
   const stripped: string[] = [];
   const explicit = new Set(passThrough);
-  const own = listAgentOwnNames(parentEnv, agent);
   for (const name of Object.keys(parentEnv).sort()) {
     const value = parentEnv[name];
     if (value === undefined) continue;
-    if (explicit.has(name) || own.has(name)) {
+    if (explicit.has(name) || isOwnVariable(name, own)) {
       env[name] = value;
       continue;
     }
@@ -86,7 +62,7 @@ export function buildAgentEnv(parentEnv: Env, passThrough: readonly string[] = [
       withheld.push(name);
       continue;
     }
-    const verdict = judgeValue(value);
+    const verdict = judgeValue(value, { randomRuns: !isHarmlessName(name) });
     if (verdict.kind === 'secret') withheld.push(name);
     else if (verdict.kind === 'stripped') {
       stripped.push(name);

@@ -31,7 +31,12 @@
  * overrides are always passed: the user asked for them by name.
  */
 
-import { isSecretName, judgeValue } from './secret-env.js';
+import { isHarmlessName, isSecretName, judgeValue } from './secret-env.js';
+
+/** The verdict on an allowlisted value (a path may look random; see judgeValue). */
+function judgeAllowed(name: string, value: string): ReturnType<typeof judgeValue> {
+  return judgeValue(value, { randomRuns: !isHarmlessName(name) });
+}
 
 export const VERIFY_ENV_ALLOWLIST: readonly string[] = [
   // shell basics
@@ -137,7 +142,7 @@ export function buildVerifyEnv(
   for (const name of Object.keys(parentEnv).sort()) {
     const value = parentEnv[name];
     if (value === undefined || !isAllowedName(name)) continue;
-    const verdict = judgeValue(value);
+    const verdict = judgeAllowed(name, value);
     if (verdict.kind === 'secret') continue;
     env[name] = verdict.kind === 'stripped' ? verdict.value : value;
   }
@@ -150,7 +155,7 @@ export function droppedVerifyEnvNames(parentEnv: Readonly<Record<string, string 
   return Object.keys(parentEnv)
     .filter((name) => {
       const value = parentEnv[name];
-      return value !== undefined && (!isAllowedName(name) || judgeValue(value).kind === 'secret');
+      return value !== undefined && (!isAllowedName(name) || judgeAllowed(name, value).kind === 'secret');
     })
     .sort();
 }
@@ -160,7 +165,7 @@ export function strippedVerifyEnvNames(parentEnv: Readonly<Record<string, string
   return Object.keys(parentEnv)
     .filter((name) => {
       const value = parentEnv[name];
-      return value !== undefined && isAllowedName(name) && judgeValue(value).kind === 'stripped';
+      return value !== undefined && isAllowedName(name) && judgeAllowed(name, value).kind === 'stripped';
     })
     .sort();
 }

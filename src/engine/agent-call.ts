@@ -120,6 +120,8 @@ export async function callAgent(loopSession: LoopRun, outputLogPath: string, pla
     return { run: agentRun, outputLogPath, resumed: session !== undefined };
   } finally {
     clearInterval(heartbeat);
+    const rest = live.end?.() ?? '';
+    if (rest) loopSession.emit({ type: 'call.output', text: rest });
     loopSession.emit({ type: 'call.end', iteration: run.loop, ...(ended ? { run: ended } : {}) });
   }
 }

@@ -7,6 +7,8 @@ import type { VerifyGate } from './verify-gate.js';
 /** Turns stream events into display text for --live and live.log. */
 export interface LiveView {
   push(event: AgentProgress): string;
+  /** What is still held when the call ends (text that could have been the start of a secret). */
+  end?(): string;
 }
 
 export interface LoopDeps extends EngineIo {

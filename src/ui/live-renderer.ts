@@ -1,4 +1,5 @@
 import type { AgentProgress } from '../agent-result.js';
+import type { LivePart } from '../core/live-text-redactor.js';
 import { sanitizeLine, sanitizeText } from './text-fit.js';
 
 /**
@@ -13,6 +14,8 @@ export interface LiveRendererOptions {
 export interface LiveRenderer {
   /** The text to print for this event ('' when it shows nothing). */
   push(event: AgentProgress): string;
+  /** The same text in parts, the agent's own words marked (what a redactor reads across messages). */
+  pushParts(event: AgentProgress): LivePart[];
 }
 
 function firstLine(text: string): string {
@@ -57,51 +60,63 @@ export function createLiveRenderer(options: LiveRendererOptions): LiveRenderer {
   let lastText = '';
   let shownText = false;
 
-  const emit = (text: string): string => {
+  const ralph = (text: string): LivePart[] => (text === '' ? [] : [{ text, agent: false }]);
+  const emit = (text: string, agent = false): LivePart[] => {
     if (text !== '') atLineStart = text.endsWith('\n');
-    return text;
+    return text === '' ? [] : [{ text, agent }];
   };
-  /** A whole line of its own, starting on a fresh line. */
-  const line = (text: string): string => (text === '' ? '' : emit(`${atLineStart ? '' : '\n'}${text}\n`));
+  /** A whole line of its own, starting on a fresh line; `agent` when the line is the agent's words. */
+  const line = (text: string, agent = false): LivePart[] => {
+    if (text === '') return [];
+    const before = ralph(atLineStart ? '' : '\n');
+    emit(text, agent);
+    return [...before, { text, agent }, ...emit('\n')];
+  };
+
+  const pushParts = (event: AgentProgress): LivePart[] => {
+    switch (event.kind) {
+      case 'text_delta': {
+        const text = sanitizeText(event.text);
+        if (text !== '') shownText = true;
+        return emit(text, true);
+      }
+      case 'text_end':
+        return atLineStart ? [] : emit('\n');
+      case 'message': {
+        const text = withoutFinalNewlines(sanitizeText(event.text));
+        lastText = text.trim();
+        if (text === '') return [];
+        shownText = true;
+        return line(text, true);
+      }
+      case 'tool_use': {
+        const arg = options.showToolArgs ? event.argument : undefined;
+        return line(`⚡ [${sanitizeLine(event.tool)}]${arg ? ` ${sanitizeLine(arg)}` : ''}`);
+      }
+      case 'task_started':
+        return line(`🚀 ${sanitizeLine(event.tool)}: ${firstLine(event.description)}`);
+      case 'task_progress':
+        return line(`📌 ${firstLine(event.description)}`);
+      case 'api_retry':
+        return line(describeRetry(event));
+      case 'usage_limit':
+        return line(describeUsageLimit(event));
+      case 'finished': {
+        // An answer printed only at the end (no streamed text before it) is shown once here.
+        const answer = !shownText && !event.isError ? withoutFinalNewlines(sanitizeText(event.answer ?? '')) : '';
+        shownText ||= answer !== '';
+        return [...line(answer, true), ...line(describeFinish(event, lastText))];
+      }
+      case 'session_started':
+        return [];
+    }
+  };
 
   return {
-    push(event: AgentProgress): string {
-      switch (event.kind) {
-        case 'text_delta': {
-          const text = sanitizeText(event.text);
-          if (text !== '') shownText = true;
-          return emit(text);
-        }
-        case 'text_end':
-          return atLineStart ? '' : emit('\n');
-        case 'message': {
-          const text = withoutFinalNewlines(sanitizeText(event.text));
-          lastText = text.trim();
-          if (text === '') return '';
-          shownText = true;
-          return line(text);
-        }
-        case 'tool_use': {
-          const arg = options.showToolArgs ? event.argument : undefined;
-          return line(`⚡ [${sanitizeLine(event.tool)}]${arg ? ` ${sanitizeLine(arg)}` : ''}`);
-        }
-        case 'task_started':
-          return line(`🚀 ${sanitizeLine(event.tool)}: ${firstLine(event.description)}`);
-        case 'task_progress':
-          return line(`📌 ${firstLine(event.description)}`);
-        case 'api_retry':
-          return line(describeRetry(event));
-        case 'usage_limit':
-          return line(describeUsageLimit(event));
-        case 'finished': {
-          // An answer printed only at the end (no streamed text before it) is shown once here.
-          const answer = !shownText && !event.isError ? withoutFinalNewlines(sanitizeText(event.answer ?? '')) : '';
-          shownText ||= answer !== '';
-          return (answer ? line(answer) : '') + line(describeFinish(event, lastText));
-        }
-        case 'session_started':
-          return '';
-      }
-    },
+    pushParts,
+    push: (event) =>
+      pushParts(event)
+        .map((part) => part.text)
+        .join(''),
   };
 }

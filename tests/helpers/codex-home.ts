@@ -20,6 +20,8 @@ export interface CodexHomeOptions {
   streamIdleMs?: number;
   /** The key the CLI sends (default: the one the fake accepts). */
   apiKey?: string;
+  /** The variable the provider's `env_key` names and the key is set in (default CODEX_TEST_KEY_VAR). */
+  keyVar?: string;
 }
 
 /** Writes `<dir>/home/.codex/config.toml`; returns the environment the CLI must run with. */
@@ -36,7 +38,7 @@ export function codexHome(dir: string, baseUrl: string, options: CodexHomeOption
       '[model_providers.fake]',
       'name = "fake"',
       `base_url = "${baseUrl}"`,
-      `env_key = "${CODEX_TEST_KEY_VAR}"`,
+      `env_key = "${options.keyVar ?? CODEX_TEST_KEY_VAR}"`,
       'wire_api = "responses"',
       `request_max_retries = ${options.requestRetries ?? 0}`,
       `stream_max_retries = ${options.streamRetries ?? 0}`,
@@ -55,7 +57,7 @@ export function codexHome(dir: string, baseUrl: string, options: CodexHomeOption
   return {
     HOME: home,
     CODEX_HOME: codexDir,
-    [CODEX_TEST_KEY_VAR]: options.apiKey ?? FAKE_API_KEY,
+    [options.keyVar ?? CODEX_TEST_KEY_VAR]: options.apiKey ?? FAKE_API_KEY,
     PATH: process.env['PATH'] ?? '/usr/bin:/bin',
     // Where bubblewrap is installed, Codex's sandbox runs a helper it links into CODEX_HOME, and it
     // refuses to do so inside the temporary directory: this throwaway home lives in /tmp, so the

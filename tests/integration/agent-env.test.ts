@@ -1,13 +1,20 @@
 // A real loop against tests/fixtures/bin/claude, which dumps the environment it was given.
-import { readFileSync } from 'node:fs';
+import { chmodSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { ADVERSARIAL_SECRETS, HARMLESS_VARIABLES, adversarialEnv, adversarialLeaks } from '../helpers/adversarial-env.js';
 import { PLANTED_SECRETS, PLANTED_VALUES, plantedIn } from '../helpers/planted-secrets.js';
 import { ralphProject } from '../helpers/ralph-project.js';
-import { fakeClaude, ralph, resultJson, statusBlock } from '../helpers/run-cli.js';
+import { FAKE_BIN, fakeClaude, ralph, resultJson, statusBlock } from '../helpers/run-cli.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
 const done = resultJson(`Done.\n${statusBlock({ STATUS: 'COMPLETE', EXIT_SIGNAL: 'true' })}`);
+
+function listFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
+    entry.isDirectory() ? listFiles(join(dir, entry.name)) : entry.isFile() ? [join(dir, entry.name)] : [],
+  );
+}
 
 function parseEnvDump(text: string): Map<string, string> {
   const env = new Map<string, string>();
@@ -66,5 +73,39 @@ describe('the agent environment', () => {
     const fake = fakeClaude([], { default: { stdout: done, shell: `printf '%s|%s|%s' "$NPM_TOKEN" "$GH_TOKEN" "$GITHUB_TOKEN" > '${dump}'` } });
     await ralph(['--max-loops', '1', '--pause', '0', '--agent-env', 'NPM_TOKEN'], dir, { ...fake.env, ...PLANTED_SECRETS });
     expect(readFileSync(dump, 'utf8')).toBe(`${PLANTED_SECRETS['NPM_TOKEN']}|${PLANTED_SECRETS['GH_TOKEN']}|`);
+  });
+
+  it("keeps the attacker's list from the agent, its version check, the verify command and Ralph's files, and passes the harmless variables", async () => {
+    const dumps = tempDir('agent-env-');
+    const dumpTo = (file: string): string => `node -e 'process.stdout.write(JSON.stringify(process.env))' > '${join(dumps, file)}'`;
+    writeFileSync(join(dumps, 'verify.sh'), `#!/bin/sh\n${dumpTo('verify.json')}\n`);
+    chmodSync(join(dumps, 'verify.sh'), 0o755);
+    const dir = ralphProject({ ralphrc: `VERIFY_COMMAND="${join(dumps, 'verify.sh')}"\n` });
+    // The agent echoes every value it could have seen: what Ralph writes of its answer must not carry them.
+    const echoed = resultJson(`Done. ${ADVERSARIAL_SECRETS.map((s) => s.value).join(' ')}\n${statusBlock({ STATUS: 'COMPLETE', EXIT_SIGNAL: 'true' })}`);
+    const fake = fakeClaude([], { default: { stdout: echoed, shell: dumpTo('call.json') } });
+    // The configured command dumps the environment of its --version check, then runs the fake CLI.
+    const wrapper = join(dumps, 'claude');
+    writeFileSync(
+      wrapper,
+      `#!/bin/sh\ncase "$*" in *--version*) node -e 'process.stdout.write(JSON.stringify(process.env))' > '${join(dumps, 'version.json')}';; esac\nexec '${join(FAKE_BIN, 'claude')}' "$@"\n`,
+    );
+    chmodSync(wrapper, 0o755);
+    const env = { ...adversarialEnv(), ...fake.env, CLAUDE_CODE_CMD: wrapper };
+    const r = await ralph(['--max-loops', '1', '--pause', '0'], dir, env);
+    expect(r.stderr).toContain('Claude Code 2.1.197');
+    for (const file of ['version.json', 'call.json', 'verify.json']) {
+      const text = readFileSync(join(dumps, file), 'utf8');
+      expect(adversarialLeaks(text), file).toEqual([]);
+      const seen = JSON.parse(text) as Record<string, string>;
+      for (const [name, value] of Object.entries(HARMLESS_VARIABLES))
+        if (file !== 'verify.json' && !(name in fake.env) && name !== 'PATH' && name !== 'HOME' && name !== 'PWD')
+          expect(seen[name], `${file} ${name}`).toBe(value);
+    }
+    const files = listFiles(join(dir, '.ralph'));
+    expect(files.length).toBeGreaterThan(5);
+    expect(files.flatMap((file) => adversarialLeaks(readFileSync(file, 'latin1')).map((name) => `${file}: ${name}`))).toEqual([]);
+    expect(ADVERSARIAL_SECRETS.length).toBeGreaterThanOrEqual(30);
+    expect(adversarialLeaks(r.stdout + r.stderr)).toEqual([]);
   });
 });

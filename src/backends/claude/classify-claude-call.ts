@@ -84,7 +84,7 @@ export function classifyClaudeCall(run: ClaudeRun, nowMs: number, defaultZone: (
     )
       .trim()
       .slice(0, 300);
-    return { kind: 'unrecoverable', message, advice: unrecoverable.advice };
+    return { kind: 'unrecoverable', message, advice: unrecoverable.advice, ...(unrecoverable.kind === 'credit_balance' ? {} : { refusedCredentials: true }) };
   }
   // Structural evidence first: a rejected rate_limit_event, or the CLI's own classification.
   const structural = o.rateLimit?.status === 'rejected' || o.apiError === 'usage_limit_reached';

@@ -1,14 +1,16 @@
 import type { AgentBackend, Logger } from '../../ports.js';
-import { agentEnvironment } from '../agent-environment.js';
+import { adviseOnWithheld, agentEnvFor, agentEnvironment } from '../agent-environment.js';
+import { checkCliBeforeLoop } from '../cli-version-check.js';
 import type { BackendContext } from '../registry.js';
 import { ClaudeBackend } from './claude-backend.js';
-import { checkClaudeCli } from './claude-version-check.js';
+import { claudeCredentials } from './claude-credentials.js';
+import { CLAUDE_CLI_ABOUT } from './claude-version-check.js';
 
 /** The Claude backend of a loop: the configured command, model and tools, in the filtered environment. */
 export function createClaudeBackend(ctx: BackendContext): AgentBackend {
   const { config, logger } = ctx;
-  const agentEnv = agentEnvironment(ctx);
-  return new ClaudeBackend({
+  const agentEnv = agentEnvironment(ctx, claudeCredentials(ctx.env));
+  const backend = new ClaudeBackend({
     command: config.claudeCommand,
     model: config.model,
     effort: config.effort,
@@ -19,19 +21,19 @@ export function createClaudeBackend(ctx: BackendContext): AgentBackend {
     logger,
     now: () => ctx.clock.now(),
   });
+  return adviseOnWithheld(backend, agentEnv.withheld);
 }
 
 /**
  * The Claude backend of ralph-import: one JSON call with the tools the request names, no model
- * or effort of a project (there is none yet).
+ * or effort of a project (there is none yet), in `env` (see conversionEnvironment).
  */
 export function createConversionBackend(command: readonly string[], env: NodeJS.ProcessEnv, logger: Logger): AgentBackend {
   return new ClaudeBackend({ command, model: '', effort: '', outputFormat: 'json', allowedTools: [], env, logger, killGraceMs: 3000 });
 }
 
 /** A missing or too old CLI is one clear message before the loop starts, not a loop of failures. */
-export async function checkClaudeBeforeLoop(ctx: BackendContext): Promise<void> {
-  const { config, logger } = ctx;
-  const version = await checkClaudeCli(ctx.runner, config.claudeCommand, config.claudeMinVersion, ctx.paths.project, (m) => logger.warn(m));
-  if (version) logger.info(`Claude Code ${version}`);
+export function checkClaudeBeforeLoop(ctx: BackendContext): Promise<void> {
+  const { config } = ctx;
+  return checkCliBeforeLoop(ctx, config.claudeCommand, config.claudeMinVersion, CLAUDE_CLI_ABOUT, agentEnvFor(ctx, claudeCredentials(ctx.env)).env);
 }

@@ -96,7 +96,8 @@ export function classifyCodexCall(run: CodexRun, nowMs: number, defaultZone: () 
     return outcome;
   }
   if (QUOTA.test(text)) return { kind: 'unrecoverable', message: text.slice(0, 300), advice: QUOTA_ADVICE };
-  if (status === 401 || (status === undefined && AUTH.test(text))) return { kind: 'unrecoverable', message: text.slice(0, 300), advice: AUTH_ADVICE };
+  if (status === 401 || (status === undefined && AUTH.test(text)))
+    return { kind: 'unrecoverable', message: text.slice(0, 300), advice: AUTH_ADVICE, refusedCredentials: true };
   if (status === 403 || NO_MODEL.test(text)) return { kind: 'unrecoverable', message: text.slice(0, 300), advice: FORBIDDEN_ADVICE };
   if (CONTEXT_WINDOW.test(text)) return { kind: 'failed', message: failureMessage(run, text), resetSession: true };
   if ((status !== undefined && (status === 429 || status >= 500)) || (status === undefined && TRANSIENT.test(text))) {

@@ -115,11 +115,11 @@ export function classifyGeminiCall(run: GeminiRun, nowMs: number): AgentOutcome 
 
   const text = [o.errorMessage ?? '', ...o.errors, run.stderrTail, o.otherText].join('\n');
   const message = failureMessage(run);
-  if (run.exitCode === EXIT_NO_AUTH) return { kind: 'unrecoverable', message, advice: ADVICE.noAuth };
+  if (run.exitCode === EXIT_NO_AUTH) return { kind: 'unrecoverable', message, advice: ADVICE.noAuth, refusedCredentials: true };
   if (run.exitCode === EXIT_UNTRUSTED) return { kind: 'fatal', message };
   const status = geminiApiStatus(o.errorMessage, run.exitCode);
   if (NO_CREDITS.test(text)) return { kind: 'unrecoverable', message, advice: ADVICE.credits };
-  if (status === 401 || BAD_KEY.test(text)) return { kind: 'unrecoverable', message, advice: ADVICE.key };
+  if (status === 401 || BAD_KEY.test(text)) return { kind: 'unrecoverable', message, advice: ADVICE.key, refusedCredentials: true };
   if (USAGE_LIMIT.test(text)) {
     const outcome: AgentOutcome = { kind: 'usage_limit', message: o.errorMessage ? readableGeminiError(o.errorMessage).slice(0, 300) : message };
     const resetAt = geminiRetryAt(text, nowMs);

@@ -3,10 +3,11 @@ import { isSecretName } from '../../core/secret-env.js';
 import type { AgentBackend } from '../../ports.js';
 import { checkCliBeforeLoop } from '../cli-version-check.js';
 import { modelPrice } from '../price-table.js';
-import { agentEnvironment } from '../agent-environment.js';
+import { adviseOnWithheld, agentEnvFor, agentEnvironment } from '../agent-environment.js';
 import type { BackendContext } from '../registry.js';
 import { GeminiBackend } from './gemini-backend.js';
 import { commandEnvRedaction, geminiUserSettingsPath, redactionWarning } from './gemini-command-env.js';
+import { geminiCredentials, readGeminiUserSettings } from './gemini-credentials.js';
 import { buildGeminiPolicy } from './gemini-policy.js';
 
 const INSTALL_HINT =
@@ -14,19 +15,15 @@ const INSTALL_HINT =
   '(for example GEMINI_CMD="npx @google/gemini-cli"). To try Ralph without an agent, use --backend mock or run `ralph demo`.';
 const UPDATE_HINT = 'Update it with `npm install -g @google/gemini-cli@latest`, then run ralph again.';
 
-/**
- * What Gemini CLI needs of the environment for itself: its key and settings (GEMINI_*, GOOGLE_GEMINI_BASE_URL),
- * and the Google credentials of its other ways to log in (Vertex AI, a Google API key, application credentials).
- */
-const GEMINI_OWN_ENV: AgentOwnEnv = {
-  prefixes: ['GEMINI_', 'GOOGLE_GEMINI_', 'GOOGLE_GENAI_'],
-  names: ['GOOGLE_API_KEY', 'GOOGLE_CLOUD_PROJECT', 'GOOGLE_CLOUD_LOCATION', 'GOOGLE_APPLICATION_CREDENTIALS'],
-};
+/** Gemini CLI's own variables, and those the user's Gemini settings name (see geminiCredentials). */
+function geminiOwn(ctx: BackendContext): AgentOwnEnv {
+  return geminiCredentials(readGeminiUserSettings(ctx.env));
+}
 
 /** The Gemini backend of a loop: the configured command, model and tools, in the filtered environment. */
 export function createGeminiBackend(ctx: BackendContext): AgentBackend {
   const { config, logger } = ctx;
-  const agentEnv = agentEnvironment(ctx, { own: GEMINI_OWN_ENV });
+  const agentEnv = agentEnvironment(ctx, geminiOwn(ctx));
   const { untranslated } = buildGeminiPolicy(config.allowedTools);
   if (untranslated.length > 0)
     logger.warn(`Gemini CLI has no equivalent of ALLOWED_TOOLS ${untranslated.join(', ')}; ${untranslated.length === 1 ? 'it does' : 'they do'} not apply.`);
@@ -38,7 +35,7 @@ export function createGeminiBackend(ctx: BackendContext): AgentBackend {
   const secrets = Object.keys(agentEnv.env).filter(isSecretName).sort();
   const redaction = redactionWarning(commandEnvRedaction(agentEnv.env), secrets, geminiUserSettingsPath(agentEnv.env));
   if (redaction) logger.warn(redaction);
-  return new GeminiBackend({
+  const backend = new GeminiBackend({
     command: config.geminiCommand,
     model: config.geminiModel,
     extraArgs: config.geminiExtraArgs,
@@ -47,14 +44,11 @@ export function createGeminiBackend(ctx: BackendContext): AgentBackend {
     logger,
     now: () => ctx.clock.now(),
   });
+  return adviseOnWithheld(backend, agentEnv.withheld);
 }
 
 /** A missing or too old CLI is one clear message before the loop starts, not a loop of failures. */
 export function checkGeminiBeforeLoop(ctx: BackendContext): Promise<void> {
-  return checkCliBeforeLoop(ctx, ctx.config.geminiCommand, ctx.config.geminiMinVersion, {
-    agent: 'Gemini CLI',
-    commandKey: 'GEMINI_CMD',
-    installHint: INSTALL_HINT,
-    updateHint: UPDATE_HINT,
-  });
+  const about = { agent: 'Gemini CLI', commandKey: 'GEMINI_CMD', installHint: INSTALL_HINT, updateHint: UPDATE_HINT };
+  return checkCliBeforeLoop(ctx, ctx.config.geminiCommand, ctx.config.geminiMinVersion, about, agentEnvFor(ctx, geminiOwn(ctx)).env);
 }

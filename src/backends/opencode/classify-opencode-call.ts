@@ -37,7 +37,7 @@ function classifyError(error: OpencodeError, run: OpencodeRun, nowMs: number): A
   const text = `${error.name} ${error.message} ${error.body ?? ''}`;
   const message = error.message.slice(0, 500);
   if (error.status === 401 || error.status === 403 || error.name === 'ProviderAuthError' || AUTH_TEXT.test(text)) {
-    return { kind: 'unrecoverable', message, advice: AUTH_ADVICE };
+    return { kind: 'unrecoverable', message, advice: AUTH_ADVICE, refusedCredentials: true };
   }
   if ((error.status === 429 || error.status === 402 || error.status === undefined) && LIMIT_TEXT.test(text)) {
     const resetAt = resetTimeFromHeaders(error.headers, nowMs);

@@ -1,17 +1,21 @@
+import type { AgentOwnEnv } from '../../core/agent-env.js';
 import type { AgentBackend } from '../../ports.js';
 import { checkCliBeforeLoop } from '../cli-version-check.js';
-import { agentEnvironment } from '../agent-environment.js';
+import { adviseOnWithheld, agentEnvFor, agentEnvironment } from '../agent-environment.js';
 import type { BackendContext } from '../registry.js';
 import { OpencodeBackend } from './opencode-backend.js';
+import { opencodeCredentials, readOpencodeUserConfig } from './opencode-credentials.js';
+
+/** OpenCode's own settings (OPENCODE_*), its model provider's key and the keys its configuration names. */
+function opencodeOwn(ctx: BackendContext): AgentOwnEnv {
+  return opencodeCredentials(ctx.config.opencodeModel, ctx.config.opencodeExtraArgs, readOpencodeUserConfig(ctx.env));
+}
 
 /** The OpenCode backend of a loop: the configured command, model and tools, in the filtered environment. */
 export function createOpencodeBackend(ctx: BackendContext): AgentBackend {
   const { config, logger } = ctx;
-  // OpenCode's own settings (OPENCODE_CONFIG, OPENCODE_CONFIG_CONTENT, …) reach it like
-  // Claude's reach Claude; a provider's API key still needs --agent-env.
-  const own = Object.keys(ctx.env).filter((name) => name.startsWith('OPENCODE_'));
-  const agentEnv = agentEnvironment(ctx, { alsoPass: own });
-  return new OpencodeBackend({
+  const agentEnv = agentEnvironment(ctx, opencodeOwn(ctx));
+  const backend = new OpencodeBackend({
     command: config.opencodeCommand,
     model: config.opencodeModel,
     extraArgs: config.opencodeExtraArgs,
@@ -20,14 +24,21 @@ export function createOpencodeBackend(ctx: BackendContext): AgentBackend {
     logger,
     now: () => ctx.clock.now(),
   });
+  return adviseOnWithheld(backend, agentEnv.withheld);
 }
 
 /** A missing or too old OpenCode is one clear message before the loop starts, not a loop of failures. */
 export function checkOpencodeBeforeLoop(ctx: BackendContext): Promise<void> {
-  return checkCliBeforeLoop(ctx, ctx.config.opencodeCommand, ctx.config.opencodeMinVersion, {
-    agent: 'OpenCode',
-    commandKey: 'OPENCODE_CMD',
-    installHint: 'Install OpenCode with `npm install -g opencode-ai`, or set OPENCODE_CMD to the command that runs it.',
-    updateHint: 'Update OpenCode with `npm install -g opencode-ai@latest` (or `opencode upgrade`).',
-  });
+  return checkCliBeforeLoop(
+    ctx,
+    ctx.config.opencodeCommand,
+    ctx.config.opencodeMinVersion,
+    {
+      agent: 'OpenCode',
+      commandKey: 'OPENCODE_CMD',
+      installHint: 'Install OpenCode with `npm install -g opencode-ai`, or set OPENCODE_CMD to the command that runs it.',
+      updateHint: 'Update OpenCode with `npm install -g opencode-ai@latest` (or `opencode upgrade`).',
+    },
+    agentEnvFor(ctx, opencodeOwn(ctx)).env,
+  );
 }

@@ -13,6 +13,7 @@ const codexCheck = (runner: ProcessRunner, command: string[] = ['codex']) =>
     command,
     minVersion: '0.169.0',
     cwd: '/project',
+    env: { PATH: '/usr/bin:/bin' },
     warn: () => undefined,
     agent: 'Codex CLI',
     commandKey: 'CODEX_CMD',

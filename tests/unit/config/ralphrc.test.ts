@@ -137,6 +137,47 @@ describe('parseRalphrc: variable expansion', () => {
     for (const value of ['npm_x', 'postgres://', 'ghp_x']) expect(parsed.errors[0]?.message).not.toContain(value);
   });
 
+  it.each([
+    ['VERIFY_COMMAND="./deploy.sh --creds $DEPLOY_CREDS"', 'DEPLOY_CREDS', 'looks like a secret'],
+    ['VERIFY_COMMAND="docker login -p ${DOCKERHUB_PAT}"', 'DOCKERHUB_PAT', 'looks like a secret'],
+    ['VERIFY_COMMAND="git clone $MIRROR"', 'MIRROR', 'holds what looks like a credential'],
+    ['VERIFY_COMMAND="psql $DB"', 'DB', 'holds what looks like a credential'],
+    ['VERIFY_COMMAND="curl -H ${HEADER} x"', 'HEADER', 'holds what looks like a credential'],
+  ])('refuses a variable named or valued like a credential, as the agent environment does: %s', (line, name, why) => {
+    const env = {
+      DEPLOY_CREDS: 'deploy:Xq7pL2mN9vR4tK8w',
+      DOCKERHUB_PAT: 'dckr_pat_2xYqLmN8vR4tK9wZp1sT5uV',
+      MIRROR: 'https://Tk9xL2mQ7vR4pN8wZ3yB5cD1@git.corp.example/repo.git',
+      DB: 'jdbc:postgresql://db:5432/app?user=app&password=Jd8cPassw0rd',
+      HEADER: 'Authorization: Bearer Zx81kLmQ2vR9tN4pW7yB',
+    };
+    const parsed = parseRalphrc(line, env);
+    expect(parsed.entries).toEqual([]);
+    expect(parsed.errors[0]?.message).toContain(`$${name} ${why}`);
+    expect(parsed.errors[0]?.message).toContain(`--verify-env ${name}=`);
+    for (const value of Object.values(env)) expect(parsed.errors[0]?.message).not.toContain(value);
+  });
+
+  it.each([
+    'VERIFY_COMMAND="npm publish --token=npm_Q8Lm2Xv9Rn4Kp7Wb3Yc6Hd1Fs0Gj5ZeAbCd"',
+    'VERIFY_COMMAND=\'curl -H "Authorization: Bearer Zx81kLmQ2vR9tN4pW7yB" https://x\'',
+    'VERIFY_COMMAND="git clone https://ci:Rg7pQ2xL9mN4@git.corp.example/r.git"',
+    'VERIFY_COMMAND="mvn test -Dpassword=hunter2secret"',
+  ])('refuses a credential written into a setting: %s', (line) => {
+    const parsed = parseRalphrc(line);
+    expect(parsed.entries).toEqual([]);
+    expect(parsed.errors[0]?.message).toContain('a secret written in .ralphrc shows up in the command line, status files, logs and --config');
+    expect(parsed.errors[0]?.message).toContain('--verify-env NAME=');
+  });
+
+  it("accepts what only names a credential for the command's shell, and VERIFY_ENV values (redacted by design)", () => {
+    expect(valueOf(`VERIFY_COMMAND='mvn test -Dpassword="$DB_PASSWORD" --token=$NPM_TOKEN'`)).toBe('mvn test -Dpassword="$DB_PASSWORD" --token=$NPM_TOKEN');
+    expect(valueOf('VERIFY_ENV="NPM_TOKEN=npm_Q8Lm2Xv9Rn4Kp7Wb3Yc6Hd1Fs0Gj5ZeAbCd"')).toBe('NPM_TOKEN=npm_Q8Lm2Xv9Rn4Kp7Wb3Yc6Hd1Fs0Gj5ZeAbCd');
+    expect(valueOf('VERIFY_COMMAND="npm test -- --reporter=verbose"')).toBe('npm test -- --reporter=verbose');
+    expect(valueOf(`CODEX_EXTRA_ARGS='-c model_providers.x.env_key="AZURE_OPENAI_API_KEY"'`)).toBe('-c model_providers.x.env_key="AZURE_OPENAI_API_KEY"');
+    expect(valueOf('A="$HOME/x"', { HOME: '/home/ada' })).toBe('/home/ada/x');
+  });
+
   it("leaves a secret reference in single quotes (or escaped) to the command's own shell", () => {
     expect(valueOf(`VERIFY_COMMAND='npm publish --token "$NPM_TOKEN"'`, { NPM_TOKEN: 'npm_x' })).toBe('npm publish --token "$NPM_TOKEN"');
     expect(valueOf('VERIFY_COMMAND="npm publish --token \\$NPM_TOKEN"', { NPM_TOKEN: 'npm_x' })).toBe('npm publish --token $NPM_TOKEN');

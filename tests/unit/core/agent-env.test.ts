@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { buildAgentEnv } from '../../../src/core/agent-env.js';
+import { claudeCredentials } from '../../../src/backends/claude/claude-credentials.js';
+import { buildAgentEnv as buildWithOwn } from '../../../src/core/agent-env.js';
 import { PLANTED_SECRETS, plantedIn } from '../../helpers/planted-secrets.js';
+
+/** The agent's environment for Claude Code, whose own variables its backend declares. */
+function buildAgentEnv(env: Record<string, string>, passThrough: readonly string[] = [], own = claudeCredentials(env)): ReturnType<typeof buildWithOwn> {
+  return buildWithOwn(env, passThrough, own);
+}
 
 const base = {
   PATH: '/usr/bin:/bin',

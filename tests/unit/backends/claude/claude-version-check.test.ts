@@ -3,23 +3,29 @@ import { checkClaudeCli } from '../../../../src/backends/claude/claude-version-c
 import { RalphError } from '../../../../src/errors.js';
 import type { ProcessRunner, RunResult } from '../../../../src/ports.js';
 
-function runnerAnswering(result: Partial<RunResult>, calls: string[][] = []): ProcessRunner {
+function runnerAnswering(result: Partial<RunResult>, calls: string[][] = [], envs: unknown[] = []): ProcessRunner {
   return {
-    run: async (file, args) => {
+    run: async (file, args, options) => {
       calls.push([file, ...args]);
+      envs.push(options.env);
       return { exitCode: 0, stdout: '', stderr: '', timedOut: false, durationMs: 5, ...result };
     },
   };
 }
 
+/** The filtered environment the agent gets, which the version check must run in too. */
+const AGENT_ENV = { PATH: '/usr/bin:/bin', HOME: '/home/u' };
+
 const check = (runner: ProcessRunner, warnings: string[] = [], command = ['claude']): Promise<string | undefined> =>
-  checkClaudeCli(runner, command, '2.0.76', '/project', (m) => warnings.push(m));
+  checkClaudeCli(runner, command, '2.0.76', '/project', (m) => warnings.push(m), AGENT_ENV);
 
 describe('checkClaudeCli', () => {
-  it('returns the version of a supported CLI, asking the configured command', async () => {
+  it('returns the version of a supported CLI, asking the configured command in the agent environment', async () => {
     const calls: string[][] = [];
-    expect(await check(runnerAnswering({ stdout: '2.1.197 (Claude Code)\n' }, calls), [], ['npx', '@anthropic-ai/claude-code'])).toBe('2.1.197');
+    const envs: unknown[] = [];
+    expect(await check(runnerAnswering({ stdout: '2.1.197 (Claude Code)\n' }, calls, envs), [], ['npx', '@anthropic-ai/claude-code'])).toBe('2.1.197');
     expect(calls).toEqual([['npx', '@anthropic-ai/claude-code', '--version']]);
+    expect(envs).toEqual([AGENT_ENV]);
   });
 
   it('refuses a missing, failing or too old CLI with exit code 2', async () => {
