@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
 import { readRegularFile } from '../infra/regular-file.js';
 import { relative } from 'node:path';
 import { RalphError } from '../errors.js';
