@@ -1,4 +1,5 @@
 import {
+  chmodSync,
   closeSync,
   constants,
   fchmodSync,
@@ -36,10 +37,15 @@ export function lstatOrNull(path: Buffer | string): Stats | null {
 export interface SafeFsReport {
   /** Things in the way that were not ours to delete (ignored content), moved aside. */
   displaced: string[];
+  /** Directories whose owner had lost access to them (the agent's chmod): access given back. */
+  reopened: string[];
 }
 
+/** Read, write and search for the owner: what a directory needs for the rollback to work inside it. */
+const OWNER_ACCESS = 0o700;
+
 export class SafeTree {
-  readonly report: SafeFsReport = { displaced: [] };
+  readonly report: SafeFsReport = { displaced: [], reopened: [] };
 
   constructor(
     private readonly root: string,
@@ -68,6 +74,16 @@ export class SafeTree {
     this.report.displaced.push(aside);
   }
 
+  /**
+   * Gives the owner of a directory back the access the rollback needs inside it
+   * (an agent may have run `chmod 000` on it); the other permission bits stay.
+   */
+  private reopen(rel: string, st: Stats): void {
+    if ((st.mode & OWNER_ACCESS) === OWNER_ACCESS) return;
+    chmodSync(this.abs(rel), (st.mode & 0o7777) | OWNER_ACCESS);
+    if (!this.report.reopened.includes(rel)) this.report.reopened.push(rel);
+  }
+
   /** Makes every component of `dir` a real directory, removing links and files the attempt put in the way. */
   ensureDir(dir: string): void {
     if (dir === '') return;
@@ -75,7 +91,10 @@ export class SafeTree {
     for (const part of dir.split('/')) {
       current = current ? `${current}/${part}` : part;
       const st = lstatOrNull(this.abs(current));
-      if (st?.isDirectory()) continue;
+      if (st?.isDirectory()) {
+        this.reopen(current, st);
+        continue;
+      }
       if (st) {
         if (this.disposable(current)) unlinkSync(this.abs(current));
         else this.displace(current);
@@ -84,13 +103,15 @@ export class SafeTree {
     }
   }
 
-  /** True when every parent of `rel` is a real directory (nothing to do through a link). */
+  /** True when every parent of `rel` is a real directory (nothing to do through a link); each is opened to its owner. */
   private realParents(rel: string): boolean {
     const parts = rel.split('/');
     let current = '';
     for (const part of parts.slice(0, -1)) {
       current = current ? `${current}/${part}` : part;
-      if (!lstatOrNull(this.abs(current))?.isDirectory()) return false;
+      const st = lstatOrNull(this.abs(current));
+      if (!st?.isDirectory()) return false;
+      this.reopen(current, st);
     }
     return true;
   }

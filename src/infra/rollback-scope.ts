@@ -1,0 +1,134 @@
+import {
+  planRefMoves,
+  planStash,
+  stashLogText,
+  type RefLeft,
+  type RefMove,
+  type ScopedRef,
+  type StashEntry,
+  type StashPlan,
+} from '../core/rollback-ref-scope.js';
+import { gitText, runGit, type RepoContext } from './git-plumbing.js';
+import type { RefEntry, RepoState } from './repo-state.js';
+import { readOtherWorktrees } from './worktree-facts.js';
+
+/**
+ * Reads what a rollback needs to know to leave other people's refs alone and
+ * plans the ref changes it makes (core/rollback-ref-scope.ts decides).
+ */
+
+/** The refs and stash at the end of an attempt (after the agent call, before the verify command). */
+export interface AttemptEnd {
+  refs: readonly RefEntry[];
+  stashLog: Buffer | null;
+}
+
+/** How the stash changes: refs/stash from `from` to `to` (compare-and-swap), then its reflog becomes `log`. */
+export interface StashChange {
+  from: string | null;
+  to: string | null;
+  /** The reflog's text (latin1); null: no stash at all. */
+  log: string | null;
+}
+
+export interface ScopePlan {
+  moves: RefMove[];
+  left: RefLeft[];
+  stash: StashChange | null;
+  stashPlan: StashPlan | null;
+}
+
+const HEX = /^[0-9a-f]{40,64}$/;
+
+function scoped(refs: readonly RefEntry[], only: ReadonlySet<string> | null): ScopedRef[] {
+  return refs
+    .filter((r) => !r.symref && r.name !== 'refs/stash' && (only === null || only.has(r.name)))
+    .map((r) => ({ name: r.name, oid: r.oid, commit: r.commit }));
+}
+
+function entriesOf(log: Buffer | null, bases: ReadonlyMap<string, string>): StashEntry[] {
+  if (!log) return [];
+  return log
+    .toString('latin1')
+    .split('\n')
+    .filter((line) => HEX.test(line.split(' ')[1] ?? ''))
+    .map((line) => {
+      const oid = line.split(' ')[1] as string;
+      return { oid, line, base: bases.get(oid) ?? '' };
+    });
+}
+
+/** The commit each stash entry was made on (its first parent), for the entries given. */
+async function stashBases(ctx: RepoContext, oids: readonly string[]): Promise<Map<string, string>> {
+  const bases = new Map<string, string>();
+  if (oids.length === 0) return bases;
+  const r = await runGit(['rev-list', '--no-walk=unsorted', '--parents', ...oids], { cwd: ctx.root });
+  for (const line of r.stdout.toString('utf8').split('\n')) {
+    const [oid = '', first = ''] = line.split(' ');
+    if (HEX.test(oid)) bases.set(oid, first);
+  }
+  return bases;
+}
+
+function branchOf(head: string): string | null {
+  return head.startsWith('ref: ') ? head.slice(5) : null;
+}
+
+/** Own branches that hold, since the checkpoint, a commit that changed nothing in the project's folder (monorepo only). */
+async function foreignCommitsOn(ctx: RepoContext, branches: Iterable<string>, checkpoint: readonly RefEntry[], present: readonly RefEntry[]): Promise<Set<string>> {
+  const found = new Set<string>();
+  if (!ctx.prefix) return found;
+  for (const branch of branches) {
+    const from = checkpoint.find((r) => r.name === branch)?.oid;
+    const to = present.find((r) => r.name === branch)?.oid;
+    if (!from || !to || from === to) continue;
+    const range = [to, `^${from}`];
+    const all = (await gitText(['rev-list', '--no-merges', ...range], { cwd: ctx.root })).split('\n').filter(Boolean);
+    const inProject = new Set(
+      (await gitText(['rev-list', '--no-merges', ...range, '--', `:(top)${ctx.prefix}`], { cwd: ctx.root })).split('\n').filter(Boolean),
+    );
+    if (all.some((c) => !inProject.has(c))) found.add(branch);
+  }
+  return found;
+}
+
+/**
+ * What the rollback to `target` does to refs and the stash, given the present
+ * state and (when known) the attempt's end. `since`: when the checkpoint was
+ * made (epoch ms).
+ */
+export async function planRollbackScope(ctx: RepoContext, target: RepoState, present: RepoState, end: AttemptEnd | null, since: number): Promise<ScopePlan> {
+  if (target.refs === null) return { moves: [], left: [], stash: null, stashPlan: null };
+  const presentRefs = present.refs ?? [];
+  // A checkpoint of an older version recorded only some refs: only those are looked at, and not the stash.
+  const only = target.refsComplete ? null : new Set(target.refs.map((r) => r.name));
+  const values = new Map(presentRefs.map((r) => [r.name, r.commit || r.oid] as const));
+  const others = readOtherWorktrees(ctx, (name) => values.get(name), Math.floor(since / 1000) - 1);
+  const own = new Set([branchOf(target.head), branchOf(present.head)].filter((b): b is string => b !== null));
+  const plan = planRefMoves({
+    checkpoint: scoped(target.refs, only),
+    attemptEnd: end ? scoped(end.refs, only) : null,
+    present: scoped(presentRefs, only),
+    ownBranches: own,
+    foreignCommitsOn: await foreignCommitsOn(ctx, own, target.refs, presentRefs),
+    checkedOutElsewhere: others.checkedOut,
+    otherHeads: others.heads,
+  });
+  if (!target.refsComplete) return { ...plan, stash: null, stashPlan: null };
+
+  const checkpointEntries = entriesOf(target.stashLog, new Map());
+  const known = new Set(checkpointEntries.map((s) => s.oid));
+  const fresh = [...entriesOf(present.stashLog, new Map()), ...entriesOf(end?.stashLog ?? null, new Map())].map((s) => s.oid).filter((o) => !known.has(o));
+  const bases = await stashBases(ctx, [...new Set(fresh)]);
+  const presentEntries = entriesOf(present.stashLog, bases);
+  const stashPlan = planStash(checkpointEntries, end ? entriesOf(end.stashLog, bases) : null, presentEntries, others.heads);
+  const sameAsCheckpoint = stashPlan.entries.map((s) => s.oid).join(' ') === checkpointEntries.map((s) => s.oid).join(' ');
+  const zero = '0'.repeat(checkpointEntries[0]?.oid.length ?? presentEntries[0]?.oid.length ?? 40);
+  // The checkpoint's own reflog, byte for byte, when the entries are the same.
+  const log = sameAsCheckpoint ? (target.stashLog?.toString('latin1') ?? null) : stashPlan.entries.length > 0 ? stashLogText(stashPlan.entries, zero) : null;
+  const presentLog = present.stashLog?.toString('latin1') ?? null;
+  const from = presentRefs.find((r) => r.name === 'refs/stash')?.oid ?? null;
+  const to = stashPlan.entries[stashPlan.entries.length - 1]?.oid ?? null;
+  const stash = log === presentLog && from === to ? null : { from, to, log };
+  return { ...plan, stash, stashPlan };
+}
