@@ -7,11 +7,12 @@
  *   now) goes back, unless it holds commits that changed nothing in the
  *   project's folder (someone else's, in a monorepo);
  * - any other ref goes back only when it changed between the checkpoint and
- *   the end of the attempt, still has the value the attempt left, and none of
- *   these says it is someone else's: it is a remote-tracking ref (a fetch),
- *   a branch checked out in another worktree, or its new value is a commit
- *   another worktree's HEAD held during the attempt (a commit, branch, tag or
- *   stash made there);
+ *   the end of the attempt, still has the value the attempt left, and its new
+ *   value comes from this worktree: a commit its HEAD held during the attempt
+ *   or one they contain, and not one another worktree's HEAD held then (a
+ *   commit, branch, tag or stash made there is someone else's). A
+ *   remote-tracking ref (a fetch) and a branch checked out in another
+ *   worktree are never moved;
  * - a ref that was deleted during the attempt comes back (nothing is lost by
  *   that), unless it is remote-tracking or checked out elsewhere.
  *
@@ -38,8 +39,27 @@ export interface RefScopeFacts {
   foreignCommitsOn: ReadonlySet<string>;
   /** Branches checked out (or being rebased or bisected) in other worktrees. */
   checkedOutElsewhere: ReadonlySet<string>;
-  /** Commits other worktrees' HEADs held during the attempt. */
-  otherHeads: ReadonlySet<string>;
+  /** New values (commits) of changed refs that do not come from this worktree (see above). */
+  notTheAttempts: ReadonlySet<string>;
+}
+
+/** The commit a changed ref now names, to be judged: does it come from this worktree? */
+export function judgedCommit(ref: ScopedRef): string {
+  return ref.commit || ref.oid;
+}
+
+/** The new values that decide whose a change is: refs other than `own` changed before the attempt ended and unchanged since. */
+export function commitsToJudge(f: Omit<RefScopeFacts, 'notTheAttempts' | 'foreignCommitsOn'>): string[] {
+  const c = byName(f.checkpoint);
+  const p = byName(f.present);
+  const e = f.attemptEnd ? byName(f.attemptEnd) : p;
+  const out = new Set<string>();
+  for (const [name, end] of e) {
+    const now = p.get(name);
+    if (f.ownBranches.has(name) || name.startsWith('refs/remotes/') || f.checkedOutElsewhere.has(name)) continue;
+    if (now?.oid === end.oid && c.get(name)?.oid !== end.oid) out.add(judgedCommit(end));
+  }
+  return [...out];
 }
 
 /** A compare-and-swap: `from` is the value the ref must still have (null: absent), `to` the checkpoint's (null: delete). */
@@ -87,7 +107,7 @@ export function planRefMoves(f: RefScopeFacts): RefPlan {
     else if (f.ownBranches.has(name)) {
       if (f.foreignCommitsOn.has(name)) leave('foreign-commits');
       else plan.moves.push({ name, from: now, to: then });
-    } else if (end && f.otherHeads.has(end.commit || end.oid)) leave('someone-else');
+    } else if (end && f.notTheAttempts.has(judgedCommit(end))) leave('someone-else');
     else plan.moves.push({ name, from: now, to: then });
   }
   return plan;
@@ -127,12 +147,16 @@ export interface StashPlan {
   kept: string[];
 }
 
-/** The stash, entry by entry (by commit id): the attempt's own new entries go, the entries it dropped come back, the rest stays. */
+/**
+ * The stash, entry by entry (by commit id): the attempt's own new entries go
+ * (made on a commit of this worktree: their base is not in `notTheAttempts`),
+ * the entries it dropped come back, the rest stays.
+ */
 export function planStash(
   checkpoint: readonly StashEntry[],
   attemptEnd: readonly StashEntry[] | null,
   present: readonly StashEntry[],
-  otherHeads: ReadonlySet<string>,
+  notTheAttempts: ReadonlySet<string>,
 ): StashPlan {
   const ids = (list: readonly StashEntry[]): Set<string> => new Set(list.map((s) => s.oid));
   const atCheckpoint = ids(checkpoint);
@@ -150,7 +174,7 @@ export function planStash(
   }
   for (const entry of present) {
     if (atCheckpoint.has(entry.oid)) continue;
-    const attempts = atEnd.has(entry.oid) && !otherHeads.has(entry.base);
+    const attempts = atEnd.has(entry.oid) && entry.base !== '' && !notTheAttempts.has(entry.base);
     if (attempts) plan.removed.push(entry.oid);
     else {
       if (atEnd.has(entry.oid)) plan.kept.push(entry.oid);
@@ -182,7 +206,7 @@ const WHY: Record<LeftWhy, string> = {
   remote: 'a remote-tracking ref (a fetch moves it)',
   'checked-out-elsewhere': 'checked out in another worktree',
   'changed-since': 'changed after the attempt ended',
-  'someone-else': 'it points at a commit another worktree was on',
+  'someone-else': 'it points at a commit that does not come from this worktree during the attempt',
   'foreign-commits': 'it holds commits outside the project folder, made by someone else',
 };
 

@@ -1,4 +1,5 @@
 import {
+  commitsToJudge,
   planRefMoves,
   planStash,
   stashLogText,
@@ -10,7 +11,7 @@ import {
 } from '../core/rollback-ref-scope.js';
 import { gitText, runGit, type RepoContext } from './git-plumbing.js';
 import type { RefEntry, RepoState } from './repo-state.js';
-import { readOtherWorktrees } from './worktree-facts.js';
+import { headsSince, readOtherWorktrees } from './worktree-facts.js';
 
 /**
  * Reads what a rollback needs to know to leave other people's refs alone and
@@ -70,6 +71,32 @@ async function stashBases(ctx: RepoContext, oids: readonly string[]): Promise<Ma
   return bases;
 }
 
+/**
+ * Of `candidates`, the commits that do not come from this worktree during the
+ * attempt: held by another worktree's HEAD then, or not contained in any
+ * commit this worktree's HEAD held (`tips`). One git call per candidate, only
+ * for refs that changed.
+ */
+async function notFromHere(ctx: RepoContext, candidates: Iterable<string>, tips: readonly string[], otherHeads: ReadonlySet<string>): Promise<Set<string>> {
+  const out = new Set<string>();
+  for (const commit of new Set(candidates)) {
+    if (otherHeads.has(commit)) out.add(commit);
+    else if (tips.includes(commit)) continue;
+    else {
+      const r = await runGit(['rev-list', '--count', commit, '--not', ...tips, '--'], { cwd: ctx.root });
+      if (r.code !== 0 || r.stdout.toString('utf8').trim() !== '0') out.add(commit);
+    }
+  }
+  return out;
+}
+
+function headCommit(state: RepoState): string | null {
+  const branch = branchOf(state.head);
+  if (branch === null) return HEX.test(state.head) ? state.head : null;
+  const ref = state.refs?.find((r) => r.name === branch);
+  return ref ? ref.commit || ref.oid : null;
+}
+
 function branchOf(head: string): string | null {
   return head.startsWith('ref: ') ? head.slice(5) : null;
 }
@@ -105,14 +132,19 @@ export async function planRollbackScope(ctx: RepoContext, target: RepoState, pre
   const values = new Map(presentRefs.map((r) => [r.name, r.commit || r.oid] as const));
   const others = readOtherWorktrees(ctx, (name) => values.get(name), Math.floor(since / 1000) - 1);
   const own = new Set([branchOf(target.head), branchOf(present.head)].filter((b): b is string => b !== null));
-  const plan = planRefMoves({
+  const sinceSeconds = Math.floor(since / 1000) - 1;
+  const tips = [...new Set([headCommit(target), headCommit(present), ...headsSince(ctx.gitDir, sinceSeconds)].filter((c): c is string => c !== null))];
+  const facts = {
     checkpoint: scoped(target.refs, only),
     attemptEnd: end ? scoped(end.refs, only) : null,
     present: scoped(presentRefs, only),
     ownBranches: own,
-    foreignCommitsOn: await foreignCommitsOn(ctx, own, target.refs, presentRefs),
     checkedOutElsewhere: others.checkedOut,
-    otherHeads: others.heads,
+  };
+  const plan = planRefMoves({
+    ...facts,
+    foreignCommitsOn: await foreignCommitsOn(ctx, own, target.refs, presentRefs),
+    notTheAttempts: await notFromHere(ctx, commitsToJudge(facts), tips, others.heads),
   });
   if (!target.refsComplete) return { ...plan, stash: null, stashPlan: null };
 
@@ -121,7 +153,8 @@ export async function planRollbackScope(ctx: RepoContext, target: RepoState, pre
   const fresh = [...entriesOf(present.stashLog, new Map()), ...entriesOf(end?.stashLog ?? null, new Map())].map((s) => s.oid).filter((o) => !known.has(o));
   const bases = await stashBases(ctx, [...new Set(fresh)]);
   const presentEntries = entriesOf(present.stashLog, bases);
-  const stashPlan = planStash(checkpointEntries, end ? entriesOf(end.stashLog, bases) : null, presentEntries, others.heads);
+  const notHere = await notFromHere(ctx, bases.values(), tips, others.heads);
+  const stashPlan = planStash(checkpointEntries, end ? entriesOf(end.stashLog, bases) : null, presentEntries, notHere);
   const sameAsCheckpoint = stashPlan.entries.map((s) => s.oid).join(' ') === checkpointEntries.map((s) => s.oid).join(' ');
   const zero = '0'.repeat(checkpointEntries[0]?.oid.length ?? presentEntries[0]?.oid.length ?? 40);
   // The checkpoint's own reflog, byte for byte, when the entries are the same.

@@ -25,6 +25,20 @@ function readText(path: string): string | null {
   }
 }
 
+/** The commits a worktree's HEAD moved to from `sinceSeconds` on (epoch seconds), from its reflog. */
+export function headsSince(gitDir: string, sinceSeconds: number): string[] {
+  const out: string[] = [];
+  for (const line of (readText(join(gitDir, 'logs', 'HEAD')) ?? '').split('\n')) {
+    // `<old> <new> <name> <<email>> <seconds> <zone>\t<message>`
+    const [meta = ''] = line.split('\t');
+    const fields = meta.split(' ');
+    const seconds = Number(fields[fields.length - 2]);
+    const to = fields[1] ?? '';
+    if (HEX.test(to) && !/^0+$/.test(to) && Number.isFinite(seconds) && seconds >= sinceSeconds) out.push(to);
+  }
+  return out;
+}
+
 /** The git dirs of every worktree of the repository but `ctx`'s own. */
 function otherGitDirs(ctx: RepoContext): string[] {
   const dirs: string[] = [];
@@ -69,15 +83,7 @@ export function readOtherWorktrees(ctx: RepoContext, refValue: (name: string) =>
       const named = branchIn(readText(join(dir, file)));
       if (named) checkedOut.add(named);
     }
-    const log = readText(join(dir, 'logs', 'HEAD')) ?? '';
-    for (const line of log.split('\n')) {
-      // `<old> <new> <name> <<email>> <seconds> <zone>\t<message>`
-      const [meta = ''] = line.split('\t');
-      const fields = meta.split(' ');
-      const seconds = Number(fields[fields.length - 2]);
-      const to = fields[1] ?? '';
-      if (HEX.test(to) && Number.isFinite(seconds) && seconds >= sinceSeconds) heads.add(to);
-    }
+    for (const commit of headsSince(dir, sinceSeconds)) heads.add(commit);
   }
   return { checkedOut, heads };
 }
