@@ -1,4 +1,5 @@
-import { errorMessage } from '../errors.js';
+import { lstatSync } from 'node:fs';
+import { ExitCode, RalphError, errorMessage } from '../errors.js';
 import { CheckpointError, checkpointFailure, type CheckpointFailure } from './checkpoint-error.js';
 import type { Checkpoint } from '../state/documents/checkpoint.js';
 import { migrateStashCheckpoints } from './checkpoint-migration.js';
@@ -41,6 +42,7 @@ const noWarn: Warn = () => undefined;
  * versions kept in the stash to Ralph's refs.
  */
 export async function prepareRepository(ctx: RepoContext, warn: Warn, options: { write: boolean } = { write: true }): Promise<void> {
+  checkStateDir(ctx);
   removeLeftovers(ctx);
   const resumed = await finishInterruptedRollback(ctx, options);
   if (resumed.message) warn(resumed.message);
@@ -49,6 +51,18 @@ export async function prepareRepository(ctx: RepoContext, warn: Warn, options: {
 }
 
 /** `write: false` for listings: an interrupted rollback is only mentioned, the work tree is never written. */
+/** The folder in the git dir where Ralph keeps its journal and cache must be one: anything else is named, with what to do. */
+function checkStateDir(ctx: RepoContext): void {
+  const dir = ralphGitDir(ctx);
+  const st = lstatSync(dir, { throwIfNoEntry: false });
+  if (!st || st.isDirectory()) return;
+  throw new RalphError(
+    `${dir} is not a folder: Ralph keeps the rollback journal and its cache of file ids there.`,
+    ExitCode.RuntimeError,
+    `Move it out of the way (mv '${dir}' '${dir}.bak') and start again; Ralph makes a new one. Checkpoints and saved attempts are refs, not in that folder: nothing is lost.`,
+  );
+}
+
 async function context(ws: GitWorkspace, warn: Warn, options: { write: boolean } = { write: true }): Promise<RepoContext | null> {
   const ctx = await repoContext(ws.projectDir);
   if (ctx) await prepareRepository(ctx, warn, options);
@@ -150,6 +164,7 @@ export async function createCheckpoint(ws: GitWorkspace, options: CreateCheckpoi
     return { ok: true, checkpoint };
   } catch (error) {
     if (error instanceof CheckpointError) return checkpointFailure(error);
+    if (error instanceof RalphError && error.hint) return checkpointFailure(new CheckpointError('git-failed', error.message, error.hint));
     return checkpointFailure(
       new CheckpointError(
         'git-failed',
@@ -234,7 +249,7 @@ export async function listCheckpoints(
     if (!ctx) return NOT_REPO;
     return { ok: true, checkpoints: await readCheckpoints(ctx), attempts: await listAttempts(ctx) };
   } catch (error) {
-    return { ok: false, reason: errorMessage(error) };
+    return { ok: false, reason: error instanceof RalphError && error.hint ? `${error.message} ${error.hint}` : errorMessage(error) };
   }
 }
 

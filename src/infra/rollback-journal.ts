@@ -79,6 +79,7 @@ export function readJournal(ctx: RepoContext): RollbackJournal | null | string {
       typeof value.attemptRef === 'string' &&
       value.attemptRef.startsWith('refs/ralph/attempts/') &&
       typeof value.attemptCommit === 'string' &&
+      HEX.test(value.attemptCommit) &&
       typeof value.startedAt === 'string' &&
       (value.refMoves === undefined || isMoves(value.refMoves)) &&
       isStash(value.stash)
