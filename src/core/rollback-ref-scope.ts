@@ -222,5 +222,8 @@ export function describeLeftRefs(left: readonly RefLeft[]): string[] {
 
 /** One line per ref the rollback moved. */
 export function describeMovedRefs(moves: readonly RefMove[]): string[] {
-  return moves.map((m) => `${m.name}: ${m.to === null ? `removed (was ${short(m.from)})` : m.from === null ? `put back at ${short(m.to)}` : `${short(m.from)} → ${short(m.to)}`}`);
+  return moves.map(
+    (m) =>
+      `${m.name}: ${m.to === null ? `removed (was ${short(m.from)})` : m.from === null ? `put back at ${short(m.to)}` : `${short(m.from)} → ${short(m.to)}`}`,
+  );
 }

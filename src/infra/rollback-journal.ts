@@ -51,7 +51,10 @@ const oidOrNull = (v: unknown): boolean => v === null || (typeof v === 'string' 
 function isMoves(value: unknown): value is RefMove[] {
   return (
     Array.isArray(value) &&
-    value.every((m: Partial<RefMove> | null) => m !== null && typeof m === 'object' && typeof m.name === 'string' && m.name.startsWith('refs/') && oidOrNull(m.from) && oidOrNull(m.to))
+    value.every(
+      (m: Partial<RefMove> | null) =>
+        m !== null && typeof m === 'object' && typeof m.name === 'string' && m.name.startsWith('refs/') && oidOrNull(m.from) && oidOrNull(m.to),
+    )
   );
 }
 

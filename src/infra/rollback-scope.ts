@@ -102,7 +102,12 @@ function branchOf(head: string): string | null {
 }
 
 /** Own branches that hold, since the checkpoint, a commit that changed nothing in the project's folder (monorepo only). */
-async function foreignCommitsOn(ctx: RepoContext, branches: Iterable<string>, checkpoint: readonly RefEntry[], present: readonly RefEntry[]): Promise<Set<string>> {
+async function foreignCommitsOn(
+  ctx: RepoContext,
+  branches: Iterable<string>,
+  checkpoint: readonly RefEntry[],
+  present: readonly RefEntry[],
+): Promise<Set<string>> {
   const found = new Set<string>();
   if (!ctx.prefix) return found;
   for (const branch of branches) {

@@ -316,7 +316,8 @@ async function writeStash(ctx: RepoContext, change: StashChange): Promise<boolea
   if (now === change.to && logNow === change.log) return true;
   if (now !== change.from && now !== change.to) return false;
   if (now !== change.to) {
-    const args = change.to === null ? ['update-ref', '-d', 'refs/stash', now ?? ''] : ['update-ref', '-m', 'ralph: rollback', 'refs/stash', change.to, now ?? ''];
+    const args =
+      change.to === null ? ['update-ref', '-d', 'refs/stash', now ?? ''] : ['update-ref', '-m', 'ralph: rollback', 'refs/stash', change.to, now ?? ''];
     if ((await runGit(args, { cwd: ctx.root })).code !== 0) return false;
   }
   // git added a line for the update; the reflog (the list of entries) becomes the planned one.

@@ -331,7 +331,20 @@ function stashList(dir: string): string[] {
   }
 }
 
-const OWN_OP_STATE = ['MERGE_HEAD', 'MERGE_MSG', 'MERGE_MODE', 'CHERRY_PICK_HEAD', 'REVERT_HEAD', 'REBASE_HEAD', 'SQUASH_MSG', 'AUTO_MERGE', 'ORIG_HEAD', 'rebase-merge', 'rebase-apply', 'sequencer'];
+const OWN_OP_STATE = [
+  'MERGE_HEAD',
+  'MERGE_MSG',
+  'MERGE_MODE',
+  'CHERRY_PICK_HEAD',
+  'REVERT_HEAD',
+  'REBASE_HEAD',
+  'SQUASH_MSG',
+  'AUTO_MERGE',
+  'ORIG_HEAD',
+  'rebase-merge',
+  'rebase-apply',
+  'sequencer',
+];
 
 /** The loop's own state in its worktree: files, index, HEAD, the branch HEAD names, operation state (not the shared refs or stash). */
 function ownPrint(dir: string): Print {

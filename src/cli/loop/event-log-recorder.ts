@@ -78,7 +78,16 @@ export function toEventRecord(e: LoopEvent): EventRecord | undefined {
     case 'checkpoint.restored':
       return [
         e.type,
-        { iteration: e.iteration, id: e.id, attempt_ref: e.attemptRef, cause: e.cause, reverted: e.reverted, refs_moved: e.refsMoved, refs_left: e.refsLeft, notes: e.notes },
+        {
+          iteration: e.iteration,
+          id: e.id,
+          attempt_ref: e.attemptRef,
+          cause: e.cause,
+          reverted: e.reverted,
+          refs_moved: e.refsMoved,
+          refs_left: e.refsLeft,
+          notes: e.notes,
+        },
       ];
     case 'circuit.transition':
       return [e.type, { iteration: e.iteration, from: e.transition.from, to: e.transition.to, reason: e.transition.reason }];

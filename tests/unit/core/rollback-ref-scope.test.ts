@@ -54,11 +54,7 @@ describe('which refs a rollback moves', () => {
       { checkpoint: [ref('refs/remotes/origin/main', A)], present: [ref('refs/remotes/origin/main', U)] },
       { moves: [], left: ['refs/remotes/origin/main remote'] },
     ],
-    [
-      'a tag the attempt made: removed',
-      { present: [ref('refs/tags/t', B)] },
-      { moves: ['refs/tags/t'], left: [] },
-    ],
+    ['a tag the attempt made: removed', { present: [ref('refs/tags/t', B)] }, { moves: ['refs/tags/t'], left: [] }],
     [
       'a tag made on a commit that does not come from this worktree: left',
       { present: [ref('refs/tags/usertag', U)], notTheAttempts: new Set([U]) },
@@ -95,7 +91,14 @@ describe('which refs a rollback moves', () => {
 
   it('a move whose ref changed since it was planned is dropped and named', () => {
     const plan = movesStillValid(
-      { moves: [{ name: 'refs/tags/a', from: B, to: A }, { name: 'refs/tags/b', from: B, to: null }, { name: 'refs/tags/c', from: B, to: A }], left: [] },
+      {
+        moves: [
+          { name: 'refs/tags/a', from: B, to: A },
+          { name: 'refs/tags/b', from: B, to: null },
+          { name: 'refs/tags/c', from: B, to: A },
+        ],
+        left: [],
+      },
       new Map([
         ['refs/tags/a', B],
         ['refs/tags/b', U],
