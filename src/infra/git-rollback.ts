@@ -101,6 +101,8 @@ function toReport(apply: ApplyReport): RollbackReport {
   if (apply.reopened.length > 0)
     notes.push(`the owner of ${list(apply.reopened)} had lost access to it (a chmod of the attempt): read, write and search were given back to the owner`);
   if (apply.stashLeft) notes.push('the stash changed while the rollback ran, so it was left as it is');
+  if (apply.displaced.length > 0)
+    notes.push(`ignored files that were in the way of restored ones were moved aside, out of the project: ${list(apply.displaced)}`);
   return {
     ...apply,
     written: apply.written.map(displayPath),

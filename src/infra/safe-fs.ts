@@ -35,7 +35,7 @@ export function lstatOrNull(path: Buffer | string): Stats | null {
 }
 
 export interface SafeFsReport {
-  /** Things in the way that were not ours to delete (ignored content), moved aside. */
+  /** Things in the way that were not ours to delete (ignored content), moved aside: where each went. */
   displaced: string[];
   /** Directories whose owner had lost access to them (the agent's chmod): access given back. */
   reopened: string[];
@@ -52,6 +52,11 @@ export class SafeTree {
     /** Paths that may be deleted when in the way (saved elsewhere already). */
     private readonly disposable: (path: string) => boolean,
     private readonly displacedSuffix: string,
+    /**
+     * Where things in the way are moved, out of the work tree (in the git dir), so a
+     * rollback leaves no stray entries among the project's files; null: next to them.
+     */
+    private readonly asideDir: string | null = null,
   ) {}
 
   private abs(rel: string): Buffer {
@@ -69,9 +74,20 @@ export class SafeTree {
         // Not empty: moved aside below.
       }
     }
+    if (this.asideDir !== null) {
+      const dest = underRoot(this.asideDir, rel);
+      try {
+        mkdirSync(dest.subarray(0, dest.lastIndexOf(0x2f)), { recursive: true, mode: 0o700 });
+        renameSync(this.abs(rel), dest);
+        this.report.displaced.push(dest.toString('latin1'));
+        return;
+      } catch {
+        // Another file system (a worktree whose git dir is elsewhere): next to it, below.
+      }
+    }
     const aside = `${rel}.${this.displacedSuffix}`;
     renameSync(this.abs(rel), this.abs(aside));
-    this.report.displaced.push(aside);
+    this.report.displaced.push(this.abs(aside).toString('latin1'));
   }
 
   /**

@@ -167,7 +167,8 @@ async function applyFiles(
       ctx,
       paths.map((p) => (target.files.get(p) as { oid: string }).oid),
     );
-  let tree = new SafeTree(ctx.project, (p) => present.files.has(p), suffix);
+  const aside = join(ralphGitDir(ctx), 'displaced', `${suffix}-${Date.now().toString(36)}`);
+  let tree = new SafeTree(ctx.project, (p) => present.files.has(p), suffix, aside);
   const write = (contents: Map<string, Buffer>, path: string): void => {
     const want = target.files.get(path) as { mode: string; oid: string; perm: number };
     tree.writeFile(path, contents.get(want.oid) as Buffer, want.perm, want.mode === '120000');
@@ -182,7 +183,9 @@ async function applyFiles(
     // What the attempt's rules hid may be visible now: look again.
     present = await captureFiles(ctx, cache, target.files.keys());
     plan = planFiles(target, present);
-    tree = new SafeTree(ctx.project, (p) => present.files.has(p), suffix);
+    report.displaced.push(...tree.report.displaced);
+    report.reopened.push(...tree.report.reopened);
+    tree = new SafeTree(ctx.project, (p) => present.files.has(p), suffix, aside);
   }
   step('ignore-rules');
   const candidates = plan.deletes.filter((p) => !isIgnoreFile(p));

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createProcessRunner } from '../../../src/infra/process-runner.js';
@@ -233,6 +233,29 @@ describe('a rollback into a directory the agent made inaccessible', () => {
     expect(statSync(join(dir, 'src')).mode & 0o700).toBe(0o700);
     expect(readFileSync(join(dir, 'src', 'x.ts'), 'utf8')).toBe('x\n');
     if (result.ok) expect(result.report.notes.join('\n')).toContain('src had lost access to it');
+  });
+});
+
+describe('things in the way of a restored file', () => {
+  it('are moved out of the project into the git dir, never left as stray entries next to the files', async () => {
+    const dir = gitRepo({ 'a.txt': 'a\n', '.gitignore': '*.log\n' });
+    const nested = join(dir, 'vendor', 'tool');
+    mkdirSync(nested, { recursive: true });
+    gitRepo({ 'n.txt': 'nested\n' }, nested);
+    const cp = await checkpoint(dir);
+    // The agent turns a.txt into a directory holding an ignored file, and commits in a nested repository (an honest "incomplete").
+    rmSync(join(dir, 'a.txt'));
+    mkdirSync(join(dir, 'a.txt'));
+    writeFileSync(join(dir, 'a.txt', 'build.log'), 'ignored output\n');
+    writeFileSync(join(nested, 'n.txt'), 'agent\n');
+    git(nested, 'commit', '-qam', 'agent in the nested repo');
+    const result = await rollbackToCheckpoint(ws(dir), cp, { attemptLabel: 'loop 1' });
+    expect(result.ok).toBe(false);
+    expect(readFileSync(join(dir, 'a.txt'), 'utf8')).toBe('a\n');
+    expect(readdirSync(dir).filter((name) => name.includes('ralph-displaced'))).toEqual([]);
+    const aside = join(dir, '.git', 'ralph', 'displaced');
+    const [moved = ''] = readdirSync(aside);
+    expect(readFileSync(join(aside, moved, 'a.txt', 'build.log'), 'utf8')).toBe('ignored output\n');
   });
 });
 
