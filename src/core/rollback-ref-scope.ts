@@ -13,8 +13,9 @@
  *   commit, branch, tag or stash made there is someone else's). A
  *   remote-tracking ref (a fetch) and a branch checked out in another
  *   worktree are never moved;
- * - a ref that was deleted during the attempt comes back (nothing is lost by
- *   that), unless it is remote-tracking or checked out elsewhere.
+ * - a ref that was deleted during the attempt comes back when the value it had
+ *   comes from this worktree in the same sense (a branch of someone else's
+ *   that went is named, with the command that brings it back).
  *
  * Everything else is left as it is and named, with the command that gives it
  * the checkpoint's value. Pure: the caller reads the refs and the worktrees.
@@ -54,11 +55,13 @@ export function commitsToJudge(f: Omit<RefScopeFacts, 'notTheAttempts' | 'foreig
   const p = byName(f.present);
   const e = f.attemptEnd ? byName(f.attemptEnd) : p;
   const out = new Set<string>();
+  const skip = (name: string): boolean => f.ownBranches.has(name) || name.startsWith('refs/remotes/') || f.checkedOutElsewhere.has(name);
   for (const [name, end] of e) {
     const now = p.get(name);
-    if (f.ownBranches.has(name) || name.startsWith('refs/remotes/') || f.checkedOutElsewhere.has(name)) continue;
-    if (now?.oid === end.oid && c.get(name)?.oid !== end.oid) out.add(judgedCommit(end));
+    if (!skip(name) && now?.oid === end.oid && c.get(name)?.oid !== end.oid) out.add(judgedCommit(end));
   }
+  // Deleted during the attempt and still gone: whose was it?
+  for (const [name, was] of c) if (!skip(name) && !e.has(name) && !p.has(name)) out.add(judgedCommit(was));
   return [...out];
 }
 
@@ -108,6 +111,7 @@ export function planRefMoves(f: RefScopeFacts): RefPlan {
       if (f.foreignCommitsOn.has(name)) leave('foreign-commits');
       else plan.moves.push({ name, from: now, to: then });
     } else if (end && f.notTheAttempts.has(judgedCommit(end))) leave('someone-else');
+    else if (!end && f.notTheAttempts.has(judgedCommit(c.get(name) as ScopedRef))) leave('someone-else');
     else plan.moves.push({ name, from: now, to: then });
   }
   return plan;
@@ -145,6 +149,8 @@ export interface StashPlan {
   restored: string[];
   /** Entries the attempt made that may be someone else's: kept. */
   kept: string[];
+  /** Entries dropped during the attempt that were made on someone else's commit: not put back (named). */
+  droppedLeft: string[];
 }
 
 /**
@@ -162,15 +168,17 @@ export function planStash(
   const atCheckpoint = ids(checkpoint);
   const atEnd = ids(attemptEnd ?? present);
   const now = ids(present);
-  const plan: StashPlan = { entries: [], removed: [], restored: [], kept: [] };
+  const plan: StashPlan = { entries: [], removed: [], restored: [], kept: [], droppedLeft: [] };
   for (const entry of checkpoint) {
     if (now.has(entry.oid)) plan.entries.push(entry);
-    else if (!atEnd.has(entry.oid)) {
+    else if (atEnd.has(entry.oid)) {
+      // Dropped after the attempt ended: someone else's doing, it stays dropped.
+    } else if (entry.base === '' || notTheAttempts.has(entry.base)) plan.droppedLeft.push(entry.oid);
+    else {
       // Dropped during the attempt and not put back since.
       plan.entries.push(entry);
       plan.restored.push(entry.oid);
     }
-    // Dropped after the attempt ended: someone else's doing, it stays dropped.
   }
   for (const entry of present) {
     if (atCheckpoint.has(entry.oid)) continue;
@@ -218,6 +226,19 @@ export function restoreRefCommand(left: RefLeft): string {
 /** One line per ref the rollback left, with why and how to give it the checkpoint's value. */
 export function describeLeftRefs(left: readonly RefLeft[]): string[] {
   return left.map((l) => `${l.name} left at ${short(l.now)} (${WHY[l.why]}); the checkpoint had ${short(l.checkpoint)}: ${restoreRefCommand(l)}`);
+}
+
+/** Lines for the stash entries a rollback left as they are, with the command that changes them. */
+export function describeLeftStash(plan: Pick<StashPlan, 'kept' | 'droppedLeft'>): string[] {
+  return [
+    ...plan.droppedLeft.map(
+      (oid) =>
+        `stash entry ${short(oid)} was dropped during the attempt and is not put back (it was made on a commit that is not this worktree's): git stash store -m "put back" ${oid}`,
+    ),
+    ...plan.kept.map(
+      (oid) => `stash entry ${short(oid)} made during the attempt is kept (it was made on a commit another worktree was on); git stash list shows it`,
+    ),
+  ];
 }
 
 /** One line per ref the rollback moved. */

@@ -9,7 +9,7 @@ import { clearJournal, readJournal, writeJournal, type RollbackJournal } from '.
 import { readSnapshot, writeSnapshot, type Snapshot } from './snapshot-commit.js';
 import { applyState, type ApplyReport, type AttemptPlace, type RefScope, type StepHook } from './state-apply.js';
 import { diffStates, isSameState } from './state-diff.js';
-import { describeLeftRefs, describeMovedRefs } from '../core/rollback-ref-scope.js';
+import { describeLeftRefs, describeLeftStash, describeMovedRefs } from '../core/rollback-ref-scope.js';
 import { planRollbackScope, type AttemptEnd } from './rollback-scope.js';
 import { StatCache } from './stat-cache.js';
 
@@ -236,8 +236,11 @@ export async function rollbackWith(ctx: RepoContext, cp: Checkpoint, options: Ro
     const present = await captureRepoState(ctx, cache, target.state.files.keys());
     const plan = await planRollbackScope(ctx, target.state, present, options.attemptEnd ?? null, Date.parse(target.createdAt) || now);
     const scope: RefScope = { moves: plan.moves, stash: plan.stash };
+    const stashLeft = plan.stashPlan ? describeLeftStash(plan.stashPlan) : [];
     if (isSameState(diffStates(present, { ...target.state, refs: null })) && plan.moves.length === 0 && plan.stash === null) {
-      return { ok: true, restored: false, attemptRef: null, attemptCommit: null, report: emptyReport(plan.left), headMoved: false, restoreCommand: null };
+      const report = emptyReport(plan.left);
+      report.refsLeft.push(...stashLeft);
+      return { ok: true, restored: false, attemptRef: null, attemptCommit: null, report, headMoved: false, restoreCommand: null };
     }
     const attempt = await saveAttempt(ctx, target, present, options.attemptLabel, now, cache);
     attemptRef = attempt.ref;
@@ -257,7 +260,7 @@ export async function rollbackWith(ctx: RepoContext, cp: Checkpoint, options: Ro
     step('journal');
     const { report, problems } = await applyJournaled(ctx, target, scope, cache, step, attempt);
     report.leftRefs.unshift(...plan.left);
-    report.refsLeft.unshift(...describeLeftRefs(plan.left));
+    report.refsLeft.unshift(...describeLeftRefs(plan.left), ...stashLeft);
     const restoreCommand = restoreCommandFor(attempt.ref);
     if (problems.length > 0) {
       return {

@@ -73,21 +73,25 @@ async function stashBases(ctx: RepoContext, oids: readonly string[]): Promise<Ma
 
 /**
  * Of `candidates`, the commits that do not come from this worktree during the
- * attempt: held by another worktree's HEAD then, or not contained in any
- * commit this worktree's HEAD held (`tips`). One git call per candidate, only
- * for refs that changed.
+ * attempt: not contained in any commit this worktree's HEAD held (`tips`), or
+ * contained in one another worktree's HEAD held then (a commit both share, like
+ * the one they started from, could be either's: it is not claimed). Up to two
+ * git calls per candidate, only for refs that changed.
  */
 async function notFromHere(ctx: RepoContext, candidates: Iterable<string>, tips: readonly string[], otherHeads: ReadonlySet<string>): Promise<Set<string>> {
   const out = new Set<string>();
   for (const commit of new Set(candidates)) {
-    if (otherHeads.has(commit)) out.add(commit);
-    else if (tips.includes(commit)) continue;
-    else {
-      const r = await runGit(['rev-list', '--count', commit, '--not', ...tips, '--'], { cwd: ctx.root });
-      if (r.code !== 0 || r.stdout.toString('utf8').trim() !== '0') out.add(commit);
-    }
+    if (otherHeads.has(commit) || !(await containedIn(ctx, commit, tips)) || (await containedIn(ctx, commit, [...otherHeads]))) out.add(commit);
   }
   return out;
+}
+
+/** Whether `commit` is one of `tips` or an ancestor of one. */
+async function containedIn(ctx: RepoContext, commit: string, tips: readonly string[]): Promise<boolean> {
+  if (tips.length === 0) return false;
+  if (tips.includes(commit)) return true;
+  const r = await runGit(['rev-list', '--count', commit, '--not', ...tips, '--'], { cwd: ctx.root });
+  return r.code === 0 && r.stdout.toString('utf8').trim() === '0';
 }
 
 function headCommit(state: RepoState): string | null {
@@ -153,10 +157,15 @@ export async function planRollbackScope(ctx: RepoContext, target: RepoState, pre
   });
   if (!target.refsComplete) return { ...plan, stash: null, stashPlan: null };
 
-  const checkpointEntries = entriesOf(target.stashLog, new Map());
-  const known = new Set(checkpointEntries.map((s) => s.oid));
-  const fresh = [...entriesOf(present.stashLog, new Map()), ...entriesOf(end?.stashLog ?? null, new Map())].map((s) => s.oid).filter((o) => !known.has(o));
-  const bases = await stashBases(ctx, [...new Set(fresh)]);
+  const logs = [target.stashLog, present.stashLog, end?.stashLog ?? null];
+  const ids = logs.map((log) => entriesOf(log, new Map()).map((s) => s.oid));
+  const [atCheckpoint = [], now = [], atEnd = []] = ids;
+  // Only the entries that came or went need their base commit.
+  const changed = [...new Set([...atCheckpoint, ...now, ...atEnd])].filter(
+    (o) => !(atCheckpoint.includes(o) && now.includes(o) && (end === null || atEnd.includes(o))),
+  );
+  const bases = await stashBases(ctx, changed);
+  const checkpointEntries = entriesOf(target.stashLog, bases);
   const presentEntries = entriesOf(present.stashLog, bases);
   const notHere = await notFromHere(ctx, bases.values(), tips, others.heads);
   const stashPlan = planStash(checkpointEntries, end ? entriesOf(end.stashLog, bases) : null, presentEntries, notHere);

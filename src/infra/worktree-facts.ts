@@ -25,7 +25,7 @@ function readText(path: string): string | null {
   }
 }
 
-/** The commits a worktree's HEAD moved to from `sinceSeconds` on (epoch seconds), from its reflog. */
+/** The commits a worktree's HEAD moved from and to from `sinceSeconds` on (epoch seconds), from its reflog. */
 export function headsSince(gitDir: string, sinceSeconds: number): string[] {
   const out: string[] = [];
   for (const line of (readText(join(gitDir, 'logs', 'HEAD')) ?? '').split('\n')) {
@@ -33,8 +33,8 @@ export function headsSince(gitDir: string, sinceSeconds: number): string[] {
     const [meta = ''] = line.split('\t');
     const fields = meta.split(' ');
     const seconds = Number(fields[fields.length - 2]);
-    const to = fields[1] ?? '';
-    if (HEX.test(to) && !/^0+$/.test(to) && Number.isFinite(seconds) && seconds >= sinceSeconds) out.push(to);
+    if (!Number.isFinite(seconds) || seconds < sinceSeconds) continue;
+    for (const oid of [fields[0] ?? '', fields[1] ?? '']) if (HEX.test(oid) && !/^0+$/.test(oid)) out.push(oid);
   }
   return out;
 }

@@ -71,6 +71,11 @@ describe('which refs a rollback moves', () => {
       { moves: ['refs/heads/feature'], left: [] },
     ],
     [
+      "someone else's branch deleted during the attempt: named, not put back",
+      { checkpoint: [ref('refs/heads/userbr', U)], attemptEnd: [], present: [], notTheAttempts: new Set([U]) },
+      { moves: [], left: ['refs/heads/userbr someone-else'] },
+    ],
+    [
       'a branch deleted during the attempt and made again since: left',
       { checkpoint: [ref('refs/heads/feature', A)], attemptEnd: [], present: [ref('refs/heads/feature', U)] },
       { moves: [], left: ['refs/heads/feature changed-since'] },
@@ -130,8 +135,16 @@ describe('the stash, entry by entry', () => {
     expect(plan.removed).toEqual([C]);
     expect(plan.restored).toEqual([B]);
     expect(plan.kept).toEqual([U]);
+    expect(plan.droppedLeft).toEqual([]);
     const log = stashLogText(plan.entries, Z).split('\n');
     expect(log[2]?.startsWith(`${B} ${U} `)).toBe(true);
+  });
+
+  it("an entry made on someone else's commit and dropped during the attempt is named, not put back", () => {
+    const users = entry(U, U);
+    const plan = planStash([users], [], [], new Set([U]));
+    expect(plan.entries).toEqual([]);
+    expect(plan.droppedLeft).toEqual([U]);
   });
 
   it('an entry dropped after the attempt ended stays dropped', () => {
