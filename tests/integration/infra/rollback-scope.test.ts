@@ -275,14 +275,14 @@ describe('a nested repository', () => {
 });
 
 describe('an interrupted rollback and later work', () => {
-  async function killMidRollback(dir: string, cp: Checkpoint): Promise<boolean> {
+  async function killMidRollback(dir: string, cp: Checkpoint, step = 'written'): Promise<boolean> {
     const script = `
       const { rollbackToCheckpoint } = await import(${JSON.stringify(DIST)});
       const { GitWorkspace } = await import(${JSON.stringify(DIST.replace('git-checkpoints.js', 'git-workspace.js'))});
       const cp = JSON.parse(process.argv[1]);
       await rollbackToCheckpoint(new GitWorkspace(process.cwd(), null), cp, {
         attemptLabel: 'killed',
-        onStep: (s) => { if (s === 'written') { process.stdout.write('stop'); Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 60000); } },
+        onStep: (s) => { if (s === ${JSON.stringify(step)}) { process.stdout.write('stop'); Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 60000); } },
       });
     `;
     const child = spawn(process.execPath, ['--input-type=module', '-e', script, JSON.stringify(cp)], { cwd: dir, stdio: ['ignore', 'pipe', 'ignore'] });
@@ -339,4 +339,25 @@ describe('an interrupted rollback and later work', () => {
     const saved = /saved at (refs\/ralph\/attempts\/\S+)/.exec(message)?.[1] ?? '';
     expect(git(dir, 'show', `${saved}:src/f2.txt`)).toBe('user uncommitted edit\n');
   }, 60_000);
+
+  for (const step of ['journal', 'deleted', 'written', 'index', 'refs']) {
+    it(`killed after step "${step}", then the user commits and edits: the next start loses none of it`, async () => {
+      const dir = gitRepo(manyFiles());
+      const cp = await checkpoint(dir);
+      for (let i = 0; i < 40; i += 1) writeFileSync(join(dir, `src/f${i}.txt`), `agent ${i}\n`);
+      writeFileSync(join(dir, 'agent-new.txt'), 'agent\n');
+      git(dir, 'add', '-A');
+      git(dir, 'commit', '-qm', 'agent commit');
+      expect(await killMidRollback(dir, cp, step)).toBe(true);
+      writeFileSync(join(dir, 'user.txt'), 'user file\n');
+      git(dir, 'add', 'user.txt');
+      git(dir, 'commit', '-qm', 'user commit after the interruption');
+      const userCommit = rev(dir, 'HEAD');
+      writeFileSync(join(dir, 'src/f3.txt'), 'user uncommitted edit\n');
+      const present = fingerprint(dir, (rel) => rel === '.git');
+      await prepareProjectRepository(dir, () => undefined);
+      expect(fingerprint(dir, (rel) => rel === '.git')).toEqual(present);
+      expect(git(dir, 'merge-base', '--is-ancestor', userCommit, 'main')).toBe('');
+    }, 60_000);
+  }
 });
