@@ -70,13 +70,14 @@ describe('a rollback that cannot finish', () => {
 });
 
 describe('git state files Ralph keeps', () => {
-  it('a damaged rollback journal is named, set aside, and says what to do', async () => {
+  it('a damaged rollback journal is named by a listing, which changes nothing and says what happens next', async () => {
     const dir = ralphProject({ files: { 'app.txt': 'good\n' } });
     const journal = join(dir, '.git', 'ralph', 'rollback-journal.json');
     mkdirSync(join(dir, '.git', 'ralph'), { recursive: true });
     writeFileSync(journal, '{ not json');
     const r = await ralph(['--checkpoints'], dir, fakeClaude([]).env);
     expect(String(r.stderr)).toContain(journal);
+    expect(String(r.stderr)).toContain('the next start of ralph sets it aside');
     expect(String(r.stderr)).not.toContain('Unexpected error');
     expect(readFileSync(journal, 'utf8')).toBe('{ not json');
   });
