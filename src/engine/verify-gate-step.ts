@@ -343,7 +343,10 @@ export class VerifyGateStep implements VerifyGate {
       this.notice({ code: 'rollback.failed', id, reason: result.reason, partial: result.changed === true });
       this.failedRollback =
         `the rollback to checkpoint ${id} could not finish: ${result.reason}. ` +
-        'Fix the cause named above, then start ralph again (an interrupted rollback is finished at the next start); or run ralph --checkpoints to see the checkpoints and saved attempts';
+        (result.changed === true
+          ? 'Fix the cause named above, then start ralph again: it finishes the interrupted rollback first.'
+          : `Nothing was rolled back: the failed attempt is still in the work tree. Fix the cause named above, then run ralph --restore ${id} to roll it back, or start ralph again to build on it.`) +
+        ' ralph --checkpoints lists the checkpoints and saved attempts';
       return false;
     }
     const reverted = result.reverted;
