@@ -23,6 +23,7 @@ export type ExitReason =
   | 'integrity_failure'
   | 'agent_failure'
   | 'checkpoint_failed'
+  | 'rollback_failed'
   | 'lock_lost'
   | 'dry_run';
 
@@ -90,6 +91,12 @@ export const EXIT_REASONS: Record<ExitReason, ReasonInfo> = {
     status: 'halted',
     lastAction: 'checkpoint_failed',
     describe: 'no git checkpoint could be made before an iteration that needs one',
+  },
+  rollback_failed: {
+    exitCode: ExitCode.RuntimeError,
+    status: 'halted',
+    lastAction: 'rollback_failed',
+    describe: 'a failed attempt could not be rolled back completely, so the loop does not go on from a half-restored tree',
   },
   lock_lost: {
     exitCode: ExitCode.RuntimeError,

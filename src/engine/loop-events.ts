@@ -95,6 +95,10 @@ export interface CheckpointRestored {
   cause: RollbackFacts['cause'];
   reverted: readonly string[];
   restoreCommand: string | null;
+  /** Refs the rollback moved back, and refs it left as they are (each with the command that restores it). */
+  refsMoved: readonly string[];
+  refsLeft: readonly string[];
+  notes: readonly string[];
 }
 
 export interface IterationEnd {

@@ -76,10 +76,24 @@ export interface CheckpointPort {
     id: string,
     label: string,
   ): Promise<
-    | { ok: true; restored: boolean; attemptRef: string | null; reverted: readonly string[]; restoreCommand: string | null; headMoved: boolean }
+    | {
+        ok: true;
+        restored: boolean;
+        attemptRef: string | null;
+        reverted: readonly string[];
+        restoreCommand: string | null;
+        headMoved: boolean;
+        /** Refs moved back, and refs left as they are (each with the command that restores it), as lines for the user. */
+        refsMoved: readonly string[];
+        refsLeft: readonly string[];
+        /** What the user should know that the rollback does not restore. */
+        notes: readonly string[];
+      }
     | { ok: false; reason: string; changed?: boolean }
   >;
   prune(keep: number): Promise<void>;
+  /** The attempt of checkpoint `id` ended (the agent call returned): its refs are noted, so a rollback undoes only what it did. */
+  attemptEnded?(id: string): Promise<void>;
 }
 
 /** .ralph/.verify_gate and the answer `ralph --gate-action` leaves for a paused gate. */

@@ -38,6 +38,8 @@ export class VerifyGateStep implements VerifyGate {
   private runOnCurrentTree: GateRun | undefined;
   /** The latest rollback, until the agent call after it has seen it. */
   private rolledBack: RollbackFacts | undefined;
+  /** Why a rollback could not finish (the loop stops). */
+  private failedRollback: string | undefined;
 
   constructor(private readonly d: VerifyGateStepDeps) {
     const id = `gate-${d.clock.now().toString(36)}`;
@@ -113,12 +115,22 @@ export class VerifyGateStep implements VerifyGate {
     return this.rolledBack;
   }
 
+  rollbackFailure(): string | undefined {
+    return this.failedRollback;
+  }
+
+  /** Notes the refs the attempt left, before anything else (the verify command, other people) can move them. */
+  private async attemptEnded(id: string | undefined): Promise<void> {
+    if (id && this.d.settings.rollbackOnFail) await this.d.checkpoints?.attemptEnded?.(id);
+  }
+
   async afterFailedCall(loop: number, filesChanged: number): Promise<boolean> {
     this.rolledBack = undefined;
     this.runOnCurrentTree = undefined;
     const cp = this.d.checkpoints;
     const id = this.checkpointId;
     this.checkpointId = undefined;
+    await this.attemptEnded(id);
     if (filesChanged <= 0) {
       // Nothing to undo; the checkpoint stays restorable within the limit.
       if (cp && id) await cp.prune(this.d.keepCheckpoints);
@@ -145,6 +157,7 @@ export class VerifyGateStep implements VerifyGate {
     const cp = this.d.checkpoints;
     const id = this.checkpointId;
     this.checkpointId = undefined;
+    await this.attemptEnded(id);
     const run = await this.verify(loop, id);
     // Failed attempts (and, with --backup, passed ones) stay restorable, up to the configured number.
     if (cp && id) await cp.prune(this.d.keepCheckpoints);
@@ -328,11 +341,28 @@ export class VerifyGateStep implements VerifyGate {
     if (!result.ok) {
       // Only an untouched tree still holds the attempt as it was: the user must hear which it is.
       this.notice({ code: 'rollback.failed', id, reason: result.reason, partial: result.changed === true });
+      this.failedRollback =
+        `the rollback to checkpoint ${id} could not finish: ${result.reason}. ` +
+        (result.changed === true
+          ? 'Fix the cause named above, then start ralph again: it finishes the interrupted rollback first.'
+          : `Nothing was rolled back: the failed attempt is still in the work tree. Fix the cause named above, then run ralph --restore ${id} to roll it back, or start ralph again to build on it.`) +
+        ' ralph --checkpoints lists the checkpoints and saved attempts';
       return false;
     }
     const reverted = result.reverted;
     if (result.restored) this.rolledBack = { loop, checkpointId: id, cause, files: reverted, attemptRef: result.attemptRef, headMoved: result.headMoved };
-    this.d.emit({ type: 'checkpoint.restored', iteration: loop, id, attemptRef: result.attemptRef, cause, reverted, restoreCommand: result.restoreCommand });
+    this.d.emit({
+      type: 'checkpoint.restored',
+      iteration: loop,
+      id,
+      attemptRef: result.attemptRef,
+      cause,
+      reverted,
+      restoreCommand: result.restoreCommand,
+      refsMoved: result.refsMoved,
+      refsLeft: result.refsLeft,
+      notes: result.notes,
+    });
     return result.restored;
   }
 }

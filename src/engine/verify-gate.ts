@@ -35,6 +35,8 @@ export interface VerifyGate {
   afterAgent(loop: number): Promise<GateRun>;
   /** After an agent call that failed having changed files: a failed attempt, rolled back when asked to. Returns whether it was. */
   afterFailedCall(loop: number, filesChanged: number): Promise<boolean>;
+  /** Why the latest rollback could not finish; the loop stops on it rather than go on from a half-restored tree. */
+  rollbackFailure(): string | undefined;
   /** The latest rollback, until an agent call after it has been told. */
   lastRollback(): RollbackFacts | undefined;
   /**

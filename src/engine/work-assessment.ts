@@ -115,6 +115,8 @@ export function decideAfterWork(s: LoopRun, call: CallMade, work: Work): Step {
     progress,
     ...(gateRun ? { gate: gateRun } : {}),
   });
+  const rollbackFailure = s.deps.gate?.rollbackFailure();
+  if (rollbackFailure) return { stop: 'rollback_failed', message: rollbackFailure };
   if (gateRun?.decision === 'escalated_abort')
     return { stop: 'verify_aborted', message: `verify command failed ${gateRun.attempt}/${gateRun.maxAttempts} times` };
   if (stagnation) return stagnation;

@@ -1,4 +1,5 @@
-import { errorMessage } from '../errors.js';
+import { lstatSync } from 'node:fs';
+import { ExitCode, RalphError, errorMessage } from '../errors.js';
 import { CheckpointError, checkpointFailure, type CheckpointFailure } from './checkpoint-error.js';
 import type { Checkpoint } from '../state/documents/checkpoint.js';
 import { migrateStashCheckpoints } from './checkpoint-migration.js';
@@ -7,7 +8,8 @@ import { ATTEMPT_REF_PREFIX, finishInterruptedRollback, removeLeftovers, rollbac
 import type { GitWorkspace } from './git-workspace.js';
 import { createRalphRef, deleteRalphRef } from './loose-refs.js';
 import { refsAtMost } from './ref-files.js';
-import { captureRepoState, type RepoState } from './repo-state.js';
+import { captureRepoState, readRefsAgain, readStashLog, type RepoState } from './repo-state.js';
+import type { AttemptEnd } from './rollback-scope.js';
 import { PREFIX_TRAILER, trailers, WORKTREE_TRAILER, writeSnapshot } from './snapshot-commit.js';
 import { StatCache } from './stat-cache.js';
 
@@ -24,6 +26,7 @@ import { StatCache } from './stat-cache.js';
 export type { Checkpoint } from '../state/documents/checkpoint.js';
 export { CheckpointError, type CheckpointFailure } from './checkpoint-error.js';
 export { ATTEMPT_REF_PREFIX, restoreCommandFor, type RollbackOptions, type RollbackResult } from './git-rollback.js';
+export type { AttemptEnd } from './rollback-scope.js';
 
 export const CHECKPOINT_REF_PREFIX = 'refs/ralph/checkpoints/';
 export const CHECKPOINT_SUBJECT = 'ralph checkpoint:';
@@ -38,18 +41,43 @@ const noWarn: Warn = () => undefined;
  * remove temporary files a killed run left, and move checkpoints that older
  * versions kept in the stash to Ralph's refs.
  */
-export async function prepareRepository(ctx: RepoContext, warn: Warn): Promise<void> {
+export async function prepareRepository(ctx: RepoContext, warn: Warn, options: { write: boolean } = { write: true }): Promise<void> {
+  checkStateDir(ctx);
   removeLeftovers(ctx);
-  const resumed = await finishInterruptedRollback(ctx);
+  const resumed = await finishInterruptedRollback(ctx, options);
   if (resumed.message) warn(resumed.message);
   const moved = await migrateStashCheckpoints(ctx);
   if (moved.message) warn(moved.message);
 }
 
-async function context(ws: GitWorkspace, warn: Warn): Promise<RepoContext | null> {
+/** `write: false` for listings: an interrupted rollback is only mentioned, the work tree is never written. */
+/** The folder in the git dir where Ralph keeps its journal and cache must be one: anything else is named, with what to do. */
+function checkStateDir(ctx: RepoContext): void {
+  const dir = ralphGitDir(ctx);
+  const st = lstatSync(dir, { throwIfNoEntry: false });
+  if (!st || st.isDirectory()) return;
+  throw new RalphError(
+    `${dir} is not a folder: Ralph keeps the rollback journal and its cache of file ids there.`,
+    ExitCode.RuntimeError,
+    `Move it out of the way (mv '${dir}' '${dir}.bak') and start again; Ralph makes a new one. Checkpoints and saved attempts are refs, not in that folder: nothing is lost.`,
+  );
+}
+
+async function context(ws: GitWorkspace, warn: Warn, options: { write: boolean } = { write: true }): Promise<RepoContext | null> {
   const ctx = await repoContext(ws.projectDir);
-  if (ctx) await prepareRepository(ctx, warn);
+  if (ctx) await prepareRepository(ctx, warn, options);
   return ctx;
+}
+
+/**
+ * The refs and stash as an attempt left them: read right after the agent call,
+ * so a rollback can tell the attempt's ref changes from later ones. Usually
+ * answered from the ref files' stat data without a git process.
+ */
+export async function readAttemptEnd(ws: GitWorkspace): Promise<AttemptEnd | null> {
+  const ctx = await repoContext(ws.projectDir);
+  if (!ctx) return null;
+  return { refs: await readRefsAgain(ctx), stashLog: readStashLog(ctx) };
 }
 
 /** For `ralph` and the other commands at start: the same preparation, when the project is a repository. */
@@ -136,6 +164,7 @@ export async function createCheckpoint(ws: GitWorkspace, options: CreateCheckpoi
     return { ok: true, checkpoint };
   } catch (error) {
     if (error instanceof CheckpointError) return checkpointFailure(error);
+    if (error instanceof RalphError && error.hint) return checkpointFailure(new CheckpointError('git-failed', error.message, error.hint));
     return checkpointFailure(
       new CheckpointError(
         'git-failed',
@@ -216,11 +245,11 @@ export async function listCheckpoints(
   options: { warn?: Warn } = {},
 ): Promise<{ ok: true; checkpoints: CheckpointListing[]; attempts: AttemptRef[] } | Failure> {
   try {
-    const ctx = await context(ws, options.warn ?? noWarn);
+    const ctx = await context(ws, options.warn ?? noWarn, { write: false });
     if (!ctx) return NOT_REPO;
     return { ok: true, checkpoints: await readCheckpoints(ctx), attempts: await listAttempts(ctx) };
   } catch (error) {
-    return { ok: false, reason: errorMessage(error) };
+    return { ok: false, reason: error instanceof RalphError && error.hint ? `${error.message} ${error.hint}` : errorMessage(error) };
   }
 }
 
@@ -296,7 +325,7 @@ export async function pruneCheckpoints(
 export async function rollbackToCheckpoint(
   ws: GitWorkspace,
   cp: Checkpoint,
-  options: { attemptLabel: string; now?: number; warn?: Warn; onStep?: (step: string) => void },
+  options: { attemptLabel: string; now?: number; warn?: Warn; onStep?: (step: string) => void; attemptEnd?: AttemptEnd | null },
 ): Promise<RollbackResult> {
   let ctx: RepoContext | null;
   try {
@@ -305,7 +334,8 @@ export async function rollbackToCheckpoint(
     return { ok: false, reason: `${errorMessage(error)}; nothing was changed` };
   }
   if (!ctx) return NOT_REPO;
-  return rollbackWith(ctx, cp, options);
+  const { attemptEnd, ...rest } = options;
+  return rollbackWith(ctx, cp, { ...rest, ...(attemptEnd ? { attemptEnd } : {}) });
 }
 
 /** The checkpoint `id` names: exactly, as the only id it starts, or by a commit prefix of 7+ characters. */

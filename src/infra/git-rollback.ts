@@ -4,19 +4,25 @@ import { errorMessage } from '../errors.js';
 import type { Checkpoint } from '../state/documents/checkpoint.js';
 import { CheckpointError } from './checkpoint-error.js';
 import { PROCESS_FILE, displayPath, gitBytes, gitText, ralphGitDir, tempName, underRoot, type RepoContext } from './git-plumbing.js';
-import { captureRepoState, type RepoState } from './repo-state.js';
-import { clearJournal, readJournal, writeJournal } from './rollback-journal.js';
+import { captureRepoState, type FileEntry, type OpFile, type RepoState } from './repo-state.js';
+import { clearJournal, readJournal, writeJournal, type RollbackJournal } from './rollback-journal.js';
 import { readSnapshot, writeSnapshot, type Snapshot } from './snapshot-commit.js';
-import { applyState, type ApplyReport, type AttemptPlace, type StepHook } from './state-apply.js';
+import { applyState, type ApplyReport, type AttemptPlace, type RefScope, type StepHook } from './state-apply.js';
 import { diffStates, isSameState } from './state-diff.js';
+import { describeLeftRefs, describeLeftStash, describeMovedRefs } from '../core/rollback-ref-scope.js';
+import { planRollbackScope, type AttemptEnd } from './rollback-scope.js';
 import { StatCache } from './stat-cache.js';
 
 /**
- * Lossless rollback: first the present — files, index, HEAD, every ref the
- * agent left, the stash, operation state — is saved as an attempt under
- * refs/ralph/attempts/<id>/ (its files at `…/files`, each ref it changed at
- * `…/<refname>`); then a journal is written; then the checkpoint's state is
- * put back and checked. A rollback cut short is finished at the next start.
+ * Lossless rollback of one loop's attempt: first the present — files, index,
+ * HEAD, every ref, the stash, operation state — is saved as an attempt under
+ * refs/ralph/attempts/<id>/ (its files at `…/files`, each ref that differs at
+ * `…/<refname>`); then a journal is written; then the project's files, the
+ * index, HEAD and operation state are put back, and of the refs only those
+ * the attempt changed and nobody touched since (rollback-scope.ts); then it
+ * is checked. A rollback cut short is finished at the next start, unless the
+ * project changed after it was cut short: then that state is saved first and
+ * nothing is undone.
  */
 
 export const ATTEMPT_REF_PREFIX = 'refs/ralph/attempts/';
@@ -27,11 +33,17 @@ export interface RollbackOptions {
   now?: number;
   /** Called between the steps of the rollback (progress, and where tests cut it short). */
   onStep?: StepHook;
+  /** The refs and stash when the attempt ended; without it the present stands in (a restore, a rollback inside the agent's call). */
+  attemptEnd?: AttemptEnd;
 }
 
 export interface RollbackReport extends ApplyReport {
   /** Files the rollback changed, as text relative to the project directory. */
   reverted: string[];
+  /** Each ref the rollback moved, as a line for the user. */
+  refsMoved: string[];
+  /** Each ref that differs from the checkpoint and was left, with why and the command that restores it. */
+  refsLeft: string[];
 }
 
 export type RollbackResult =
@@ -64,12 +76,33 @@ export function restoreCommandFor(attemptRef: string): string {
   return `git restore --source=${attemptRef} -- <path>`;
 }
 
-function emptyReport(): RollbackReport {
-  return { written: [], deleted: [], chmodded: [], keptIgnored: [], displaced: [], unrestored: [], reverted: [] };
+function emptyReport(leftRefs: RollbackReport['leftRefs'] = []): RollbackReport {
+  return {
+    written: [],
+    deleted: [],
+    chmodded: [],
+    keptIgnored: [],
+    displaced: [],
+    unrestored: [],
+    reopened: [],
+    movedRefs: [],
+    leftRefs,
+    stashLeft: false,
+    notes: [],
+    reverted: [],
+    refsMoved: [],
+    refsLeft: describeLeftRefs(leftRefs),
+  };
 }
 
 function toReport(apply: ApplyReport): RollbackReport {
   const reverted = [...new Set([...apply.written, ...apply.deleted, ...apply.chmodded])].sort().map(displayPath);
+  const notes = [...apply.notes];
+  if (apply.reopened.length > 0)
+    notes.push(`the owner of ${list(apply.reopened)} had lost access to it (a chmod of the attempt): read, write and search were given back to the owner`);
+  if (apply.stashLeft) notes.push('the stash changed while the rollback ran, so it was left as it is');
+  if (apply.displaced.length > 0)
+    notes.push(`ignored files that were in the way of restored ones were moved aside, out of the project: ${list(apply.displaced)}`);
   return {
     ...apply,
     written: apply.written.map(displayPath),
@@ -77,7 +110,11 @@ function toReport(apply: ApplyReport): RollbackReport {
     chmodded: apply.chmodded.map(displayPath),
     keptIgnored: apply.keptIgnored.map(displayPath),
     displaced: apply.displaced.map(displayPath),
+    reopened: apply.reopened.map(displayPath),
+    notes,
     reverted,
+    refsMoved: describeMovedRefs(apply.movedRefs),
+    refsLeft: describeLeftRefs(apply.leftRefs),
   };
 }
 
@@ -86,11 +123,18 @@ function list(paths: readonly string[]): string {
   return paths.length > 5 ? `${shown} and ${paths.length - 5} more` : shown;
 }
 
-/** What still differs from the target after a rollback, plus what could not be restored. */
-async function leftOver(ctx: RepoContext, target: Snapshot, cache: StatCache, unrestored: readonly string[]): Promise<string[]> {
+/**
+ * What still differs from the target after a rollback, plus what could not be
+ * restored. Refs are not compared with the checkpoint's as a whole: only the
+ * ones the rollback moved must now have the checkpoint's value.
+ */
+async function leftOver(ctx: RepoContext, target: Snapshot, cache: StatCache, apply: ApplyReport): Promise<string[]> {
   const after = await captureRepoState(ctx, cache, target.state.files.keys());
-  const d = diffStates(after, target.state);
-  const problems = [...unrestored];
+  const d = diffStates(after, { ...target.state, refs: null });
+  const problems = [...apply.unrestored];
+  const now = new Map((after.refs ?? []).map((r) => [r.name, r.oid] as const));
+  const stuck = apply.movedRefs.filter((m) => (now.get(m.name) ?? null) !== m.to).map((m) => m.name);
+  if (stuck.length > 0) problems.push(`refs ${stuck.join(', ')} were not moved back`);
   if (d.files.length > 0) problems.push(`files still differ: ${list(d.files)}`);
   // A directory that was empty may now hold files git ignores (the agent's build output, say),
   // which a rollback never touches: the directory is there as it was, and anything else in it
@@ -163,24 +207,17 @@ async function saveAttempt(
   return { ref: `${base}/files`, commit };
 }
 
-function headOrRefsMoved(present: RepoState, target: RepoState): boolean {
-  if (present.head !== target.head) return true;
-  if (target.refs === null) return false;
-  const key = (r: { name: string; oid: string }): string => `${r.name} ${r.oid}`;
-  const want = new Set(target.refs.map(key));
-  return (present.refs ?? []).length !== target.refs.length || (present.refs ?? []).some((r) => !want.has(key(r)));
-}
-
 /** Applies a snapshot with the journal already written; clears it when the result is checked. */
 async function applyJournaled(
   ctx: RepoContext,
   target: Snapshot,
+  scope: RefScope,
   cache: StatCache,
   step: StepHook,
   attempt: AttemptPlace,
 ): Promise<{ report: RollbackReport; problems: string[] }> {
-  const apply = await applyState(ctx, target.state, cache, `ralph-displaced-${target.id}`, step, attempt);
-  const problems = await leftOver(ctx, target, cache, apply.unrestored);
+  const apply = await applyState(ctx, target.state, cache, `ralph-displaced-${target.id}`, scope, step, attempt);
+  const problems = await leftOver(ctx, target, cache, apply);
   clearJournal(ctx);
   cache.save(Date.now(), tempName('cache'));
   return { report: toReport(apply), problems };
@@ -197,8 +234,13 @@ export async function rollbackWith(ctx: RepoContext, cp: Checkpoint, options: Ro
     if (target.id !== cp.id || target.kind !== 'checkpoint') return { ok: false, reason: `checkpoint ${cp.id} does not match its commit; nothing was changed` };
     const cache = StatCache.load(ralphGitDir(ctx));
     const present = await captureRepoState(ctx, cache, target.state.files.keys());
-    if (isSameState(diffStates(present, target.state))) {
-      return { ok: true, restored: false, attemptRef: null, attemptCommit: null, report: emptyReport(), headMoved: false, restoreCommand: null };
+    const plan = await planRollbackScope(ctx, target.state, present, options.attemptEnd ?? null, Date.parse(target.createdAt) || now);
+    const scope: RefScope = { moves: plan.moves, stash: plan.stash };
+    const stashLeft = plan.stashPlan ? describeLeftStash(plan.stashPlan) : [];
+    if (isSameState(diffStates(present, { ...target.state, refs: null })) && plan.moves.length === 0 && plan.stash === null) {
+      const report = emptyReport(plan.left);
+      report.refsLeft.push(...stashLeft);
+      return { ok: true, restored: false, attemptRef: null, attemptCommit: null, report, headMoved: false, restoreCommand: null };
     }
     const attempt = await saveAttempt(ctx, target, present, options.attemptLabel, now, cache);
     attemptRef = attempt.ref;
@@ -211,10 +253,14 @@ export async function rollbackWith(ctx: RepoContext, cp: Checkpoint, options: Ro
       attemptCommit: attempt.commit,
       startedAt: new Date(now).toISOString(),
       pid: process.pid,
+      refMoves: plan.moves,
+      stash: plan.stash,
     });
     changing = true;
     step('journal');
-    const { report, problems } = await applyJournaled(ctx, target, cache, step, attempt);
+    const { report, problems } = await applyJournaled(ctx, target, scope, cache, step, attempt);
+    report.leftRefs.unshift(...plan.left);
+    report.refsLeft.unshift(...describeLeftRefs(plan.left), ...stashLeft);
     const restoreCommand = restoreCommandFor(attempt.ref);
     if (problems.length > 0) {
       return {
@@ -232,7 +278,7 @@ export async function rollbackWith(ctx: RepoContext, cp: Checkpoint, options: Ro
       attemptRef: attempt.ref,
       attemptCommit: attempt.commit,
       report,
-      headMoved: headOrRefsMoved(present, target.state),
+      headMoved: present.head !== target.state.head || report.movedRefs.length > 0,
       restoreCommand,
     };
   } catch (error) {
@@ -254,38 +300,112 @@ export interface ResumeOutcome {
   ok: boolean;
 }
 
+function sameEntry(a: FileEntry | undefined, b: FileEntry | undefined): boolean {
+  return a === b || (a !== undefined && b !== undefined && a.mode === b.mode && a.oid === b.oid && a.perm === b.perm);
+}
+
+function opText(files: readonly OpFile[] | null): string {
+  return (files ?? []).map((f) => `${f.path} ${f.perm} ${f.content?.toString('base64') ?? '-'}`).join('\n');
+}
+
+/**
+ * What in the present is neither as the interrupted rollback found it (`start`)
+ * nor as it was putting it (`target`, the planned refs and stash): work done
+ * after the rollback was cut short. Empty when only the rollback changed things.
+ */
+function changedSince(present: RepoState, start: RepoState, target: RepoState, journal: RollbackJournal): string[] {
+  const out: string[] = [];
+  const paths = new Set([...present.files.keys(), ...start.files.keys(), ...target.files.keys()]);
+  const files: string[] = [];
+  for (const path of paths) {
+    const now = present.files.get(path);
+    if (now?.mode === '160000' || start.files.get(path)?.mode === '160000') continue;
+    if (!sameEntry(now, start.files.get(path)) && !sameEntry(now, target.files.get(path))) files.push(path);
+  }
+  if (files.length > 0) out.push(`files ${list(files.sort())}`);
+  const sameIndex = (a: RepoState, b: RepoState): boolean =>
+    a.indexView && b.indexView ? a.indexView === b.indexView : a.index === null || b.index === null ? a.index === b.index : a.index.equals(b.index);
+  if (!sameIndex(present, start) && !sameIndex(present, target)) out.push('the index');
+  if (present.head !== start.head && present.head !== target.head) out.push('HEAD');
+  const refs = new Map((present.refs ?? []).map((r) => [r.name, r.oid] as const));
+  const moved = (journal.refMoves ?? []).filter((m) => ![m.from, m.to].includes(refs.get(m.name) ?? null)).map((m) => m.name);
+  if (moved.length > 0) out.push(`refs ${moved.join(', ')}`);
+  const stash = journal.stash;
+  const stashNow = present.stashLog?.toString('latin1') ?? null;
+  if (stash && stashNow !== stash.log && stashNow !== (start.stashLog?.toString('latin1') ?? null)) out.push('the stash');
+  const op = opText(present.opState);
+  if (op !== opText(start.opState) && op !== opText(target.opState)) out.push('the state of a merge, rebase or cherry-pick');
+  return out;
+}
+
+export interface ResumeOptions {
+  /** False for listings and status: say what is pending, change nothing. */
+  write: boolean;
+  now?: number;
+}
+
 /**
  * Finishes a rollback that was cut short (its journal is still there), so a
- * run never carries on from a tree that is neither before nor after.
+ * run never carries on from a tree that is neither before nor after. When the
+ * project changed after the rollback was cut short (the user edited, committed),
+ * that work is never undone: the present is saved as an attempt first, the
+ * rollback is not finished, and the message says where everything is.
  */
-export async function finishInterruptedRollback(ctx: RepoContext): Promise<ResumeOutcome> {
+export async function finishInterruptedRollback(ctx: RepoContext, options: ResumeOptions = { write: true }): Promise<ResumeOutcome> {
   const journal = readJournal(ctx);
   if (journal === null) return { message: null, ok: true };
+  const path = join(ralphGitDir(ctx), 'rollback-journal.json');
   if (typeof journal === 'string') {
-    const path = join(ralphGitDir(ctx), 'rollback-journal.json');
+    if (!options.write) return { ok: false, message: `${journal}; the next start of ralph sets it aside. Saved attempts are listed by ralph --checkpoints.` };
     renameSync(path, `${path}.corrupt`);
-    return { ok: false, message: `${journal}; it was set aside as ${path}.corrupt. Saved attempts are listed by ralph --checkpoints.` };
-  }
-  const target = await readSnapshot(ctx, journal.checkpointCommit);
-  if (typeof target === 'string') {
     return {
       ok: false,
-      message: `An interrupted rollback to checkpoint ${journal.checkpointId} cannot be finished: ${target}. The attempt is kept at ${journal.attemptRef}.`,
+      message: `${journal}; it was set aside as ${path}.corrupt and nothing was changed. Saved attempts are listed by ralph --checkpoints; ralph --restore <id> brings a checkpoint back.`,
+    };
+  }
+  if (!options.write) {
+    return {
+      ok: false,
+      message: `A rollback to checkpoint ${journal.checkpointId} was interrupted (started ${journal.startedAt}); the next start of ralph finishes it. The attempt is kept at ${journal.attemptRef}.`,
+    };
+  }
+  const target = await readSnapshot(ctx, journal.checkpointCommit);
+  const start = await readSnapshot(ctx, journal.attemptCommit);
+  if (typeof target === 'string' || typeof start === 'string') {
+    return {
+      ok: false,
+      message: `An interrupted rollback to checkpoint ${journal.checkpointId} cannot be finished: ${typeof target === 'string' ? target : start}. The attempt is kept at ${journal.attemptRef}.`,
     };
   }
   const cache = StatCache.load(ralphGitDir(ctx));
+  const scope: RefScope = { moves: journal.refMoves ?? [], stash: journal.stash ?? null };
   try {
-    const { report, problems } = await applyJournaled(ctx, target, cache, () => undefined, { ref: journal.attemptRef, commit: journal.attemptCommit });
+    const present = await captureRepoState(ctx, cache, [...target.state.files.keys(), ...start.state.files.keys()]);
+    const later = changedSince(present, start.state, target.state, journal);
+    if (later.length > 0) {
+      const now = options.now ?? Date.now();
+      const saved = await saveAttempt(ctx, target, present, `state found after the interrupted rollback to ${target.id}`, now, cache);
+      clearJournal(ctx);
+      return {
+        ok: false,
+        message:
+          `A rollback to checkpoint ${journal.checkpointId} was interrupted (started ${journal.startedAt}), and the project changed after that (${later.join('; ')}). ` +
+          `Ralph did not finish it, so none of that later work is undone. The project as found now is saved at ${saved.ref} (files; the refs next to it), ` +
+          `the failed attempt at ${journal.attemptRef}. To go back to the checkpoint anyway: ralph --restore ${journal.checkpointId}`,
+      };
+    }
+    const { report, problems } = await applyJournaled(ctx, target, scope, cache, () => undefined, { ref: journal.attemptRef, commit: journal.attemptCommit });
     const files = report.reverted.length > 0 ? ` (${report.reverted.length} file${report.reverted.length === 1 ? '' : 's'} put back)` : '';
+    const left = report.refsLeft.length > 0 ? ` Left as they are: ${report.refsLeft.join('; ')}.` : '';
     if (problems.length > 0) {
       return {
         ok: false,
-        message: `Finished an interrupted rollback to checkpoint ${journal.checkpointId}, but it is incomplete: ${problems.join('; ')}. The attempt is kept at ${journal.attemptRef}.`,
+        message: `Finished an interrupted rollback to checkpoint ${journal.checkpointId}, but it is incomplete: ${problems.join('; ')}. The attempt is kept at ${journal.attemptRef}.${left}`,
       };
     }
     return {
       ok: true,
-      message: `A rollback to checkpoint ${journal.checkpointId} was interrupted (started ${journal.startedAt}); Ralph finished it now${files}. The attempt is kept at ${journal.attemptRef}; bring a file back with: ${restoreCommandFor(journal.attemptRef)}`,
+      message: `A rollback to checkpoint ${journal.checkpointId} was interrupted (started ${journal.startedAt}); Ralph finished it now${files}. The attempt is kept at ${journal.attemptRef}; bring a file back with: ${restoreCommandFor(journal.attemptRef)}.${left}`,
     };
   } catch (error) {
     return {

@@ -1,12 +1,17 @@
 import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
+import type { RefMove } from '../core/rollback-ref-scope.js';
 import { ralphGitDir, tempName, type RepoContext } from './git-plumbing.js';
+import type { StashChange } from './rollback-scope.js';
 
 /**
  * The rollback journal: written (and flushed to disk) after the attempt is
  * saved and before the first change, removed when the rollback is complete.
  * Finding it at a start means a rollback was cut short (a kill -9, a power
- * cut): the state it was heading for is recorded, so it is finished then.
+ * cut). It names the state the rollback started from (the saved attempt's
+ * commit) and the one it was heading for (the checkpoint, and the ref moves
+ * and stash it planned), so the next start can tell whether anything but the
+ * rollback changed the project since.
  */
 export interface RollbackJournal {
   version: 1;
@@ -16,6 +21,9 @@ export interface RollbackJournal {
   attemptCommit: string;
   startedAt: string;
   pid: number;
+  /** The ref moves planned (compare-and-swap); absent in journals of older versions. */
+  refMoves?: RefMove[];
+  stash?: StashChange | null;
 }
 
 function journalPath(ctx: RepoContext): string {
@@ -38,6 +46,24 @@ export function writeJournal(ctx: RepoContext, journal: RollbackJournal): void {
 
 const HEX = /^[0-9a-f]{40,64}$/;
 
+const oidOrNull = (v: unknown): boolean => v === null || (typeof v === 'string' && HEX.test(v));
+
+function isMoves(value: unknown): value is RefMove[] {
+  return (
+    Array.isArray(value) &&
+    value.every(
+      (m: Partial<RefMove> | null) =>
+        m !== null && typeof m === 'object' && typeof m.name === 'string' && m.name.startsWith('refs/') && oidOrNull(m.from) && oidOrNull(m.to),
+    )
+  );
+}
+
+function isStash(value: unknown): value is StashChange | null | undefined {
+  if (value === null || value === undefined) return true;
+  const s = value as Partial<StashChange>;
+  return typeof s === 'object' && oidOrNull(s.from) && oidOrNull(s.to) && (s.log === null || typeof s.log === 'string');
+}
+
 /** The journal of an unfinished rollback; null when there is none. A damaged journal is a string saying so. */
 export function readJournal(ctx: RepoContext): RollbackJournal | null | string {
   let text: string;
@@ -56,7 +82,10 @@ export function readJournal(ctx: RepoContext): RollbackJournal | null | string {
       typeof value.attemptRef === 'string' &&
       value.attemptRef.startsWith('refs/ralph/attempts/') &&
       typeof value.attemptCommit === 'string' &&
-      typeof value.startedAt === 'string'
+      HEX.test(value.attemptCommit) &&
+      typeof value.startedAt === 'string' &&
+      (value.refMoves === undefined || isMoves(value.refMoves)) &&
+      isStash(value.stash)
     ) {
       return {
         version: 1,
@@ -66,6 +95,8 @@ export function readJournal(ctx: RepoContext): RollbackJournal | null | string {
         attemptCommit: value.attemptCommit,
         startedAt: value.startedAt,
         pid: Number(value.pid) || 0,
+        ...(value.refMoves ? { refMoves: value.refMoves } : {}),
+        ...(value.stash ? { stash: value.stash } : {}),
       };
     }
   } catch {

@@ -1,4 +1,5 @@
 import {
+  chmodSync,
   closeSync,
   constants,
   fchmodSync,
@@ -34,18 +35,28 @@ export function lstatOrNull(path: Buffer | string): Stats | null {
 }
 
 export interface SafeFsReport {
-  /** Things in the way that were not ours to delete (ignored content), moved aside. */
+  /** Things in the way that were not ours to delete (ignored content), moved aside: where each went. */
   displaced: string[];
+  /** Directories whose owner had lost access to them (the agent's chmod): access given back. */
+  reopened: string[];
 }
 
+/** Read, write and search for the owner: what a directory needs for the rollback to work inside it. */
+const OWNER_ACCESS = 0o700;
+
 export class SafeTree {
-  readonly report: SafeFsReport = { displaced: [] };
+  readonly report: SafeFsReport = { displaced: [], reopened: [] };
 
   constructor(
     private readonly root: string,
     /** Paths that may be deleted when in the way (saved elsewhere already). */
     private readonly disposable: (path: string) => boolean,
     private readonly displacedSuffix: string,
+    /**
+     * Where things in the way are moved, out of the work tree (in the git dir), so a
+     * rollback leaves no stray entries among the project's files; null: next to them.
+     */
+    private readonly asideDir: string | null = null,
   ) {}
 
   private abs(rel: string): Buffer {
@@ -63,9 +74,30 @@ export class SafeTree {
         // Not empty: moved aside below.
       }
     }
+    if (this.asideDir !== null) {
+      const dest = underRoot(this.asideDir, rel);
+      try {
+        mkdirSync(dest.subarray(0, dest.lastIndexOf(0x2f)), { recursive: true, mode: 0o700 });
+        renameSync(this.abs(rel), dest);
+        this.report.displaced.push(dest.toString('latin1'));
+        return;
+      } catch {
+        // Another file system (a worktree whose git dir is elsewhere): next to it, below.
+      }
+    }
     const aside = `${rel}.${this.displacedSuffix}`;
     renameSync(this.abs(rel), this.abs(aside));
-    this.report.displaced.push(aside);
+    this.report.displaced.push(this.abs(aside).toString('latin1'));
+  }
+
+  /**
+   * Gives the owner of a directory back the access the rollback needs inside it
+   * (an agent may have run `chmod 000` on it); the other permission bits stay.
+   */
+  private reopen(rel: string, st: Stats): void {
+    if ((st.mode & OWNER_ACCESS) === OWNER_ACCESS) return;
+    chmodSync(this.abs(rel), (st.mode & 0o7777) | OWNER_ACCESS);
+    if (!this.report.reopened.includes(rel)) this.report.reopened.push(rel);
   }
 
   /** Makes every component of `dir` a real directory, removing links and files the attempt put in the way. */
@@ -75,7 +107,10 @@ export class SafeTree {
     for (const part of dir.split('/')) {
       current = current ? `${current}/${part}` : part;
       const st = lstatOrNull(this.abs(current));
-      if (st?.isDirectory()) continue;
+      if (st?.isDirectory()) {
+        this.reopen(current, st);
+        continue;
+      }
       if (st) {
         if (this.disposable(current)) unlinkSync(this.abs(current));
         else this.displace(current);
@@ -84,13 +119,15 @@ export class SafeTree {
     }
   }
 
-  /** True when every parent of `rel` is a real directory (nothing to do through a link). */
+  /** True when every parent of `rel` is a real directory (nothing to do through a link); each is opened to its owner. */
   private realParents(rel: string): boolean {
     const parts = rel.split('/');
     let current = '';
     for (const part of parts.slice(0, -1)) {
       current = current ? `${current}/${part}` : part;
-      if (!lstatOrNull(this.abs(current))?.isDirectory()) return false;
+      const st = lstatOrNull(this.abs(current));
+      if (!st?.isDirectory()) return false;
+      this.reopen(current, st);
     }
     return true;
   }

@@ -9,7 +9,6 @@ import {
   readFileSync,
   renameSync,
   rmSync,
-  unlinkSync,
   writeFileSync,
   writeSync,
 } from 'node:fs';
@@ -20,6 +19,8 @@ import { OP_STATE_NAMES, captureFiles, readHeadFile, readOpState, readRefs, type
 import { SafeTree } from './safe-fs.js';
 import { catBlobs } from './snapshot-commit.js';
 import { RALPH_IDENTITY } from './git.js';
+import { movesStillValid, type RefLeft, type RefMove } from '../core/rollback-ref-scope.js';
+import type { StashChange } from './rollback-scope.js';
 import type { StatCache } from './stat-cache.js';
 
 /**
@@ -43,6 +44,16 @@ export interface ApplyReport {
   displaced: string[];
   /** What could not be restored, in plain words. */
   unrestored: string[];
+  /** Directories whose owner had lost access, given it back. */
+  reopened: string[];
+  /** Refs moved back (compare-and-swap). */
+  movedRefs: RefMove[];
+  /** Refs that differ from the checkpoint and were left as they are. */
+  leftRefs: RefLeft[];
+  /** The stash was changed by someone while the rollback ran: left as it is. */
+  stashLeft: boolean;
+  /** What the rollback does not restore but the user should know (nested repositories' own changes). */
+  notes: string[];
 }
 
 export type StepHook = (step: string) => void;
@@ -156,7 +167,8 @@ async function applyFiles(
       ctx,
       paths.map((p) => (target.files.get(p) as { oid: string }).oid),
     );
-  let tree = new SafeTree(ctx.project, (p) => present.files.has(p), suffix);
+  const aside = join(ralphGitDir(ctx), 'displaced', `${suffix}-${Date.now().toString(36)}`);
+  let tree = new SafeTree(ctx.project, (p) => present.files.has(p), suffix, aside);
   const write = (contents: Map<string, Buffer>, path: string): void => {
     const want = target.files.get(path) as { mode: string; oid: string; perm: number };
     tree.writeFile(path, contents.get(want.oid) as Buffer, want.perm, want.mode === '120000');
@@ -171,7 +183,9 @@ async function applyFiles(
     // What the attempt's rules hid may be visible now: look again.
     present = await captureFiles(ctx, cache, target.files.keys());
     plan = planFiles(target, present);
-    tree = new SafeTree(ctx.project, (p) => present.files.has(p), suffix);
+    report.displaced.push(...tree.report.displaced);
+    report.reopened.push(...tree.report.reopened);
+    tree = new SafeTree(ctx.project, (p) => present.files.has(p), suffix, aside);
   }
   step('ignore-rules');
   const candidates = plan.deletes.filter((p) => !isIgnoreFile(p));
@@ -200,6 +214,7 @@ async function applyFiles(
     for (const dir of present.emptyDirs) if (!keepDirs.has(dir)) tree.removeEmptyDir(dir, (d) => keepDirs.has(d));
   }
   report.displaced.push(...tree.report.displaced);
+  report.reopened.push(...tree.report.reopened);
   return present;
 }
 
@@ -215,6 +230,15 @@ async function applySubRepos(ctx: RepoContext, target: RepoState, present: FileC
     if (!moved)
       report.unrestored.push(
         `submodule ${binary(sub.path).toString('utf8')}: its HEAD is ${head ?? 'gone'}, was ${sub.head} (it has local changes; run: git -C ${binary(sub.path).toString('utf8')} checkout ${sub.head})`,
+      );
+  }
+  // Repositories inside the project are never rolled back; their uncommitted changes (maybe the attempt's) are said.
+  for (const repo of present.nested) {
+    const name = binary(repo.path).toString('utf8');
+    const status = await runGit(['status', '--porcelain'], { cwd: underRoot(ctx.project, repo.path).toString('utf8') });
+    if (status.code === 0 && status.stdout.length > 0)
+      report.notes.push(
+        `nested repository ${name} has uncommitted changes, which a rollback does not undo (Ralph never changes repositories inside the project); see: git -C ${name} status`,
       );
   }
   const nestedNow = new Map(present.nested.map((s) => [s.path, s.head] as const));
@@ -249,36 +273,70 @@ function replaceGitFile(path: string, content: Buffer | null): void {
   renameSync(lock, path);
 }
 
-async function applyRefs(ctx: RepoContext, target: RepoState): Promise<void> {
-  if (target.refs !== null) {
-    const present = await readRefs(ctx);
-    const want = new Map(target.refs.map((r) => [r.name, r] as const));
-    const have = new Map(present.map((r) => [r.name, r] as const));
-    const commands: string[] = [];
-    const symbolic: [string, string][] = [];
-    for (const [name, r] of have) {
-      const w = want.get(name);
-      if ((!w && target.refsComplete) || (w && w.symref !== r.symref)) commands.push(`delete ${name}\0\0`);
+/** The ref changes of a rollback (see rollback-scope.ts): compare-and-swap moves and the stash. */
+export interface RefScope {
+  moves: readonly RefMove[];
+  stash: StashChange | null;
+}
+
+function refCommand(move: RefMove): string {
+  if (move.to === null) return `delete ${move.name}\0${move.from ?? ''}\0`;
+  if (move.from === null) return `create ${move.name}\0${move.to}\0`;
+  return `update ${move.name}\0${move.to}\0${move.from}\0`;
+}
+
+/**
+ * The planned moves whose refs still have the value they expect, in one
+ * transaction that fails as a whole when one of them changed in between; then
+ * read again and tried with what is left. A ref someone moved meanwhile is left.
+ */
+async function moveRefs(ctx: RepoContext, moves: readonly RefMove[], report: ApplyReport): Promise<void> {
+  for (let round = 1; ; round += 1) {
+    const values = new Map((await readRefs(ctx)).filter((r) => !r.symref).map((r) => [r.name, r.oid] as const));
+    const valid = movesStillValid({ moves: [...moves], left: [] }, values);
+    if (valid.moves.length > 0) {
+      const r = await runGit(['update-ref', '--no-deref', '-z', '--stdin', '-m', 'ralph: rollback'], {
+        cwd: ctx.root,
+        input: valid.moves.map(refCommand).join(''),
+      });
+      if (r.code !== 0) {
+        if (round < 3) continue;
+        throw new Error(`git could not move the refs back: ${r.stderr.trim()}`);
+      }
     }
-    for (const [name, w] of want) {
-      const r = have.get(name);
-      if (w.symref) {
-        if (r?.symref !== w.symref) symbolic.push([name, w.symref]);
-      } else if (!r || r.oid !== w.oid || r.symref) commands.push(`update ${name}\0${w.oid}\0\0`);
-    }
-    if (commands.length > 0)
-      await gitBytes(['update-ref', '--no-deref', '-z', '--stdin', '-m', 'ralph: rollback'], { cwd: ctx.root, input: commands.join('') });
-    for (const [name, to] of symbolic) await gitBytes(['symbolic-ref', name, to], { cwd: ctx.root });
-    const log = join(ctx.commonDir, 'logs', 'refs', 'stash');
-    if (!target.refsComplete) {
-      // Only the listed refs were recorded: the stash is left as it is.
-    } else if (target.stashLog !== null) {
-      mkdirSync(dirname(log), { recursive: true });
-      const tmp = join(dirname(log), tempName('stash-log'));
-      writeFileSync(tmp, target.stashLog);
-      renameSync(tmp, log);
-    } else if (existsSync(log) && !want.has('refs/stash')) unlinkSync(log);
+    report.movedRefs.push(...valid.moves);
+    report.leftRefs.push(...valid.left);
+    return;
   }
+}
+
+/** The stash as planned, when refs/stash still has the value the plan expects; false when someone changed it meanwhile. */
+async function writeStash(ctx: RepoContext, change: StashChange): Promise<boolean> {
+  const log = join(ctx.commonDir, 'logs', 'refs', 'stash');
+  const r = await runGit(['rev-parse', '-q', '--verify', 'refs/stash'], { cwd: ctx.root });
+  const now = r.code === 0 ? r.stdout.toString('utf8').trim() : null;
+  const logNow = existsSync(log) ? readFileSync(log, 'latin1') : null;
+  if (now === change.to && logNow === change.log) return true;
+  if (now !== change.from && now !== change.to) return false;
+  if (now !== change.to) {
+    const args =
+      change.to === null ? ['update-ref', '-d', 'refs/stash', now ?? ''] : ['update-ref', '-m', 'ralph: rollback', 'refs/stash', change.to, now ?? ''];
+    if ((await runGit(args, { cwd: ctx.root })).code !== 0) return false;
+  }
+  // git added a line for the update; the reflog (the list of entries) becomes the planned one.
+  if (change.log === null) rmSync(log, { force: true });
+  else {
+    mkdirSync(dirname(log), { recursive: true });
+    const tmp = join(dirname(log), tempName('stash-log'));
+    writeFileSync(tmp, Buffer.from(change.log, 'latin1'));
+    renameSync(tmp, log);
+  }
+  return true;
+}
+
+async function applyRefs(ctx: RepoContext, target: RepoState, scope: RefScope, report: ApplyReport): Promise<void> {
+  await moveRefs(ctx, scope.moves, report);
+  if (scope.stash && !(await writeStash(ctx, scope.stash))) report.stashLeft = true;
   if (readHeadFile(ctx) !== target.head) {
     if (target.head.startsWith('ref: ')) await gitBytes(['symbolic-ref', '-m', 'ralph: rollback', 'HEAD', target.head.slice(5)], { cwd: ctx.root });
     else await gitBytes(['update-ref', '--no-deref', '-m', 'ralph: rollback', 'HEAD', target.head], { cwd: ctx.root });
@@ -350,10 +408,23 @@ export async function applyState(
   target: RepoState,
   cache: StatCache,
   suffix: string,
+  scope: RefScope,
   step: StepHook = () => undefined,
   attempt: AttemptPlace | null = null,
 ): Promise<ApplyReport> {
-  const report: ApplyReport = { written: [], deleted: [], chmodded: [], keptIgnored: [], displaced: [], unrestored: [] };
+  const report: ApplyReport = {
+    written: [],
+    deleted: [],
+    chmodded: [],
+    keptIgnored: [],
+    displaced: [],
+    unrestored: [],
+    reopened: [],
+    movedRefs: [],
+    leftRefs: [],
+    stashLeft: false,
+    notes: [],
+  };
   if (existsSync(join(ctx.gitDir, 'index.lock'))) throw indexLockedError(join(ctx.gitDir, 'index.lock'));
   const first = await captureFiles(ctx, cache, target.files.keys());
   step('captured');
@@ -362,7 +433,7 @@ export async function applyState(
   step('files');
   replaceGitFile(join(ctx.gitDir, 'index'), ctx.prefix && target.index ? await scopedIndex(ctx, target.index) : target.index);
   step('index');
-  await applyRefs(ctx, target);
+  await applyRefs(ctx, target, scope, report);
   step('refs');
   applyOpState(ctx, target);
   step('op-state');

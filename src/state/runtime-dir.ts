@@ -100,9 +100,18 @@ function checkDirectory(path: string, mustBePrivate: boolean): void {
 /** Creates the run-time directory (mode 0700) and checks that no part Ralph made is a symlink or, outside git, someone else's. */
 export function ensureRuntimeDir(projectDir: string, env: NodeJS.ProcessEnv = process.env): string {
   const location = locateRuntime(projectDir, env);
-  mkdirSync(location.base, { recursive: true, mode: 0o700 });
-  checkDirectory(location.base, location.private);
-  mkdirSync(location.dir, { recursive: true, mode: 0o700 });
-  checkDirectory(location.dir, location.private);
+  makeDirectory(location.base, location.private);
+  makeDirectory(location.dir, location.private);
   return location.dir;
+}
+
+/** mkdir -p, then the checks; a file (or a link) in the way is named rather than failing with EEXIST. */
+function makeDirectory(path: string, mustBePrivate: boolean): void {
+  try {
+    mkdirSync(path, { recursive: true, mode: 0o700 });
+  } catch (error) {
+    if (lstatSync(path, { throwIfNoEntry: false })) checkDirectory(path, mustBePrivate);
+    throw error;
+  }
+  checkDirectory(path, mustBePrivate);
 }

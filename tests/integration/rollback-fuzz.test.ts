@@ -1,8 +1,8 @@
-import { chmodSync, existsSync, mkdirSync, readdirSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createProcessRunner } from '../../src/infra/process-runner.js';
-import { createCheckpoint, dropCheckpoint, rollbackToCheckpoint } from '../../src/infra/git-checkpoints.js';
+import { createCheckpoint, dropCheckpoint, readAttemptEnd, rollbackToCheckpoint } from '../../src/infra/git-checkpoints.js';
 import { GitWorkspace } from '../../src/infra/git-workspace.js';
 import { git, gitRepo } from '../helpers/git-repo.js';
 import { fingerprint, readTreeFiles } from '../helpers/repo-fingerprint.js';
@@ -19,6 +19,12 @@ import { tempDir } from '../helpers/temp-dir.js';
  * before the iteration byte for byte (files and modes, index file, refs, stash
  * reflog, operation state), and nothing outside the repository may change.
  *
+ * With a concurrent actor, the loop runs in a linked worktree while the user
+ * (commits, branches, tags, stashes in the main worktree) and a sibling loop
+ * (commits on its own branch in a third worktree) move refs during the
+ * iteration: the loop's own state (its files, index, HEAD, branch, operation
+ * state) must still come back exactly, and no ref they touched may be moved.
+ *
  * CI runs a few fixed seeds; `FUZZ_SEEDS=200 npm run fuzz` runs more.
  */
 
@@ -31,6 +37,7 @@ const FIRST_SEED = Number(process.env['FUZZ_FIRST_SEED'] ?? 1);
 const REGRESSION_SEEDS = [616, 523];
 const ITERATIONS = 3;
 const stats = { rollbacks: 0, exact: 0, passes: 0, ops: 0 };
+const concurrent = { rollbacks: 0, exact: 0, actorOps: 0, othersRefsChecked: 0, othersRefsMoved: 0, refsLeftNamed: 0 };
 
 function rng(seed: number): () => number {
   let a = seed >>> 0;
@@ -250,5 +257,183 @@ describe('rollback fuzz', () => {
       }
       expect(existsSync(join(f.dir, '.git', 'ralph', 'rollback-journal.json'))).toBe(false);
     }, 120_000);
+  }
+});
+
+// ------------------------------------------------------------------ with a concurrent actor
+
+interface Actor {
+  main: string;
+  sibling: string;
+  r: () => number;
+  n: number;
+  /** Refs the actor touched (their value before the rollback must be their value after it). */
+  touched: Set<string>;
+  /** Stash entries the actor made. */
+  stashed: string[];
+}
+
+function tryIn(dir: string, ...args: string[]): boolean {
+  try {
+    git(dir, '-c', 'core.hooksPath=/dev/null', ...args);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const ACTOR_OPS: ((a: Actor) => string)[] = [
+  (a) => {
+    writeFileSync(join(a.main, `user-${a.n}.txt`), `user ${a.n}\n`);
+    tryIn(a.main, 'add', `user-${a.n}.txt`);
+    tryIn(a.main, 'commit', '-qm', `user ${a.n}`, '--', `user-${a.n}.txt`);
+    a.touched.add('refs/heads/main');
+    return 'user commit';
+  },
+  (a) => (tryIn(a.main, 'branch', '-f', `userbr-${a.n % 3}`, 'HEAD'), a.touched.add(`refs/heads/userbr-${a.n % 3}`), 'user branch'),
+  (a) => (tryIn(a.main, 'tag', '-f', `usertag-${a.n % 3}`, 'HEAD'), a.touched.add(`refs/tags/usertag-${a.n % 3}`), 'user tag'),
+  (a) => (tryIn(a.main, 'branch', '-D', `userbr-${a.n % 3}`), a.touched.add(`refs/heads/userbr-${a.n % 3}`), 'user deletes branch'),
+  (a) => {
+    writeFileSync(join(a.main, `wip-${a.n}.txt`), `wip ${a.n}\n`);
+    if (tryIn(a.main, 'stash', 'push', '-q', '-u', '-m', `user wip ${a.n}`, '--', `wip-${a.n}.txt`))
+      a.stashed.push(git(a.main, 'rev-parse', 'refs/stash').trim());
+    return 'user stash';
+  },
+  (a) => {
+    writeFileSync(join(a.sibling, 'sibling.txt'), `sibling ${a.n}\n`);
+    tryIn(a.sibling, 'add', 'sibling.txt');
+    tryIn(a.sibling, 'commit', '-qm', `sibling ${a.n}`);
+    a.touched.add('refs/heads/sibling');
+    return 'sibling commit';
+  },
+];
+
+function actorOp(a: Actor): string {
+  a.n += 1;
+  return (ACTOR_OPS[Math.floor(a.r() * ACTOR_OPS.length)] as (a: Actor) => string)(a);
+}
+
+function refValues(dir: string): Map<string, string> {
+  const out = git(dir, 'for-each-ref', '--format=%(refname) %(objectname)');
+  return new Map(
+    out
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => l.split(' ') as [string, string]),
+  );
+}
+
+function stashList(dir: string): string[] {
+  try {
+    return git(dir, 'log', '-g', '--format=%H', 'refs/stash').trim().split('\n').filter(Boolean);
+  } catch {
+    return [];
+  }
+}
+
+const OWN_OP_STATE = [
+  'MERGE_HEAD',
+  'MERGE_MSG',
+  'MERGE_MODE',
+  'CHERRY_PICK_HEAD',
+  'REVERT_HEAD',
+  'REBASE_HEAD',
+  'SQUASH_MSG',
+  'AUTO_MERGE',
+  'ORIG_HEAD',
+  'rebase-merge',
+  'rebase-apply',
+  'sequencer',
+];
+
+/** The loop's own state in its worktree: files, index, HEAD, the branch HEAD names, operation state (not the shared refs or stash). */
+function ownPrint(dir: string): Print {
+  const gitDir = git(dir, 'rev-parse', '--absolute-git-dir').trim();
+  const head = readFileSync(join(gitDir, 'HEAD'), 'utf8');
+  const branch = head.startsWith('ref: ') ? head.slice(5).trim() : '';
+  const opState: Record<string, string> = {};
+  for (const name of OWN_OP_STATE) {
+    const path = join(gitDir, name);
+    if (!existsSync(path)) continue;
+    if (lstatSync(path).isDirectory()) for (const [k, v] of Object.entries(readTreeFiles(path))) opState[`${name}/${k}`] = v;
+    else opState[name] = readFileSync(path).toString('base64');
+  }
+  return {
+    tree: readTreeFiles(dir, (rel) => rel === '.ralph'),
+    index: existsSync(join(gitDir, 'index')) ? readFileSync(join(gitDir, 'index')).toString('base64') : '(none)',
+    head,
+    refs: branch ? `${branch} ${refValues(dir).get(branch) ?? '(none)'}` : '',
+    stashLog: '',
+    opState,
+  };
+}
+
+describe('rollback fuzz with a concurrent actor', () => {
+  afterAll(() => {
+    console.log(
+      `rollback fuzz with a concurrent actor: ${concurrent.rollbacks} rollbacks, ${concurrent.exact} exact for the loop's own state, ${concurrent.actorOps} actor operations, ${concurrent.othersRefsChecked} refs of others checked, ${concurrent.othersRefsMoved} moved, ${concurrent.refsLeftNamed} refs left and named`,
+    );
+  });
+
+  const seeds = Array.from({ length: SEEDS }, (_, i) => FIRST_SEED + 1000 + i);
+  for (const seed of seeds) {
+    it(`seed ${seed}: the loop's own state comes back exactly, and no ref the user or a sibling loop touched moves`, async () => {
+      const f = setUp(seed);
+      const main = f.dir;
+      const root = tempDir('ralph-fuzz-worktrees-');
+      const wt = join(root, 'wt');
+      const sibling = join(root, 'sibling');
+      git(main, 'worktree', 'add', '-q', '-b', 'wtb', wt, 'main');
+      git(main, 'worktree', 'add', '-q', '-b', 'sibling', sibling, 'main');
+      // The user's tree may hold a half-done merge from the set-up; the actor works on a clean one.
+      tryIn(main, 'merge', '--abort');
+      tryIn(main, 'rebase', '--abort');
+      tryIn(main, 'cherry-pick', '--abort');
+      tryIn(main, 'reset', '-q', '--hard');
+      const loop: Fuzz = { ...f, dir: wt };
+      const actor: Actor = { main, sibling, r: f.r, n: 0, touched: new Set(), stashed: [] };
+      const ws = new GitWorkspace(wt, createProcessRunner());
+      for (let iteration = 1; iteration <= ITERATIONS; iteration += 1) {
+        const before = ownPrint(wt);
+        const made = await createCheckpoint(ws, { loop: iteration, now: Date.now() });
+        if (!made.ok) throw new Error(`seed ${seed}: ${made.reason}`);
+        actor.touched.clear();
+        const count = 4 + Math.floor(f.r() * 12);
+        for (let i = 0; i < count; i += 1) {
+          if (f.r() < 0.35) {
+            f.log.push(`actor: ${actorOp(actor)}`);
+            concurrent.actorOps += 1;
+          } else f.log.push(f.pick(OPS)(loop));
+        }
+        if (f.r() < 0.2) {
+          await dropCheckpoint(ws, made.checkpoint);
+          continue;
+        }
+        const attemptEnd = await readAttemptEnd(ws);
+        // Sometimes the actor moves on after the agent call ended, while the verify command runs.
+        if (f.r() < 0.4) f.log.push(`actor after the attempt: ${actorOp(actor)}`);
+        const refsBefore = refValues(main);
+        const stashBefore = stashList(main);
+        const result = await rollbackToCheckpoint(ws, made.checkpoint, { attemptLabel: `loop ${iteration}`, now: Date.now(), attemptEnd });
+        concurrent.rollbacks += 1;
+        if (!result.ok) throw new Error(`seed ${seed} iteration ${iteration}: ${result.reason}\nops: ${f.log.join(', ')}`);
+        expect(differences(loop, before, ownPrint(wt)), `seed ${seed} iteration ${iteration} after ${f.log.join(', ')}`).toEqual([]);
+        concurrent.exact += 1;
+        const refsAfter = refValues(main);
+        for (const name of actor.touched) {
+          concurrent.othersRefsChecked += 1;
+          if (refsAfter.get(name) !== refsBefore.get(name)) concurrent.othersRefsMoved += 1;
+          expect(refsAfter.get(name), `seed ${seed} iteration ${iteration}: ${name} was moved; ops: ${f.log.join(', ')}`).toBe(refsBefore.get(name));
+        }
+        const stashAfter = stashList(main);
+        for (const entry of actor.stashed.filter((s) => stashBefore.includes(s))) {
+          concurrent.othersRefsChecked += 1;
+          if (!stashAfter.includes(entry)) concurrent.othersRefsMoved += 1;
+          expect(stashAfter, `seed ${seed} iteration ${iteration}: the user's stash entry ${entry} was dropped`).toContain(entry);
+        }
+        concurrent.refsLeftNamed += result.report.refsLeft.length;
+        await dropCheckpoint(ws, made.checkpoint);
+      }
+    }, 180_000);
   }
 });

@@ -142,5 +142,8 @@ export async function restoreCommand(paths: RalphPaths, id: string, options: Res
     out(`   ${reverted.length} file${reverted.length === 1 ? '' : 's'} reverted: ${reverted.slice(0, 10).join(', ')}${reverted.length > 10 ? ', …' : ''}`);
     if (result.restoreCommand) out(`   Bring one back with: ${result.restoreCommand}`);
   }
+  for (const line of result.report.refsMoved) out(`   Ref moved back: ${line}`);
+  for (const line of result.report.refsLeft) out(`   Ref left as it is: ${line}`);
+  for (const line of result.report.notes) out(`   Note: ${line}`);
   return ExitCode.Completed;
 }

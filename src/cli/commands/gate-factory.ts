@@ -7,7 +7,15 @@ import { buildVerifyEnv, strippedVerifyEnvNames } from '../../core/verify-env.js
 import { resolveVerifySettings } from '../../core/verify-settings.js';
 import type { CheckpointPort, EngineIo } from '../../engine/ports.js';
 import { VerifyGateStep } from '../../engine/verify-gate-step.js';
-import { createCheckpoint, dropCheckpoint, pruneExcessCheckpoints, rollbackToCheckpoint, type Checkpoint } from '../../infra/git-checkpoints.js';
+import {
+  createCheckpoint,
+  dropCheckpoint,
+  pruneExcessCheckpoints,
+  readAttemptEnd,
+  rollbackToCheckpoint,
+  type AttemptEnd,
+  type Checkpoint,
+} from '../../infra/git-checkpoints.js';
 import { GitWorkspace } from '../../infra/git-workspace.js';
 import { runVerifyCommand } from '../../infra/verify-executor.js';
 import type { CommandContainer } from '../../infra/process.js';
@@ -51,6 +59,8 @@ async function waitForIndexLock(ws: GitWorkspace, clock: Clock): Promise<string 
 /** Checkpoints over the git plumbing of src/infra/git-checkpoints.ts. */
 function gitCheckpoints(ws: GitWorkspace, clock: Clock, warn: (m: string) => void, guard: ExitGuard): CheckpointPort {
   const made = new Map<string, Checkpoint>();
+  // The refs each attempt left when its agent call ended: a rollback undoes only what the attempt did.
+  const ends = new Map<string, AttemptEnd>();
   return {
     async create(loop) {
       const locked = await waitForIndexLock(ws, clock);
@@ -64,13 +74,29 @@ function gitCheckpoints(ws: GitWorkspace, clock: Clock, warn: (m: string) => voi
       const r = await dropCheckpoint(ws, made.get(id) ?? id, { warn });
       if (!r.ok) warn(`could not drop checkpoint ${id}: ${r.reason}`);
       made.delete(id);
+      ends.delete(id);
+    },
+    async attemptEnded(id) {
+      const end = await readAttemptEnd(ws).catch(() => null);
+      if (end) ends.set(id, end);
     },
     async rollback(id, label) {
       const checkpoint = made.get(id);
       if (!checkpoint) return { ok: false, reason: `checkpoint ${id} is unknown to this run` };
-      const r = await guard.protect('rollback', () => rollbackToCheckpoint(ws, checkpoint, { attemptLabel: label, now: clock.now(), warn }));
+      const attemptEnd = ends.get(id) ?? null;
+      const r = await guard.protect('rollback', () => rollbackToCheckpoint(ws, checkpoint, { attemptLabel: label, now: clock.now(), warn, attemptEnd }));
       return r.ok
-        ? { ok: true, restored: r.restored, attemptRef: r.attemptRef, reverted: r.report.reverted, restoreCommand: r.restoreCommand, headMoved: r.headMoved }
+        ? {
+            ok: true,
+            restored: r.restored,
+            attemptRef: r.attemptRef,
+            reverted: r.report.reverted,
+            restoreCommand: r.restoreCommand,
+            headMoved: r.headMoved,
+            refsMoved: r.report.refsMoved,
+            refsLeft: r.report.refsLeft,
+            notes: r.report.notes,
+          }
         : r;
     },
     async prune(keep) {

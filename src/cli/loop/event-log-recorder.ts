@@ -76,7 +76,19 @@ export function toEventRecord(e: LoopEvent): EventRecord | undefined {
     case 'checkpoint.dropped':
       return [e.type, { iteration: e.iteration, id: e.id }];
     case 'checkpoint.restored':
-      return [e.type, { iteration: e.iteration, id: e.id, attempt_ref: e.attemptRef, cause: e.cause, reverted: e.reverted }];
+      return [
+        e.type,
+        {
+          iteration: e.iteration,
+          id: e.id,
+          attempt_ref: e.attemptRef,
+          cause: e.cause,
+          reverted: e.reverted,
+          refs_moved: e.refsMoved,
+          refs_left: e.refsLeft,
+          notes: e.notes,
+        },
+      ];
     case 'circuit.transition':
       return [e.type, { iteration: e.iteration, from: e.transition.from, to: e.transition.to, reason: e.transition.reason }];
     case 'wait.start':

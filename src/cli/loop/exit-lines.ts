@@ -17,7 +17,14 @@ export function presentLoopStop(logger: Logger, e: LoopStop): void {
     logger.error(
       `Verify gate aborted: ${detail}. Fix the cause and run 'ralph' again: the next run starts a fresh verify cycle (or 'ralph --gate-action skip' first, to go on without the gate).`,
     );
-  } else if (reason === 'integrity_failure' || reason === 'agent_failure' || reason === 'checkpoint_failed' || reason === 'lock_lost') logger.error(detail);
+  } else if (
+    reason === 'integrity_failure' ||
+    reason === 'agent_failure' ||
+    reason === 'checkpoint_failed' ||
+    reason === 'rollback_failed' ||
+    reason === 'lock_lost'
+  )
+    logger.error(detail);
   else if (reason === 'dry_run' || reason === 'stop_requested') logger.success(`Loop stopped: ${detail}`);
   else logger.warn(`Loop stopped: ${reason} — ${detail}`);
 }

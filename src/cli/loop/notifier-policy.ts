@@ -9,7 +9,7 @@ function stopNotification(e: LoopStop): [NotifyEvent, string] | undefined {
   if (reason === 'permission_denied') return ['error', `Ralph halted: permission denied (${detail})`];
   if (reason === 'circuit_breaker_open' || reason === 'safety_circuit_breaker') return ['circuit_open', `Circuit breaker opened: ${detail}`];
   if (reason === 'verify_aborted') return ['verify_escalation', `Verify gate aborted: ${detail}`];
-  if (reason === 'integrity_failure' || reason === 'agent_failure' || reason === 'checkpoint_failed' || reason === 'lock_lost')
+  if (reason === 'integrity_failure' || reason === 'agent_failure' || reason === 'checkpoint_failed' || reason === 'rollback_failed' || reason === 'lock_lost')
     return ['error', `Ralph stopped: ${detail}`];
   if (reason === 'usage_limit' || reason === 'api_rate_limit') return ['usage_limit', `Ralph stopped: ${detail}`];
   return undefined;

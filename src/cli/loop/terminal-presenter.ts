@@ -131,6 +131,9 @@ export function createTerminalPresenter(o: TerminalPresenterOptions): (event: Lo
         const files = r.length > 0 ? ` (${plural(r.length, 'file')} reverted: ${r.slice(0, 10).join(', ')}${r.length > 10 ? ', …' : ''})` : '';
         logger.warn(`↩️  Rolled back to the state before loop #${e.iteration}${files}${e.attemptRef ? `; the failed attempt is kept at ${e.attemptRef}` : ''}`);
         if (e.restoreCommand && r.length > 0) logger.warn(`   Bring a reverted file back with: ${e.restoreCommand}`);
+        for (const line of e.refsMoved) logger.warn(`   Ref moved back: ${line}`);
+        for (const line of e.refsLeft) logger.warn(`   Ref left as it is: ${line}`);
+        for (const line of e.notes) logger.warn(`   Note: ${line}`);
         return;
       }
       case 'circuit.transition':

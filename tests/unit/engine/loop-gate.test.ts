@@ -76,6 +76,20 @@ describe('runLoop: the verify gate', () => {
     expect(checkpoints.dropped).toEqual([]);
   });
 
+  it('a rollback that cannot finish stops the loop (rollback_failed, exit 1) instead of going on from a half-restored tree', async () => {
+    const checkpoints = new FakeCheckpoints();
+    checkpoints.rollbackResult = { ok: false, reason: 'EACCES: permission denied, open src/x.ts', changed: true };
+    const h = loopHarness({
+      responses: [working(), working(), working()],
+      gate: { results: [false, false, false], rollbackOnFail: true, checkpoints },
+      config: { maxLoops: 3 },
+    });
+    const result = await h.run();
+    expect(result).toMatchObject({ reason: 'rollback_failed', exitCode: 1 });
+    expect(result.message).toContain('EACCES: permission denied');
+    expect(checkpoints.created).toEqual([1]);
+  });
+
   it.each([
     ['retry', 'max_loops', 'escalated_retry'],
     ['skip', 'max_loops', 'escalated_skip'],

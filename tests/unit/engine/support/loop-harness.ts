@@ -65,6 +65,9 @@ export class FakeCheckpoints implements CheckpointPort {
     reverted: ['work.txt'],
     restoreCommand: 'git checkout refs/ralph/attempts/1 -- <file>',
     headMoved: false,
+    refsMoved: [],
+    refsLeft: [],
+    notes: [],
   };
   async create(loop: number): Promise<{ ok: true; id: string } | { ok: false; reason: string }> {
     if (this.createFails) return { ok: false, reason: this.createFails };
