@@ -1,0 +1,48 @@
+// What `ralph queue run` may never do to the user's own files and repository: overwrite an ignored or
+// untracked file with a merge, delete ignored files with `queue clean`, or run an item in a folder that
+// leads into another repository. Real git repositories, linked worktrees and the built CLI.
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { git } from '../../helpers/git-repo.js';
+import { addTasks, mockFlags, queueCli, queueItems, queueProject, writeItemScript } from './queue-run-helpers.js';
+
+const task = (name: string): string => `>>${name} :: verify:"test -f ${name}.txt"`;
+
+describe('ralph queue run and clean leave the user’s own files alone', () => {
+  it('--merge refuses a branch that adds a path the user has untracked or ignored, names it, and merges the others', async () => {
+    const project = queueProject({ 'README.md': '# project\n', '.gitignore': '.ralph/\nlocal.conf\n' });
+    const script = writeItemScript([
+      // The agent rewrote .gitignore, so its local.conf was committed on its branch.
+      { trigger: 'alpha', files: { 'alpha.txt': 'alpha\n', 'local.conf': 'the agent’s\n', '.gitignore': '.ralph/\n' } },
+      { trigger: 'beta', files: { 'beta.txt': 'beta\n' } },
+      { trigger: 'gamma', files: { 'gamma.txt': 'gamma\n', 'notes/todo.txt': 'the agent’s notes\n' } },
+    ]);
+    await addTasks(project, ['alpha', 'beta', 'gamma'].map(task));
+    writeFileSync(join(project, 'local.conf'), 'mine, ignored\n');
+    mkdirSync(join(project, 'notes'));
+    writeFileSync(join(project, 'notes', 'todo.txt'), 'mine, untracked\n');
+
+    const run = await queueCli(['run', '--merge', ...mockFlags(script)], project);
+    expect(run.exitCode, String(run.stderr)).toBe(1);
+    expect(String(run.stdout)).toBe('completed: t1 t2 t3\nfailed: -\nmerged: t2\nnot merged: t1 t3');
+    const stderr = String(run.stderr);
+    expect(stderr).toContain(
+      't1: not merged (it adds local.conf, which your work tree already has as a file git does not track (untracked or ignored); the merge would overwrite it. Move it aside, then merge by hand: git merge --no-ff ralph/t1); ralph/t1 is kept',
+    );
+    expect(stderr).toContain('t3: not merged (it adds notes/todo.txt, which your work tree already has');
+    expect(readFileSync(join(project, 'local.conf'), 'utf8')).toBe('mine, ignored\n');
+    expect(readFileSync(join(project, 'notes', 'todo.txt'), 'utf8')).toBe('mine, untracked\n');
+    expect(readFileSync(join(project, '.gitignore'), 'utf8')).toBe('.ralph/\nlocal.conf\n');
+    expect(readFileSync(join(project, 'beta.txt'), 'utf8')).toBe('beta\n');
+    expect(existsSync(join(project, 'alpha.txt'))).toBe(false);
+    expect(queueItems(project).map((item) => [item.id, item.state])).toEqual([
+      ['t1', 'completed'],
+      ['t2', 'completed'],
+      ['t3', 'completed'],
+    ]);
+    // Both branches stay, with their work, for the user to merge once the files are out of the way.
+    expect(git(project, 'show', 'ralph/t1:local.conf')).toBe('the agent’s\n');
+    expect(git(project, 'show', 'ralph/t3:notes/todo.txt')).toBe('the agent’s notes\n');
+  });
+});
