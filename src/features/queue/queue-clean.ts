@@ -4,6 +4,7 @@ import type { QueueItem } from '../../core/queue/queue-item.js';
 import type { RalphPaths } from '../../state/paths.js';
 import { isOwnerAlive, readQueue } from '../../state/queue-store.js';
 import { commitItemWork, removeItemWorktree } from './item-commit.js';
+import { checkItemFolder } from './own-worktree.js';
 import type { QueueGit } from './queue-git.js';
 
 /**
@@ -25,7 +26,7 @@ export async function cleanWorktrees(paths: RalphPaths, git: QueueGit): Promise<
   let names: string[] = [];
   try {
     names = readdirSync(root, { withFileTypes: true })
-      .filter((entry) => entry.isDirectory())
+      .filter((entry) => entry.isDirectory() || entry.isSymbolicLink())
       .map((entry) => entry.name)
       .sort();
   } catch {
@@ -38,6 +39,15 @@ export async function cleanWorktrees(paths: RalphPaths, git: QueueGit): Promise<
       continue;
     }
     const dir = join(root, name);
+    const folder = await checkItemFolder(git, paths.project, dir, `.ralph/worktrees/${name}`);
+    if (folder.kind === 'foreign') {
+      report.kept.push({ name, why: `${folder.why}; it is left as it is` });
+      continue;
+    }
+    if (folder.kind === 'not_worktree') {
+      report.kept.push({ name, why: 'it is not a git worktree; it is left as it is' });
+      continue;
+    }
     if (item) {
       const commit = await commitItemWork(git, dir, item);
       if (commit.kind === 'failed') {

@@ -1,10 +1,11 @@
 // What `ralph queue run` may never do to the user's own files and repository: overwrite an ignored or
 // untracked file with a merge, delete ignored files with `queue clean`, or run an item in a folder that
 // leads into another repository. Real git repositories, linked worktrees and the built CLI.
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { git } from '../../helpers/git-repo.js';
+import { git, gitRepo } from '../../helpers/git-repo.js';
+import { tempDir } from '../../helpers/temp-dir.js';
 import { addTasks, mockFlags, queueCli, queueItems, queueProject, writeItemScript } from './queue-run-helpers.js';
 
 const task = (name: string): string => `>>${name} :: verify:"test -f ${name}.txt"`;
@@ -44,5 +45,43 @@ describe('ralph queue run and clean leave the user’s own files alone', () => {
     // Both branches stay, with their work, for the user to merge once the files are out of the way.
     expect(git(project, 'show', 'ralph/t1:local.conf')).toBe('the agent’s\n');
     expect(git(project, 'show', 'ralph/t3:notes/todo.txt')).toBe('the agent’s notes\n');
+  });
+
+  it('an item folder that is a link, or a worktree of another repository, is refused by name; the other repository gets nothing', async () => {
+    const project = queueProject({ 'README.md': '# project\n', '.gitignore': '.ralph/\n' });
+    const other = gitRepo({ 'OTHER.md': '# another repository\n' }, tempDir('queue-other-'));
+    const otherHead = git(other, 'rev-parse', 'HEAD').trim();
+    const script = writeItemScript(['alpha', 'beta', 'gamma'].map((name) => ({ trigger: name, files: { [`${name}.txt`]: `${name}\n` } })));
+    await addTasks(project, ['alpha', 'beta', 'gamma'].map(task));
+    mkdirSync(join(project, '.ralph', 'worktrees'), { recursive: true });
+    // t1's folder is a link into the other repository; t2's is a worktree of the other repository.
+    symlinkSync(other, join(project, '.ralph', 'worktrees', 't1'));
+    git(other, 'worktree', 'add', '-q', '-b', 'theirs', join(project, '.ralph', 'worktrees', 't2'));
+
+    const run = await queueCli(['run', ...mockFlags(script)], project);
+    expect(run.exitCode).toBe(1);
+    const [t1, t2, t3] = queueItems(project);
+    expect(t1).toMatchObject({
+      state: 'failed',
+      reason: `t1: .ralph/worktrees/t1 is a symbolic link (to ${other}), not a worktree of this repository; the item is not run there. Remove the link (rm .ralph/worktrees/t1; what it points to is not touched), then run the queue again.`,
+    });
+    expect(t2?.state).toBe('failed');
+    expect(t2?.reason).toMatch(
+      /^t2: \.ralph\/worktrees\/t2 belongs to another repository \(its git directory is .+\), not this one; the item is not run there\. Move it out of \.ralph\/worktrees\/, then run the queue again\.$/,
+    );
+    expect(t3?.state).toBe('completed');
+    // Nothing ran, and nothing was committed, in the other repository.
+    expect(git(other, 'rev-parse', 'main').trim()).toBe(otherHead);
+    expect(git(other, 'rev-parse', 'theirs').trim()).toBe(otherHead);
+    expect(git(other, 'status', '--porcelain', '--untracked-files=all')).toBe('');
+    expect(readdirSync(join(project, '.ralph', 'worktrees', 't2')).sort()).toEqual(['.git', 'OTHER.md']);
+
+    // ralph queue clean leaves both alone too.
+    const clean = await queueCli(['clean'], project);
+    expect(clean.exitCode).toBe(0);
+    expect(String(clean.stderr)).toContain('t1 kept: .ralph/worktrees/t1 is a symbolic link');
+    expect(String(clean.stderr)).toContain('t2 kept: .ralph/worktrees/t2 belongs to another repository');
+    expect(git(other, 'worktree', 'list', '--porcelain')).toContain(join(project, '.ralph', 'worktrees', 't2'));
+    expect(existsSync(join(other, 'OTHER.md'))).toBe(true);
   });
 });
