@@ -84,4 +84,36 @@ describe('ralph queue run and clean leave the user’s own files alone', () => {
     expect(git(other, 'worktree', 'list', '--porcelain')).toContain(join(project, '.ralph', 'worktrees', 't2'));
     expect(existsSync(join(other, 'OTHER.md'))).toBe(true);
   });
+
+  it('queue clean keeps a worktree holding ignored files, names them, and deletes them only with --force', async () => {
+    const project = queueProject({ 'README.md': '# project\n', '.gitignore': '.ralph/\n.env\nlogs/\n' });
+    await addTasks(project, [task('alpha'), task('beta')]);
+    // The worktrees an interrupted run left, as `ralph queue run` makes them; the user worked in t1's.
+    const t1 = join(project, '.ralph', 'worktrees', 't1');
+    const t2 = join(project, '.ralph', 'worktrees', 't2');
+    git(project, 'worktree', 'add', '-q', '-b', 'ralph/t1', t1);
+    git(project, 'worktree', 'add', '-q', '-b', 'ralph/t2', t2);
+    writeFileSync(join(t1, '.env'), 'API_URL=http://localhost\n');
+    mkdirSync(join(t1, 'logs'));
+    writeFileSync(join(t1, 'logs', 'run.log'), 'a day of logs\n');
+    mkdirSync(join(t2, '.ralph'));
+    writeFileSync(join(t2, '.ralph', 'status.json'), '{}\n');
+
+    const clean = await queueCli(['clean'], project);
+    expect(clean.exitCode, String(clean.stderr)).toBe(0);
+    expect(String(clean.stdout)).toBe('removed 1 worktree: t2');
+    expect(String(clean.stderr)).toContain(
+      't1 kept: it holds files git ignores, which removing it would delete: .env, logs/. Copy what you need out of .ralph/worktrees/t1, then run ralph queue clean --force',
+    );
+    expect(readFileSync(join(t1, '.env'), 'utf8')).toBe('API_URL=http://localhost\n');
+    expect(readFileSync(join(t1, 'logs', 'run.log'), 'utf8')).toBe('a day of logs\n');
+    expect(existsSync(t2)).toBe(false);
+
+    const forced = await queueCli(['clean', '--force'], project);
+    expect(forced.exitCode, String(forced.stderr)).toBe(0);
+    expect(String(forced.stdout)).toBe('removed 1 worktree: t1');
+    expect(String(forced.stderr)).toContain('t1: removed with its ignored files .env, logs/ (--force)');
+    expect(existsSync(t1)).toBe(false);
+    expect(git(project, 'branch', '--list', 'ralph/*')).toContain('ralph/t1');
+  });
 });
