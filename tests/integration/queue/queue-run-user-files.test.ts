@@ -1,7 +1,7 @@
 // What `ralph queue run` may never do to the user's own files and repository: overwrite an ignored or
 // untracked file with a merge, delete ignored files with `queue clean`, or run an item in a folder that
 // leads into another repository. Real git repositories, linked worktrees and the built CLI.
-import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { git, gitRepo } from '../../helpers/git-repo.js';
@@ -115,5 +115,37 @@ describe('ralph queue run and clean leave the user’s own files alone', () => {
     expect(String(forced.stderr)).toContain('t1: removed with its ignored files .env, logs/ (--force)');
     expect(existsSync(t1)).toBe(false);
     expect(git(project, 'branch', '--list', 'ralph/*')).toContain('ralph/t1');
+  });
+
+  it('ids are never given twice in a repository: after clear, and after the queue file is gone, a new task starts on a fresh branch', async () => {
+    const project = queueProject({ 'README.md': '# project\n', '.gitignore': '.ralph/\n' });
+    const script = writeItemScript(['alpha', 'beta', 'gamma'].map((name) => ({ trigger: name, files: { [`${name}.txt`]: `${name}\n` } })));
+    await addTasks(project, [task('alpha')]);
+    const first = await queueCli(['run', '--merge', ...mockFlags(script)], project);
+    expect(first.exitCode, String(first.stderr)).toBe(0);
+    const t1Tip = git(project, 'rev-parse', 'ralph/t1').trim();
+    expect((await queueCli(['clear'], project)).exitCode).toBe(0);
+
+    const added = await queueCli(['add', task('beta')], project);
+    expect(String(added.stdout)).toBe('added t2 (P5): beta');
+    const second = await queueCli(['run', ...mockFlags(script)], project);
+    expect(second.exitCode, String(second.stderr)).toBe(0);
+    expect(String(second.stderr)).toContain('t2 started in .ralph/worktrees/t2 on ralph/t2: beta');
+    expect(String(second.stderr)).not.toContain('earlier worktree');
+    // t2 starts from the commit the run started at (main, with t1 merged); t1's branch is as it was.
+    expect(git(project, 'rev-parse', 'ralph/t2~1').trim()).toBe(git(project, 'rev-parse', 'main').trim());
+    expect(git(project, 'rev-parse', 'ralph/t1').trim()).toBe(t1Tip);
+
+    // The user deletes ralph/t2's branch: the queue still remembers t2 was given out.
+    git(project, 'branch', '-D', 'ralph/t2');
+    expect((await queueCli(['clear'], project)).exitCode).toBe(0);
+    expect(String((await queueCli(['add', task('gamma')], project)).stdout)).toBe('added t3 (P5): gamma');
+
+    // The queue file is moved aside: the branches left in the repository still hold their names.
+    rmSync(join(project, '.ralph', 'queue.json'));
+    expect(String((await queueCli(['add', task('gamma')], project)).stdout)).toBe('added t2 (P5): gamma');
+    git(project, 'branch', 'ralph/t2', 'main');
+    rmSync(join(project, '.ralph', 'queue.json'));
+    expect(String((await queueCli(['add', task('gamma')], project)).stdout)).toBe('added t3 (P5): gamma');
   });
 });
