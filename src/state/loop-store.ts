@@ -38,6 +38,7 @@ export class LoopStore implements LoopStorePort {
   private liveRedactor: StreamRedactor | undefined;
   private readonly outputLogs = new Map<string, LogFileFacts>();
   private sharedRate: SharedRate | undefined;
+  private sharedWrites: Promise<void> = Promise.resolve();
 
   constructor(
     readonly paths: RalphPaths,
@@ -85,11 +86,29 @@ export class LoopStore implements LoopStorePort {
 
   saveRate(state: RateState): void {
     saveDocument(this.paths, RATE_LIMIT, state);
-    this.sharedRate?.record(state, Date.now());
+    const shared = this.sharedRate;
+    if (!shared) return;
+    // Written in the background, one write after another: the loop never stops for the shared file's lock.
+    // Until a write lands, this loop's view of the window adds its own unwritten calls (SharedRate.view).
+    this.sharedWrites = this.sharedWrites
+      .then(() => shared.record(state, Date.now()))
+      .then(
+        () => undefined,
+        (error: unknown) => this.warn(`could not count the call in the queue's shared hourly budget: ${(error as Error).message}`),
+      );
   }
 
   refreshRate(current: RateState): RateState {
     return this.sharedRate ? this.sharedRate.view(current) : current;
+  }
+
+  nextCallId(): string | undefined {
+    return this.sharedRate?.nextCallId();
+  }
+
+  /** Resolves once every call is written to the shared hourly budget (before the loop lets go of its lock). */
+  settleSharedRate(): Promise<void> {
+    return this.sharedWrites;
   }
 
   saveAnalysis(analysis: Analysis, outputFile: string, nowMs: number): void {

@@ -162,6 +162,7 @@ export async function runLoopCommand(input: LoopCommandInput): Promise<number> {
     await sandbox?.stop();
     guard?.stop();
     store.close();
+    await store.settleSharedRate();
     await lock.release();
   }
 }
