@@ -9,7 +9,7 @@ import type { Analysis } from '../core/response-analyzer.js';
 import type { StatusDocument } from '../core/status-model.js';
 import { parseGateAction, type GateAction, type GateState } from '../core/verify-gate.js';
 import { isoTimestamp } from '../core/time-format.js';
-import { loadDocument, saveDocument } from './document-store.js';
+import { loadDocument, readDocument, saveDocument } from './document-store.js';
 import { CIRCUIT_HISTORY, CIRCUIT_STATE } from './documents/circuit.js';
 import { EXIT_SIGNALS } from './documents/exit-signals.js';
 import { ITERATION_HISTORY, ITERATION_HISTORY_LIMIT } from './documents/iteration-history.js';
@@ -209,6 +209,25 @@ export class LoopStore implements LoopStorePort {
   close(): void {
     this.liveLog?.close();
     this.liveLog = undefined;
+  }
+
+  /**
+   * A forced exit (Ctrl+C twice) skips the loop's end, where status.json says
+   * how the run ended: it is said here instead, so the file never reads
+   * `running` for a loop that is gone. Only a status this process wrote is changed.
+   */
+  markForcedExit(pid: number, nowMs: number, exitCode: number): void {
+    const read = readDocument(this.paths, STATUS);
+    if (read.kind !== 'ok' || read.value.pid !== pid) return;
+    saveDocument(this.paths, STATUS, {
+      ...read.value,
+      timestamp: isoTimestamp(nowMs),
+      status: 'interrupted',
+      last_action: 'interrupted',
+      exit_reason: 'interrupted',
+      exit_code: exitCode,
+      message: 'forced exit: Ctrl+C pressed again while the loop was stopping',
+    });
   }
 
   /** Writes the live output held so far, for an exit that cannot wait for the call's end. */
