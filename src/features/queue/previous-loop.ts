@@ -35,6 +35,19 @@ function lockInUse(dir: string): string | undefined {
   return `the loop of an earlier run (process ${holder.pid}${holder.host !== hostname() ? ` on ${holder.host}` : ''}) still holds its worktree`;
 }
 
+/**
+ * After a loop that ended with exit 1: the live process (not the loop, which
+ * is gone) that holds its worktree's lock, when there is one — the loop
+ * stopped at once because that process held it.
+ */
+export function liveLockHolder(dir: string): string | undefined {
+  const paths = ralphPaths(dir);
+  if (!lstatSync(paths.lockFile, { throwIfNoEntry: false })) return undefined;
+  const holder = readLockHolder(paths);
+  if (!holder || (holder.host === hostname() && (holder.pid === process.pid || !isProcessAlive(holder.pid)))) return undefined;
+  return `another Ralph loop (process ${holder.pid}${holder.host !== hostname() ? ` on ${holder.host}` : ''}) holds its worktree`;
+}
+
 export async function waitForPreviousLoop(dir: string, wait: PreviousLoopWait): Promise<PreviousLoop> {
   let why = lockInUse(dir);
   if (why === undefined) return { kind: 'gone' };

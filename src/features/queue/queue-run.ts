@@ -14,7 +14,7 @@ import { changeItem, finishRunItem, tryGithub, type FinishContext } from './item
 import { runItemLoop } from './item-loop.js';
 import type { PullRequestPlan } from './item-pull-request.js';
 import { prepareItemWorktree } from './item-worktree.js';
-import { waitForPreviousLoop } from './previous-loop.js';
+import { liveLockHolder, waitForPreviousLoop } from './previous-loop.js';
 import { mergeBack, type MergeReport } from './merge-back.js';
 import type { QueueGit, StartingPoint } from './queue-git.js';
 import { readRunningLoop } from './running-loops.js';
@@ -258,7 +258,9 @@ async function launch(plan: QueueRunPlan, deps: QueueRunDeps, item: QueueItem, m
           signal: stop.signal,
           onOutput: (line) => deps.itemOutput(item.id, line),
         });
-        return { id: item.id, end };
+        // A loop that could not take its worktree's lock (taken since the wait above) ends with exit 1 at once: never the item's failure either.
+        const holder = end.exitCode === ExitCode.RuntimeError ? liveLockHolder(worktree) : undefined;
+        return holder === undefined ? { id: item.id, end } : { id: item.id, end, busy: holder };
       })
       .catch((error: unknown) => failed(error));
   } catch (error) {
