@@ -20,7 +20,7 @@ export type QueueArgs =
   | { sub: 'remove'; id: string }
   | { sub: 'clear'; all: boolean }
   | { sub: 'run'; run: QueueRunArgs }
-  | { sub: 'clean' };
+  | { sub: 'clean'; force: boolean };
 
 /** `ralph queue run`: how many at once, where the work goes, and the loop flags for every item. */
 export interface QueueRunArgs {
@@ -225,10 +225,13 @@ export function createQueueSubcommand(io: CommandIo, onParsed: (args: QueueArgs)
     description: 'remove the worktrees of items that are not running (branches stay) and prune the list git keeps of them',
     examples: [
       ['ralph queue clean', 'tidy .ralph/worktrees/ after an interrupted run'],
+      ['ralph queue clean --force', 'also remove worktrees that hold ignored files (.env, logs/), deleting those files'],
       ['ralph queue clean && git branch --list "ralph/*"', 'the branches stay, with the work of every item'],
     ],
     exitCodes: QUEUE_EXIT_CODES,
-  }).action(() => onParsed({ sub: 'clean' }));
+  })
+    .option('--force', 'also remove a worktree that holds ignored files (they are listed first; without --force it is kept)')
+    .action(() => onParsed({ sub: 'clean', force: clean.opts()['force'] === true }));
 
   for (const sub of [add, listCmd, status, remove, clear, run, clean]) queue.addCommand(sub);
   return queue;

@@ -23,6 +23,20 @@ export interface ParsedRalphrc {
 
 import { isHarmlessName, isSecretName, judgeValue } from '../core/secret-env.js';
 
+/**
+ * The longest value a setting may have, before and after `$VAR` expansion. A
+ * setting is a command line or a list of tools, never data: a value of
+ * megabytes is a mistake, and read into every command and every agent call
+ * it made each command take many seconds.
+ */
+export const RALPHRC_MAX_VALUE_CHARS = 64 * 1024;
+
+/** The largest .ralphrc read, for the same reason (see ralphrc-file.ts). */
+export const RALPHRC_MAX_BYTES = 1024 * 1024;
+
+const tooLong = (what: string): string =>
+  `${what} is longer than ${RALPHRC_MAX_VALUE_CHARS} characters, the most a setting may hold; shorten it (a long list belongs in a file the command reads)`;
+
 const KEY = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const REFERENCE = /\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Za-z_][A-Za-z0-9_]*)/g;
 
@@ -42,9 +56,16 @@ function expandVariables(raw: string, lookup: (name: string) => string | undefin
     if (value !== undefined && judgeValue(value, { randomRuns: !isHarmlessName(name) }).kind !== 'clean')
       return { ok: false, message: explainRefusedSecret(name, 'holds what looks like a credential') };
   }
-  const value = raw.replace(REFERENCE, (_m, braced: string | undefined, bare: string | undefined) => {
-    return lookup((braced ?? bare) as string) ?? '';
+  // Counted as it grows: `$A$A$A…` of a long A must not build a value of gigabytes before it is refused.
+  let length = raw.length;
+  let over = false;
+  const value = raw.replace(REFERENCE, (reference: string, braced: string | undefined, bare: string | undefined) => {
+    const expanded = over ? '' : (lookup((braced ?? bare) as string) ?? '');
+    length += expanded.length - reference.length;
+    if (length > RALPHRC_MAX_VALUE_CHARS) over = true;
+    return over ? '' : expanded;
   });
+  if (over) return { ok: false, message: tooLong('the value with its $VAR references expanded') };
   return { ok: true, value };
 }
 
@@ -153,6 +174,10 @@ export function parseRalphrc(text: string, env: Readonly<Record<string, string |
       return;
     }
     const parsed = parseValue(line.slice(eq + 1), lookup);
+    if (parsed.ok && parsed.value.length > RALPHRC_MAX_VALUE_CHARS) {
+      errors.push({ line: lineNo, message: `${key}: ${tooLong('the value')}` });
+      return;
+    }
     if (!parsed.ok) {
       errors.push({ line: lineNo, message: `${clipText(key)}: ${parsed.message}` });
       return;

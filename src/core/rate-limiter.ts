@@ -9,6 +9,8 @@ export interface CallRecord {
   /** Epoch ms of the call. */
   at: number;
   tokens: number;
+  /** Which loop made it and its number there, when loops share one window (two calls may share a millisecond). */
+  id?: string;
 }
 
 export interface WaitRecord {
@@ -97,10 +99,10 @@ export function checkCall(state: RateState, nowMs: number, limits: RateLimits): 
   return { ok: false, waitUntil, reason };
 }
 
-/** Counts a call when it starts (tokens are added when it ends). */
-export function recordCallStart(state: RateState, nowMs: number): RateState {
+/** Counts a call when it starts (tokens are added when it ends); `id` names it in a shared window. */
+export function recordCallStart(state: RateState, nowMs: number, id?: string): RateState {
   const pruned = pruneCalls(state, nowMs);
-  return { ...pruned, calls: [...pruned.calls, { at: nowMs, tokens: 0 }] };
+  return { ...pruned, calls: [...pruned.calls, { at: nowMs, tokens: 0, ...(id !== undefined ? { id } : {}) }] };
 }
 
 /** Adds the tokens the latest call used. */

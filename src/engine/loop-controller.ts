@@ -118,8 +118,10 @@ async function makeCall(s: LoopRun, { loop, started }: { loop: number; started: 
   const { config } = s;
   const { store, probe } = s.deps;
   await probe.begin();
-  s.state.rate = recordCallStart(s.state.rate, s.now);
+  s.state.rate = recordCallStart(s.state.rate, s.now, store.nextCallId?.());
   store.saveRate(s.state.rate);
+  // Loops sharing the hourly budget see this call before it starts (the write waits for the file's lock without blocking).
+  await store.settleSharedRate?.();
   s.state.totals.calls += 1;
   s.setAction('executing', 'running', `Loop #${loop}: ${s.deps.backend.displayName} is working`);
   s.emit({ type: 'call.start', iteration: loop, call: s.state.totals.calls, backend: s.deps.backend.name, timeoutMinutes: config.timeoutMinutes });

@@ -28,6 +28,10 @@ export interface LoopStorePort {
   saveRate(state: RateState): void;
   /** The calls other loops sharing this hourly budget made since (ralph queue run); `current` when none share it. */
   refreshRate?(current: RateState): RateState;
+  /** The identity of the call about to start, when the hourly budget is shared (undefined when it is not). */
+  nextCallId?(): string | undefined;
+  /** Resolves once the calls saved so far count in the shared hourly budget, where other loops read them. */
+  settleSharedRate?(): Promise<void>;
   saveAnalysis(analysis: Analysis, outputFile: string, nowMs: number): void;
   loadErrorHistory(): string[][];
   saveErrorHistory(history: readonly string[][]): void;

@@ -12,7 +12,7 @@ import type { Analysis } from '../core/response-analyzer.js';
 import type { StatusDocument } from '../core/status-model.js';
 import { parseGateAction, type GateAction, type GateState } from '../core/verify-gate.js';
 import { isoTimestamp } from '../core/time-format.js';
-import { loadDocument, saveDocument } from './document-store.js';
+import { loadDocument, readDocument, saveDocument } from './document-store.js';
 import { CIRCUIT_HISTORY, CIRCUIT_STATE } from './documents/circuit.js';
 import { EXIT_SIGNALS } from './documents/exit-signals.js';
 import { ITERATION_HISTORY, ITERATION_HISTORY_LIMIT } from './documents/iteration-history.js';
@@ -41,6 +41,7 @@ export class LoopStore implements LoopStorePort {
   private liveRedactor: StreamRedactor | undefined;
   private readonly outputLogs = new Map<string, LogFileFacts>();
   private sharedRate: SharedRate | undefined;
+  private sharedWrites: Promise<void> = Promise.resolve();
 
   constructor(
     readonly paths: RalphPaths,
@@ -88,11 +89,29 @@ export class LoopStore implements LoopStorePort {
 
   saveRate(state: RateState): void {
     saveDocument(this.paths, RATE_LIMIT, state);
-    this.sharedRate?.record(state, Date.now());
+    const shared = this.sharedRate;
+    if (!shared) return;
+    // Written in the background, one write after another: the loop never stops for the shared file's lock.
+    // Until a write lands, this loop's view of the window adds its own unwritten calls (SharedRate.view).
+    this.sharedWrites = this.sharedWrites
+      .then(() => shared.record(state, Date.now()))
+      .then(
+        () => undefined,
+        (error: unknown) => this.warn(`could not count the call in the queue's shared hourly budget: ${(error as Error).message}`),
+      );
   }
 
   refreshRate(current: RateState): RateState {
     return this.sharedRate ? this.sharedRate.view(current) : current;
+  }
+
+  nextCallId(): string | undefined {
+    return this.sharedRate?.nextCallId();
+  }
+
+  /** Resolves once every call is written to the shared hourly budget (before the loop lets go of its lock). */
+  settleSharedRate(): Promise<void> {
+    return this.sharedWrites;
   }
 
   saveAnalysis(analysis: Analysis, outputFile: string, nowMs: number): void {
@@ -197,6 +216,25 @@ export class LoopStore implements LoopStorePort {
   close(): void {
     this.liveLog?.close();
     this.liveLog = undefined;
+  }
+
+  /**
+   * A forced exit (Ctrl+C twice) skips the loop's end, where status.json says
+   * how the run ended: it is said here instead, so the file never reads
+   * `running` for a loop that is gone. Only a status this process wrote is changed.
+   */
+  markForcedExit(pid: number, nowMs: number, exitCode: number): void {
+    const read = readDocument(this.paths, STATUS);
+    if (read.kind !== 'ok' || read.value.pid !== pid) return;
+    saveDocument(this.paths, STATUS, {
+      ...read.value,
+      timestamp: isoTimestamp(nowMs),
+      status: 'interrupted',
+      last_action: 'interrupted',
+      exit_reason: 'interrupted',
+      exit_code: exitCode,
+      message: 'forced exit: Ctrl+C pressed again while the loop was stopping',
+    });
   }
 
   /** Writes the live output held so far, for an exit that cannot wait for the call's end. */

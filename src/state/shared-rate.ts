@@ -1,3 +1,4 @@
+import { hostname } from 'node:os';
 import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
 import lockfile from 'proper-lockfile';
 import { pruneCalls, type CallRecord, type RateState } from '../core/rate-limiter.js';
@@ -11,12 +12,13 @@ import { writeJsonAtomic } from './json-file.js';
  * that started them (named by RALPH_SHARED_RATE_FILE), and reads everyone's
  * calls from it before each call. Every change there is a read-merge-write
  * under a lock beside the file, so two loops recording a call at the same
- * moment both count. Waits and API retries stay each loop's own.
+ * moment both count, and each call is known by its identity (never by its
+ * time alone). Waits and API retries stay each loop's own.
  */
 export const SHARED_RATE_ENV = 'RALPH_SHARED_RATE_FILE';
 
-const LOCK_TRIES = 200;
-const LOCK_PAUSE_MS = 10;
+/** Waits for the lock beside the file: short pauses, asynchronous, about 10 s in all (a lock older than that is stale). */
+const LOCK_OPTIONS = { realpath: false, stale: 10_000, retries: { retries: 100, minTimeout: 5, maxTimeout: 100, factor: 1.5 } };
 
 /**
  * The shared file, when the environment names one that is the rate-limit
@@ -34,67 +36,72 @@ export function sharedRateFile(env: Readonly<Record<string, string | undefined>>
   return file;
 }
 
-function sleep(ms: number): void {
-  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+/** This loop's name in the shared file: its host, process and start, so two loops never share one. */
+function defaultLoopId(): string {
+  return `${hostname()}:${process.pid}:${Date.now().toString(36)}`;
 }
 
-function withLock<T>(file: string, action: () => T): T {
-  const options = { lockfilePath: `${file}.lock`, realpath: false, stale: 10_000 };
-  for (let attempt = 1; ; attempt += 1) {
-    let release: () => void;
-    try {
-      release = lockfile.lockSync(file, options);
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ELOCKED' || attempt >= LOCK_TRIES) throw error;
-      sleep(LOCK_PAUSE_MS);
-      continue;
-    }
-    try {
-      return action();
-    } finally {
-      release();
-    }
+async function withLock<T>(file: string, action: () => T): Promise<T> {
+  const release = await lockfile.lock(file, { ...LOCK_OPTIONS, lockfilePath: `${file}.lock` });
+  try {
+    return action();
+  } finally {
+    await release().catch(() => undefined);
   }
 }
 
-const sameCall = (a: CallRecord, b: CallRecord): boolean => a.at === b.at && a.tokens === b.tokens;
-
+/**
+ * One loop's view of the shared hourly window. Each of its calls carries an
+ * identity, the loop's id and a sequence number: calls of two loops made in
+ * the same millisecond are two calls, and the tokens a call used land on that
+ * call alone. Writing takes the lock asynchronously, so a loop waiting for it
+ * (another loop is writing) keeps answering signals and timers meanwhile.
+ */
 export class SharedRate {
-  /** The shared calls as this loop last read them: what is new in its own state is what it adds. */
-  private seen: CallRecord[] = [];
+  private sequence = 0;
 
-  constructor(private readonly file: string) {}
+  constructor(
+    private readonly file: string,
+    private readonly loopId: string = defaultLoopId(),
+  ) {}
+
+  /** The identity of this loop's next call. */
+  nextCallId(): string {
+    this.sequence += 1;
+    return `${this.loopId}#${this.sequence}`;
+  }
+
+  private isMine(call: CallRecord): call is CallRecord & { id: string } {
+    return call.id !== undefined && call.id.startsWith(`${this.loopId}#`);
+  }
 
   private readState(): RateState {
     const read = readJsonFile(this.file, RATE_LIMIT.schema);
     return read.kind === 'ok' ? read.value : { calls: [] };
   }
 
-  private readCalls(): CallRecord[] {
-    return this.readState().calls;
-  }
-
-  /** Everyone's calls, with this loop's own wait and retry count. */
+  /** Everyone's calls, with this loop's own wait and retry count, and its calls not written there yet. */
   view(own: RateState): RateState {
-    this.seen = this.readCalls();
-    return { ...own, calls: [...this.seen] };
+    const shared = this.readState().calls;
+    const written = new Set(shared.map((call) => call.id));
+    const pending = own.calls.filter((call) => this.isMine(call) && !written.has(call.id));
+    return { ...own, calls: [...shared, ...pending] };
   }
 
-  /** Adds this loop's new calls (and the tokens of its latest) to the shared file; returns everyone's. */
-  record(own: RateState, nowMs: number): RateState {
+  /** Writes this loop's calls (new ones, and the tokens of its latest) into the shared file; returns everyone's. */
+  async record(own: RateState, nowMs: number): Promise<RateState> {
     return withLock(this.file, () => {
       const shared = this.readState();
       const calls = [...shared.calls];
       for (const call of own.calls) {
-        if (this.seen.some((seen) => sameCall(seen, call))) continue;
-        const index = calls.findIndex((shared) => shared.at === call.at);
+        if (!this.isMine(call)) continue;
+        const index = calls.findIndex((other) => other.id === call.id);
         if (index >= 0) calls[index] = call;
         else calls.push(call);
       }
       const merged = pruneCalls({ calls }, nowMs).calls;
       // The project's own wait and retry count (from a loop run there) stay as they are.
       writeJsonAtomic(this.file, { ...shared, calls: merged });
-      this.seen = merged;
       return { ...own, calls: [...merged] };
     });
   }

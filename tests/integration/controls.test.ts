@@ -136,6 +136,21 @@ describe('configuration and controls', () => {
     expect(existsSync(join(dir, '.ralph', 'status.json'))).toBe(false);
   });
 
+  it('a .ralphrc of megabytes, or a setting of more than 64 KB, is refused at once with its size and what to do (exit 2)', async () => {
+    const huge = ralphProject({ ralphrc: `ALLOWED_TOOLS="${'Bash(x),'.repeat(2_500_000)}Read"\n` });
+    for (const args of [['--config'], ['--backend', 'mock']]) {
+      const r = await ralph(args, huge, cleanEnv());
+      expect(r.exitCode, args.join(' ')).toBe(2);
+      expect(r.stderr).toContain('.ralphrc is 19.1 MB; a settings file may be at most 1024 KB, so it was not read.');
+      expect(r.stderr).toContain('Keep only KEY=value settings in .ralphrc');
+    }
+    const long = ralphProject({ ralphrc: `# settings\nALLOWED_TOOLS="${'Bash(x),'.repeat(10_000)}Read"\n` });
+    const r = await ralph(['--backend', 'mock'], long, cleanEnv());
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain('.ralphrc:2: ALLOWED_TOOLS: the value is longer than 65536 characters, the most a setting may hold');
+    expect(existsSync(join(long, '.ralph', 'status.json'))).toBe(false);
+  });
+
   it('--timeout outside 1-120 is a usage error (exit 2)', async () => {
     for (const value of ['0', '121', 'abc']) {
       const r = await ralph(['--timeout', value], ralphProject(), cleanEnv());

@@ -95,6 +95,11 @@ export async function runLoopCommand(input: LoopCommandInput): Promise<number> {
   // A forced exit skips the call's end, where live.log is written out: what it holds goes out first.
   const forceExit = (code: number): never => {
     store.flushLiveLog();
+    try {
+      store.markForcedExit(process.pid, Date.now(), code);
+    } catch {
+      // The exit goes on: a status that cannot be written must not keep a forced exit waiting.
+    }
     process.exit(code);
   };
   const onSignal = createStopSignalHandler({ abort, guard: exitGuard, write: (text) => process.stderr.write(text), exit: forceExit });
@@ -179,6 +184,7 @@ export async function runLoopCommand(input: LoopCommandInput): Promise<number> {
     await sandbox?.stop();
     guard?.stop();
     store.close();
+    await store.settleSharedRate();
     await lock.release();
   }
 }

@@ -78,8 +78,9 @@ export async function runQueueCommand(args: QueueArgs, cwd: string, env: NodeJS.
       return runQueueRunCommand(args.run, cwd, env);
     }
     case 'clean': {
-      const report = await cleanWorktrees(paths, createQueueGit(runner));
+      const report = await cleanWorktrees(paths, createQueueGit(runner), { force: args.force });
       for (const kept of report.kept) notice(`${kept.name} kept: ${kept.why}`);
+      for (const gone of report.deletedIgnored) notice(`${gone.name}: removed with its ignored files ${gone.paths.join(', ')} (--force)`);
       out(
         `removed ${report.removed.length} worktree${report.removed.length === 1 ? '' : 's'}${report.removed.length > 0 ? `: ${report.removed.join(', ')}` : ''}`,
       );

@@ -70,9 +70,20 @@ export interface QueueItem {
   result?: QueueResult;
 }
 
+/** The highest number each sequential id prefix has given out (`t3` → t: 3). */
+export interface IssuedIds {
+  t?: number;
+  p?: number;
+}
+
 export interface QueueDocument {
   version: 1;
   items: QueueItem[];
+  /**
+   * Kept when items are removed or cleared: an id names a branch and a
+   * worktree, so a number once given out is never given again.
+   */
+  issued_ids?: IssuedIds;
 }
 
 export const QUEUE_VERSION = 1;

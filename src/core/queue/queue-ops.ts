@@ -1,3 +1,4 @@
+import { raiseIssued } from './queue-ids.js';
 import { findCycle, nextReady, skipBlocked, type SkipDecision } from './queue-graph.js';
 import { FINISHED_STATES, itemBranch, itemWorktree, type QueueDocument, type QueueItem, type QueueOwner, type QueueResult } from './queue-item.js';
 
@@ -36,7 +37,11 @@ export function addItems(doc: QueueDocument, drafts: readonly QueueDraft[], nowI
   const items = [...doc.items, ...added];
   const cycle = findCycle(items);
   if (cycle) return { ok: false, refusal: { kind: 'cycle', cycle } };
-  return { ok: true, doc: { ...doc, items }, value: { added, duplicates } };
+  const issued = raiseIssued(
+    doc.issued_ids,
+    items.map((item) => item.id),
+  );
+  return { ok: true, doc: { ...doc, items, ...(Object.keys(issued).length > 0 ? { issued_ids: issued } : {}) }, value: { added, duplicates } };
 }
 
 export function removeItem(doc: QueueDocument, id: string): QueueChange<QueueItem> {

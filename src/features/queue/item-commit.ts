@@ -52,6 +52,22 @@ export async function unsavedChanges(git: QueueGit, dir: string): Promise<string
   return paths.filter((path) => !ralphState(path));
 }
 
+/**
+ * Files git ignores in the worktree, other than Ralph's own state: `git worktree
+ * remove --force` would delete them with it (an `.env`, `logs/`). A folder
+ * ignored as a whole is named once, as `logs/`.
+ */
+export async function ignoredFiles(git: QueueGit, dir: string): Promise<string[] | { error: string }> {
+  const listed = await git.run(['ls-files', '-z', '--others', '--ignored', '--exclude-standard', '--directory'], dir);
+  if (listed.exitCode !== 0) return { error: gitFailure(listed) };
+  const ralphState = (path: string): boolean =>
+    path === '.ralph/' || (path.startsWith('.ralph/') && !USER_RALPH_FILES.some((user) => path === user || path.startsWith(`${user}/`)));
+  return listed.stdout
+    .split('\0')
+    .filter((path) => path !== '' && !ralphState(path))
+    .sort();
+}
+
 export type RemoveOutcome = { kind: 'removed' } | { kind: 'kept'; why: string };
 
 /** Removes a finished item's worktree (its branch stays), unless that would lose work. */

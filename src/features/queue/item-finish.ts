@@ -7,7 +7,7 @@ import { errorMessage, ExitCode, RalphError } from '../../errors.js';
 import type { RalphPaths } from '../../state/paths.js';
 import { updateQueue } from '../../state/queue-store.js';
 import { commitItemWork, removeItemWorktree, type CommitOutcome } from './item-commit.js';
-import { existsSync } from 'node:fs';
+import { checkItemFolder } from './own-worktree.js';
 import { openPullRequest, type PullRequestPlan } from './item-pull-request.js';
 import type { QueueGit } from './queue-git.js';
 import type { GithubClient } from '../github/github-client.js';
@@ -47,8 +47,15 @@ export async function finishRunItem(ctx: FinishContext, item: QueueItem, dir: st
   const branch = item.branch ?? `ralph/${item.id}`;
   const outcome = decideItemOutcome(end, branch);
   // No worktree: the item never got one (its making failed), so there is nothing to commit or remove.
-  const hasWorktree = existsSync(dir);
-  const commit: CommitOutcome = hasWorktree ? await commitItemWork(ctx.git, dir, item) : { kind: 'nothing' };
+  // A folder that is no longer this repository's worktree (a link put there while the loop ran) is never committed in.
+  const folder = await checkItemFolder(ctx.git, ctx.paths.project, dir, item.worktree ?? dir);
+  const hasWorktree = folder.kind !== 'absent';
+  const commit: CommitOutcome =
+    folder.kind === 'own'
+      ? await commitItemWork(ctx.git, dir, item)
+      : folder.kind === 'absent'
+        ? { kind: 'nothing' }
+        : { kind: 'failed', error: folder.kind === 'foreign' ? folder.why : `${item.worktree ?? dir} is no longer a git worktree` };
   let commitId: string | undefined;
   if (commit.kind === 'committed') commitId = commit.commit;
   if (commit.kind === 'failed') {

@@ -2,6 +2,7 @@ import { existsSync, lstatSync, mkdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import type { QueueItem } from '../../core/queue/queue-item.js';
 import { ExitCode, RalphError } from '../../errors.js';
+import { checkItemFolder } from './own-worktree.js';
 import { branchExists, gitFailure, type QueueGit } from './queue-git.js';
 
 /**
@@ -47,9 +48,10 @@ export async function prepareItemWorktree(git: QueueGit, project: string, item: 
   }
   ensureRealDir(project, '.ralph');
   ensureRealDir(project, '.ralph/worktrees');
-  if (existsSync(join(dir, '.git'))) {
-    const top = await git.run(['rev-parse', '--show-toplevel'], dir);
-    if (top.exitCode === 0) return { dir, branch, reused: true };
+  const found = await checkItemFolder(git, project, dir, rel);
+  if (found.kind === 'own') return { dir, branch, reused: true };
+  if (found.kind === 'foreign') {
+    throw new RalphError(`${item.id}: ${found.why}; the item is not run there.`, ExitCode.RuntimeError, found.hint);
   }
   // A folder git no longer knows (deleted by hand, or half made) is forgotten before it is made again.
   await git.run(['worktree', 'prune'], project);

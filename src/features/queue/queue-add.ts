@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { formatCycle } from '../../core/queue/queue-graph.js';
-import { issueNumberOf } from '../../core/queue/queue-ids.js';
-import type { QueueDocument, QueueItem } from '../../core/queue/queue-item.js';
+import { freshPlaceName, issueNumberOf } from '../../core/queue/queue-ids.js';
+import { itemBranch, itemWorktree, type QueueDocument, type QueueItem } from '../../core/queue/queue-item.js';
 import { addItems, type QueueDraft } from '../../core/queue/queue-ops.js';
 import { ExitCode, RalphError, UsageError } from '../../errors.js';
 import type { Clock, ProcessRunner } from '../../ports.js';
@@ -11,7 +11,9 @@ import { createGithubClient, type GithubClient } from '../github/github-client.j
 import { resolveGithubTarget } from '../github/github-target.js';
 import { resolveGithubToken } from '../github/github-token.js';
 import { issueDraft } from '../github/issue-drafts.js';
+import { createQueueGit } from './queue-git.js';
 import { prdDrafts, taskDraft } from './task-drafts.js';
+import { usedItemNames } from './used-names.js';
 
 /** Where the new items come from: exactly one source per `ralph queue add`. */
 export type QueueAddSource =
@@ -76,11 +78,23 @@ async function githubDrafts(options: QueueAddOptions, deps: QueueAddDeps): Promi
   return issues.map((issue) => issueDraft(issue, client.repo, nonce, options.priority));
 }
 
-function draftsFor(options: QueueAddOptions, doc: QueueDocument, projectDir: string, fetched: QueueDraft[]): { drafts: QueueDraft[]; alreadyQueued: string[] } {
+function draftsFor(
+  options: QueueAddOptions,
+  doc: QueueDocument,
+  projectDir: string,
+  fetched: QueueDraft[],
+  taken: (name: string) => boolean,
+): { drafts: QueueDraft[]; alreadyQueued: string[] } {
   const source = options.source;
-  if (source.kind === 'task') return { drafts: [taskDraft(source.line, doc.items, options.priority)], alreadyQueued: [] };
-  if (source.kind === 'prd') return prdDrafts(source.file, projectDir, doc.items, options.priority);
-  return { drafts: fetched, alreadyQueued: [] };
+  const used = { ...(doc.issued_ids ? { issued: doc.issued_ids } : {}), taken };
+  if (source.kind === 'task') return { drafts: [taskDraft(source.line, doc.items, options.priority, used)], alreadyQueued: [] };
+  if (source.kind === 'prd') return prdDrafts(source.file, projectDir, doc.items, options.priority, used);
+  // An issue's id is its number: when an earlier item of that issue left its branch or worktree, the new one starts on a fresh name.
+  const drafts = fetched.map((draft) => {
+    const fresh = freshPlaceName(draft.id, taken);
+    return fresh === undefined ? draft : { ...draft, branch: itemBranch(fresh), worktree: itemWorktree(fresh) };
+  });
+  return { drafts, alreadyQueued: [] };
 }
 
 function withOptions(draft: QueueDraft, options: QueueAddOptions): QueueDraft {
@@ -105,6 +119,7 @@ function reportAbsentDependencies(added: readonly QueueItem[], items: readonly Q
 export async function addToQueue(options: QueueAddOptions, deps: QueueAddDeps): Promise<QueueAddResult> {
   const fetched = options.source.kind === 'issues' || options.source.kind === 'filter' ? await githubDrafts(options, deps) : [];
   const now = new Date(deps.clock.now()).toISOString();
+  const taken = await usedItemNames(createQueueGit(deps.runner), deps.paths);
   let items: QueueItem[] = [];
   const outcome = await updateQueue(
     deps.paths,
@@ -113,7 +128,7 @@ export async function addToQueue(options: QueueAddOptions, deps: QueueAddDeps): 
       if (unknown.length > 0) {
         throw new UsageError(`--after ${unknown.join(', ')}: no such item in the queue.`, 'See the ids with ralph queue list.');
       }
-      const made = draftsFor(options, doc, deps.paths.project, fetched);
+      const made = draftsFor(options, doc, deps.paths.project, fetched, taken);
       const change = addItems(
         doc,
         made.drafts.map((draft) => withOptions(draft, options)),
@@ -133,6 +148,11 @@ export async function addToQueue(options: QueueAddOptions, deps: QueueAddDeps): 
     { onRecovered: (ids) => deps.notice(`${ids.join(', ')} went back to pending: the run that started them is gone`) },
   );
   for (const id of outcome.duplicates) deps.notice(`${id} is already in the queue; it was left as it is`);
+  for (const item of outcome.added) {
+    if (item.branch !== undefined && item.branch !== itemBranch(item.id)) {
+      deps.notice(`${item.id}: ${itemBranch(item.id)} is left from an earlier item and stays as it is; this one works on ${item.branch}, made fresh`);
+    }
+  }
   reportAbsentDependencies(outcome.added, items, deps.notice);
   return outcome;
 }

@@ -14,6 +14,7 @@ import { changeItem, finishRunItem, tryGithub, type FinishContext } from './item
 import { runItemLoop } from './item-loop.js';
 import type { PullRequestPlan } from './item-pull-request.js';
 import { prepareItemWorktree } from './item-worktree.js';
+import { liveLockHolder, waitForPreviousLoop } from './previous-loop.js';
 import { mergeBack, type MergeReport } from './merge-back.js';
 import type { QueueGit, StartingPoint } from './queue-git.js';
 import { readRunningLoop } from './running-loops.js';
@@ -51,13 +52,17 @@ export interface QueueRunDeps {
   itemOutput(id: string, line: string): void;
   /** How often the running loops' costs are read against the budget. */
   budgetPollMs?: number;
+  /** How long an item waits for an earlier run's loop to leave its worktree. */
+  previousLoopWaitMs?: number;
 }
 
 export interface QueueRunReport {
   completed: string[];
   failed: string[];
-  /** Put back to pending: stopped by Ctrl+C or the budget. */
+  /** Put back to pending: stopped by Ctrl+C or the budget, or not started (see notStarted). */
   released: string[];
+  /** Put back to pending without starting: an earlier run's loop still held the item's worktree. */
+  notStarted: string[];
   prFailed: string[];
   merge?: MergeReport;
   budgetReached: boolean;
@@ -65,11 +70,21 @@ export interface QueueRunReport {
   exitCode: number;
 }
 
+/** How long an item waits for the loop an earlier run left in its worktree to end (see previous-loop.ts). */
+const PREVIOUS_LOOP_WAIT_MS = 30_000;
+
+interface Ended {
+  id: string;
+  end: LoopEnd;
+  /** The loop never started: an earlier run's loop still held the worktree. */
+  busy?: string;
+}
+
 interface Running {
   item: QueueItem;
   dir: string;
   stop: AbortController;
-  done: Promise<{ id: string; end: LoopEnd }>;
+  done: Promise<Ended>;
 }
 
 const onRecovered =
@@ -103,6 +118,7 @@ export async function runQueue(plan: QueueRunPlan, deps: QueueRunDeps): Promise<
     completed: [],
     failed: [],
     released: [],
+    notStarted: [],
     prFailed: [],
     budgetReached: false,
     interrupted: false,
@@ -154,7 +170,7 @@ export async function runQueue(plan: QueueRunPlan, deps: QueueRunDeps): Promise<
         if (report.interrupted || report.budgetReached) loop.stop.abort();
       }
       if (running.size === 0) break;
-      const { id, end } = await Promise.race([...running.values()].map((loop) => loop.done));
+      const { id, end, busy } = await Promise.race([...running.values()].map((loop) => loop.done));
       const loop = running.get(id) as Running;
       running.delete(id);
       budget.finishedUsd += end.costUsd ?? 0;
@@ -164,6 +180,15 @@ export async function runQueue(plan: QueueRunPlan, deps: QueueRunDeps): Promise<
         await changeItem(deps.paths, id, (doc) => releaseItem(doc, id, why));
         report.released.push(id);
         deps.notice(`${id} went back to pending (${why}); its worktree ${loop.item.worktree ?? ''} and branch ${loop.item.branch ?? ''} are kept`);
+        continue;
+      }
+      // A lock is never the item's failure: it waits for a later run.
+      if (busy !== undefined) {
+        const why = `not started: ${busy}`;
+        await changeItem(deps.paths, id, (doc) => releaseItem(doc, id, why));
+        report.released.push(id);
+        report.notStarted.push(id);
+        deps.notice(`${id} went back to pending (${why}); run the queue again once that loop has ended`);
         continue;
       }
       const finished = await finishRunItem(finishCtx, loop.item, loop.dir, end);
@@ -186,7 +211,7 @@ export async function runQueue(plan: QueueRunPlan, deps: QueueRunDeps): Promise<
     ? ExitCode.Sigint
     : report.budgetReached
       ? ExitCode.LimitReached
-      : report.failed.length > 0 || report.prFailed.length > 0 || (report.merge?.unmerged.length ?? 0) > 0
+      : report.failed.length > 0 || report.notStarted.length > 0 || report.prFailed.length > 0 || (report.merge?.unmerged.length ?? 0) > 0
         ? ExitCode.RuntimeError
         : ExitCode.Completed;
   return report;
@@ -199,7 +224,7 @@ async function launch(plan: QueueRunPlan, deps: QueueRunDeps, item: QueueItem, m
     const hint = error instanceof RalphError && error.hint ? ` ${error.hint}` : '';
     return { id: item.id, end: { exitCode: undefined, failure: `${errorMessage(error)}${hint}` } };
   };
-  let done: Promise<{ id: string; end: LoopEnd }>;
+  let done: Promise<Ended>;
   try {
     const place = await prepareItemWorktree(deps.git, deps.paths.project, item, plan.start.commit);
     dir = place.dir;
@@ -216,18 +241,28 @@ async function launch(plan: QueueRunPlan, deps: QueueRunDeps, item: QueueItem, m
         'comment on the issue',
       );
     }
-    done = runItemLoop({
-      item,
-      dir,
-      loopArgs: plan.loopArgs,
-      ...(maxCost !== undefined ? { maxCostUsd: maxCost } : {}),
-      env: deps.env,
+    const worktree = dir;
+    done = waitForPreviousLoop(worktree, {
       signal: stop.signal,
-      onOutput: (line) => deps.itemOutput(item.id, line),
-    }).then(
-      (end) => ({ id: item.id, end }),
-      (error: unknown) => failed(error),
-    );
+      timeoutMs: deps.previousLoopWaitMs ?? PREVIOUS_LOOP_WAIT_MS,
+      onWait: (why) => deps.notice(`${item.id}: ${why}; waiting for it to end before its loop starts`),
+    })
+      .then(async (previous): Promise<Ended> => {
+        if (previous.kind === 'busy') return { id: item.id, end: { exitCode: undefined }, busy: previous.why };
+        const end = await runItemLoop({
+          item,
+          dir: worktree,
+          loopArgs: plan.loopArgs,
+          ...(maxCost !== undefined ? { maxCostUsd: maxCost } : {}),
+          env: deps.env,
+          signal: stop.signal,
+          onOutput: (line) => deps.itemOutput(item.id, line),
+        });
+        // A loop that could not take its worktree's lock (taken since the wait above) ends with exit 1 at once: never the item's failure either.
+        const holder = end.exitCode === ExitCode.RuntimeError ? liveLockHolder(worktree) : undefined;
+        return holder === undefined ? { id: item.id, end } : { id: item.id, end, busy: holder };
+      })
+      .catch((error: unknown) => failed(error));
   } catch (error) {
     deps.notice(`${item.id}: ${errorMessage(error)}`);
     done = Promise.resolve(failed(error));

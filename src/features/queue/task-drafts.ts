@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
-import { nextSequentialId } from '../../core/queue/queue-ids.js';
+import { nextSequentialId, type UsedIds } from '../../core/queue/queue-ids.js';
 import { DEFAULT_PRIORITY, type QueueItem } from '../../core/queue/queue-item.js';
 import type { QueueDraft } from '../../core/queue/queue-ops.js';
 import { parseTaskSpec } from '../../core/task-spec.js';
@@ -20,7 +20,7 @@ function shortTitle(text: string): string {
  * the task line as typed, read by `ralph run`'s parser, so the loop that runs
  * it gets the same task, verify command and criteria as `ralph run` would.
  */
-export function taskDraft(line: string, existing: readonly Pick<QueueItem, 'id'>[], priority: number | undefined): QueueDraft {
+export function taskDraft(line: string, existing: readonly Pick<QueueItem, 'id'>[], priority: number | undefined, used: UsedIds = {}): QueueDraft {
   const parsed = parseTaskSpec(line);
   if (!parsed.ok) {
     const { message, index } = parsed.error;
@@ -30,7 +30,7 @@ export function taskDraft(line: string, existing: readonly Pick<QueueItem, 'id'>
     );
   }
   const draft: QueueDraft = {
-    id: nextSequentialId(existing, 't'),
+    id: nextSequentialId(existing, 't', used),
     source: 'task',
     title: shortTitle(parsed.spec.task),
     spec: line.trim(),
@@ -54,7 +54,7 @@ export interface PrdDrafts {
  * `ralph queue add --prd FILE`: one item per task of the document, found the
  * way ralph-enable finds them (checkboxes, else numbered and bulleted items).
  */
-export function prdDrafts(file: string, projectDir: string, existing: readonly QueueItem[], priority: number | undefined): PrdDrafts {
+export function prdDrafts(file: string, projectDir: string, existing: readonly QueueItem[], priority: number | undefined, used: UsedIds = {}): PrdDrafts {
   const path = resolve(projectDir, file);
   let text: string;
   try {
@@ -84,7 +84,7 @@ export function prdDrafts(file: string, projectDir: string, existing: readonly Q
     return !queued;
   });
   const drafts = fresh.map((task): QueueDraft => {
-    const id = nextSequentialId(ids, 'p');
+    const id = nextSequentialId(ids, 'p', used);
     ids.push({ id });
     return {
       id,

@@ -74,8 +74,14 @@ const itemSchema: v.GenericSchema<unknown, QueueItem> = record(
   'is not an object',
 );
 
+const issuedCount = v.optional(whole(0, Number.MAX_SAFE_INTEGER, 'is not a count'));
+
 const currentSchema = record(
-  { version: v.literal(QUEUE_VERSION, `is not ${QUEUE_VERSION}`), items: v.array(itemSchema, 'is not a list') },
+  {
+    version: v.literal(QUEUE_VERSION, `is not ${QUEUE_VERSION}`),
+    items: v.array(itemSchema, 'is not a list'),
+    issued_ids: v.optional(record({ t: issuedCount, p: issuedCount }, 'is not an object')),
+  },
   'the queue is not a JSON object',
 );
 

@@ -13,6 +13,7 @@ const call = record(
   {
     at: v.pipe(v.number(), v.finite()),
     tokens: v.fallback(v.pipe(v.number(), v.gtValue(0)), 0),
+    id: v.fallback(v.optional(v.pipe(v.string(), v.nonEmpty(), v.maxLength(200))), undefined),
   },
   'is not an object',
 );

@@ -192,6 +192,20 @@ describe('ralph queue: GitHub issues against a fake API', () => {
     ]);
   });
 
+  it('an issue whose ralph/gh-N is left from an earlier item starts on a fresh branch, said; the earlier one stays', async () => {
+    const gh = await startFakeGithub({ token: TOKEN, repo: 'octo/app', issues: ISSUES });
+    const project = gitRepo({ 'README.md': '# app\n' }, tempDir('queue-gh-'));
+    git(project, 'branch', 'ralph/gh-12');
+    const earlier = git(project, 'rev-parse', 'ralph/gh-12').trim();
+    const env = envWithoutGh({ GH_TOKEN: TOKEN, GITHUB_API_URL: gh.url });
+    const added = await ralph(['queue', 'add', '--github-issues', '12', '--repo', 'octo/app'], project, env);
+    expect(added.stdout).toBe('added gh-12 (P1): Fix the login');
+    expect(added.stderr).toBe('ralph queue: gh-12: ralph/gh-12 is left from an earlier item and stays as it is; this one works on ralph/gh-12-2, made fresh');
+    const [item] = JSON.parse(readFileSync(join(project, '.ralph', 'queue.json'), 'utf8')).items as { branch?: string; worktree?: string }[];
+    expect(item).toMatchObject({ branch: 'ralph/gh-12-2', worktree: '.ralph/worktrees/gh-12-2' });
+    expect(git(project, 'rev-parse', 'ralph/gh-12').trim()).toBe(earlier);
+  });
+
   it('refuses issues whose dependencies make a cycle, naming it, and adds nothing', async () => {
     const gh = await startFakeGithub({ token: TOKEN, repo: 'octo/app', issues: ISSUES });
     const project = tempDir('queue-cycle-');

@@ -3,6 +3,8 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import lockfile from 'proper-lockfile';
+import { recordCallStart, recordCallTokens, windowUsage } from '../../../src/core/rate-limiter.js';
 import { SharedRate, sharedRateFile } from '../../../src/state/shared-rate.js';
 import { git } from '../../helpers/git-repo.js';
 import { publishedSchema, schemaProblems } from '../../helpers/json-schema.js';
@@ -69,7 +71,7 @@ describe('one hourly call limit for all loops', () => {
     expect((await run).exitCode).toBe(130);
   });
 
-  it('two loops recording calls at once both count; a foreign file is never used', () => {
+  it('two loops recording calls at once both count; a foreign file is never used', async () => {
     const project = tempDir('shared-rate-');
     const file = join(project, '.ralph', '.rate_limit_state');
     mkdirSync(join(project, '.ralph'));
@@ -80,25 +82,74 @@ describe('one hourly call limit for all loops', () => {
     expect(sharedRateFile({ RALPH_SHARED_RATE_FILE: '.ralph/.rate_limit_state' }, worktree)).toBeUndefined();
 
     const now = Date.now();
-    const a = new SharedRate(file);
-    const b = new SharedRate(file);
+    const a = new SharedRate(file, 'loop-a');
+    const b = new SharedRate(file, 'loop-b');
     const ownA = a.view({ calls: [] });
     const ownB = b.view({ calls: [] });
-    a.record({ calls: [...ownA.calls, { at: now - 2, tokens: 0 }] }, now);
+    const callA = recordCallStart(ownA, now - 2, a.nextCallId());
+    await a.record(callA, now);
     // b read before a wrote: its record must not drop a's call.
-    const seenByB = b.record({ calls: [...ownB.calls, { at: now - 1, tokens: 0 }] }, now);
+    const seenByB = await b.record(recordCallStart(ownB, now - 1, b.nextCallId()), now);
     expect(seenByB.calls.map((c) => c.at)).toEqual([now - 2, now - 1]);
     // a's tokens for its call land on its own record.
-    const later = a.view({ calls: [] });
-    a.record({ calls: [...later.calls.slice(0, 1).map((c) => ({ ...c, tokens: 500 })), ...later.calls.slice(1)] }, now);
+    // As the loop does: the tokens go on its latest call when the call ends, with no read between.
+    await a.record(recordCallTokens(callA, 500), now);
     expect(new SharedRate(file).view({ calls: [] }).calls).toEqual([
-      { at: now - 2, tokens: 500 },
-      { at: now - 1, tokens: 0 },
+      { at: now - 2, tokens: 500, id: 'loop-a#1' },
+      { at: now - 1, tokens: 0, id: 'loop-b#1' },
     ]);
   });
-});
 
-describe('ralph queue clean', () => {
+  it('two loops’ calls in the same millisecond are two calls, each with its own tokens', async () => {
+    const project = tempDir('shared-rate-');
+    mkdirSync(join(project, '.ralph'));
+    const file = join(project, '.ralph', '.rate_limit_state');
+    // One clock for both loops: every call is made at the same millisecond.
+    const clock = { now: () => 1_700_000_000_000 };
+    const a = new SharedRate(file, 'loop-a');
+    const b = new SharedRate(file, 'loop-b');
+    let ownA = recordCallStart(a.view({ calls: [] }), clock.now(), a.nextCallId());
+    let ownB = recordCallStart(b.view({ calls: [] }), clock.now(), b.nextCallId());
+    await Promise.all([a.record(ownA, clock.now()), b.record(ownB, clock.now())]);
+    // The tokens go on each loop's latest call when it ends (no read of the shared file between, as in the loop).
+    ownA = recordCallTokens(ownA, 100);
+    ownB = recordCallTokens(ownB, 7);
+    await Promise.all([a.record(ownA, clock.now()), b.record(ownB, clock.now())]);
+    // Each loop's second call, again in that millisecond.
+    ownA = recordCallStart(a.view(ownA), clock.now(), a.nextCallId());
+    await a.record(ownA, clock.now());
+    const calls = new SharedRate(file, 'reader').view({ calls: [] }).calls;
+    expect(calls.map((c) => [c.id, c.at, c.tokens]).sort()).toEqual([
+      ['loop-a#1', clock.now(), 100],
+      ['loop-a#2', clock.now(), 0],
+      ['loop-b#1', clock.now(), 7],
+    ]);
+    expect(windowUsage({ calls }, clock.now())).toMatchObject({ calls: 3, tokens: 107 });
+  });
+
+  it('a loop waiting for the shared file’s lock keeps its event loop running, and writes once the lock is free', async () => {
+    const project = tempDir('shared-rate-');
+    mkdirSync(join(project, '.ralph'));
+    const file = join(project, '.ralph', '.rate_limit_state');
+    // Another loop holds the lock while it writes.
+    const release = await lockfile.lock(file, { realpath: false, lockfilePath: `${file}.lock` });
+    const a = new SharedRate(file, 'loop-a');
+    const now = Date.now();
+    let written = false;
+    const writing = a.record(recordCallStart({ calls: [] }, now, a.nextCallId()), now).then(() => (written = true));
+    // Timers and I/O callbacks still run while the write waits: the wait does not block the thread.
+    let turns = 0;
+    for (let i = 0; i < 20; i += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      turns += 1;
+    }
+    expect(turns).toBe(20);
+    expect(written).toBe(false);
+    await release();
+    await writing;
+    expect(new SharedRate(file, 'reader').view({ calls: [] }).calls).toEqual([{ at: now, tokens: 0, id: 'loop-a#1' }]);
+  });
+
   it('commits what an interrupted item left, removes worktrees not running, keeps branches', async () => {
     const project = queueProject({ 'README.md': '# project\n', '.gitignore': '.ralph/\n' });
     await addTasks(project, ['>>alpha :: verify:"test -f alpha.txt"']);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseRalphrc } from '../../../src/config/ralphrc.js';
+import { parseRalphrc, RALPHRC_MAX_VALUE_CHARS } from '../../../src/config/ralphrc.js';
 
 /** Parses a one-line file and returns the value of its only entry (fails if there was an error). */
 function valueOf(line: string, env: Record<string, string> = {}): string | undefined {
@@ -194,6 +194,22 @@ describe('parseRalphrc: variable expansion', () => {
 });
 
 describe('parseRalphrc: refused input', () => {
+  it('refuses a value longer than a setting may be, before and after $VAR expansion, naming the key', () => {
+    const long = 'x'.repeat(RALPHRC_MAX_VALUE_CHARS + 1);
+    expect(errorOf(`ALLOWED_TOOLS="${long}"`)).toBe(
+      `ALLOWED_TOOLS: the value is longer than ${RALPHRC_MAX_VALUE_CHARS} characters, the most a setting may hold; shorten it (a long list belongs in a file the command reads)`,
+    );
+    expect(parseRalphrc(`A='${'x'.repeat(RALPHRC_MAX_VALUE_CHARS)}'`).errors).toEqual([]);
+    // Each reference is short, what they expand to is not: refused without building it.
+    const half = 'y'.repeat(RALPHRC_MAX_VALUE_CHARS / 2);
+    const bomb = parseRalphrc(`A='${half}'\nB="$A$A$A$A$A$A$A$A$A$A$A$A$A$A$A$A$A$A$A$A$A$A$A$A$A$A$A$A$A$A$A$A"\nC="$A$A$A"\nD="$A$A"`);
+    expect(bomb.errors).toEqual([
+      { line: 2, message: expect.stringContaining('B: the value with its $VAR references expanded is longer than') as string },
+      { line: 3, message: expect.stringContaining('C: the value with its $VAR references expanded is longer than') as string },
+    ]);
+    expect(bomb.entries.map((e) => e.key)).toEqual(['A', 'D']);
+  });
+
   it.each([
     ['A=$(whoami)', 'command substitution'],
     ['A="$(rm -rf /)"', 'command substitution'],

@@ -26,6 +26,27 @@ describe('runLoop: an hourly call budget shared with other loops', () => {
     expect(store.refreshed).toBeGreaterThanOrEqual(2);
   });
 
+  it('names each call by the store’s identity and waits until the shared budget has it before the call starts', async () => {
+    class IdentifiedStore extends SharedWindowStore {
+      private n = 0;
+      settledAt: number[] = [];
+      nextCallId(): string {
+        this.n += 1;
+        return `loop-a#${this.n}`;
+      }
+      async settleSharedRate(): Promise<void> {
+        this.settledAt.push(this.rate.calls.length);
+        await Promise.resolve();
+      }
+    }
+    const store = new IdentifiedStore({ project: '/p', outputDir: '/p' }, () => undefined);
+    const h = loopHarness({ store, responses: [working(), working()], config: { maxCallsPerHour: 10, maxLoops: 2 } });
+    expect((await h.run()).reason).toBe('max_loops');
+    expect(store.rate.calls.map((c) => c.id)).toEqual(['loop-a#1', 'loop-a#2']);
+    // Each call was settled in the shared budget once it was recorded, before the agent ran.
+    expect(store.settledAt).toEqual([1, 2]);
+  });
+
   it('a store without a shared window is left alone', async () => {
     const h = loopHarness({
       store: new MemoryStore({ project: '/p', outputDir: '/p' }, () => undefined),

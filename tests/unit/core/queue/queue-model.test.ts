@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { dependencyNumbers } from '../../../../src/core/queue/issue-dependencies.js';
 import { findCycle, formatCycle, nextReady, pendingDependants, skipBlocked } from '../../../../src/core/queue/queue-graph.js';
-import { isValidId, issueNumberOf, nextSequentialId, sanitizeId } from '../../../../src/core/queue/queue-ids.js';
+import { freshPlaceName, isValidId, issueNumberOf, nextSequentialId, raiseIssued, sanitizeId } from '../../../../src/core/queue/queue-ids.js';
 import type { QueueItem, QueueState } from '../../../../src/core/queue/queue-item.js';
 import { parsePriority, priorityFromLabel, priorityFromLabels } from '../../../../src/core/queue/queue-priority.js';
 import { summarizeQueue } from '../../../../src/core/queue/queue-summary.js';
@@ -80,6 +80,23 @@ describe('ids', () => {
     expect(nextSequentialId([], 't')).toBe('t1');
     expect(nextSequentialId([{ id: 't1' }, { id: 't7' }, { id: 'gh-30' }, { id: 'p9' }], 't')).toBe('t8');
     expect(nextSequentialId([{ id: 't1' }], 'p')).toBe('p1');
+  });
+
+  it('a number given out once is never given again: not after clear (the queue keeps the highest), not while its branch or worktree is left', () => {
+    expect(nextSequentialId([], 't', { issued: { t: 4 } })).toBe('t5');
+    expect(nextSequentialId([{ id: 't9' }], 't', { issued: { t: 4 } })).toBe('t10');
+    const taken = (name: string): boolean => ['t1', 't2', 't4', 'p1'].includes(name);
+    expect(nextSequentialId([], 't', { taken })).toBe('t3');
+    expect(nextSequentialId([], 't', { issued: { t: 2 }, taken })).toBe('t3');
+    expect(nextSequentialId([], 'p', { issued: { t: 9 }, taken })).toBe('p2');
+    expect(raiseIssued(undefined, ['t3', 'p2', 'gh-40', 't1'])).toEqual({ t: 3, p: 2 });
+    expect(raiseIssued({ t: 7 }, ['t3'])).toEqual({ t: 7 });
+  });
+
+  it('an issue id whose branch is left from an earlier item gets the first free fresh name', () => {
+    const taken = (name: string): boolean => ['gh-12', 'gh-12-2'].includes(name);
+    expect(freshPlaceName('gh-12', taken)).toBe('gh-12-3');
+    expect(freshPlaceName('gh-13', taken)).toBeUndefined();
   });
 
   it('gh ids give their issue number back; any text becomes a safe id', () => {
