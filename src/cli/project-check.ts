@@ -2,14 +2,8 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { NotAProjectError } from '../errors.js';
 import type { RalphPaths } from '../state/paths.js';
-import { requiredProjectFiles } from '../state/project-files.js';
+import { requiredProjectFiles, WAYS_INTO_A_PROJECT as WAYS_IN } from '../state/project-files.js';
 
-const WAYS_IN = [
-  '  • ralph-enable            add Ralph to the project in this directory',
-  '  • ralph-setup <name>      create a new Ralph project',
-  '  • ralph-import <prd.md>   turn a PRD or spec into a Ralph project',
-  "  • or cd into your Ralph project's directory",
-].join('\n');
 
 /**
  * Refuses to start a loop outside a Ralph project, saying which command gets
