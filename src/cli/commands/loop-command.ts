@@ -17,7 +17,7 @@ import { acquireProjectLock } from '../../state/project-lock.js';
 import { createLogger } from '../../ui/logger.js';
 import { askChoice } from '../../ui/ask.js';
 import { loadProjectConfig } from '../load-project-config.js';
-import { assertRalphProject } from '../project-check.js';
+import { assertPromptFlagFile, assertRalphProject } from '../project-check.js';
 import { checkTaskFolder } from '../task-project.js';
 import type { RalphArgs } from '../ralph-args.js';
 import { backendEntry } from '../../backends/registry.js';
@@ -49,7 +49,11 @@ export async function runLoopCommand(input: LoopCommandInput): Promise<number> {
   const config: RalphConfig = loaded.config;
   const promptPath = resolve(paths.project, config.promptFile);
   const runner = createProcessRunner();
-  if (!input.task) assertRalphProject(paths, promptPath);
+  const promptFlag = args.flags.promptFile;
+  if (!input.task) {
+    assertPromptFlagFile(typeof promptFlag === 'string' ? promptFlag : undefined, promptPath);
+    assertRalphProject(paths, promptPath);
+  }
   const creatingState = input.task ? await checkTaskFolder(paths, runner, args.allowNoGit === true) : undefined;
   mkdirSync(paths.logsDir, { recursive: true });
 
