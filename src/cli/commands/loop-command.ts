@@ -17,6 +17,7 @@ import { acquireProjectLock } from '../../state/project-lock.js';
 import { createLogger } from '../../ui/logger.js';
 import { askChoice } from '../../ui/ask.js';
 import { loadProjectConfig } from '../load-project-config.js';
+import { shellCommand } from '../../core/shell-words.js';
 import { assertPromptFlagFile, assertRalphProject } from '../project-check.js';
 import { checkTaskFolder } from '../task-project.js';
 import type { RalphArgs } from '../ralph-args.js';
@@ -121,6 +122,8 @@ export async function runLoopCommand(input: LoopCommandInput): Promise<number> {
         tty,
         write: (text) => process.stderr.write(text),
         ...(process.stderr.columns ? { columns: process.stderr.columns } : {}),
+        // Advice to start again repeats this command line: `ralph run '<task>'` must not become the plan loop.
+        restartCommand: shellCommand(['ralph', ...process.argv.slice(2)]),
       }),
       questions: {
         tty,
