@@ -18,6 +18,7 @@ import { createLogger } from '../../ui/logger.js';
 import { askChoice } from '../../ui/ask.js';
 import { loadProjectConfig } from '../load-project-config.js';
 import { shellCommand } from '../../core/shell-words.js';
+import { ignoreTaskState } from '../../state/task-state-ignore.js';
 import { assertPromptFlagFile, assertRalphProject } from '../project-check.js';
 import { checkTaskFolder } from '../task-project.js';
 import type { RalphArgs } from '../ralph-args.js';
@@ -57,6 +58,7 @@ export async function runLoopCommand(input: LoopCommandInput): Promise<number> {
   }
   const creatingState = input.task ? await checkTaskFolder(paths, runner, args.allowNoGit === true) : undefined;
   mkdirSync(paths.logsDir, { recursive: true });
+  if (creatingState) ignoreTaskState(paths);
 
   const clock = systemClock;
   const tty = process.stdin.isTTY === true && process.stderr.isTTY === true;
