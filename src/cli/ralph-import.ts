@@ -11,6 +11,7 @@ import { createCommand, parseArgv, parseFlagValue, processIo } from './program.j
 import { createLogger } from '../ui/logger.js';
 import { systemClock } from '../infra/system-clock.js';
 import { createConversionBackend } from '../backends/claude/create-claude-backend.js';
+import { showingProgress } from './agent-call-progress.js';
 
 function readClaudeCommand(env: NodeJS.ProcessEnv): string[] {
   const raw = env['CLAUDE_CODE_CMD'];
@@ -70,7 +71,11 @@ async function importCommand(argv: string[]): Promise<number> {
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
   try {
-    const backend = createConversionBackend(command, buildAgentEnv(env).env, createLogger({ clock: systemClock, verbose: false }));
+    const backend = showingProgress(createConversionBackend(command, buildAgentEnv(env).env, createLogger({ clock: systemClock, verbose: false })), {
+      tty: process.stderr.isTTY === true,
+      write: (text) => process.stderr.write(text),
+      ...(process.stderr.columns ? { columns: process.stderr.columns } : {}),
+    });
     const report = await importProject({
       sourcePath: file,
       projectDir,
