@@ -132,5 +132,10 @@ case "${1:-install}" in
   install) install ;;
   uninstall) uninstall ;;
   -h | --help | help) usage ;;
-  *) usage >&2; fail "unknown command: $1" ;;
+  # A wrong word on the command line is a usage error: exit 2, as every ralph command does.
+  *)
+    usage >&2
+    printf 'Error: unknown command: %s\n' "$1" >&2
+    exit 2
+    ;;
 esac

@@ -60,7 +60,7 @@ export interface BackendEntry {
 /**
  * Every agent Ralph can run, by the name `--backend` and RALPH_BACKEND take. Adding an agent is
  * a folder under src/backends/, its name in backend-names.ts and one entry here;
- * tests/unit/backends/conformance.test.ts runs against every entry.
+ * tests/integration/backends/conformance.test.ts runs against every entry.
  */
 export const BACKENDS = {
   claude: {

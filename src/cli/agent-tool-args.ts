@@ -87,8 +87,14 @@ export function createTestSubcommand(io: CommandIo, onParsed: (args: TestCommand
     notes: TOOL_NOTES,
     examples: [
       ['ralph test setup --workspace-id demo', 'a throw-away Ralph project to run the loop in'],
-      ['ralph test run --workspace-id demo --task "add a README" --max-iterations 3', 'run the loop there on the mock backend'],
-      ['ralph test assert --input checks.json --strict', 'check the outcome; exit 1 if any assertion failed'],
+      [
+        `echo '{"mock_responses":[{"output":"Wrote README.md. EXIT_SIGNAL: true","files":{"README.md":"# Demo"},"check_tasks":9}]}' | ralph test run --workspace-id demo --task "add a README" --input -`,
+        "run the loop there on the mock backend, the agent's answers scripted",
+      ],
+      [
+        `echo '{"workspace_id":"demo","assertions":[{"type":"file_exists","path":"README.md"}]}' | ralph test assert --input - --strict`,
+        'check the outcome; exit 1 if any assertion failed',
+      ],
       ['ralph test verify --command "npm test"', 'run a verify command the way the loop does'],
     ],
     exitCodes: [

@@ -1,5 +1,6 @@
 import { Command, CommanderError } from 'commander';
 import type { ValueType } from '../config/value-types.js';
+import { didYouMean } from '../core/nearest-word.js';
 import { UsageError } from '../errors.js';
 import { helpFooter, type HelpRow } from '../ui/help-footer.js';
 
@@ -44,6 +45,20 @@ function commandPath(command: Command): string {
 
 const FINISHED = new Set(['commander.helpDisplayed', 'commander.help', 'commander.version']);
 
+/**
+ * A word where a command with subcommands expects none is most likely a
+ * mistyped subcommand (`ralph demoo`): name it and the nearest command,
+ * instead of commander's "too many arguments".
+ */
+function unknownCommandMessage(command: Command, error: CommanderError): string | undefined {
+  if (error.code !== 'commander.excessArguments' || command.commands.length === 0) return undefined;
+  const word = command.args[command.registeredArguments.length];
+  if (word === undefined) return undefined;
+  const names = command.commands.flatMap((c) => [c.name(), ...c.aliases()]);
+  const near = didYouMean(word, names);
+  return `unknown command "${word}"${near === '' ? `; the commands are ${names.join(', ')}` : near}`;
+}
+
 export function createCommand(name: string, io: CommandIo, help: CommandHelp): Command {
   const command = new Command(name).description(help.description);
   if (help.version !== undefined) command.version(help.version, '-V, --version', 'print the version');
@@ -53,7 +68,7 @@ export function createCommand(name: string, io: CommandIo, help: CommandHelp): C
     .configureOutput({ writeOut: io.out, writeErr: io.err, outputError: () => undefined })
     .exitOverride((error) => {
       if (FINISHED.has(error.code)) throw error;
-      throw new UsageError(error.message.replace(/^error:\s*/i, ''), usageHint(commandPath(command)));
+      throw new UsageError(unknownCommandMessage(command, error) ?? error.message.replace(/^error:\s*/i, ''), usageHint(commandPath(command)));
     })
     .addHelpText('after', `${help.notes ?? ''}${helpFooter(help.examples, help.exitCodes)}`);
   return command;

@@ -1,15 +1,8 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { NotAProjectError } from '../errors.js';
+import { NotAProjectError, UsageError } from '../errors.js';
 import type { RalphPaths } from '../state/paths.js';
-import { requiredProjectFiles } from '../state/project-files.js';
-
-const WAYS_IN = [
-  '  • ralph-enable            add Ralph to the project in this directory',
-  '  • ralph-setup <name>      create a new Ralph project',
-  '  • ralph-import <prd.md>   turn a PRD or spec into a Ralph project',
-  "  • or cd into your Ralph project's directory",
-].join('\n');
+import { requiredProjectFiles, WAYS_INTO_A_PROJECT as WAYS_IN } from '../state/project-files.js';
 
 /**
  * Refuses to start a loop outside a Ralph project, saying which command gets
@@ -35,4 +28,16 @@ export function assertRalphProject(paths: RalphPaths, promptFile: string): void 
       'Run ralph-enable to restore only the missing files (the files you have are kept as they are), or create them by hand.',
     );
   }
+}
+
+/**
+ * A prompt file named by `--prompt` that does not exist is a mistake in the
+ * command line, not an incomplete project: exit 2, naming the file.
+ */
+export function assertPromptFlagFile(given: string | undefined, promptPath: string): void {
+  if (given === undefined || existsSync(promptPath)) return;
+  throw new UsageError(
+    `--prompt ${given}: no such file (looked for ${promptPath}).`,
+    'Name an existing prompt file (a path relative to the project), or leave --prompt out to use .ralph/PROMPT.md.',
+  );
 }

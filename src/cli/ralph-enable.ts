@@ -62,7 +62,7 @@ async function enableCommand(argv: string[]): Promise<number> {
     ],
     exitCodes: [
       ['0', 'Ralph is enabled'],
-      ['1', 'error'],
+      ['1', 'error, or the wizard was cancelled (Ctrl+D)'],
       ['2', 'already enabled (without --force) or usage error'],
       ['4', 'PRD file not found'],
     ],

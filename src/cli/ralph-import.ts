@@ -12,6 +12,7 @@ import { createLogger } from '../ui/logger.js';
 import { systemClock } from '../infra/system-clock.js';
 import { createConversionBackend } from '../backends/claude/create-claude-backend.js';
 import { claudeCredentials } from '../backends/claude/claude-credentials.js';
+import { showingProgress } from './agent-call-progress.js';
 
 function readClaudeCommand(env: NodeJS.ProcessEnv): string[] {
   const raw = env['CLAUDE_CODE_CMD'];
@@ -71,7 +72,11 @@ async function importCommand(argv: string[]): Promise<number> {
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
   try {
-    const backend = createConversionBackend(command, buildAgentEnv(env, [], claudeCredentials(env)).env, createLogger({ clock: systemClock, verbose: false }));
+    const backend = showingProgress(createConversionBackend(command, buildAgentEnv(env, [], claudeCredentials(env)).env, createLogger({ clock: systemClock, verbose: false })), {
+      tty: process.stderr.isTTY === true,
+      write: (text) => process.stderr.write(text),
+      ...(process.stderr.columns ? { columns: process.stderr.columns } : {}),
+    });
     const report = await importProject({
       sourcePath: file,
       projectDir,

@@ -34,7 +34,8 @@ async function runSetup(argv: string[]): Promise<number> {
   const projectDir = resolveProjectDir(name, cwd);
   process.stderr.write(`Setting up Ralph project: ${name}\n`);
   const report = await setupProject(projectDir, createDefaultDeps().runner, backend);
-  process.stderr.write(formatSetupReport(report, cwd));
+  // The result is what the command was run for: stdout, so a script can keep it apart from progress.
+  process.stdout.write(formatSetupReport(report, cwd));
   return 0;
 }
 

@@ -1,5 +1,6 @@
 import { CONFIG_FIELDS, CONFIG_KEYS, FIELD_BY_NAME, INFORMATIONAL_KEYS, UNSUPPORTED_KEY, defaultConfig, type ConfigField, type RalphConfig } from './keys.js';
-import { capMessages, clipText } from '../core/message-bounds.js';
+import { capMessages, clipText, MAX_SHOWN_CHARS, MAX_SHOWN_MESSAGES } from '../core/message-bounds.js';
+import { didYouMean } from '../core/nearest-word.js';
 import { verifyPlacementConflict } from '../core/verify-placement.js';
 import { parseRalphrc } from './ralphrc.js';
 import { routeAgentFlags, selectedBackend } from './agent-flags.js';
@@ -54,6 +55,14 @@ function applyRaw<F extends ConfigField>(
  * default (the original lets .ralphrc beat flags for some keys). Returns errors as
  * data; the caller decides to stop.
  */
+/**
+ * The nearest known key for one of the unknown keys that will be shown: only
+ * the first screenful is printed, and a key longer than any real one is no typo.
+ */
+function suggestKey(key: string, shownBefore: number): string {
+  return shownBefore < MAX_SHOWN_MESSAGES && key.length <= MAX_SHOWN_CHARS ? didYouMean(key, FIELD_BY_NAME.keys()) : '';
+}
+
 export function loadConfig(inputs: ConfigInputs): LoadedConfig {
   const config = defaultConfig();
   const origins = Object.fromEntries(CONFIG_FIELDS.map((f) => [f, { source: 'default' } as ValueOrigin])) as Record<ConfigField, ValueOrigin>;
@@ -70,7 +79,8 @@ export function loadConfig(inputs: ConfigInputs): LoadedConfig {
       const field = FIELD_BY_NAME.get(entry.key);
       if (field === undefined) {
         if (UNSUPPORTED_KEY.test(entry.key)) warnings.push(`${where}: ${clipText(entry.key)} is not supported by this version of Ralph (ignored)`);
-        else if (!INFORMATIONAL_KEYS.has(entry.key)) unknownKeys.push(`${where}: unknown key ${clipText(entry.key)} (ignored)`);
+        else if (!INFORMATIONAL_KEYS.has(entry.key))
+          unknownKeys.push(`${where}: unknown key ${clipText(entry.key)} (ignored)${suggestKey(entry.key, unknownKeys.length)}`);
         continue;
       }
       if (entry.value === '') continue;

@@ -59,7 +59,8 @@ export const boolean: ValueType<boolean> = {
 };
 
 export function oneOf<T extends string>(values: readonly T[]): ValueType<T> {
-  const expected = `one of ${values.join(', ')}`;
+  // An empty value means "unset" in .ralphrc; it is not a choice to offer.
+  const expected = `one of ${values.filter((v) => v !== '').join(', ')}`;
   return {
     expected,
     parse(raw) {

@@ -26,7 +26,12 @@ export interface StatusTotals {
 
 export interface StatusIteration {
   loop: number;
+  /** How the agent call ended (`success` = it returned); not whether the iteration did its job. */
   outcome: string;
+  /** What the iteration amounted to (`verify failed, rolled back`, `success, verify passed`); '' in files of older versions. */
+  result: string;
+  /** Whether the iteration counts as a success (a failed verify command never does); null in files of older versions. */
+  success: boolean | null;
   duration_ms: number;
   cost_usd: number;
   cost_estimated: boolean;

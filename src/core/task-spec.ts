@@ -20,6 +20,7 @@
  * Errors come back as data naming the token and its position: `index` is the
  * 0-based offset into the input; messages say "character N" counting from 1.
  */
+import { editDistance } from './nearest-word.js';
 import type { FlagValues } from '../config/load-config.js';
 import type { VerifyPreset } from './verify-settings.js';
 
@@ -207,21 +208,6 @@ function applyOption(verify: TaskVerify, token: Token, seen: Set<string>): void 
   }
 }
 
-/** Damerau-free edit distance, enough to catch `verfy:` and `verify_:`. */
-function distance(a: string, b: string): number {
-  const row = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i += 1) {
-    let prev = row[0] as number;
-    row[0] = i;
-    for (let j = 1; j <= b.length; j += 1) {
-      const cur = row[j] as number;
-      row[j] = Math.min((row[j] as number) + 1, (row[j - 1] as number) + 1, prev + (a[i - 1] === b[j - 1] ? 0 : 1));
-      prev = cur;
-    }
-  }
-  return row[b.length] as number;
-}
-
 function parseVerify(segment: Segment): TaskVerify {
   const [first, ...rest] = segment.tokens as [Token, ...Token[]];
   let command = first.text.slice(first.colon + 1);
@@ -253,7 +239,7 @@ function parseCriterion(segment: Segment): string {
   if (first.colon > 0) {
     const key = first.text.slice(0, first.colon);
     if (optionName(key)) fail(`option "${first.raw}" at ${at(first.index)} must follow verify:"…" in the same "::" gate`, first.raw, first.index);
-    if (distance(key.toLowerCase(), 'verify') <= 2) fail(`unknown gate "${key}:" at ${at(first.index)}; did you mean verify:?`, first.raw, first.index);
+    if (editDistance(key.toLowerCase(), 'verify') <= 2) fail(`unknown gate "${key}:" at ${at(first.index)}; did you mean verify:?`, first.raw, first.index);
     if (rest.length === 0) return `${key}: ${first.text.slice(first.colon + 1).trim()}`;
   }
   if (first.colon === 0) fail(`option "${first.raw}" at ${at(first.index)} must follow verify:"…" in the same "::" gate`, first.raw, first.index);

@@ -1,5 +1,6 @@
 import { clipText } from './message-bounds.js';
 import { codeSpan, cleanTerminalText, type VerifyOutcome } from './verify-feedback.js';
+import { tapFailures } from './tap-failures.js';
 import { describeVerifyFailure } from './verify-why-line.js';
 
 /**
@@ -28,16 +29,29 @@ function lastOutputLines(result: VerifyOutcome): string[] {
     .map((l) => clipText(l, 119));
 }
 
+/** The failing tests of a TAP run with their assertion and place: what the footer of its output does not say. */
+function failingTestLines(result: VerifyOutcome): string[] {
+  const failed = tapFailures(`${result.stdout}\n${result.stderr}`);
+  const shown = failed
+    .slice(0, OUTPUT_LINES)
+    .flatMap((f) => [clipText(f.line, 119), ...(f.error ? [clipText(`  ${f.error}`, 119)] : []), ...(f.location ? [clipText(`  at ${f.location}`, 119)] : [])]);
+  return failed.length > OUTPUT_LINES ? [...shown, `… and ${failed.length - OUTPUT_LINES} more failing tests`] : shown;
+}
+
 export function formatEscalationSummary(input: EscalationSummaryInput): string {
   const { result, attempts, maxAttempts, tty } = input;
-  const output = lastOutputLines(result);
+  const failing = failingTestLines(result);
   const lines = [
     '✋ Verify attempts used up: Ralph needs a decision.',
     `   Command:   ${codeSpan(result.command)}`,
     `   Attempts:  ${attempts}/${maxAttempts}, all failed`,
     `   Last run:  ${describeVerifyFailure(result)}`,
   ];
-  if (output.length > 0) lines.push('   Last lines of its output:', ...output.map((l) => `     ${l}`));
+  if (failing.length > 0) lines.push('   Failing tests:', ...failing.map((l) => `     ${l}`));
+  else {
+    const output = lastOutputLines(result);
+    if (output.length > 0) lines.push('   Last lines of its output:', ...output.map((l) => `     ${l}`));
+  }
   lines.push(
     '',
     '   retry  reset the attempts; the agent tries again with the failure as feedback',

@@ -1,4 +1,5 @@
 import { clipText } from './message-bounds.js';
+import { tapFailures } from './tap-failures.js';
 import { cleanTerminalText, formatSecondsShort, type VerifyOutcome } from './verify-feedback.js';
 
 /**
@@ -79,19 +80,51 @@ function shorten(line: string): string {
   return clipText(text, MAX_LINE - 1);
 }
 
+/** A stack frame: where the failure happened, not what it was. */
+const STACK_FRAME = /^\s*at\s/;
+/** A spec reporter's failed test (`✖ adds two numbers (0.9ms)`), with its name. */
+const FAILED_TEST = /^\s*(?:✖|×|✗|✘)\s+(.+?)(?:\s+\(\d[\d.]*m?s\))?$/;
+
+/**
+ * The line at `index`, and when it ends with a colon the lines that finish its
+ * sentence ("Expected values to be strictly equal:" is followed by "2 !== 3").
+ */
+function withContinuation(lines: readonly string[], index: number): string {
+  const parts = [lines[index] as string];
+  for (let i = index + 1; i < lines.length && parts.length < 3 && (parts[parts.length - 1] as string).trimEnd().endsWith(':'); i += 1) {
+    const next = lines[i] as string;
+    if (STACK_FRAME.test(next) || FAILED_TEST.test(next)) break;
+    parts.push(next.trim());
+  }
+  return parts.join(' ');
+}
+
+/** `name: ` of the failed test a spec reporter printed right above the reason, or ''. */
+function failedTestBefore(lines: readonly string[], index: number): string {
+  const name = FAILED_TEST.exec(lines[index - 1] ?? '')?.[1];
+  return name !== undefined && !FAILED_TEST.test(lines[index] as string) ? `${name}: ` : '';
+}
+
 /**
  * Picks the line that says why: the first line of the strongest kind found
  * (stderr before stdout at equal strength); without one, the first line that
  * is not a banner. Undefined when there is no such line at all.
  */
 export function pickWhyLine(stdout: string, stderr: string): string | undefined {
+  // A TAP stream (node --test) names the failing test and its assertion in a block of its own.
+  const failed = tapFailures(`${stdout}\n${stderr}`);
+  const first = failed[0];
+  if (first) {
+    const more = failed.length > 1 ? ` (and ${failed.length - 1} more)` : '';
+    return shorten(`${first.line}${first.error ? `: ${first.error}` : ''}${more}`);
+  }
   const lines = [...linesOf(stderr), ...linesOf(stdout)];
   for (const group of REASONS) {
-    const hit = lines.find((line) => group.some((re) => re.test(line)));
-    if (hit !== undefined) return shorten(hit);
+    const hit = lines.findIndex((line) => group.some((re) => re.test(line)));
+    if (hit >= 0) return shorten(`${failedTestBefore(lines, hit)}${withContinuation(lines, hit)}`);
   }
-  const first = lines[0];
-  return first === undefined ? undefined : shorten(first);
+  const top = lines[0];
+  return top === undefined ? undefined : shorten(top);
 }
 
 /** "exit code 1 — AssertionError: …", "timed out after 30s": a failed run in one line. */

@@ -56,6 +56,8 @@ export function recordIterationEnd(s: LoopRun, f: IterationFacts): void {
   s.state.lastIteration = {
     loop: f.loop,
     outcome: f.outcome,
+    result: verdict.label,
+    success,
     duration_ms: now - f.started,
     cost_usd: o.cost?.usd ?? 0,
     cost_estimated: o.cost?.source === 'estimated',

@@ -16,7 +16,10 @@ export interface IterationMetric {
   duration: number;
   success: boolean;
   calls: number;
+  /** How the agent call ended (`success`: it returned). */
   outcome: string;
+  /** What the iteration amounted to (`verify failed, rolled back`); older lines get `success` or `failed`. */
+  result: string;
   inputTokens: number;
   outputTokens: number;
   cacheReadTokens: number;
@@ -63,7 +66,10 @@ export interface MetricsStats {
   /** Per agent, for the iterations that recorded which agent ran them. */
   backends: Record<string, { iterations: number; cost_usd: number; estimated: boolean; tokens: number }>;
   verify: { runs: number; passed: number; failed: number; pass_rate: number };
+  /** How the agent calls ended (`success`: the call returned, whatever the iteration amounted to). */
   outcomes: Record<string, number>;
+  /** What the iterations amounted to, by their result. */
+  results: Record<string, number>;
   exit_reasons: Record<string, number>;
   runs: number;
   skipped_lines: number;
@@ -87,6 +93,7 @@ function toIteration(o: Rec): IterationMetric | undefined {
     success,
     calls: num(o['calls']) ?? 0,
     outcome: outcome ?? (success ? 'success' : 'failed'),
+    result: typeof o['result'] === 'string' && o['result'] !== '' ? o['result'] : success ? 'success' : verify?.passed === false ? 'verify failed' : 'failed',
     inputTokens: num(o['input_tokens']) ?? 0,
     outputTokens: num(o['output_tokens']) ?? 0,
     cacheReadTokens: num(o['cache_read_input_tokens']) ?? 0,
@@ -167,6 +174,8 @@ export function computeStats(entries: readonly MetricsEntry[], skippedLines = 0)
   const verifyPassed = verified.filter((i) => i.verify?.passed === true).length;
   const outcomes: Record<string, number> = {};
   for (const i of iterations) bump(outcomes, i.outcome);
+  const results: Record<string, number> = {};
+  for (const i of iterations) bump(results, i.result);
   const exitReasons: Record<string, number> = {};
   for (const r of runs) bump(exitReasons, r.exitReason);
   const backends: MetricsStats['backends'] = {};
@@ -197,6 +206,7 @@ export function computeStats(entries: readonly MetricsEntry[], skippedLines = 0)
       pass_rate: verified.length > 0 ? round(verifyPassed / verified.length, 4) : 0,
     },
     outcomes,
+    results,
     exit_reasons: exitReasons,
     runs: runs.length,
     skipped_lines: skippedLines,
@@ -230,12 +240,22 @@ function agentRows(stats: MetricsStats): [string, string][] {
   return [['Agents', parts.join(' · ')]];
 }
 
+/**
+ * How the calls ended, in words that cannot be read as the iteration's
+ * result: a call that returned is "returned", even when its verify failed.
+ */
+function callEndings(outcomes: Record<string, number>): Record<string, number> {
+  const ended: Record<string, number> = {};
+  for (const [outcome, count] of Object.entries(outcomes)) ended[outcome === 'success' ? 'returned' : outcome] = count;
+  return ended;
+}
+
 /** The text report: one row per measure. */
 export function formatStatsText(stats: MetricsStats, source: string): string {
   const rows: [string, string][] = [
     ['Iterations', `${stats.iterations} (${stats.successful} successful · ${stats.failed} failed · ${percent(stats.success_rate)})`],
     ['Duration', `avg ${stats.avg_duration.toFixed(1)}s · total ${formatDuration(stats.total_duration)}`],
-    ['Agent calls', String(stats.total_calls)],
+    ['Agent calls', `${stats.total_calls}${stats.iterations > 0 ? ` (${describeCounts(callEndings(stats.outcomes))})` : ''}`],
     [
       'Tokens',
       `in ${formatCount(stats.tokens.input)} · out ${formatCount(stats.tokens.output)} · cache read ${formatCount(stats.tokens.cache_read)} · cache write ${formatCount(stats.tokens.cache_creation)}`,
@@ -243,7 +263,7 @@ export function formatStatsText(stats: MetricsStats, source: string): string {
     ['Cost', `${formatCost(stats.cost_usd.total, stats.cost_usd.estimated)} total · ${formatUsd(stats.cost_usd.per_iteration)} per iteration`],
     ...agentRows(stats),
     ['Verify', stats.verify.runs === 0 ? 'no verify runs' : `${stats.verify.runs} runs · ${stats.verify.passed} passed (${percent(stats.verify.pass_rate)})`],
-    ['Outcomes', describeCounts(stats.outcomes)],
+    ['Results', describeCounts(stats.results)],
     ['Runs', `${stats.runs} · exit reasons: ${describeCounts(stats.exit_reasons)}`],
   ];
   return [`Ralph metrics · ${source}`, '', ...rows.map(([k, v]) => `  ${k.padEnd(14)}${v}`), ''].join('\n');

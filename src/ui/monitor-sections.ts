@@ -108,7 +108,10 @@ export function statusSection(doc: StatusDocument, snapshot: MonitorSnapshot, no
 
   const li = doc.last_iteration;
   if (li) {
-    const parts: Part[] = [part(`#${li.loop} `), part(li.outcome || 'unknown', stateStyle(li.outcome)), part(` in ${formatDuration(li.duration_ms / 1000)}`)];
+    // What the iteration amounted to, not only that the agent's call returned: a failed verify is no success.
+    const said = li.result || li.outcome || 'unknown';
+    const style = li.success === null ? stateStyle(li.outcome) : li.success ? stateStyle('success') : stateStyle('failed');
+    const parts: Part[] = [part(`#${li.loop} `), part(said, style), part(` in ${formatDuration(li.duration_ms / 1000)}`)];
     parts.push(part(` · ${li.files_changed} file${li.files_changed === 1 ? '' : 's'} changed`));
     if (li.summary) parts.push(part(` · ${li.summary}`, 'dim'));
     lines.push(field('Last loop', ...parts));

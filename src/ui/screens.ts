@@ -25,7 +25,8 @@ export function renderCircuitStatus(state: CircuitState, cooldownLeftMinutes?: n
   return box('Circuit Breaker Status', lines);
 }
 
-export function renderHaltScreen(state: CircuitState): string {
+/** `restart` is the command line that started this loop (`ralph`, `ralph run '…'`). */
+export function renderHaltScreen(state: CircuitState, restart = 'ralph'): string {
   return [
     renderCircuitStatus(state),
     '',
@@ -41,12 +42,12 @@ export function renderHaltScreen(state: CircuitState): string {
     '  1. Read the latest log:     tail -20 .ralph/logs/ralph.log',
     '  2. Read the latest output:  ls -t .ralph/logs/claude_output_*.log | head -1',
     '  3. Update .ralph/fix_plan.md or .ralph/PROMPT.md if needed',
-    '  4. Reset and restart:       ralph --reset-circuit && ralph',
+    `  4. Reset and restart:       ralph --reset-circuit && ${restart}`,
     '',
   ].join('\n');
 }
 
-export function renderPermissionDenied(denied: readonly string[], allowedLine: string, suggestions: readonly string[]): string {
+export function renderPermissionDenied(denied: readonly string[], allowedLine: string, suggestions: readonly string[], restart = 'ralph'): string {
   const lines = [
     'The agent was denied these tools or commands:',
     ...denied.map((d) => `  • ${d}`),
@@ -61,7 +62,7 @@ export function renderPermissionDenied(denied: readonly string[], allowedLine: s
     'publish or pull: allow only what this project needs (a rule such as',
     'Bash(git push *) lets it push unattended).',
     '',
-    'Then run:  ralph --reset-session && ralph',
+    `Then run:  ralph --reset-session && ${restart}`,
   );
   return box('PERMISSION DENIED - Loop Halted', lines, 72);
 }

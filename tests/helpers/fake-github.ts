@@ -37,7 +37,16 @@ export interface FakeGithub {
   issues: Map<number, FakeIssue>;
   comments: { issue: number; body: string }[];
   pulls: { number: number; head: string; base: string; title: string; body: string }[];
+  /** The next requests (one answer each, in order) get these answers instead of being served. */
+  failNext(...answers: FakeFailure[]): void;
   close(): Promise<void>;
+}
+
+/** An error answer the fake gives instead of serving a request. */
+export interface FakeFailure {
+  status: number;
+  message?: string;
+  headers?: Record<string, string>;
 }
 
 export interface FakeGithubOptions {
@@ -83,6 +92,7 @@ export async function startFakeGithub(options: FakeGithubOptions): Promise<FakeG
   const pageSize = options.pageSize ?? 2;
   const prefix = `/repos/${options.repo}`;
   let nextPull = 100;
+  const failures: FakeFailure[] = [];
 
   const server = createServer((req, res) => {
     void (async () => {
@@ -93,6 +103,11 @@ export async function startFakeGithub(options: FakeGithubOptions): Promise<FakeG
       const auth = req.headers.authorization ?? '';
       if (auth !== `token ${options.token}` && auth !== `bearer ${options.token}` && auth !== `Bearer ${options.token}`) {
         send(res, 401, { message: 'Bad credentials', documentation_url: 'https://docs.github.com/rest' });
+        return;
+      }
+      const failure = failures.shift();
+      if (failure) {
+        send(res, failure.status, { message: failure.message ?? `Failure ${failure.status}` }, failure.headers);
         return;
       }
       if (!url.pathname.startsWith(`${prefix}/`)) {
@@ -174,5 +189,8 @@ export async function startFakeGithub(options: FakeGithubOptions): Promise<FakeG
     await new Promise<void>((resolve) => server.close(() => resolve()));
   };
   onTestFinished(close);
-  return { url: address, requests, issues, comments, pulls, close };
+  const failNext = (...answers: FakeFailure[]): void => {
+    failures.push(...answers);
+  };
+  return { url: address, requests, issues, comments, pulls, failNext, close };
 }

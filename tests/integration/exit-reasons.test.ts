@@ -129,6 +129,18 @@ describe('exit reasons', () => {
 });
 
 describe('circuit breaker, rate limits and usage limits', () => {
+  it('after ralph run trips the breaker, the advice starts the same task again, not the plan loop', async () => {
+    const dir = ralphProject();
+    writeMockScript(
+      dir,
+      [1, 2, 3, 4].map(() => ({ output: `Looked around.\n${block({ STATUS: 'IN_PROGRESS', EXIT_SIGNAL: 'false' })}` })),
+    );
+    const r = await ralph(['run', 'tidy the README', '--backend', 'mock', '--pause', '0'], dir, cleanEnv());
+    expect(r.exitCode).toBe(3);
+    expect(r.stderr).toContain("Reset and restart:       ralph --reset-circuit && ralph run 'tidy the README' --backend mock --pause 0");
+    expect(r.stderr).not.toMatch(/ralph --reset-circuit && ralph\n/);
+  });
+
   it('opens the circuit after three iterations without progress (exit 3)', async () => {
     const dir = ralphProject();
     writeMockScript(

@@ -27,7 +27,14 @@ describe('the --json error envelope', () => {
   it('ralph --reset-circuit --json outside a project', async () => {
     const r = await run('ralph', ['--reset-circuit', '--json'], tempDir('ralph-json-'));
     expect(r.code).toBe(1);
-    expect(r.doc.error).toMatchObject({ code: 1, kind: 'not_a_project', hint: 'Run ralph-enable here first.' });
+    expect(r.doc.error).toMatchObject({ code: 1, kind: 'not_a_project' });
+    expect(r.doc.error['hint']).toContain('ralph-enable');
+  });
+
+  it('ralph --status --json outside a project is the same envelope', async () => {
+    const r = await run('ralph', ['--status', '--json'], tempDir('ralph-json-'));
+    expect(r.code).toBe(1);
+    expect(r.doc.error).toMatchObject({ code: 1, kind: 'not_a_project' });
   });
 
   it('ralph --json (the loop) outside a project names the ways in', async () => {

@@ -193,6 +193,28 @@ describe('ralph against a fake claude', () => {
     expect(again.stderr).not.toContain('No Ralph project here');
   });
 
+  it("ralph run's own .ralph/ stays out of git until ralph-enable makes the folder a project", async () => {
+    const { gitRepo } = await import('../helpers/git-repo.js');
+    const repo = gitRepo();
+    const done = resultJson(`Added div.\n${statusBlock({ STATUS: 'COMPLETE', EXIT_SIGNAL: 'true' })}`);
+    const run = await ralph(
+      ['run', '>>add-div :: verify:"test -f div.js"', '--pause', '0'],
+      repo,
+      fakeClaude([], { default: { stdout: done, shell: 'echo x > div.js' } }).env,
+    );
+    expect(run.exitCode).toBe(0);
+    const status = await execa('git', ['status', '--porcelain', '--untracked-files=all'], { cwd: repo });
+    // The agent's work shows; Ralph's state does not.
+    expect(status.stdout.split('\n').filter((l) => l.includes('.ralph'))).toEqual([]);
+    expect(status.stdout).toContain('div.js');
+
+    const enabled = await runCli('ralph-enable', ['--non-interactive'], repo);
+    expect(enabled.exitCode).toBe(0);
+    expect(existsSync(join(repo, '.ralph', '.gitignore'))).toBe(false);
+    const after = await execa('git', ['status', '--porcelain', '--untracked-files=all'], { cwd: repo });
+    expect(after.stdout).toContain('.ralph/PROMPT.md');
+  });
+
   it('explains a missing or too old claude with exit code 2', async () => {
     const dir = ralphProject({ ralphrc: 'CLAUDE_CODE_CMD=claude-does-not-exist-xyz\n' });
     const missing = await ralph([], dir);

@@ -65,8 +65,18 @@ describe('ralph-monitor (built CLI)', () => {
     expect(r.stderr).toBe('');
   });
 
-  it('--once in a directory without Ralph says so', () => {
-    const r = run(['--once'], tempDir('ralph-monitor-cli-'));
+  it('--once in a directory without Ralph says so and fails', () => {
+    const dir = tempDir('ralph-monitor-cli-');
+    const r = run(['--once'], dir);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain(`${dir} is not a Ralph project (there is no .ralph/ directory)`);
+  });
+
+  it('--once in a project that has not run yet shows the empty frame', () => {
+    const dir = tempDir('ralph-monitor-cli-');
+    mkdirSync(join(dir, '.ralph'));
+    const r = run(['--once'], dir);
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('Status file not found. Ralph may not be running.');
   });

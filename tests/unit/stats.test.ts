@@ -47,6 +47,8 @@ describe('computeStats', () => {
       backends: {},
       verify: { runs: 2, passed: 1, failed: 1, pass_rate: 0.5 },
       outcomes: { success: 3, failed: 1, usage_limit: 1 },
+      // What the iterations amounted to agrees with `successful`: the verify failure is no success.
+      results: { success: 2, 'verify failed': 1, failed: 2 },
       exit_reasons: { usage_limit: 1, plan_complete: 1 },
       runs: 2,
       skipped_lines: 3,
@@ -94,7 +96,10 @@ describe('formatStatsText', () => {
     expect(text).toMatch(/Tokens +in 3,000 · out 300 · cache read 5,000 · cache write 300/);
     expect(text).toMatch(/Cost +\$0\.2000 total · \$0\.0400 per iteration/);
     expect(text).toMatch(/Verify +2 runs · 1 passed \(50\.0%\)/);
-    expect(text).toMatch(/Outcomes +success 3 · failed 1 · usage_limit 1/);
+    expect(text).toMatch(/Agent calls +4 \(returned 3 · failed 1 · usage_limit 1\)/);
+    expect(text).toMatch(/Results +failed 2 · success 2 · verify failed 1/);
+    // One screen never counts more successes than the iterations that succeeded.
+    for (const match of text.matchAll(/\bsuccess (\d+)/g)) expect(Number(match[1])).toBeLessThanOrEqual(2);
     expect(text).toMatch(/Runs +2 · exit reasons: plan_complete 1 · usage_limit 1/);
     expect(text).not.toContain('Agents');
     expect(text).not.toContain('estimated');

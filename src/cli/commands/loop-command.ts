@@ -18,7 +18,9 @@ import { acquireProjectLock } from '../../state/project-lock.js';
 import { createLogger } from '../../ui/logger.js';
 import { askChoice } from '../../ui/ask.js';
 import { loadProjectConfig } from '../load-project-config.js';
-import { assertRalphProject } from '../project-check.js';
+import { shellCommand } from '../../core/shell-words.js';
+import { ignoreTaskState } from '../../state/task-state-ignore.js';
+import { assertPromptFlagFile, assertRalphProject } from '../project-check.js';
 import { checkTaskFolder } from '../task-project.js';
 import type { RalphArgs } from '../ralph-args.js';
 import { backendEntry } from '../../backends/registry.js';
@@ -55,9 +57,14 @@ export async function runLoopCommand(input: LoopCommandInput): Promise<number> {
   const config: RalphConfig = loaded.config;
   const promptPath = resolve(paths.project, config.promptFile);
   const runner = createProcessRunner();
-  if (!input.task) assertRalphProject(paths, promptPath);
+  const promptFlag = args.flags.promptFile;
+  if (!input.task) {
+    assertPromptFlagFile(typeof promptFlag === 'string' ? promptFlag : undefined, promptPath);
+    assertRalphProject(paths, promptPath);
+  }
   const creatingState = input.task ? await checkTaskFolder(paths, runner, args.allowNoGit === true) : undefined;
   mkdirSync(paths.logsDir, { recursive: true });
+  if (creatingState) ignoreTaskState(paths);
 
   const clock = systemClock;
   const tty = process.stdin.isTTY === true && process.stderr.isTTY === true;
@@ -136,6 +143,8 @@ export async function runLoopCommand(input: LoopCommandInput): Promise<number> {
         tty,
         write: (text) => process.stderr.write(text),
         ...(process.stderr.columns ? { columns: process.stderr.columns } : {}),
+        // Advice to start again repeats this command line: `ralph run '<task>'` must not become the plan loop.
+        restartCommand: shellCommand(['ralph', ...process.argv.slice(2)]),
       }),
       questions: {
         tty,

@@ -8,6 +8,7 @@ import { createQueueGit } from '../../features/queue/queue-git.js';
 import { readRunningLoops } from '../../features/queue/running-loops.js';
 import { renderRunningLoops } from '../../ui/queue-loops.js';
 import { ralphPaths } from '../../state/paths.js';
+import { requireProjectDir } from '../../state/project-files.js';
 import { isOwnerAlive, readQueue } from '../../state/queue-store.js';
 import { renderQueueList, renderQueueStatus } from '../../ui/queue-lines.js';
 import { createDefaultDeps } from '../deps.js';
@@ -51,11 +52,13 @@ export async function runQueueCommand(args: QueueArgs, cwd: string, env: NodeJS.
       return ExitCode.Completed;
     }
     case 'list': {
+      requireProjectDir(paths);
       const doc = readQueue(paths);
       out(args.json ? JSON.stringify(doc, null, 2) : renderQueueList(doc.items, interrupted));
       return ExitCode.Completed;
     }
     case 'status': {
+      requireProjectDir(paths);
       const doc = readQueue(paths);
       const summary = summarizeQueue(doc.items);
       const loops = readRunningLoops(paths.project, summary.running);

@@ -32,7 +32,7 @@ async function githubFor(args: QueueRunArgs, env: NodeJS.ProcessEnv, cwd: string
   const { runner } = createDefaultDeps();
   const target = await resolveGithubTarget({ ...(args.repo !== undefined ? { repoFlag: args.repo } : {}), env, runner, cwd });
   const token = await resolveGithubToken(env, runner, cwd);
-  return { client: createGithubClient(target, token.value, notice), slug: target.slug };
+  return { client: createGithubClient(target, token.value, { warn: notice }), slug: target.slug };
 }
 
 function summary(report: QueueRunReport): string {

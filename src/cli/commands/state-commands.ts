@@ -1,10 +1,10 @@
-import { existsSync } from 'node:fs';
 import { CONFIG_FIELDS, CONFIG_KEYS } from '../../config/keys.js';
 import { formatConfigValue } from '../../config/load-config.js';
-import { ExitCode, NotAProjectError, RalphError } from '../../errors.js';
+import { ExitCode, RalphError } from '../../errors.js';
 import { ralphPaths, type RalphPaths } from '../../state/paths.js';
 import { requestLoopStop, resetCircuitBreaker, whileNoLoopRuns } from '../../state/loop-controls.js';
 import { resetSession } from '../../state/agent-session-store.js';
+import { requireProjectDir } from '../../state/project-files.js';
 import { loadProjectConfig } from '../load-project-config.js';
 import { backendConfigLines, backendSettingFields, findProgramOnPath } from '../backend-config-lines.js';
 import { sandboxConfigLines } from '../sandbox-policy-lines.js';
@@ -78,17 +78,17 @@ export async function runStateCommand(args: RalphArgs, cwd: string, _env: NodeJS
     case 'circuit-status':
       return showReadOnlyStatus(args.action, paths, args.json);
     case 'reset-circuit':
-      requireRalphDir(paths);
+      requireProjectDir(paths);
       return doResetCircuit(paths);
     case 'reset-session':
-      requireRalphDir(paths);
+      requireProjectDir(paths);
       return doResetSession(paths);
     case 'config':
       return showConfig(paths, args);
     case 'stop':
       return requestStop(paths);
     case 'gate-action':
-      requireRalphDir(paths);
+      requireProjectDir(paths);
       return (await import('./gate-commands.js')).gateActionCommand(paths, args.gateAction ?? 'retry');
     case 'checkpoints':
       if (args.prune)
@@ -118,6 +118,3 @@ export async function runStateCommand(args: RalphArgs, cwd: string, _env: NodeJS
   }
 }
 
-function requireRalphDir(paths: RalphPaths): void {
-  if (!existsSync(paths.dir)) throw new NotAProjectError(`${paths.project} is not a Ralph project (no .ralph/ directory).`, 'Run ralph-enable here first.');
-}

@@ -4,6 +4,7 @@ import { readDocument } from '../../state/document-store.js';
 import { CIRCUIT_HISTORY, CIRCUIT_STATE } from '../../state/documents/circuit.js';
 import { STATUS } from '../../state/documents/status.js';
 import { ralphPaths, type RalphPaths } from '../../state/paths.js';
+import { requireProjectDir } from '../../state/project-files.js';
 import { runningLoopPid } from '../../state/running-loop.js';
 import { buildStatusJson } from '../../state/status-snapshot.js';
 import { renderCircuitStatus } from '../../ui/screens.js';
@@ -77,6 +78,7 @@ async function showCircuit(paths: RalphPaths, asJson: boolean): Promise<number> 
 
 /** Prints the status or the circuit breaker's state of the project; the exit code. */
 export async function showReadOnlyStatus(action: StatusAction, paths: RalphPaths, asJson: boolean): Promise<number> {
+  requireProjectDir(paths);
   return action === 'status' ? showStatus(paths, asJson) : showCircuit(paths, asJson);
 }
 

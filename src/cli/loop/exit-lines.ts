@@ -4,18 +4,22 @@ import type { LoopExit, LoopStop } from '../../engine/loop-events.js';
 import type { Logger } from '../../ports.js';
 import { renderPermissionDenied } from '../../ui/screens.js';
 
-/** Why the loop stops, in the words (and at the level) that fit the reason. */
-export function presentLoopStop(logger: Logger, e: LoopStop): void {
+/**
+ * Why the loop stops, in the words (and at the level) that fit the reason.
+ * `restart` is the command line that started this loop, so advice to run it
+ * again starts the same task, not the project's plan loop.
+ */
+export function presentLoopStop(logger: Logger, e: LoopStop, restart = 'ralph'): void {
   const { reason, detail } = e;
   if (isCompletionReason(reason)) logger.success(`🏁 Graceful exit triggered: ${reason} — ${detail}`);
   else if (reason === 'permission_denied') {
-    if (e.permissionHalt) logger.print(renderPermissionDenied(e.permissionHalt.denied, e.permissionHalt.allowedLine, e.permissionHalt.suggestions));
+    if (e.permissionHalt) logger.print(renderPermissionDenied(e.permissionHalt.denied, e.permissionHalt.allowedLine, e.permissionHalt.suggestions, restart));
   } else if (reason === 'circuit_breaker_open' || reason === 'safety_circuit_breaker') {
     logger.error(`Ralph halted: ${reason} — ${detail}. Run 'ralph --reset-circuit' after fixing the cause.`);
-  } else if (reason === 'interrupted') logger.warn(`Interrupted (${e.signal}); state saved. Run 'ralph' to continue.`);
+  } else if (reason === 'interrupted') logger.warn(`Interrupted (${e.signal}); state saved. Run '${restart}' to continue.`);
   else if (reason === 'verify_aborted') {
     logger.error(
-      `Verify gate aborted: ${detail}. Fix the cause and run 'ralph' again: the next run starts a fresh verify cycle (or 'ralph --gate-action skip' first, to go on without the gate).`,
+      `Verify gate aborted: ${detail}. Fix the cause and run '${restart}' again: the next run starts a fresh verify cycle (or 'ralph --gate-action skip' first, to go on without the gate).`,
     );
   } else if (
     reason === 'integrity_failure' ||

@@ -22,6 +22,8 @@ export interface LoopSubscriberContext {
   tty: boolean;
   write(text: string | Uint8Array): void;
   columns?: number;
+  /** The command line that started this loop, for advice to run it again. */
+  restartCommand?: string;
 }
 
 /**
@@ -38,6 +40,7 @@ export function createLoopSubscribers(c: LoopSubscriberContext): Emit {
       write: c.write,
       tty: c.tty,
       live: c.config.live,
+      ...(c.restartCommand !== undefined ? { restartCommand: c.restartCommand } : {}),
       // A stdout chunk of the agent is read in one go: its output goes out once it is handled.
       deferLiveOutput: (flush) => queueMicrotask(flush),
       createCallProgress: (startedAt) =>

@@ -29,6 +29,8 @@ export interface TerminalPresenterOptions {
    * anything else the presenter prints, so what the person sees, in its order, is the same.
    */
   deferLiveOutput?(flush: () => void): void;
+  /** The command line that started this loop, for advice to run it again (default `ralph`). */
+  restartCommand?: string;
 }
 
 function transitionLine(logger: Logger, t: Transition): void {
@@ -140,7 +142,7 @@ export function createTerminalPresenter(o: TerminalPresenterOptions): (event: Lo
         transitionLine(logger, e.transition);
         return;
       case 'circuit.halt':
-        logger.print(renderHaltScreen(e.circuit));
+        logger.print(renderHaltScreen(e.circuit, o.restartCommand));
         return;
       case 'wait.start':
         logger.info(`${e.wait.message} — waiting ${formatDuration((e.wait.until - e.now) / 1000)} (until ${new Date(e.wait.until).toLocaleString()})`);
@@ -177,7 +179,7 @@ export function createTerminalPresenter(o: TerminalPresenterOptions): (event: Lo
         return;
       }
       case 'loop.stop':
-        presentLoopStop(logger, e);
+        presentLoopStop(logger, e, o.restartCommand);
         return;
       case 'loop.exit':
         presentLoopExit(logger, e);

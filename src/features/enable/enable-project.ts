@@ -2,6 +2,8 @@ import { join } from 'node:path';
 import { ExitCode, RalphError } from '../../errors.js';
 import { createFileExclusive } from '../setup/file-writes.js';
 import { missingProjectFiles } from '../../state/project-files.js';
+import { ralphPaths } from '../../state/paths.js';
+import { dropTaskStateIgnore } from '../../state/task-state-ignore.js';
 import { createRalphLayout, type LayoutResult, type ProjectCommands, type RalphrcSetting } from '../setup/ralph-layout.js';
 import type { SourceDocument } from '../import/read-source.js';
 import type { BackendName } from '../../backends/registry.js';
@@ -69,6 +71,8 @@ export function enableProject(request: EnableRequest): EnableResult {
     warnings.push(`no tasks (checkboxes, numbered or bulleted items) found in ${request.prd.name}; fix_plan.md has the default tasks`);
   const { settings, proposals } = splitRalphrcChoices(request);
   const instructionsFile = request.backend === undefined ? undefined : backendChoiceFiles(request.backend).instructionsFile;
+  // A `.ralph/` left by `ralph run` ignored itself; a full project's plan and prompt belong in git.
+  dropTaskStateIgnore(ralphPaths(request.projectDir));
   const layout = createRalphLayout(request.projectDir, {
     projectName: request.projectName,
     projectType: request.projectType,

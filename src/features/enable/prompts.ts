@@ -1,11 +1,25 @@
 import { createInterface } from 'node:readline';
+import { RalphError } from '../../errors.js';
 
 /**
  * Wizard questions over injected streams: prompts go to `output` (stderr in
  * the real command, so stdout stays clean), answers come line by line from
- * `input`. Empty input takes the default; invalid input is asked again; the
- * end of input takes the default, so a closed stdin can never hang the wizard.
+ * `input`. Empty input takes the default; invalid input is asked again. The
+ * end of input (Ctrl+D, or the terminal going away) cancels the wizard: it
+ * neither hangs nor takes every default as if the user had agreed to them.
  */
+
+/** The user ended the input before answering every question; nothing was written. */
+export class WizardCancelledError extends RalphError {
+  constructor() {
+    super(
+      'Cancelled: the input ended (Ctrl+D) before every question was answered, so nothing was changed.',
+      1,
+      'Run ralph-enable again to answer the questions, or ralph-enable --non-interactive to take the detected settings.',
+    );
+    this.name = 'WizardCancelledError';
+  }
+}
 export interface PromptStreams {
   input: NodeJS.ReadableStream;
   output: NodeJS.WritableStream;
@@ -51,14 +65,14 @@ export function createPrompter(streams: PromptStreams): Prompter {
     streams.output.write(text);
   };
 
-  /** Asks until `accept` returns a value; empty input or end of input gives `fallback`. */
+  /** Asks until `accept` returns a value; empty input gives `fallback`, the end of input cancels. */
   const askUntil = async <T>(prompt: string, fallback: T, accept: (answer: string) => T | undefined, retry: string): Promise<T> => {
     for (;;) {
       write(prompt);
       const line = await nextLine();
       if (line === undefined) {
         write('\n');
-        return fallback;
+        throw new WizardCancelledError();
       }
       const answer = line.trim();
       if (answer === '') return fallback;

@@ -1,4 +1,5 @@
 import type { AgentResult, PermissionDenial } from '../../agent-result.js';
+import { BACKENDS } from '../../backends/registry.js';
 import { ExitCode } from '../../errors.js';
 import { digestText } from '../../core/text-digest.js';
 import { formatDuration } from '../../core/time-format.js';
@@ -6,7 +7,12 @@ import { formatDuration } from '../../core/time-format.js';
 export interface ConversionFailure {
   message: string;
   exitCode: number;
+  /** What to do about it, when the failure has a known fix. */
+  hint?: string;
 }
+
+/** Claude Code that could not be started is most often not installed. */
+const INSTALL_HINT = `Install Claude Code with \`${BACKENDS.claude.install}\` and log in (run \`claude\` once), or set CLAUDE_CODE_CMD to the command that starts it.`;
 
 function takeFirstLine(text: string, max = 300): string {
   const line =
@@ -31,7 +37,11 @@ export function describeConversionFailure(run: AgentResult, timeoutMs: number): 
   switch (run.end) {
     case 'spawn_failed': {
       const why = run.outcome.kind === 'fatal' || run.outcome.kind === 'failed' ? run.outcome.message : 'unknown error';
-      return { message: `Claude Code could not be started: ${why}`, exitCode: run.outcome.kind === 'fatal' ? ExitCode.Usage : ExitCode.RuntimeError };
+      return {
+        message: `Claude Code could not be started: ${why}`,
+        exitCode: run.outcome.kind === 'fatal' ? ExitCode.Usage : ExitCode.RuntimeError,
+        hint: INSTALL_HINT,
+      };
     }
     case 'interrupted':
       return { message: 'the conversion was interrupted', exitCode: ExitCode.Sigint };

@@ -157,7 +157,7 @@ export async function importProject(options: ImportOptions): Promise<ImportRepor
     const failure = describeConversionFailure(run, options.timeoutMs);
     const denied = describeDenials(run.permissionDenials);
     const withDenials = (message: string): string => (denied ? `${message}. ${denied}` : message);
-    if (failure) throw new RalphError(withDenials(failure.message), failure.exitCode);
+    if (failure) throw new RalphError(withDenials(failure.message), failure.exitCode, failure.hint);
     const missing = findUnproducedOutputs(before, snapshotOutputs(staging));
     if (missing.length > 0) throw new RalphError(withDenials(`the conversion did not produce ${missing.join(', ')}`), ExitCode.RuntimeError);
 

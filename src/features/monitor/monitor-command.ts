@@ -1,5 +1,7 @@
 import { resolve } from 'node:path';
 import type { Clock } from '../../ports.js';
+import { ralphPaths } from '../../state/paths.js';
+import { requireProjectDir } from '../../state/project-files.js';
 import { renderMonitor } from '../../ui/render-monitor.js';
 import { readMonitorSnapshot } from './read-snapshot.js';
 import { runMonitor, type MonitorStream } from './run-monitor.js';
@@ -35,6 +37,8 @@ export async function runMonitorCommand(options: MonitorOptions, io: MonitorComm
   const projectDir = resolve(io.cwd, options.project ?? '.');
   const color = options.color && io.stdout.isTTY === true && !('NO_COLOR' in io.env) && io.env['TERM'] !== 'dumb';
 
+  // One look at a folder that holds no project is an error; the live view waits for a loop to start.
+  if (options.json || options.once) requireProjectDir(ralphPaths(projectDir));
   if (options.json) {
     io.stdout.write(`${JSON.stringify(readMonitorSnapshot(projectDir, io.clock.now()), null, 2)}\n`);
     return 0;

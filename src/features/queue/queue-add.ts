@@ -50,7 +50,7 @@ export interface QueueAddResult {
 async function defaultGithub(deps: QueueAddDeps, repoFlag: string | undefined): Promise<GithubClient> {
   const target = await resolveGithubTarget({ ...(repoFlag !== undefined ? { repoFlag } : {}), env: deps.env, runner: deps.runner, cwd: deps.paths.project });
   const token = await resolveGithubToken(deps.env, deps.runner, deps.paths.project);
-  return createGithubClient(target, token.value, deps.notice);
+  return createGithubClient(target, token.value, { warn: deps.notice });
 }
 
 async function githubDrafts(options: QueueAddOptions, deps: QueueAddDeps): Promise<QueueDraft[]> {

@@ -47,6 +47,8 @@ const lastIteration = record(
   {
     loop: finite(),
     outcome: text(),
+    result: text(),
+    success: v.fallback(v.nullable(v.boolean()), null),
     duration_ms: finite(),
     cost_usd: finite(),
     cost_estimated: flag(),

@@ -199,6 +199,8 @@ describe('ralph-import', () => {
     const result = await importPrd(w, 'shop-prd.md');
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('command not found: /nonexistent/claude');
+    expect(result.stderr).toContain('Install Claude Code with `npm install -g @anthropic-ai/claude-code`');
+    expect(result.stderr).toContain('CLAUDE_CODE_CMD');
     expect(readdirSync(w.cwd)).toEqual(['shop-prd.md']);
   });
 

@@ -30,9 +30,11 @@ describe('ralph-setup', () => {
   it.each([['my-project'], ['my_project'], ['name with spaces'], ['a/b/c']])('creates a complete project named %j without any git identity', async (name) => {
     const { cwd, env } = workspace();
     const result = await runCommand('ralph-setup', [name], { cwd, env });
-    expect(result.stderr).toContain('Ralph project ready');
+    // The summary is the command's result (stdout); only the progress line is on stderr.
+    expect(result.stdout).toContain('Ralph project ready');
+    expect(result.stdout).toContain('Next steps:');
     expect(result.code).toBe(0);
-    expect(result.stdout).toBe('');
+    expect(result.stderr).toBe(`Setting up Ralph project: ${name}\n`);
     const dir = join(cwd, name);
     for (const sub of ['src', '.ralph/specs/stdlib', '.ralph/examples', '.ralph/logs', '.ralph/docs/generated'])
       expect(statSync(join(dir, sub)).isDirectory()).toBe(true);
@@ -43,7 +45,7 @@ describe('ralph-setup', () => {
     expect(git(dir, 'log', '--format=%s|%an|%ae')).toBe(`${INITIAL_COMMIT_MESSAGE}|${FALLBACK_IDENTITY.name}|${FALLBACK_IDENTITY.email}\n`);
     expect(committedFiles(dir)).toEqual(RALPH_FILES);
     expect(git(dir, 'status', '--porcelain')).toBe('');
-    expect(result.stderr).toMatch(/no identity was configured/);
+    expect(result.stdout).toMatch(/no identity was configured/);
   });
 
   it("keeps an existing folder's README and .gitignore byte for byte, commits only its own files, ignores a stray ./templates", async () => {
@@ -61,7 +63,7 @@ describe('ralph-setup', () => {
     expect(readFileSync(join(dir, 'README.md'), 'utf8')).toBe(readme);
     expect(readFileSync(join(dir, '.gitignore'), 'utf8')).toBe('secret.txt\n');
     expect(readFileSync(join(dir, '.ralph/PROMPT.md'), 'utf8')).not.toContain('HIJACKED');
-    expect(result.stderr).toMatch(/kept as they were \(already there\): \.gitignore, README\.md/);
+    expect(result.stdout).toMatch(/kept as they were \(already there\): \.gitignore, README\.md/);
     expect(committedFiles(dir)).toEqual(['.ralph/AGENT.md', '.ralph/PROMPT.md', '.ralph/fix_plan.md', '.ralphrc']);
     expect(git(dir, 'status', '--porcelain')).toBe('?? .gitignore\n?? README.md\n?? notes.txt\n');
   });
@@ -99,7 +101,7 @@ describe('ralph-setup', () => {
     mkdirSync(join(cwd, 'sub'));
     const result = await runCommand('ralph-setup', ['sub'], { cwd, env });
     expect(result.code).toBe(0);
-    expect(result.stderr).toMatch(/inside the git repository/);
+    expect(result.stdout).toMatch(/inside the git repository/);
     expect(readdirSync(join(cwd, 'sub'))).not.toContain('.git');
     expect(git(cwd, 'rev-list', '--all')).toBe('');
   });
@@ -142,7 +144,7 @@ describe('ralph-setup --backend', () => {
     const result = await runCommand('ralph-setup', ['app', '--backend', 'claude'], { cwd, env });
     expect(result.code).toBe(0);
     expect(readFileSync(join(cwd, 'app', 'CLAUDE.md'), 'utf8')).toBe('mine\n');
-    expect(result.stderr).toMatch(/kept as they were \(already there\):.*CLAUDE\.md/);
+    expect(result.stdout).toMatch(/kept as they were \(already there\):.*CLAUDE\.md/);
   });
 
   it('refuses a backend it does not know (exit 2)', async () => {

@@ -107,6 +107,60 @@ describe('the GitHub client against a fake REST API', () => {
   });
 });
 
+describe("GitHub's own failures", () => {
+  const noWait = { retryDelaysMs: [0, 0, 0] };
+
+  it('a server error on a read is tried again, and the read succeeds', async () => {
+    const gh = await startFakeGithub({ token: TOKEN, repo: REPO, issues: ISSUES });
+    gh.failNext({ status: 500, message: 'Server Error' }, { status: 502, message: 'Bad Gateway' });
+    expect(await createGithubClient(target(gh.url), TOKEN, noWait).getIssue(1)).toMatchObject({ number: 1 });
+    expect(gh.requests.map((r) => `${r.method} ${r.path}`)).toEqual(Array(3).fill('GET /repos/octo/app/issues/1'));
+  });
+
+  it('a server error that lasts says what GitHub answered, not that it could not be reached', async () => {
+    const gh = await startFakeGithub({ token: TOKEN, repo: REPO, issues: ISSUES });
+    gh.failNext(...Array(4).fill({ status: 500, message: 'Server Error' }));
+    const error = (await createGithubClient(target(gh.url), TOKEN, noWait)
+      .getIssue(1)
+      .catch((e: unknown) => e)) as RalphError;
+    expect(error.message).toMatch(/^GitHub answered 500, an error on GitHub's side, while trying to read issue #1 in octo\/app \(4 tries\): Server Error/);
+    expect(error.message).not.toContain('Could not reach');
+    expect(error.hint).toContain('githubstatus.com');
+    expect(gh.requests).toHaveLength(4);
+  });
+
+  it('a 500 on a pull request is not sent twice (it may have been made); a 503 is', async () => {
+    const gh = await startFakeGithub({ token: TOKEN, repo: REPO, issues: ISSUES });
+    const client = createGithubClient(target(gh.url), TOKEN, noWait);
+    gh.failNext({ status: 500 });
+    await expect(client.createPullRequest({ head: 'ralph/t1', base: 'main', title: 't', body: 'b' })).rejects.toThrow(/GitHub answered 500/);
+    expect(gh.requests.filter((r) => r.path.endsWith('/pulls'))).toHaveLength(1);
+    gh.failNext({ status: 503 });
+    expect(await client.createPullRequest({ head: 'ralph/t1', base: 'main', title: 't', body: 'b' })).toMatchObject({ number: 101 });
+    expect(gh.pulls).toHaveLength(1);
+  });
+
+  it('a spent rate limit says when it resets', async () => {
+    const gh = await startFakeGithub({ token: TOKEN, repo: REPO, issues: ISSUES });
+    const reset = Math.floor(Date.now() / 1000) + 14 * 60;
+    gh.failNext({ status: 403, message: 'API rate limit exceeded', headers: { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(reset) } });
+    const error = (await createGithubClient(target(gh.url), TOKEN, noWait)
+      .listIssues({ labels: ['ralph'] })
+      .catch((e: unknown) => e)) as RalphError;
+    const at = new Date(reset * 1000).toISOString().slice(11, 19);
+    expect(error.message).toMatch(new RegExp(`rate limit for this token is used up .*; it resets at ${at} UTC \\(in 1[45] min\\)`));
+    expect(gh.requests).toHaveLength(1);
+  });
+
+  it('a secondary rate limit says how long to wait', async () => {
+    const gh = await startFakeGithub({ token: TOKEN, repo: REPO, issues: ISSUES });
+    gh.failNext({ status: 429, message: 'You have exceeded a secondary rate limit', headers: { 'retry-after': '60' } });
+    await expect(createGithubClient(target(gh.url), TOKEN, noWait).getIssue(1)).rejects.toThrow(
+      /secondary rate limit\) while trying to read issue #1; it may be tried again in 60 s/,
+    );
+  });
+});
+
 describe('the token', () => {
   const runner = createProcessRunner();
 

@@ -248,7 +248,7 @@ describe('loadConfig: .ralphrc details', () => {
 
   it('warns about unknown keys with file and line, and ignores them', () => {
     const loaded = load({ rc: 'MAX_CALLS_PER_HOUR=5\n\nMAX_CALS_PER_HOUR=7\n' });
-    expect(loaded.warnings).toEqual([`${RC}:3: unknown key MAX_CALS_PER_HOUR (ignored)`]);
+    expect(loaded.warnings).toEqual([`${RC}:3: unknown key MAX_CALS_PER_HOUR (ignored); did you mean MAX_CALLS_PER_HOUR?`]);
     expect(loaded.errors).toEqual([]);
     expect(loaded.config.maxCallsPerHour).toBe(5);
   });

@@ -134,9 +134,10 @@ const PNPM_STDERR = ' ELIFECYCLE  Test failed. See above for more details.\n';
 
 describe('pickWhyLine: the line that says why a verify command failed', () => {
   it.each([
-    ['npm + node:test (TAP), npm 10 banner on stderr', NPM_NODE_TEST_STDOUT, NPM_STDERR_NEW, 'Expected values to be strictly equal:'],
-    ['npm 6 banner on stderr', NPM_NODE_TEST_STDOUT, NPM_STDERR_OLD, 'Expected values to be strictly equal:'],
-    ['node:test spec reporter', NODE_SPEC, '', 'AssertionError [ERR_ASSERTION]: Expected values to be strictly equal:'],
+    // The failing test's name and its whole assertion, not the text up to the first colon.
+    ['npm + node:test (TAP), npm 10 banner on stderr', NPM_NODE_TEST_STDOUT, NPM_STDERR_NEW, 'not ok 1 - adds: Expected values to be strictly equal: 4 !== 3'],
+    ['npm 6 banner on stderr', NPM_NODE_TEST_STDOUT, NPM_STDERR_OLD, 'not ok 1 - adds: Expected values to be strictly equal: 4 !== 3'],
+    ['node:test spec reporter', NODE_SPEC, '', 'adds: AssertionError [ERR_ASSERTION]: Expected values to be strictly equal: 4 !== 3'],
     ['vitest', VITEST, '', 'AssertionError: expected 4 to be 3 // Object.is equality'],
     ['jest (output on stderr)', '', JEST_STDERR, 'expect(received).toBe(expected) // Object.is equality'],
     ['yarn + jest', YARN_STDOUT, YARN_STDERR, 'expect(received).toBe(expected) // Object.is equality'],
@@ -180,7 +181,7 @@ describe('describeVerifyFailure', () => {
     [
       'the why-line after the exit code',
       { ...base, exitCode: 1, stdout: NPM_NODE_TEST_STDOUT, stderr: NPM_STDERR_NEW },
-      'exit code 1 — Expected values to be strictly equal:',
+      'exit code 1 — not ok 1 - adds: Expected values to be strictly equal: 4 !== 3',
     ],
     [
       'the plain explanation when there is one',

@@ -1,10 +1,11 @@
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseRalphrc } from '../../../../src/config/ralphrc.js';
 import { RalphError } from '../../../../src/errors.js';
 import { ALREADY_ENABLED_MESSAGE, formatEnableJson, formatEnableReport, runEnable } from '../../../../src/features/enable/enable-command.js';
 import { tempDir } from '../../../helpers/temp-dir.js';
+import { WizardCancelledError } from '../../../../src/features/enable/prompts.js';
 import { scriptedPrompter } from './scripted-prompter.js';
 
 const rc = (dir: string, key: string): string | undefined =>
@@ -22,6 +23,15 @@ describe('runEnable', () => {
     expect(rc(dir, 'VERIFY_COMMAND')).toBe('npm test');
     expect(formatEnableJson(outcome)).toMatchObject({ project_name: 'web', verify_command: 'npm test', tasks_imported: 2 });
     expect(formatEnableReport(outcome)).toContain('tasks imported from product-requirements.md: 2');
+  });
+
+  it('Ctrl+D in the middle of the wizard cancels it and writes nothing', async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'web', scripts: { test: 'jest' } }));
+    const before = readdirSync(dir).sort();
+    const { prompter } = scriptedPrompter(['web', '60'], { endAfterAnswers: true });
+    await expect(runEnable({ cwd: dir, force: false, prompter })).rejects.toBeInstanceOf(WizardCancelledError);
+    expect(readdirSync(dir).sort()).toEqual(before);
   });
 
   it('asks before replacing an enabled project: no → exit 2 and nothing changed, yes → replaced', async () => {

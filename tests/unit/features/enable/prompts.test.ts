@@ -1,6 +1,6 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { createPrompter } from '../../../../src/features/enable/prompts.js';
+import { createPrompter, WizardCancelledError, type Prompter } from '../../../../src/features/enable/prompts.js';
 import { scriptedPrompter } from './scripted-prompter.js';
 
 describe('createPrompter', () => {
@@ -35,12 +35,15 @@ describe('createPrompter', () => {
     expect(output()).toContain('Pick:\n  1) a\n  2) b\n  3) c\nChoose 1-3 [1]: Please enter a number from 1 to 3.\n');
   });
 
-  it('takes defaults once input has ended, so a closed stdin never hangs', async () => {
-    const { prompter } = scriptedPrompter([]);
-    expect(await prompter.ask('Name', 'd')).toBe('d');
-    expect(await prompter.confirm('Go?', true)).toBe(true);
-    expect(await prompter.askInteger('N', { defaultValue: 3, min: 1, max: 5 })).toBe(3);
-    expect(await prompter.select('S', ['a', 'b'], 1)).toBe(1);
+  it.each([
+    ['ask', (p: Prompter) => p.ask('Name', 'd')],
+    ['confirm', (p: Prompter) => p.confirm('Go?', true)],
+    ['askInteger', (p: Prompter) => p.askInteger('N', { defaultValue: 3, min: 1, max: 5 })],
+    ['select', (p: Prompter) => p.select('S', ['a', 'b'], 1)],
+  ])('%s: the end of input (Ctrl+D) cancels instead of taking the default, and never hangs', async (_name, question) => {
+    const { prompter } = scriptedPrompter([], { endAfterAnswers: true });
+    await expect(question(prompter)).rejects.toBeInstanceOf(WizardCancelledError);
+    await expect(question(prompter)).rejects.toThrow(/Cancelled: the input ended \(Ctrl\+D\)/);
   });
 
   it('waits for an answer typed later', async () => {

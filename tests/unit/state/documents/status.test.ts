@@ -39,6 +39,8 @@ const FULL: StatusDocument = {
   last_iteration: {
     loop: 7,
     outcome: 'success',
+    result: 'verify failed, rolled back',
+    success: false,
     duration_ms: 1234,
     cost_usd: 0.2,
     cost_estimated: true,
