@@ -94,7 +94,7 @@ describe('ralph dashboard in chromium', () => {
       (globalThis as unknown as { marker: string }).marker = 'same page';
     });
     const first = Number(await page.getByTestId('loop-count').textContent());
-    await expect.poll(() => page.getByTestId('loop-count').textContent(), { timeout: 15_000 }).not.toBe(String(first));
+    await expect.poll(() => page.getByTestId('loop-count').textContent(), { timeout: 60_000 }).not.toBe(String(first));
     expect(await page.evaluate(() => (globalThis as unknown as { marker?: string }).marker)).toBe('same page');
     expect(await page.getByTestId('loop-status').textContent()).toBe('running');
     await page.screenshot({ path: join(shots, 'dashboard-running.png'), fullPage: true });
@@ -104,7 +104,7 @@ describe('ralph dashboard in chromium', () => {
     const ended = await loop;
     expect(ended.exitCode, String(ended.stderr)).toBe(0);
     expect(readJson(statusPath)).toMatchObject({ exit_reason: 'stop_requested' });
-    await expect.poll(() => page.getByTestId('exit-reason').textContent(), { timeout: 10_000 }).toBe('stop_requested (exit 0)');
+    await expect.poll(() => page.getByTestId('exit-reason').textContent(), { timeout: 60_000 }).toBe('stop_requested (exit 0)');
     expect(await page.evaluate(() => (globalThis as unknown as { marker?: string }).marker)).toBe('same page');
     await dashboard.stop();
   });
@@ -227,7 +227,7 @@ describe('ralph dashboard in chromium', () => {
 
     writeFileSync(queuePath, '{"version": 1, "items": [');
     await expect
-      .poll(() => page.locator('#notice').textContent(), { timeout: 10_000 })
+      .poll(() => page.locator('#notice').textContent(), { timeout: 60_000 })
       .toMatch(/queue\.json cannot be read: not valid JSON .*; showing this project's loop only/);
     expect(await page.locator('#tabs').isHidden()).toBe(true);
     expect(await page.getByTestId('loop-status').textContent()).toBe('not started');
@@ -256,10 +256,10 @@ describe('ralph dashboard in chromium', () => {
     await expect.poll(() => page.getByTestId('current-tool').textContent()).toBe(tool);
     const seconds = async (): Promise<number> => Number((await page.getByTestId('call-elapsed').textContent())?.replace(/s$/, ''));
     const before = await seconds();
-    await expect.poll(seconds, { timeout: 5_000 }).toBeGreaterThan(before);
+    await expect.poll(seconds, { timeout: 60_000 }).toBeGreaterThan(before);
     await page.screenshot({ path: join(shots, 'dashboard-call.png'), fullPage: true });
     expect((await loop).exitCode).toBe(7);
-    await expect.poll(() => page.getByTestId('card-call').textContent(), { timeout: 10_000 }).toContain('The loop has finished.');
+    await expect.poll(() => page.getByTestId('card-call').textContent(), { timeout: 60_000 }).toContain('The loop has finished.');
     await dashboard.stop();
   });
 });

@@ -90,5 +90,5 @@ describe('install.sh', () => {
     for (const cmd of ['ralph-setup', 'ralph-enable', 'ralph-import', 'ralph-monitor', 'ralph-stats']) expect(existsSync(join(bin, cmd))).toBe(false);
     expect(readFileSync(join(bin, 'ralph'), 'utf8')).toContain('the other ralph');
     expect(existsSync(join(home, '.local', 'share', 'ralph'))).toBe(false);
-  }, 240_000);
+  }, 600_000);
 });
