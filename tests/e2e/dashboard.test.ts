@@ -1,10 +1,13 @@
-// `ralph dashboard` in a real browser (Debian's chromium through playwright-core): a finished
-// loop, a running one, the buttons, and the token (npm test builds first).
+// `ralph dashboard` in a real browser (a Chromium found on this machine, through playwright-core):
+// a finished loop, a running one, the buttons, and the token (npm test builds first). Without a
+// browser the tests skip and say what to install.
 import { mkdirSync, readFileSync, writeFileSync, statSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, renderTime, screenshotDir, startDashboard } from '../helpers/dashboard-browser.js';
+import { findBrowser } from '../helpers/find-browser.js';
+import { skipNote } from '../helpers/skip-note.js';
 import { ralphProject, writeMockScript } from '../helpers/ralph-project.js';
 import { ROOT, cleanEnv, fakeClaude, ralph, readJson, runCli, statusBlock } from '../helpers/run-cli.js';
 import { waitFor } from '../helpers/wait-for.js';
@@ -13,17 +16,21 @@ const working = `Working.\n${statusBlock({ STATUS: 'IN_PROGRESS', EXIT_SIGNAL: '
 const done = `Done.\n${statusBlock({ STATUS: 'COMPLETE', EXIT_SIGNAL: 'true' })}`;
 const mock = (...args: string[]): string[] => ['--backend', 'mock', '--pause', '0', ...args];
 
+const found = findBrowser();
+const missing = skipNote('the dashboard tests in a browser', 'missing' in found ? found.missing : undefined);
+
 let browser: { context: BrowserContext; close: () => Promise<void> } | undefined;
 let shots: string;
-let removeShots: () => void;
+let removeShots: (() => void) | undefined;
 
 beforeAll(async () => {
+  if (!('path' in found)) return;
   ({ dir: shots, remove: removeShots } = screenshotDir());
-  browser = await launchBrowser();
+  browser = await launchBrowser(found.path);
 });
 afterAll(async () => {
   await browser?.close();
-  removeShots();
+  removeShots?.();
 });
 
 function newPage(): Promise<Page> {
@@ -31,7 +38,7 @@ function newPage(): Promise<Page> {
   return browser.context.newPage();
 }
 
-describe('ralph dashboard in chromium', () => {
+describe.skipIf(missing !== undefined)(`ralph dashboard in a browser${missing ? ` (skipped: ${missing})` : ''}`, () => {
   it('a finished loop: its exit reason, cost, verify runs and charts', async () => {
     const dir = ralphProject();
     writeMockScript(dir, [

@@ -10,9 +10,10 @@ import { ralphProject } from '../helpers/ralph-project.js';
 import { ralph, statusBlock } from '../helpers/run-cli.js';
 import { bwrapUnavailable, sandboxWorld } from '../helpers/sandbox-world.js';
 import { agentCli } from '../helpers/agent-clis.js';
+import { skipNote } from '../helpers/skip-note.js';
 
 const OPENCODE = agentCli('opencode');
-const unavailable = bwrapUnavailable() ?? (existsSync(OPENCODE) ? undefined : 'OpenCode is not installed (npm ci)');
+const unavailable = skipNote('the sandbox tests', bwrapUnavailable() ?? (existsSync(OPENCODE) ? undefined : 'OpenCode is not installed (npm run agent-clis)'));
 const RALPHRC = `OPENCODE_CMD="${OPENCODE}"\nOPENCODE_MODEL=${FAKE_MODEL}\nALLOWED_TOOLS="Write,Read,Edit,Bash(echo *)"\n`;
 const done = (text: string): { text: string } => ({ text: `${text}\n${statusBlock({ STATUS: 'COMPLETE', EXIT_SIGNAL: 'true' })}` });
 
