@@ -154,7 +154,7 @@ uninstall() {
   # The folders install created, deepest first; rmdir keeps one that holds anything else.
   while IFS= read -r dir; do
     [ -n "$dir" ] && rmdir "$dir" 2>/dev/null || true
-  done < <(printf '%s\n' "$created" | awk '{ print length($0) "\t" $0 }' | sort -rn | cut -f2-)
+  done < <(printf '%s\n' "$created" | sort -u | awk '{ print length($0) "\t" $0 }' | sort -rn | cut -f2-)
   say "✅ Ralph uninstalled ($removed command(s) removed from $bin_dir, $RALPH_HOME deleted)."
 }
 
