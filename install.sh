@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Installs Ralph from this checkout: builds it, copies the built package to
 # $RALPH_HOME (default ~/.local/share/ralph) and puts one small wrapper per
-# command in $PREFIX/bin (default ~/.local/bin).
+# command in $PREFIX/bin (default ~/.local/bin). That is all it writes outside
+# this checkout (besides npm's download cache); uninstall removes exactly that,
+# and the folders install had to create when they are left empty.
 #
 #   ./install.sh              install or update (safe to run again)
 #   ./install.sh uninstall    remove every command and file it installed
@@ -13,6 +15,8 @@ MARKER="# installed by ralph install.sh"
 SRC_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 BIN_DIR="${PREFIX:-$HOME/.local}/bin"
 RALPH_HOME="${RALPH_HOME:-$HOME/.local/share/ralph}"
+# The oldest Node.js Ralph and every package it installs declare they run on (package.json's engines).
+MIN_NODE="$(sed -n 's/.*"node": ">=\([0-9.]*\)".*/\1/p' "$SRC_DIR/package.json")"
 
 say() { printf '%s\n' "$*"; }
 fail() { printf 'Error: %s\n' "$*" >&2; exit 1; }
@@ -25,14 +29,16 @@ Usage: ./install.sh [install|uninstall|--help]
               commands go to \$PREFIX/bin (now: $BIN_DIR),
               the package to \$RALPH_HOME (now: $RALPH_HOME)
   uninstall   remove every command and file install put there
+
+It needs Node.js $MIN_NODE or newer, npm and git. Besides those two places it
+writes only into this checkout (node_modules/, dist/) and npm's download cache.
 USAGE
 }
 
 check_requirements() {
-  command -v node >/dev/null 2>&1 || fail "Node.js 20 or newer is required (https://nodejs.org, or your package manager)."
-  local major
-  major="$(node -p 'process.versions.node.split(".")[0]')"
-  [ "$major" -ge 20 ] || fail "Node.js 20 or newer is required; found $(node --version). Update Node.js and run ./install.sh again."
+  command -v node >/dev/null 2>&1 || fail "Node.js $MIN_NODE or newer is required (https://nodejs.org, or your package manager)."
+  node -e 'const [a, b] = process.versions.node.split(".").map(Number); const [x, y] = process.argv[1].split(".").map(Number); process.exit(a > x || (a === x && b >= y) ? 0 : 1);' "$MIN_NODE" ||
+    fail "Node.js $MIN_NODE or newer is required; found $(node --version). Update Node.js and run ./install.sh again."
   command -v npm >/dev/null 2>&1 || fail "npm is required (it ships with Node.js)."
   command -v git >/dev/null 2>&1 || fail "git is required (https://git-scm.com)."
   command -v claude >/dev/null 2>&1 || say "Note: the Claude Code CLI is not on PATH yet. Install it with: npm install -g @anthropic-ai/claude-code (ralph demo works without it)."
@@ -52,18 +58,35 @@ build() {
   fi
 }
 
+# The folders above $RALPH_HOME and $BIN_DIR that do not exist yet, deepest first: install
+# creates them, so uninstall may remove them again (when nothing else has moved in).
+missing_dirs() {
+  local dir
+  for dir in "$@"; do
+    while [ ! -e "$dir" ]; do
+      printf '%s\n' "$dir"
+      dir="$(dirname "$dir")"
+    done
+  done
+}
+
 copy_package() {
   say "Installing the package into $RALPH_HOME"
-  local staging="$RALPH_HOME.new.$$"
+  local staging="$RALPH_HOME.new.$$" created
+  created="$(missing_dirs "$(dirname "$RALPH_HOME")" "$BIN_DIR")"
+  [ -f "$RALPH_HOME/.installed-dirs" ] && created="$(cat "$RALPH_HOME/.installed-dirs")"$'\n'"$created"
   rm -rf "$staging"
   mkdir -p "$staging"
+  printf '%s\n' "$created" | sed '/^$/d' > "$staging/.installed-dirs"
   # -p keeps the build's times: ralph answers --help from the rendered text only when it is not older than the bundle.
   cp -pR "$SRC_DIR/bin" "$SRC_DIR/templates" "$SRC_DIR/package.json" "$SRC_DIR/package-lock.json" "$staging/"
   # The commands run from the bundle alone; the rest of dist/ is what tests and benches import.
   mkdir -p "$staging/dist"
   cp -pR "$SRC_DIR/dist/bundle" "$staging/dist/"
   [ -f "$SRC_DIR/README.md" ] && cp "$SRC_DIR/README.md" "$staging/"
-  (cd "$staging" && npm ci --omit=dev --no-audit --no-fund --prefer-offline --ignore-scripts >/dev/null)
+  # The bundle carries every package but the ones package.json lists as dependencies (loaded from
+  # node_modules at run time): only those are installed, without their optional peers.
+  (cd "$staging" && npm ci --omit=dev --omit=optional --omit=peer --no-audit --no-fund --prefer-offline --ignore-scripts >/dev/null)
   # Swap in the new copy only once it is complete.
   rm -rf "$RALPH_HOME.old"
   [ -d "$RALPH_HOME" ] && mv "$RALPH_HOME" "$RALPH_HOME.old"
@@ -114,7 +137,7 @@ install() {
 }
 
 uninstall() {
-  local bin_dir="$BIN_DIR" cmd target removed=0
+  local bin_dir="$BIN_DIR" cmd target removed=0 dir
   [ -f "$RALPH_HOME/.installed-bin-dir" ] && bin_dir="$(cat "$RALPH_HOME/.installed-bin-dir")"
   for cmd in "${COMMANDS[@]}"; do
     target="$bin_dir/$cmd"
@@ -124,7 +147,14 @@ uninstall() {
       [ -e "$target.before-ralph-ts" ] && mv "$target.before-ralph-ts" "$target" && say "Restored the earlier $target"
     fi
   done
-  rm -rf "$RALPH_HOME"
+  local created=""
+  [ -f "$RALPH_HOME/.installed-dirs" ] && created="$(cat "$RALPH_HOME/.installed-dirs")"
+  # What an interrupted install may have left beside it.
+  rm -rf "$RALPH_HOME" "$RALPH_HOME.old" "$RALPH_HOME".new.*
+  # The folders install created, deepest first; rmdir keeps one that holds anything else.
+  while IFS= read -r dir; do
+    [ -n "$dir" ] && rmdir "$dir" 2>/dev/null || true
+  done < <(printf '%s\n' "$created" | sort -u | awk '{ print length($0) "\t" $0 }' | sort -rn | cut -f2-)
   say "✅ Ralph uninstalled ($removed command(s) removed from $bin_dir, $RALPH_HOME deleted)."
 }
 

@@ -6,7 +6,7 @@
 // (`new URL('./watchdog-main.js', import.meta.url)`, the rendered help) and the
 // walk up to package.json and templates/ work from any chunk.
 import { build } from 'esbuild';
-import { copyFileSync, mkdirSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire, isBuiltin } from 'node:module';
 import { fileURLToPath } from 'node:url';
 
@@ -42,6 +42,15 @@ const COMMANDS = [
   { name: 'monitor-loop-pane', entry: 'src/cli/monitor-loop-pane.ts' },
   { name: 'watchdog-main', entry: 'src/infra/watchdog-main.ts' },
 ];
+
+/**
+ * The packages loaded from node_modules at run time: package.json's `dependencies`, which is
+ * all the installed Ralph gets (install.sh: npm ci --omit=dev). Every other package is a
+ * devDependency the bundle carries inside itself. Today that is the sandbox runtime alone: it
+ * finds its helper programs (seccomp filter, proxy agent) beside its own files, so it is loaded
+ * as installed, never copied into a bundle.
+ */
+const RUNTIME_PACKAGES = Object.keys(JSON.parse(readFileSync(`${root}package.json`, 'utf8')).dependencies ?? {});
 
 const COMMONJS_PARTS = new Set(COMMANDS.filter((c) => c.commonjs).map((c) => `./${c.name}.js`));
 
@@ -119,12 +128,10 @@ await Promise.all(
       bundle: true,
       splitting: !commonjs,
       platform: 'node',
-      target: 'node20',
+      target: 'node22',
       chunkNames: `${name}-[hash]`,
       sourcemap: 'linked',
-      // The sandbox runtime finds its helper programs (seccomp filter, proxy agent) beside its own
-      // files, so it is loaded from node_modules as installed, never copied into a bundle.
-      external: ['@anthropic-ai/sandbox-runtime'],
+      external: RUNTIME_PACKAGES,
       ...format,
       plugins: [...plugins, ...(leaves ? [leaving(leaves, commonjs)] : [])],
       logLevel: 'warning',

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The Debian packages some tests drive for real, installed with apt-get only when missing: the
 # sandbox runtime of `ralph --sandbox` (bubblewrap, socat, ripgrep) and the browser of the
-# dashboard's tests (Debian's chromium; a test never downloads a browser). Used by .ci/run and
-# by `npm test` (scripts/ensure-deps.mjs). Exits non-zero when something is still missing.
+# dashboard's tests (Debian's chromium; a test never downloads a browser). Only .ci/run calls
+# this, so CI runs every test; `npm test` never installs system packages (the tests that need
+# one skip and say so). Exits non-zero when something is still missing.
 set -euo pipefail
 missing=()
 for tool in bwrap:bubblewrap socat:socat rg:ripgrep /usr/bin/chromium:chromium; do

@@ -2,12 +2,24 @@
 // user to use them. Runs install.sh on a copy of this checkout (tracked and untracked, not ignored
 // files), so npm ci and the build in the copy never touch the tree the tests run from.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
 import { ROOT } from '../helpers/run-cli.js';
 import { tempDir } from '../helpers/temp-dir.js';
+
+/** Every path under `dir`, folders included, relative to it. */
+function tree(dir: string): string[] {
+  return readdirSync(dir, { recursive: true, encoding: 'utf8' }).sort();
+}
+
+/** Bytes in the files under `dir` (a link counted as itself). */
+function footprint(dir: string): number {
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .reduce((sum, entry) => sum + lstatSync(join(entry.parentPath, entry.name)).size, 0);
+}
 
 function copyCheckout(target: string): void {
   const files = execFileSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], { cwd: ROOT, encoding: 'utf8' })
@@ -30,6 +42,7 @@ describe('install.sh', () => {
     copyCheckout(checkout);
     // A `ralph` that belongs to something else (the bash original, say) must survive.
     writeFileSync(join(bin, 'ralph'), '#!/bin/sh\necho the other ralph\n', { mode: 0o755 });
+    const homeBefore = tree(home);
 
     const nodeDir = dirname(process.execPath);
     const basePath = `${nodeDir}:/usr/local/bin:/usr/bin:/bin`;
@@ -49,6 +62,10 @@ describe('install.sh', () => {
       expect(statSync(join(bin, cmd)).mode & 0o111).not.toBe(0);
     }
     expect(existsSync(join(home, '.local', 'share', 'ralph', 'templates', 'PROMPT.md'))).toBe(true);
+    // On the Node.js the README names, npm has nothing to warn about the packages' engines.
+    expect(install.stderr).not.toContain('EBADENGINE');
+    // The installed Ralph is small: the bundle, and only the packages it loads at run time.
+    expect(footprint(join(home, '.local', 'share', 'ralph'))).toBeLessThanOrEqual(80 * 1024 * 1024);
 
     // Idempotent: a second install changes nothing it should not.
     const again = await execa('./install.sh', [], { cwd: checkout, env, extendEnv: false, reject: false });
@@ -90,5 +107,8 @@ describe('install.sh', () => {
     for (const cmd of ['ralph-setup', 'ralph-enable', 'ralph-import', 'ralph-monitor', 'ralph-stats']) expect(existsSync(join(bin, cmd))).toBe(false);
     expect(readFileSync(join(bin, 'ralph'), 'utf8')).toContain('the other ralph');
     expect(existsSync(join(home, '.local', 'share', 'ralph'))).toBe(false);
-  }, 240_000);
+    // Nothing else is left in HOME (the project made above is the user's): not the folders install
+    // created, not an agent's own folders.
+    expect(tree(home).filter((path) => path !== 'my-project' && !path.startsWith('my-project/'))).toEqual(homeBefore);
+  }, 600_000);
 });

@@ -1,14 +1,11 @@
 import { execa, type ResultPromise } from 'execa';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { onTestFinished } from 'vitest';
 import { ROOT, cleanEnv } from './run-cli.js';
 import { tempDir } from './temp-dir.js';
-
-/** Debian's chromium: the tests never download a browser (.ci/run installs this one). */
-export const CHROMIUM = '/usr/bin/chromium';
 
 /** Everything that would reach the network or slow a headless start is off. */
 const CHROMIUM_ARGS = [
@@ -23,12 +20,14 @@ const CHROMIUM_ARGS = [
   '--disable-dev-shm-usage',
 ];
 
-/** Headless chromium with a fresh profile in a temp dir (for beforeAll: `close` removes the profile). */
-export async function launchBrowser(): Promise<{ context: BrowserContext; close: () => Promise<void> }> {
-  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y --no-install-recommends chromium`);
+/**
+ * Headless Chromium (`executablePath`, from findBrowser) with a fresh profile in a temp dir
+ * (for beforeAll: `close` removes the profile).
+ */
+export async function launchBrowser(executablePath: string): Promise<{ context: BrowserContext; close: () => Promise<void> }> {
   const profile = mkdtempSync(join(tmpdir(), 'ralph-chromium-'));
   const context = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
+    executablePath,
     headless: true,
     args: CHROMIUM_ARGS,
     viewport: { width: 1400, height: 1000 },

@@ -38,7 +38,7 @@ export function killTracked(): void {
 }
 
 /** Waits until `path` holds a PID (a script writes it with `echo $$ > path`), tracks it and returns it. */
-export async function pidFromFile(path: string, timeoutMs = 10_000): Promise<number> {
+export async function pidFromFile(path: string, timeoutMs = 60_000): Promise<number> {
   const end = Date.now() + timeoutMs;
   for (;;) {
     try {
@@ -53,7 +53,7 @@ export async function pidFromFile(path: string, timeoutMs = 10_000): Promise<num
 }
 
 /** Waits (bounded) until none of `pids` runs; returns the ones still running. */
-export async function survivors(pids: readonly number[], timeoutMs = 10_000): Promise<number[]> {
+export async function survivors(pids: readonly number[], timeoutMs = 60_000): Promise<number[]> {
   const end = Date.now() + timeoutMs;
   for (;;) {
     const alive = pids.filter(isRunning);

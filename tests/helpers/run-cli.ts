@@ -28,7 +28,7 @@ export function cleanEnv(extra: Record<string, string> = {}): Record<string, str
 }
 
 /** Runs one of the built commands (bin/<name>.js). Needs `npm run build` first. */
-export function runCli(name: string, args: readonly string[], cwd: string, env: Record<string, string> = cleanEnv(), timeoutMs = 30_000): ResultPromise {
+export function runCli(name: string, args: readonly string[], cwd: string, env: Record<string, string> = cleanEnv(), timeoutMs = 110_000): ResultPromise {
   return execa(process.execPath, [join(ROOT, 'bin', `${name}.js`), ...args], {
     cwd,
     env,

@@ -4,18 +4,26 @@ import { join } from 'node:path';
 import { cleanEnv } from './run-cli.js';
 import { tempDir } from './temp-dir.js';
 
+/** What a Debian or Ubuntu machine installs for `ralph --sandbox` (other systems: the same tools by their package manager). */
+const SANDBOX_PACKAGES = 'apt-get install bubblewrap socat ripgrep';
+
 /**
- * Why this machine cannot run bubblewrap, or undefined when it can. The sandbox tests skip
- * only then (a container without user namespaces); CI installs bubblewrap and runs them.
+ * Why this machine cannot run Ralph's sandbox, or undefined when it can: bubblewrap missing or
+ * unable to create namespaces (a container without user namespaces), socat or ripgrep missing.
+ * The sandbox tests skip only then, saying what to install; .ci/run installs them and runs them.
  */
 export function bwrapUnavailable(): string | undefined {
   const r = spawnSync('bwrap', ['--unshare-user', '--unshare-pid', '--unshare-net', '--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', 'true'], {
     encoding: 'utf8',
   });
-  if (r.error) return `bubblewrap is not installed (${r.error.message})`;
+  if (r.error) return `bubblewrap is not installed (${SANDBOX_PACKAGES})`;
   if (r.status !== 0) return `bubblewrap cannot create namespaces here: ${r.stderr.trim()}`;
-  const socat = spawnSync('socat', ['-V'], { encoding: 'utf8' });
-  if (socat.error) return 'socat is not installed';
+  for (const [tool, name] of [
+    ['socat', 'socat'],
+    ['rg', 'ripgrep'],
+  ] as const) {
+    if (spawnSync(tool, ['--version'], { encoding: 'utf8' }).error) return `${name} is not installed (${SANDBOX_PACKAGES})`;
+  }
   return undefined;
 }
 

@@ -33,7 +33,7 @@ export async function ralphTest(
     extendEnv: false,
     reject: false,
     input: JSON.stringify(input),
-    timeout: 30_000,
+    timeout: 110_000,
   });
   const stdout = String(r.stdout);
   let json: Record<string, unknown> = {};

@@ -15,7 +15,7 @@ function onTerminal(args: string[], cwd: string): { status: number | null; scree
     cwd,
     env: cleanEnv({ TERM: 'xterm' }),
     encoding: 'utf8',
-    timeout: 30_000,
+    timeout: 110_000,
     stdio: ['pipe', 'pipe', 'pipe'],
   });
   return { status: r.status, screen: r.stdout };

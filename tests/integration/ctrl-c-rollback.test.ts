@@ -8,6 +8,7 @@ import { ralphProject, writeMockScript } from '../helpers/ralph-project.js';
 import { FAKE_BIN, cleanEnv, ralph, runCli, statusBlock } from '../helpers/run-cli.js';
 import { tempDir } from '../helpers/temp-dir.js';
 import { waitFor } from '../helpers/wait-for.js';
+import { pressCtrlC } from '../helpers/ctrl-c.js';
 
 /**
  * A `git` in front of the real one: once the verify command has armed it (the
@@ -42,14 +43,10 @@ describe('Ctrl+C during a rollback', () => {
       ['--backend', 'mock', '--pause', '0', '--verify', `touch '${git.arm}'; exit 1`, '--rollback-on-fail', '--max-loops', '1'],
       dir,
       env,
-      60_000,
+      110_000,
     );
     await waitFor(() => existsSync(git.mark));
-    run.kill('SIGINT');
-    await new Promise((r) => setTimeout(r, 50));
-    run.kill('SIGINT');
-    await new Promise((r) => setTimeout(r, 50));
-    run.kill('SIGINT');
+    await pressCtrlC(run, 3);
     const r = await run;
     const tree = { app: readFileSync(join(dir, 'app.js'), 'utf8'), lib: readFileSync(join(dir, 'lib.js'), 'utf8'), newFile: existsSync(join(dir, 'new.js')) };
     expect(tree).toEqual({ app: 'good\n', lib: 'lib v1\n', newFile: false });
@@ -78,12 +75,10 @@ describe('Ctrl+C during ralph --restore', () => {
     const checkpointCount = (): number =>
       `${gitIn(dir, 'stash', 'list')}${gitIn(dir, 'for-each-ref', 'refs/ralph/checkpoints')}`.split('\n').filter((l) => l.trim()).length;
     const before = checkpointCount();
-    const run = runCli('ralph', ['--restore', id], dir, env, 60_000);
+    const run = runCli('ralph', ['--restore', id], dir, env);
     // The safety checkpoint exists: the restore's own writes come next.
     await waitFor(() => checkpointCount() > before);
-    run.kill('SIGINT');
-    await new Promise((r) => setTimeout(r, 50));
-    run.kill('SIGINT');
+    await pressCtrlC(run, 2);
     const r = await run;
     const tree = { app: readFileSync(join(dir, 'app.js'), 'utf8'), lib: readFileSync(join(dir, 'lib.js'), 'utf8'), newFile: existsSync(join(dir, 'new.js')) };
     expect(tree).toEqual({ app: 'v1\n', lib: 'lib v1\n', newFile: false });

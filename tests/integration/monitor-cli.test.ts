@@ -14,7 +14,7 @@ const hasTmux = spawnSync('tmux', ['-V']).status === 0;
 const ENV = { ...process.env, NO_COLOR: '1' };
 
 function run(args: string[], cwd: string) {
-  const r = spawnSync(process.execPath, [BIN, ...args], { cwd, env: ENV, encoding: 'utf8', timeout: 15_000 });
+  const r = spawnSync(process.execPath, [BIN, ...args], { cwd, env: ENV, encoding: 'utf8', timeout: 100_000 });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 

@@ -6,12 +6,17 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startFakeMessagesApi, type FakeMessagesApi, type MessagesTurn } from '../helpers/fake-api/anthropic-messages.js';
 import { ralphProject } from '../helpers/ralph-project.js';
-import { ralph, readJson, readJsonLines, ROOT } from '../helpers/run-cli.js';
+import { ralph, readJson, readJsonLines } from '../helpers/run-cli.js';
 import { bwrapUnavailable, sandboxWorld } from '../helpers/sandbox-world.js';
+import { AGENT_CLI_BIN } from '../helpers/agent-clis.js';
+import { skipNote } from '../helpers/skip-note.js';
 
-const CLAUDE_BIN = join(ROOT, 'node_modules', '.bin');
+const CLAUDE_BIN = AGENT_CLI_BIN;
 const FAKE_KEY = 'sk-ant-fake-key-for-sandbox-tests-7Qm2';
-const unavailable = bwrapUnavailable() ?? (existsSync(join(CLAUDE_BIN, 'claude')) ? undefined : 'the Claude Code CLI is not installed (npm ci)');
+const unavailable = skipNote(
+  'the sandbox tests',
+  bwrapUnavailable() ?? (existsSync(join(CLAUDE_BIN, 'claude')) ? undefined : 'the Claude Code CLI is not installed (npm run agent-clis)'),
+);
 let api: FakeMessagesApi | undefined;
 
 afterEach(async () => {

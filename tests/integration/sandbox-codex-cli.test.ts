@@ -6,11 +6,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CODEX_TEST_MODEL, codexHome } from '../helpers/codex-home.js';
 import { shellCall, startFakeResponsesApi, type FakeResponsesApi } from '../helpers/fake-api/openai-responses.js';
 import { ralphProject } from '../helpers/ralph-project.js';
-import { ralph, readJsonLines, ROOT, statusBlock } from '../helpers/run-cli.js';
+import { ralph, readJsonLines, statusBlock } from '../helpers/run-cli.js';
 import { bwrapUnavailable, sandboxWorld } from '../helpers/sandbox-world.js';
+import { agentCli } from '../helpers/agent-clis.js';
+import { skipNote } from '../helpers/skip-note.js';
 
-const CODEX_BIN = join(ROOT, 'node_modules', '.bin', 'codex');
-const unavailable = bwrapUnavailable() ?? (existsSync(CODEX_BIN) ? undefined : 'the Codex CLI is not installed (npm ci)');
+const CODEX_BIN = agentCli('codex');
+const unavailable = skipNote(
+  'the sandbox tests',
+  bwrapUnavailable() ?? (existsSync(CODEX_BIN) ? undefined : 'the Codex CLI is not installed (npm run agent-clis)'),
+);
 const RALPHRC = `CODEX_CMD="${CODEX_BIN}"\nCODEX_MODEL=${CODEX_TEST_MODEL}\nCODEX_REASONING_EFFORT=low\n`;
 const complete = (text: string): string => `${text}\n\n${statusBlock({ STATUS: 'COMPLETE', EXIT_SIGNAL: 'true', WORK_TYPE: 'IMPLEMENTATION' })}`;
 

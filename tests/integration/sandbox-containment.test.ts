@@ -11,9 +11,10 @@ import { git } from '../helpers/git-repo.js';
 import { ralphProject } from '../helpers/ralph-project.js';
 import { fakeClaude, ralph, readJsonLines, ROOT } from '../helpers/run-cli.js';
 import { allFiles, bwrapUnavailable, PLANTED_KEY, sandboxWorld } from '../helpers/sandbox-world.js';
+import { skipNote } from '../helpers/skip-note.js';
 
 const PROBE = join(ROOT, 'tests', 'fixtures', 'sandbox', 'net-probe.mjs');
-const unavailable = bwrapUnavailable();
+const unavailable = skipNote('the sandbox tests', bwrapUnavailable());
 const servers: Server[] = [];
 
 afterEach(async () => {

@@ -5,11 +5,16 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { geminiHome, startFakeGeminiApi, type FakeGeminiApi, type GeminiTurn } from '../helpers/fake-api/gemini.js';
 import { ralphProject } from '../helpers/ralph-project.js';
-import { ralph, ROOT, statusBlock } from '../helpers/run-cli.js';
+import { ralph, statusBlock } from '../helpers/run-cli.js';
 import { bwrapUnavailable, sandboxWorld } from '../helpers/sandbox-world.js';
+import { agentCli } from '../helpers/agent-clis.js';
+import { skipNote } from '../helpers/skip-note.js';
 
-const GEMINI = join(ROOT, 'node_modules', '.bin', 'gemini');
-const unavailable = bwrapUnavailable() ?? (existsSync(GEMINI) ? undefined : 'the Gemini CLI is not installed (npm ci)');
+const GEMINI = agentCli('gemini');
+const unavailable = skipNote(
+  'the sandbox tests',
+  bwrapUnavailable() ?? (existsSync(GEMINI) ? undefined : 'the Gemini CLI is not installed (npm run agent-clis)'),
+);
 const RALPHRC = `GEMINI_CMD="${GEMINI}"\nGEMINI_MODEL=gemini-2.5-flash\n`;
 const done = (text: string): GeminiTurn => ({ text: `${text}\n${statusBlock({ STATUS: 'COMPLETE', EXIT_SIGNAL: 'true' })}` });
 

@@ -12,8 +12,9 @@ import { FAKE_BIN, fakeClaude, ralph, runCli } from '../helpers/run-cli.js';
 import { bwrapUnavailable, processesWithEnv, sandboxWorld } from '../helpers/sandbox-world.js';
 import { tempDir } from '../helpers/temp-dir.js';
 import { waitFor } from '../helpers/wait-for.js';
+import { skipNote } from '../helpers/skip-note.js';
 
-const unavailable = bwrapUnavailable();
+const unavailable = skipNote('the sandbox tests', bwrapUnavailable());
 const TAG = 'RALPH_SANDBOX_TEST_TAG';
 
 afterEach(() => killTracked());

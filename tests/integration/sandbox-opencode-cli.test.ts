@@ -7,11 +7,13 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { startFakeChatApi, type FakeChatApi } from '../helpers/fake-api/opencode-chat-completions.js';
 import { FAKE_MODEL, opencodeOfflineEnv } from '../helpers/fake-api/opencode-offline-env.js';
 import { ralphProject } from '../helpers/ralph-project.js';
-import { ralph, ROOT, statusBlock } from '../helpers/run-cli.js';
+import { ralph, statusBlock } from '../helpers/run-cli.js';
 import { bwrapUnavailable, sandboxWorld } from '../helpers/sandbox-world.js';
+import { agentCli } from '../helpers/agent-clis.js';
+import { skipNote } from '../helpers/skip-note.js';
 
-const OPENCODE = join(ROOT, 'node_modules', '.bin', 'opencode');
-const unavailable = bwrapUnavailable() ?? (existsSync(OPENCODE) ? undefined : 'OpenCode is not installed (npm ci)');
+const OPENCODE = agentCli('opencode');
+const unavailable = skipNote('the sandbox tests', bwrapUnavailable() ?? (existsSync(OPENCODE) ? undefined : 'OpenCode is not installed (npm run agent-clis)'));
 const RALPHRC = `OPENCODE_CMD="${OPENCODE}"\nOPENCODE_MODEL=${FAKE_MODEL}\nALLOWED_TOOLS="Write,Read,Edit,Bash(echo *)"\n`;
 const done = (text: string): { text: string } => ({ text: `${text}\n${statusBlock({ STATUS: 'COMPLETE', EXIT_SIGNAL: 'true' })}` });
 

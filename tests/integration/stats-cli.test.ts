@@ -8,7 +8,7 @@ import { tempDir } from '../helpers/temp-dir.js';
 const BIN = resolve('bin/ralph-stats.js');
 
 function run(args: string[], cwd: string) {
-  const r = spawnSync(process.execPath, [BIN, ...args], { cwd, env: { ...process.env, NO_COLOR: '1' }, encoding: 'utf8', timeout: 15_000 });
+  const r = spawnSync(process.execPath, [BIN, ...args], { cwd, env: { ...process.env, NO_COLOR: '1' }, encoding: 'utf8', timeout: 100_000 });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 

@@ -55,7 +55,7 @@ async function runAction(workspace: string, inputs: Record<string, string>, extr
     RUNNER_TEMP: runner,
     ...Object.fromEntries(Object.entries(inputs).map(([name, value]) => [`INPUT_${name.toUpperCase().replace(/-/g, '_')}`, value])),
   };
-  const r = await execa(process.execPath, [SCRIPT], { cwd: runner, env, extendEnv: false, reject: false, timeout: 60_000, stdin: 'ignore' });
+  const r = await execa(process.execPath, [SCRIPT], { cwd: runner, env, extendEnv: false, reject: false, timeout: 110_000, stdin: 'ignore' });
   return { exitCode: r.exitCode, stdout: String(r.stdout), outputs: parseOutputs(readFileSync(output, 'utf8')), summary: readFileSync(summary, 'utf8') };
 }
 

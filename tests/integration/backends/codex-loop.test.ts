@@ -6,10 +6,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CODEX_TEST_MODEL, codexHome, type CodexHomeOptions } from '../../helpers/codex-home.js';
 import { FAKE_API_KEY, shellCall, startFakeResponsesApi, type FakeResponsesApi, type ResponsesRequestBody } from '../../helpers/fake-api/openai-responses.js';
 import { ralphProject } from '../../helpers/ralph-project.js';
-import { ROOT, cleanEnv, ralph, readJson, statusBlock } from '../../helpers/run-cli.js';
+import { cleanEnv, ralph, readJson, statusBlock } from '../../helpers/run-cli.js';
 import { tempDir } from '../../helpers/temp-dir.js';
+import { agentCli } from '../../helpers/agent-clis.js';
 
-const CODEX_BIN = join(ROOT, 'node_modules', '.bin', 'codex');
+const CODEX_BIN = agentCli('codex');
 const RALPHRC = `CODEX_CMD="${CODEX_BIN}"\nCODEX_MODEL=${CODEX_TEST_MODEL}\nCODEX_REASONING_EFFORT=low\n`;
 const inProgress = (text: string): string => `${text}\n\n${statusBlock({ STATUS: 'IN_PROGRESS', EXIT_SIGNAL: 'false', WORK_TYPE: 'IMPLEMENTATION' })}`;
 const complete = (text: string): string => `${text}\n\n${statusBlock({ STATUS: 'COMPLETE', EXIT_SIGNAL: 'true', WORK_TYPE: 'IMPLEMENTATION' })}`;

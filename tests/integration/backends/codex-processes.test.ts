@@ -11,8 +11,9 @@ import { killTracked, pidFromFile, survivors } from '../../helpers/processes.js'
 import { ralphProject } from '../../helpers/ralph-project.js';
 import { ROOT, cleanEnv } from '../../helpers/run-cli.js';
 import { tempDir } from '../../helpers/temp-dir.js';
+import { agentCli } from '../../helpers/agent-clis.js';
 
-const CODEX_BIN = join(ROOT, 'node_modules', '.bin', 'codex');
+const CODEX_BIN = agentCli('codex');
 
 /** A command that records its shell and a child in a session of its own, then waits (Codex waits up to 30 s on it). */
 const lingering: ResponsesReply = {
@@ -59,9 +60,9 @@ describe('Codex processes end with the call', () => {
       extendEnv: false,
       reject: false,
       stdin: 'ignore',
-      timeout: 60_000,
+      timeout: 200_000,
     });
-    const pids = await Promise.all([pidFromFile(join(dir, 'sh.pid'), 30_000), pidFromFile(join(dir, 'bg.pid'), 30_000)]);
+    const pids = await Promise.all([pidFromFile(join(dir, 'sh.pid'), 100_000), pidFromFile(join(dir, 'bg.pid'), 100_000)]);
     run.kill('SIGINT');
     const r = await run;
     expect(r.exitCode).toBe(130);

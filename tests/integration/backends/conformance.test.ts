@@ -17,8 +17,9 @@ import { CODEX_TEST_MODEL, codexHome, type CodexHomeOptions } from '../../helper
 import { shellCall, startFakeResponsesApi, type FakeResponsesApi, type ResponsesReply } from '../../helpers/fake-api/openai-responses.js';
 import { startFakeChatApi, type ChatTurn } from '../../helpers/fake-api/opencode-chat-completions.js';
 import { FAKE_MODEL, opencodeOfflineEnv } from '../../helpers/fake-api/opencode-offline-env.js';
-import { FAKE_BIN, fakeClaude, ROOT, type FakeCall } from '../../helpers/run-cli.js';
+import { FAKE_BIN, fakeClaude, type FakeCall } from '../../helpers/run-cli.js';
 import { tempDir } from '../../helpers/temp-dir.js';
+import { agentCli } from '../../helpers/agent-clis.js';
 
 type Scenario =
   'completed' | 'usage_limit' | 'api_transient' | 'unrecoverable' | 'timeout' | 'interrupted' | 'failed' | 'fatal' | 'permission_denied' | 'streamed';
@@ -116,7 +117,7 @@ const MOCK_RESPONSES: Record<Scenario, Array<Record<string, unknown>>> = {
 };
 
 /** The real Codex CLI against the fake Responses API: what the model answers, and how Codex is set up. */
-const CODEX_BIN = join(import.meta.dirname, '..', '..', '..', 'node_modules', '.bin', 'codex');
+const CODEX_BIN = agentCli('codex');
 const CODEX_ANSWER = `${ANSWER}\n\n---RALPH_STATUS---\nSTATUS: COMPLETE\nEXIT_SIGNAL: true\n---END_RALPH_STATUS---`;
 const CODEX_CALLS: Record<Scenario, { replies: ResponsesReply[]; home?: CodexHomeOptions; extraArgs?: string[] }> = {
   completed: { replies: [shellCall('echo hi > hello.txt && git status --short'), { text: CODEX_ANSWER }] },
@@ -205,7 +206,7 @@ const DRIVERS = {
     onTestFinished(() => api.close());
     const env = { PATH: process.env['PATH'] ?? '/usr/bin:/bin', ...opencodeOfflineEnv(join(dir, '.home'), api.baseURL) };
     const ctx = context(dir, 'opencode', env);
-    const command = scenario === 'fatal' ? ['/nonexistent/opencode'] : [join(ROOT, 'node_modules', '.bin', 'opencode')];
+    const command = scenario === 'fatal' ? ['/nonexistent/opencode'] : [agentCli('opencode')];
     // Only the commands Ralph allows run: `npm test` is refused in the permission scenario.
     ctx.config = { ...ctx.config, opencodeCommand: command, opencodeModel: FAKE_MODEL, allowedTools: ['Write', 'Read', 'Edit', 'Bash(git status *)'] };
     return BACKENDS.opencode.create(ctx);
@@ -252,7 +253,7 @@ async function play(
 }
 
 // The real OpenCode takes seconds to start on a busy machine.
-describe.each(BACKEND_NAMES)('backend %s', { timeout: 150_000 }, (name) => {
+describe.each(BACKEND_NAMES)('backend %s', { timeout: 300_000 }, (name) => {
   it('is what the registry says it is', async () => {
     const backend = await DRIVERS[name]('completed', tempDir('conformance-'));
     expect(backend.name).toBe(name);

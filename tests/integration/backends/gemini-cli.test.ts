@@ -10,10 +10,11 @@ import { createMemoryLogger } from '../../../src/ui/logger.js';
 import { FAKE_GEMINI_KEY, GEMINI_ERRORS, geminiHome, startFakeGeminiApi, type FakeGeminiApi, type GeminiTurn } from '../../helpers/fake-api/gemini.js';
 import { isRunning, killTracked, pidFromFile, survivors, track } from '../../helpers/processes.js';
 import { ralphProject } from '../../helpers/ralph-project.js';
-import { cleanEnv, ralph, readJson, ROOT, runCli, statusBlock } from '../../helpers/run-cli.js';
+import { cleanEnv, ralph, readJson, runCli, statusBlock } from '../../helpers/run-cli.js';
 import { tempDir } from '../../helpers/temp-dir.js';
+import { agentCli } from '../../helpers/agent-clis.js';
 
-const GEMINI = join(ROOT, 'node_modules', '.bin', 'gemini');
+const GEMINI = agentCli('gemini');
 const RALPHRC = `GEMINI_CMD="${GEMINI}"\nGEMINI_MODEL=gemini-2.5-flash\n`;
 const done = (text: string): GeminiTurn => ({ text: `${text}\n${statusBlock({ STATUS: 'COMPLETE', EXIT_SIGNAL: 'true' })}` });
 const working = (text: string): GeminiTurn => ({ text: `${text}\n${statusBlock({ STATUS: 'IN_PROGRESS', EXIT_SIGNAL: 'false' })}` });
@@ -194,7 +195,7 @@ describe('the Gemini CLI check before the loop', () => {
   });
 });
 
-describe('the Gemini backend past its time limit', { timeout: 90_000 }, () => {
+describe('the Gemini backend past its time limit', { timeout: 240_000 }, () => {
   it('ends as a timeout and stops Gemini and the command it was running', async () => {
     const dir = tempDir('gemini-timeout-');
     const pid = join(dir, 'sleeper.pid');

@@ -9,10 +9,11 @@ import { startFakeChatApi, type ChatTurn, type FakeChatApi } from '../../helpers
 import { FAKE_MODEL, FAKE_OPENCODE_KEY, opencodeOfflineEnv } from '../../helpers/fake-api/opencode-offline-env.js';
 import { isRunning, killTracked, pidFromFile, survivors, track } from '../../helpers/processes.js';
 import { ralphProject } from '../../helpers/ralph-project.js';
-import { cleanEnv, ralph, readJson, ROOT, runCli, statusBlock } from '../../helpers/run-cli.js';
+import { cleanEnv, ralph, readJson, runCli, statusBlock } from '../../helpers/run-cli.js';
 import { tempDir } from '../../helpers/temp-dir.js';
+import { agentCli } from '../../helpers/agent-clis.js';
 
-const OPENCODE = join(ROOT, 'node_modules', '.bin', 'opencode');
+const OPENCODE = agentCli('opencode');
 const RALPHRC = `OPENCODE_CMD="${OPENCODE}"\nOPENCODE_MODEL=${FAKE_MODEL}\nALLOWED_TOOLS="Write,Read,Edit,Bash(echo *),Bash(git status *)"\n`;
 
 afterEach(() => killTracked());

@@ -119,12 +119,11 @@ describe('start: nothing outlives the command', () => {
   it('a process out of reach that holds the pipes does not keep the call waiting', async () => {
     const dir = tempDir('ralph-process-');
     // No marker, its own session, and its parent gone: nothing ties it to the command any more.
-    const script = `env -u RALPH_RUN_TOKEN setsid sh -c 'echo $$ > holder.pid; exec sleep 30' & while [ ! -s holder.pid ]; do sleep 0.01; done; echo done`;
-    const began = Date.now();
+    // The holder outlives the test's own limit: the call returning at all shows it did not wait.
+    const script = `env -u RALPH_RUN_TOKEN setsid sh -c 'echo $$ > holder.pid; exec sleep 300' & while [ ! -s holder.pid ]; do sleep 0.01; done; echo done`;
     const r = await sh(script, { cwd: dir, drainMs: 300 });
     const holder = track(Number(readFileSync(join(dir, 'holder.pid'), 'utf8')));
     expect(r).toMatchObject({ end: 'exited', exitCode: 0, stdoutTail: 'done\n' });
-    expect(Date.now() - began).toBeLessThan(10_000);
     expect(isRunning(holder)).toBe(true);
   });
 });
@@ -177,9 +176,8 @@ describe('createProcessRunner', () => {
 
   it('a helper that ignores SIGTERM past its limit gets SIGKILL', async () => {
     const runner = createProcessRunner();
-    const began = Date.now();
+    // The loop never ends by itself: the call returning at all is the SIGKILL's doing.
     const r = await runner.run('sh', ['-c', 'trap "" TERM; while :; do sleep 0.05; done'], { cwd: tempDir('ralph-process-'), timeoutMs: 100 });
     expect(r.timedOut).toBe(true);
-    expect(Date.now() - began).toBeLessThan(10_000);
   });
 });

@@ -9,8 +9,9 @@ import { start } from '../../../src/infra/process.js';
 import { openSandboxSession, type SandboxSession } from '../../../src/infra/sandbox/sandbox-session.js';
 import { bwrapUnavailable } from '../../helpers/sandbox-world.js';
 import { tempDir } from '../../helpers/temp-dir.js';
+import { skipNote } from '../../helpers/skip-note.js';
 
-const unavailable = bwrapUnavailable();
+const unavailable = skipNote('the sandbox tests', bwrapUnavailable());
 let session: SandboxSession | undefined;
 
 afterEach(async () => {

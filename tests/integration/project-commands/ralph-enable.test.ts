@@ -213,7 +213,7 @@ describe('ralph-enable', () => {
       env: p.env,
       input: 'storefront\nlots\n50\nn\nnpm run check\n',
       encoding: 'utf8',
-      timeout: 20_000,
+      timeout: 100_000,
     });
     expect(run.status).toBe(0);
     expect(run.stdout).toContain('Project name [shop]: ');

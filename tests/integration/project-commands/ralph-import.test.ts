@@ -167,7 +167,7 @@ describe('ralph-import', () => {
     let stderr = '';
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
     const exited = new Promise<number | null>((resolve) => child.once('close', resolve));
-    await vi.waitFor(() => expect(existsSync(join(w.state, 'call-1.json'))).toBe(true), { timeout: 10_000, interval: 50 });
+    await vi.waitFor(() => expect(existsSync(join(w.state, 'call-1.json'))).toBe(true), { timeout: 60_000, interval: 50 });
     child.kill('SIGINT');
     expect(await exited).toBe(130);
     expect(stderr).toContain('the conversion was interrupted');

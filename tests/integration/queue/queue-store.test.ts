@@ -20,15 +20,17 @@ const COUNT = 60;
 
 /**
  * A process that adds `count` items named `<prefix>-<i>` one change at a time, as fast as it can,
- * from the moment `go` exists: both processes are loaded by then, so their changes overlap.
+ * from the moment `go` exists. It writes `<go>.<prefix>.ready` once loaded: the test says go when
+ * both are, so their changes overlap.
  */
 function adder(project: string, prefix: string, count: number, go: string) {
   const script = `
-    const { existsSync } = await import('node:fs');
+    const { existsSync, writeFileSync } = await import('node:fs');
     const { updateQueue } = await import(${JSON.stringify(STORE)});
     const { addItems } = await import(${JSON.stringify(OPS)});
     const { ralphPaths } = await import(${JSON.stringify(PATHS)});
     const paths = ralphPaths(${JSON.stringify(project)});
+    writeFileSync(${JSON.stringify(`${go}.${prefix}.ready`)}, '');
     while (!existsSync(${JSON.stringify(go)})) await new Promise((resolve) => setTimeout(resolve, 5));
     for (let i = 1; i <= ${count}; i++) {
       await updateQueue(paths, (doc) => {
@@ -46,7 +48,7 @@ describe('.ralph/queue.json under concurrent changes', () => {
     const project = tempDir('queue-race-');
     const go = join(tempDir('queue-race-go-'), 'go');
     const adders = [adder(project, 'a', COUNT, go), adder(project, 'b', COUNT, go)] as const;
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await waitFor(() => existsSync(`${go}.a.ready`) && existsSync(`${go}.b.ready`), 'both processes to be loaded');
     writeFileSync(go, '');
     const [a, b] = await Promise.all(adders);
     expect(a.exitCode, a.stderr).toBe(0);

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ROOT, cleanEnv } from '../../helpers/run-cli.js';
 import { toolsHome } from '../../helpers/test-tools.js';
+import { waitFor } from '../../helpers/wait-for.js';
 
 interface Server {
   child: ChildProcessWithoutNullStreams;
@@ -131,7 +132,7 @@ describe('ralph mcp over raw stdio', () => {
       },
     });
     const status = join(dir, '.ralph', 'status.json');
-    for (let i = 0; i < 200 && !existsSync(status); i += 1) await new Promise((r) => setTimeout(r, 25));
+    await waitFor(() => existsSync(status), 'the run to write its status');
     const pid = (JSON.parse(readFileSync(status, 'utf8')) as { pid: number }).pid;
     server.child.stdin.end();
     expect(await server.exit).toBe(0);

@@ -2,6 +2,13 @@ import { describe, expect, it } from 'vitest';
 import type { RateState } from '../../../src/core/rate-limiter.js';
 import { MemoryStore } from './support/memory-store.js';
 import { loopHarness, working } from './support/loop-harness.js';
+import { tempDir } from '../../helpers/temp-dir.js';
+
+/** A project folder of the test's own: the agent's output log is a real file written there. */
+function projectDir(): { project: string; outputDir: string } {
+  const dir = tempDir('ralph-loop-');
+  return { project: dir, outputDir: dir };
+}
 
 /** A store whose hourly window other loops also spend (ralph queue run): they made `others` calls meanwhile. */
 class SharedWindowStore extends MemoryStore {
@@ -16,7 +23,7 @@ class SharedWindowStore extends MemoryStore {
 
 describe('runLoop: an hourly call budget shared with other loops', () => {
   it('reads the calls other loops made before each call, and waits when together they used the hour', async () => {
-    const store = new SharedWindowStore({ project: '/p', outputDir: '/p' }, () => undefined);
+    const store = new SharedWindowStore(projectDir(), () => undefined);
     const h = loopHarness({ store, responses: [working(), working()], config: { maxCallsPerHour: 2, maxLoops: 2 } });
     // Another loop made one call just now: this loop has one call left before the window is full.
     store.others = [h.clock.now() - 1000];
@@ -49,7 +56,7 @@ describe('runLoop: an hourly call budget shared with other loops', () => {
 
   it('a store without a shared window is left alone', async () => {
     const h = loopHarness({
-      store: new MemoryStore({ project: '/p', outputDir: '/p' }, () => undefined),
+      store: new MemoryStore(projectDir(), () => undefined),
       responses: [working(), working()],
       config: { maxCallsPerHour: 2, maxLoops: 2 },
     });

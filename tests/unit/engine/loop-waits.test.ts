@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { MemoryStore } from './support/memory-store.js';
 import { loopHarness, working } from './support/loop-harness.js';
+import { tempDir } from '../../helpers/temp-dir.js';
+
+/** A project folder of the test's own: the agent's output log is a real file written there. */
+function projectDir(): { project: string; outputDir: string } {
+  const dir = tempDir('ralph-loop-');
+  return { project: dir, outputDir: dir };
+}
 
 const HOUR = 3_600_000;
 const usageLimit = (text = "You've hit your 5-hour limit · resets in 2h"): Record<string, unknown> => ({ output: text, exit_code: 1 });
@@ -123,7 +130,7 @@ describe('runLoop: waits', () => {
   });
 
   it('a wait shows in the status while it lasts', async () => {
-    const store = new MemoryStore({ project: '/p', outputDir: '/p' }, () => undefined);
+    const store = new MemoryStore(projectDir(), () => undefined);
     const h = loopHarness({ store, responses: [working(), working()], config: { maxCallsPerHour: 1, maxLoops: 2 } });
     let seen: unknown;
     h.clock.onSleep = () => {

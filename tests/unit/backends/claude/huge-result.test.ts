@@ -5,9 +5,11 @@ import { OutputScanner } from '../../../../src/backends/claude/output-scanner.js
 import { analyzeResponse } from '../../../../src/core/response-analyzer.js';
 import { DIGEST_HEAD_CHARS, DIGEST_TAIL_CHARS, digestText } from '../../../../src/core/text-digest.js';
 import { cliResult, context, statusBlock } from '../../support/analysis.js';
+import { sweepSize } from '../../../helpers/sweep-size.js';
 
-// About 9 MB of test-runner output before the answer's last words: one JSON escape per line.
-const FILLER = 'PASS src/module.test.ts (12 tests, 0.4 s)\n'.repeat(220_000);
+// Test-runner output before the answer's last words, one JSON escape per line: about 0.9 MB, far
+// beyond the digest's head and tail (9 MB under npm run fuzz).
+const FILLER = 'PASS src/module.test.ts (12 tests, 0.4 s)\n'.repeat(sweepSize(20_000, 220_000));
 const PIPE_CHUNK = 65_536;
 
 /** Claude's stdout read as the pipe delivers it, in 64 KiB pieces. */
@@ -67,7 +69,8 @@ describe('a huge result in json mode', () => {
     const ending = `Error: one real failure\n${statusBlock({ STATUS: 'IN_PROGRESS', EXIT_SIGNAL: 'false' })}`;
     const { huge } = judged(ending);
     const text = FILLER + ending;
-    expect(huge.outputChars).toBeGreaterThan(9_000_000);
+    expect(huge.outputChars).toBeGreaterThan(FILLER.length);
+    expect(FILLER.length).toBeGreaterThan(2 * (DIGEST_HEAD_CHARS + DIGEST_TAIL_CHARS));
     expect(huge.text.length).toBe(text.length);
     expect(huge.text.head).toBe(text.slice(0, DIGEST_HEAD_CHARS));
     expect(huge.text.tail).toBe(text.slice(-DIGEST_TAIL_CHARS));

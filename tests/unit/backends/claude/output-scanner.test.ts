@@ -6,6 +6,7 @@ import { OutputScanner, classifyLineStart, scanOutput } from '../../../../src/ba
 import { DIGEST_HEAD_CHARS, DIGEST_TAIL_CHARS, digestText } from '../../../../src/core/text-digest.js';
 import type { ClaudeOutput } from '../../../../src/backends/claude/claude-output.js';
 import { FIXTURE_DIRS, FIXTURE_ROOT, chunked, expectedFromFile, fixture, loadFixtures, loadManifest } from './claude-fixtures.js';
+import { sweepSize } from '../../../helpers/sweep-size.js';
 
 function scanChunks(text: string, size: number): ClaudeOutput {
   const scanner = new OutputScanner();
@@ -63,7 +64,7 @@ describe('recorded Claude CLI fixtures', () => {
       if (expected.hasResult || expected.format === 'empty' || expected.format === 'text') expect(out.warnings).toEqual([]);
     });
 
-    it.each([1, 7, 4096])('gives the same digest when fed in chunks of %i characters', (size) => {
+    it.each(sweepSize([7], [1, 7, 4096]))('gives the same digest when fed in chunks of %i characters', (size) => {
       expect(scanChunks(f.stdout, size)).toEqual(out);
     });
   });
@@ -324,12 +325,12 @@ describe('OutputScanner: shapes', () => {
     expect(out.lastToolUse?.name).toBe('Bash');
   });
 
-  it('a 10 MB result keeps head and tail bounded and finds error lines in the middle', () => {
+  it('a result far longer than head and tail (10 MB under npm run fuzz) keeps them bounded and finds error lines in the middle', () => {
     // Short lines: one JSON escape every 50 characters, as in a test runner's output.
-    const filler = `${'lorem ipsum dolor sit amet, consectetur adipiscing'}\n`.repeat(100_000);
+    const filler = `${'lorem ipsum dolor sit amet, consectetur adipiscing'}\n`.repeat(sweepSize(10_000, 100_000));
     const result = `${filler}Error: hidden in the middle\n${filler}\n---RALPH_STATUS---\nEXIT_SIGNAL: false\n---END_RALPH_STATUS---`;
     const json = JSON.stringify({ type: 'result', is_error: false, result, session_id: 'big' });
-    expect(json.length).toBeGreaterThan(10_000_000);
+    expect(json.length).toBeGreaterThan(3 * (DIGEST_HEAD_CHARS + DIGEST_TAIL_CHARS));
     const out = scanChunks(json, 65_536);
     expect(out.hasResult).toBe(true);
     expect(out.sessionId).toBe('big');
