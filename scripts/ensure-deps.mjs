@@ -13,7 +13,7 @@ const [needMajor, needMinor] = wanted.split('.').map(Number);
 if (major < needMajor || (major === needMajor && minor < needMinor)) {
   process.stderr.write(
     `Ralph needs Node.js ${wanted} or newer (package.json engines); this is ${process.version}.\n` +
-      `Install a newer Node.js, or run the tests on one fetched from the npm registry: PATH="$(bash scripts/ci-node.sh):$PATH" npm test\n`,
+      `Install a newer Node.js (https://nodejs.org, or your package manager), then run npm test again.\n`,
   );
   process.exit(1);
 }

@@ -62,8 +62,11 @@ describe('install.sh', () => {
       expect(statSync(join(bin, cmd)).mode & 0o111).not.toBe(0);
     }
     expect(existsSync(join(home, '.local', 'share', 'ralph', 'templates', 'PROMPT.md'))).toBe(true);
-    // On the Node.js the README names, npm has nothing to warn about the packages' engines.
-    expect(install.stderr).not.toContain('EBADENGINE');
+    // On the Node.js the README names, npm warns about no package's engine but the two that declare
+    // a newer Node than they need: the sandbox runtime (its tests run here on Node 20) and a
+    // build-time dependency of the GitHub client, which the bundle carries.
+    const warned = [...install.stderr.matchAll(/EBADENGINE\s+package: '(.+?)@[^@']+'/g)].map((m) => m[1]);
+    expect(warned.filter((name) => name !== '@anthropic-ai/sandbox-runtime' && name !== 'content-type')).toEqual([]);
     // The installed Ralph is small: the bundle, and only the packages it loads at run time.
     expect(footprint(join(home, '.local', 'share', 'ralph'))).toBeLessThanOrEqual(80 * 1024 * 1024);
 
