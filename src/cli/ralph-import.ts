@@ -72,11 +72,14 @@ async function importCommand(argv: string[]): Promise<number> {
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
   try {
-    const backend = showingProgress(createConversionBackend(command, buildAgentEnv(env, [], claudeCredentials(env)).env, createLogger({ clock: systemClock, verbose: false })), {
-      tty: process.stderr.isTTY === true,
-      write: (text) => process.stderr.write(text),
-      ...(process.stderr.columns ? { columns: process.stderr.columns } : {}),
-    });
+    const backend = showingProgress(
+      createConversionBackend(command, buildAgentEnv(env, [], claudeCredentials(env)).env, createLogger({ clock: systemClock, verbose: false })),
+      {
+        tty: process.stderr.isTTY === true,
+        write: (text) => process.stderr.write(text),
+        ...(process.stderr.columns ? { columns: process.stderr.columns } : {}),
+      },
+    );
     const report = await importProject({
       sourcePath: file,
       projectDir,

@@ -117,4 +117,3 @@ export async function runStateCommand(args: RalphArgs, cwd: string, _env: NodeJS
       throw new RalphError(`internal: --${args.action} is not a state command`, ExitCode.RuntimeError);
   }
 }
-
