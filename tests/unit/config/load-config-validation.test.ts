@@ -189,8 +189,15 @@ describe('.ralphrc messages stay bounded', () => {
     expect(loaded.warnings).toEqual([`.ralphrc:1: unknown key ${key.slice(0, 80)}… (ignored)`]);
   });
 
-  it('a 5 MB bad value is cut in the error', () => {
+  it('a 5 MB bad value is refused by its size, in a short error', () => {
     const loaded = loadConfig({ ralphrc: { path: '.ralphrc', text: `MAX_CALLS_PER_HOUR=${'9x'.repeat(2_500_000)}\n` }, env: {}, flags: {} });
+    expect(loaded.errors).toHaveLength(1);
+    expect((loaded.errors[0] ?? '').length).toBeLessThan(300);
+    expect(loaded.errors[0]).toContain('MAX_CALLS_PER_HOUR: the value is longer than 65536 characters');
+  });
+
+  it('a long bad value under the size cap is cut in the error', () => {
+    const loaded = loadConfig({ ralphrc: { path: '.ralphrc', text: `MAX_CALLS_PER_HOUR=${'9x'.repeat(30_000)}\n` }, env: {}, flags: {} });
     expect(loaded.errors).toHaveLength(1);
     expect((loaded.errors[0] ?? '').length).toBeLessThan(300);
     expect(loaded.errors[0]).toContain('…');

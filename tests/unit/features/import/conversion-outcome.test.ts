@@ -45,6 +45,7 @@ describe('describeConversionFailure', () => {
     expect(describeConversionFailure(run({ end: 'spawn_failed', exitCode: undefined, failure: 'command not found: claude', fatal: true }), 1)).toEqual({
       message: 'Claude Code could not be started: command not found: claude',
       exitCode: 2,
+      hint: 'Install Claude Code with `npm install -g @anthropic-ai/claude-code` and log in (run `claude` once), or set CLAUDE_CODE_CMD to the command that starts it.',
     });
   });
 });
