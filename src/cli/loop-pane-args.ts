@@ -6,7 +6,7 @@ const NEEDS = 'the monitor loop pane needs --exit-file FILE --session NAME -- CO
 const STARTED_BY = 'It is started by ralph --monitor; run that instead.';
 
 /**
- * Reads `--exit-file F --session S [--socket K] -- command...`, the command
+ * Reads `--exit-file F --session S [--window W] [--socket K] -- command...`, the command
  * line `ralph --monitor` gives the left pane of its tmux session. Returns
  * undefined when help was printed.
  */
@@ -24,11 +24,12 @@ export async function parseLoopPaneArgs(argv: readonly string[], io: CommandIo):
   })
     .option('--exit-file <file>', "where the loop's exit code is written")
     .option('--session <name>', 'the tmux session to close when the loop is done')
+    .option('--window <id>', "close only this window (in the user's own session) instead of the session")
     .option('--socket <name>', 'the private tmux server (tmux -L) the session lives on')
     .argument('[command...]', 'the loop, after --');
   if (!(await parseArgv(program, argv))) return undefined;
-  const { exitFile, session, socket } = program.opts<{ exitFile?: string; session?: string; socket?: string }>();
+  const { exitFile, session, window, socket } = program.opts<{ exitFile?: string; session?: string; window?: string; socket?: string }>();
   const command = program.processedArgs[0] as string[];
   if (!exitFile || !session || command.length === 0 || !argv.includes('--')) throw new UsageError(NEEDS, STARTED_BY);
-  return { exitFile, session, command, ...(socket ? { socket } : {}) };
+  return { exitFile, session, command, ...(window ? { window } : {}), ...(socket ? { socket } : {}) };
 }

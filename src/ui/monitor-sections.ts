@@ -1,8 +1,10 @@
 import { EXIT_REASONS, type ExitReason } from '../core/exit-reasons.js';
 import type { StatusDocument, StatusWaiting } from '../core/status-model.js';
+import { nearCallLimit } from '../core/call-limit.js';
 import { clockTime, formatCountdown, formatDuration, parseIso } from '../core/time-format.js';
 import { part, type Line, type Part, type Style } from './styled-line.js';
 import type { MonitorSnapshot, ProgressDocument } from './render-monitor.js';
+import { describePendingStop } from './render-status.js';
 
 /** The dashboard's sections, one function each, as styled lines. Pure. */
 
@@ -84,12 +86,16 @@ export function statusSection(doc: StatusDocument, snapshot: MonitorSnapshot, no
   const age = describeAge(doc.timestamp, now);
   if (age) status.push(part(` · updated ${age}`, 'dim'));
   lines.push(field('Status', ...status));
+  // The loop acts on a stop between steps; until then it still says "running".
+  const stop = snapshot.stopRequest;
+  if (stop && !finished && snapshot.loopAlive !== false) lines.push(field('Stop', part(describePendingStop(stop, now), 'yellow')));
   if (snapshot.loopAlive === false && !finished) {
     lines.push(field('Warning', part(`loop process ${doc.pid ?? '?'} is not running`, 'red'), part(' — it may have crashed; this state is stale')));
   }
 
   const calls: Part[] = [part(`${doc.calls_made_this_hour}/${doc.max_calls_per_hour}`), part(' this hour')];
-  if (doc.next_reset) calls.push(part(` · resets ${doc.next_reset}`, 'dim'));
+  // When the next slot frees up only matters once the hour's calls run out.
+  if (doc.next_reset && nearCallLimit(doc.calls_made_this_hour, doc.max_calls_per_hour)) calls.push(part(` · next slot ${doc.next_reset}`, 'dim'));
   lines.push(field('API calls', ...calls));
   const tokenLimit = doc.max_tokens_per_hour > 0 ? formatCount(doc.max_tokens_per_hour) : 'unlimited';
   lines.push(field('Tokens', part(`${formatCount(doc.tokens_used_this_hour)}/${tokenLimit}`), part(' this hour')));
@@ -120,7 +126,7 @@ export function statusSection(doc: StatusDocument, snapshot: MonitorSnapshot, no
   return lines;
 }
 
-export function circuitSection(doc: StatusDocument, snapshot: MonitorSnapshot): Line[] {
+export function circuitSection(doc: StatusDocument, snapshot: MonitorSnapshot, wholeIds = false): Line[] {
   const lines: Line[] = [];
   const file = snapshot.circuit;
   if (file.kind === 'corrupt') {
@@ -139,16 +145,17 @@ export function circuitSection(doc: StatusDocument, snapshot: MonitorSnapshot): 
     }
   }
   const session = snapshot.sessionId;
-  lines.push(field('Session', session ? part(shortId(session)) : part('none yet', 'dim')));
+  lines.push(field('Session', session ? part(wholeIds ? session : shortId(session)) : part('none yet', 'dim')));
   return lines;
 }
 
-export function progressSection(progress: ProgressDocument, now: number): Line[] {
+/** `still`: no spinner glyph, for a frame that does not animate (a pipe). */
+export function progressSection(progress: ProgressDocument, now: number, still = false): Line[] {
   const started = parseIso(progress.started_at);
   // started_at lets the elapsed time tick between the loop's progress writes.
   const elapsed = started !== undefined ? Math.max(0, (now - started) / 1000) : progress.elapsed_seconds;
   const spinner = SPINNER[Math.floor(now / 1000) % SPINNER.length] ?? '⠋';
-  const status: Part[] = [part(`${spinner} Working`, 'cyan'), part(` (${formatDuration(elapsed)} elapsed)`)];
+  const status: Part[] = [part(still ? 'Working' : `${spinner} Working`, 'cyan'), part(` (${formatDuration(elapsed)} elapsed)`)];
   if (progress.loop !== null) status.push(part(` · loop #${progress.loop}`, 'dim'));
   const tool: Part[] = progress.current_tool ? [part(progress.current_tool, 'yellow')] : [part('thinking…', 'dim')];
   tool.push(part(` · ${progress.tool_uses} tool use${progress.tool_uses === 1 ? '' : 's'}`, 'dim'));

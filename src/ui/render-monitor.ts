@@ -2,6 +2,7 @@ import type { CircuitState } from '../core/circuit-breaker.js';
 import type { StatusDocument } from '../core/status-model.js';
 import type { JsonRead } from '../state/document-store.js';
 import type { ProgressDocument } from '../state/documents/progress.js';
+import type { PendingStop } from '../state/stop-request.js';
 import { clockTime } from '../core/time-format.js';
 import { fitLine, part, type Line } from './styled-line.js';
 import type { RunningLoopView } from '../features/queue/running-loops.js';
@@ -42,6 +43,8 @@ export interface MonitorSnapshot {
   loopAlive: boolean | null;
   /** The loops of a `ralph queue run` working in this project's worktrees, if any. */
   queueLoops?: RunningLoopView[];
+  /** A stop asked for that the loop has not acted on yet (null: none). */
+  stopRequest?: PendingStop | null;
 }
 
 export interface RenderOptions {
@@ -55,6 +58,13 @@ export interface RenderOptions {
   height?: number;
   /** How many ralph.log lines to show at most (default 8, the original's). */
   maxLogLines?: number;
+  /** One frame, not a refreshing screen: no Ctrl+C / refresh footer. */
+  once?: boolean;
+  /**
+   * The frame goes to a pipe or file, not a terminal: lines are not cut to a
+   * width, ids are whole and nothing animates (no spinner glyph).
+   */
+  plain?: boolean;
 }
 
 const DEFAULT_LOG_LINES = 8;
@@ -83,7 +93,7 @@ function header(snapshot: MonitorSnapshot): Line {
   return [part('🤖 RALPH MONITOR', 'bold'), part(' · Live Status Dashboard'), part(`  ${name}`, 'dim')];
 }
 
-function bodySections(snapshot: MonitorSnapshot, now: number): Line[][] {
+function bodySections(snapshot: MonitorSnapshot, now: number, plain: boolean): Line[][] {
   const sections: Line[][] = [];
   const status = snapshot.status;
   if (status.kind === 'missing') {
@@ -93,10 +103,10 @@ function bodySections(snapshot: MonitorSnapshot, now: number): Line[][] {
   } else {
     const doc = status.doc;
     const finished = isFinished(doc);
-    sections.push([heading('Current Status'), ...statusSection(doc, snapshot, now), ...circuitSection(doc, snapshot)]);
+    sections.push([heading('Current Status'), ...statusSection(doc, snapshot, now), ...circuitSection(doc, snapshot, plain)]);
     const progress = snapshot.progress;
     if (!finished && progress.kind === 'ok' && progress.value.status === 'executing') {
-      sections.push([heading('Agent Progress'), ...progressSection(progress.value, now)]);
+      sections.push([heading('Agent Progress'), ...progressSection(progress.value, now, plain)]);
     } else if (!finished && progress.kind === 'corrupt') {
       sections.push([heading('Agent Progress'), [part(`  progress.json is corrupt: ${progress.reason}`, 'red')]]);
     }
@@ -116,13 +126,19 @@ function bodySections(snapshot: MonitorSnapshot, now: number): Line[][] {
  * reason. Pure: every input is in `snapshot` and `options`.
  */
 export function renderMonitor(snapshot: MonitorSnapshot, options: RenderOptions): string {
-  const width = Math.max(1, Math.floor(options.width));
-  const rule: Line = [part('─'.repeat(width), 'dim')];
+  const plain = options.plain === true;
+  const ruleWidth = Math.max(1, Math.floor(options.width));
+  // For a pipe the width only sets the rules; a reader of the file wants whole lines.
+  const width = plain ? Number.POSITIVE_INFINITY : ruleWidth;
+  const rule: Line = [part('─'.repeat(ruleWidth), 'dim')];
   const top: Line[] = [header(snapshot), rule];
   const body: Line[] = [];
-  for (const section of bodySections(snapshot, options.now)) body.push([], ...section);
+  for (const section of bodySections(snapshot, options.now, plain)) body.push([], ...section);
   const interval = options.intervalSec ?? 2;
-  const footer: Line[] = [rule, [part(`Controls: Ctrl+C to exit | Refreshes every ${formatInterval(interval)} | ${clockTime(options.now)}`, 'dim')]];
+  const footerText = options.once
+    ? `Snapshot at ${clockTime(options.now)}`
+    : `Controls: Ctrl+C to exit | Refreshes every ${formatInterval(interval)} | ${clockTime(options.now)}`;
+  const footer: Line[] = [rule, [part(footerText, 'dim')]];
 
   let logCount = Math.min(options.maxLogLines ?? DEFAULT_LOG_LINES, snapshot.logLines.length);
   const fixed = top.length + body.length + footer.length + 2; // blank line + "Recent Activity"

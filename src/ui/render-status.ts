@@ -1,8 +1,10 @@
 import type { StatusDocument } from '../core/status-model.js';
-import { parseIso, formatDuration } from '../core/time-format.js';
+import { nearCallLimit } from '../core/call-limit.js';
+import { clockTime, parseIso, formatDuration } from '../core/time-format.js';
+import type { PendingStop } from '../state/stop-request.js';
 
 /** `ralph --status` for humans: the status.json document, readable. Pure. */
-export function renderStatusText(doc: StatusDocument, processAlive: boolean, nowMs: number): string {
+export function renderStatusText(doc: StatusDocument, processAlive: boolean, nowMs: number, pendingStop?: PendingStop): string {
   const lines: string[] = ['Current Status:'];
   const add = (label: string, value: string): void => {
     lines.push(`  ${label.padEnd(16)} ${value}`);
@@ -10,11 +12,14 @@ export function renderStatusText(doc: StatusDocument, processAlive: boolean, now
   const running = doc.status === 'running' || doc.status === 'waiting' || doc.status === 'paused';
   const state = running && !processAlive && doc.pid !== null ? `${doc.status} (stale: process ${doc.pid} is not running)` : doc.status;
   add('Status', state);
+  // The loop acts on a stop between steps: until then it still says "running".
+  if (pendingStop && running && processAlive) add('Stop', describePendingStop(pendingStop, nowMs));
   add('Last action', doc.last_action || '—');
   if (doc.message) add('Message', doc.message);
   add('Loop', `#${doc.loop_count}`);
   if (doc.backend) add('Agent', doc.backend);
-  add('API calls', `${doc.calls_made_this_hour}/${doc.max_calls_per_hour} this hour (next slot ${doc.next_reset || '—'})`);
+  const nextSlot = nearCallLimit(doc.calls_made_this_hour, doc.max_calls_per_hour) && doc.next_reset ? ` (next slot ${doc.next_reset})` : '';
+  add('API calls', `${doc.calls_made_this_hour}/${doc.max_calls_per_hour} this hour${nextSlot}`);
   const tokenLimit = doc.max_tokens_per_hour > 0 ? `/${doc.max_tokens_per_hour}` : '';
   add('Tokens', `${doc.tokens_used_this_hour}${tokenLimit} this hour; run total ${doc.totals.input_tokens} in / ${doc.totals.output_tokens} out`);
   add(
@@ -44,4 +49,11 @@ export function renderStatusText(doc: StatusDocument, processAlive: boolean, now
   if (doc.pid !== null) add('PID', `${doc.pid}${processAlive ? '' : ' (not running)'}`);
   add('Updated', doc.timestamp || '—');
   return lines.join('\n');
+}
+
+/** "requested at 10:20:45 (2m 5s ago); the loop stops before its next step". */
+export function describePendingStop(stop: PendingStop, nowMs: number): string {
+  const at = parseIso(stop.requestedAt);
+  const when = at !== undefined ? ` at ${clockTime(at)} (${formatDuration(Math.max(0, nowMs - at) / 1000)} ago)` : '';
+  return `requested${when}; the loop stops before its next step`;
 }

@@ -1,10 +1,12 @@
 // Spawns the built CLI: run `npx tsc -p tsconfig.build.json` first (`npm test` does).
 import { spawn, spawnSync } from 'node:child_process';
-import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { join, resolve } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { displayWidth } from '../../src/ui/text-fit.js';
+import { ralphProject } from '../helpers/ralph-project.js';
+import { fakeClaude, ralph, runCli } from '../helpers/run-cli.js';
 import { tempDir } from '../helpers/temp-dir.js';
 import { waitFor } from '../helpers/wait-for.js';
 
@@ -63,6 +65,45 @@ describe('ralph-monitor (built CLI)', () => {
     expect(r.stdout).not.toContain('\u001b');
     for (const line of r.stdout.split('\n')) expect(displayWidth(line)).toBeLessThanOrEqual(80);
     expect(r.stderr).toBe('');
+  });
+
+  it('--once into a pipe: no interactive footer, no spinner glyph, nothing cut', () => {
+    const dir = project();
+    const id = '9f3c2a71-5d0e-4b8a-a6f1-2c9d8e7b6a50-with-a-long-tail-from-the-agent';
+    const statusFile = join(dir, '.ralph', 'status.json');
+    writeFileSync(statusFile, JSON.stringify({ ...JSON.parse(readFileSync(statusFile, 'utf8')), session_id: id }));
+    const long = `[2026-03-01 12:00:01] [INFO] ${'y'.repeat(140)}END`;
+    appendFileSync(join(dir, '.ralph', 'logs', 'ralph.log'), `${long}\n`);
+    const r = run(['--once'], dir);
+    expect(r.code).toBe(0);
+    expect(r.stdout).not.toContain('Controls:');
+    expect(r.stdout).not.toContain('Refreshes every');
+    expect(r.stdout).not.toMatch(/[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏]/u);
+    expect(r.stdout).toMatch(new RegExp(`Session: +${id}$`, 'm'));
+    expect(r.stdout).toContain(`${'y'.repeat(140)}END`);
+    expect(r.stdout).not.toContain('…');
+  });
+
+  it('after ralph --stop, --status and --once say a stop is pending while the loop finishes its step', async () => {
+    const dir = ralphProject();
+    const fake = fakeClaude([{ sleep_ms: 60_000 }]);
+    const loop = runCli('ralph', ['--pause', '0'], dir, fake.env);
+    onTestFinished(() => void loop.kill('SIGKILL'));
+    await waitFor(() => fake.calls().length === 1, 'the first agent call');
+    const before = await ralph(['--status'], dir);
+    expect(before.stdout).not.toMatch(/^ +Stop/m);
+    expect(before.stdout).not.toContain('next slot');
+    expect((await ralph(['--stop'], dir)).exitCode).toBe(0);
+    const status = await ralph(['--status'], dir);
+    expect(status.exitCode).toBe(0);
+    expect(status.stdout).toMatch(/^ +Status +running/m);
+    expect(status.stdout).toMatch(/^ +Stop +requested at \d\d:\d\d:\d\d \(\d+s ago\); the loop stops before its next step$/m);
+    expect(status.stdout).not.toContain('next slot');
+    const frame = run(['--once'], dir);
+    expect(frame.stdout).toMatch(/Stop: +requested at \d\d:\d\d:\d\d \(\d+s ago\); the loop stops before its next step/);
+    expect(frame.stdout).not.toContain('next slot');
+    loop.kill('SIGTERM');
+    await loop;
   });
 
   it('--once in a directory without Ralph says so and fails', () => {

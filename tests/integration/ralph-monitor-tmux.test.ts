@@ -1,10 +1,10 @@
 // `ralph --monitor` end to end in real tmux on a private server (npm test builds first).
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { chmodSync, existsSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { shellCommand } from '../../src/features/tmux-monitor.js';
+import { shellCommand, WINDOW_TITLE } from '../../src/features/tmux-monitor.js';
 import { ralphProject, writeMockScript } from '../helpers/ralph-project.js';
 import { cleanEnv, ralph, readJson, ROOT, statusBlock } from '../helpers/run-cli.js';
 import { tempDir } from '../helpers/temp-dir.js';
@@ -91,6 +91,57 @@ describe.skipIf(!hasTmux)('ralph --monitor', () => {
     expect(await exited).toBe(7);
     expect(screen).toContain('Ralph loop finished with exit code 7');
     expect(tmux('has-session', '-t', name).status).not.toBe(0);
+  });
+
+  it.skipIf(!hasScript)("inside tmux: opens a window in the user's session, waits for the loop, exits with its code, keeps the user attached", async () => {
+    // The user's own tmux server, with a client attached on a real terminal.
+    const { socket, tmux } = privateTmux();
+    const env = cleanEnv({ TERM: 'xterm' });
+    const server = spawnSync('tmux', ['-L', socket, '-f', '/dev/null', 'new-session', '-d', '-s', 'user', '-x', '200', '-y', '50', 'sh'], {
+      env,
+      encoding: 'utf8',
+    });
+    expect(server.status, server.stderr).toBe(0);
+    const client = spawn('script', ['-qec', shellCommand(['tmux', '-L', socket, 'attach-session', '-t', 'user']), '/dev/null'], {
+      env,
+      stdio: ['pipe', 'ignore', 'ignore'],
+    });
+    onTestFinished(() => void client.kill());
+    const clients = (): string => tmux('list-clients', '-F', '#{client_name} #{session_name}').stdout.trim();
+    await waitFor(() => clients() !== '', "the user's client to attach");
+
+    const dir = ralphProject();
+    writeMockScript(dir, [{ output: `step 1\n${statusBlock({ EXIT_SIGNAL: 'false' })}` }]);
+    const rcFile = join(tempDir('monitor-rc-'), 'rc');
+    const command = shellCommand([process.execPath, join(ROOT, 'bin', 'ralph.js'), '--monitor', '--backend', 'mock', '--max-loops', '1', '--pause', '0']);
+    // Typed at the user's shell prompt: TMUX and TMUX_PANE come from the pane.
+    expect(tmux('send-keys', '-t', 'user', `cd ${shellCommand([dir])} && ${command}; echo $? > ${shellCommand([rcFile])}`, 'Enter').status).toBe(0);
+
+    const loopPane = (): string | undefined =>
+      tmux('list-panes', '-a', '-F', '#{pane_id}|#{pane_title}')
+        .stdout.split('\n')
+        .find((l) => l.endsWith('|Ralph Loop'))
+        ?.split('|')[0];
+    const capture = (): string => {
+      const id = loopPane();
+      return id ? tmux('capture-pane', '-p', '-J', '-t', id).stdout : '';
+    };
+    await waitFor(() => capture().includes('Press Enter'), 'the closing line in the loop pane');
+    expect(capture()).toContain('Ralph loop finished with exit code 7');
+    // The panes are a window of the user's session, not a session of their own.
+    expect(tmux('list-sessions', '-F', '#{session_name}').stdout.trim()).toBe('user');
+    expect(tmux('list-windows', '-t', 'user', '-F', '#{window_name}').stdout).toContain(WINDOW_TITLE);
+    expect(existsSync(rcFile)).toBe(false);
+
+    expect(tmux('send-keys', '-t', loopPane() as string, 'Enter').status).toBe(0);
+    await waitFor(() => existsSync(rcFile) && readFileSync(rcFile, 'utf8').trim() !== '', 'ralph --monitor to exit');
+    expect(readFileSync(rcFile, 'utf8').trim()).toBe('7');
+    expect(clients()).toMatch(/ user$/);
+    expect(client.exitCode).toBeNull();
+    expect(tmux('list-sessions', '-F', '#{session_name}').stdout.trim()).toBe('user');
+    expect(tmux('list-windows', '-t', 'user', '-F', '#{window_name}').stdout).not.toContain(WINDOW_TITLE);
+    expect(loopPane()).toBeUndefined();
+    expect(tmux('capture-pane', '-p', '-J', '-t', 'user').stdout).toContain('Ralph loop finished with exit code 7');
   });
 
   it('refuses a bad flag before starting tmux, with the usual message and exit 2', async () => {

@@ -4,6 +4,7 @@ import { statusSchema } from '../../src/state/documents/status.js';
 import { parseOrReason } from '../helpers/parse-document.js';
 import { clockTime } from '../../src/core/time-format.js';
 import { renderMonitor, type MonitorSnapshot, type ProgressDocument } from '../../src/ui/render-monitor.js';
+import { renderStatusText } from '../../src/ui/render-status.js';
 import { displayWidth } from '../../src/ui/text-fit.js';
 
 const NOW = Date.parse('2026-03-01T12:00:00Z');
@@ -117,7 +118,7 @@ const cases: Case[] = [
       'todo-app',
       /Loop: +#3 of 50 · running for 10m 0s/,
       /Status: +running · executing · updated 4s ago/,
-      /API calls: +7\/100 this hour · resets 13:00:00/,
+      /API calls: +7\/100 this hour$/m,
       /Tokens: +45,213\/200,000 this hour/,
       /Cost: +\$0\.4213 of \$5\.00 limit/,
       /Circuit: +HALF_OPEN — Monitoring: 2 loops without progress/,
@@ -128,7 +129,7 @@ const cases: Case[] = [
       '=== Starting Loop #3 ===',
       'Controls: Ctrl+C to exit | Refreshes every 2s',
     ],
-    absent: ['Agent Progress', 'Finished', 'Waiting', '#0'],
+    absent: ['Agent Progress', 'Finished', 'Waiting', '#0', 'next slot', 'Stop:'],
   },
   {
     name: 'status file missing',
@@ -276,6 +277,44 @@ describe('renderMonitor', () => {
       });
     }
   }
+
+  it("shows when the next call slot frees up only once the hour's calls (nearly) run out", () => {
+    const calls = (made: number): MonitorSnapshot => snapshot({ status: { kind: 'ok', doc: statusDoc({ calls_made_this_hour: made }) } });
+    expect(renderMonitor(calls(2), { width: 120, color: false, now: NOW })).not.toContain('next slot');
+    expect(renderMonitor(calls(95), { width: 120, color: false, now: NOW })).toMatch(/API calls: +95\/100 this hour · next slot 13:00:00/);
+    expect(renderMonitor(calls(100), { width: 120, color: false, now: NOW })).toContain('next slot 13:00:00');
+    expect(renderStatusText(statusDoc({ calls_made_this_hour: 2 }), true, NOW)).toMatch(/API calls +2\/100 this hour$/m);
+    expect(renderStatusText(statusDoc({ calls_made_this_hour: 100 }), true, NOW)).toContain('100/100 this hour (next slot 13:00:00)');
+  });
+
+  it('says a stop was requested, and when, while the running loop has not acted on it yet', () => {
+    const stopRequest = { requestedAt: iso(-125) };
+    const frame = renderMonitor(snapshot({ stopRequest }), { width: 120, color: false, now: NOW });
+    expect(frame).toMatch(new RegExp(`Stop: +requested at ${clockTime(NOW - 125_000)} \\(2m 5s ago\\); the loop stops before its next step`));
+    const text = renderStatusText(statusDoc(), true, NOW, stopRequest);
+    expect(text).toMatch(new RegExp(`Stop +requested at ${clockTime(NOW - 125_000)} \\(2m 5s ago\\); the loop stops before its next step`));
+    // Nothing pending, or no loop left to act on it: no stop line.
+    expect(renderStatusText(statusDoc(), true, NOW)).not.toContain('Stop');
+    expect(renderStatusText(statusDoc(), false, NOW, stopRequest)).not.toMatch(/^ +Stop/m);
+  });
+
+  it('renders a one-shot frame for a pipe: no controls footer, no spinner glyph, nothing cut', () => {
+    const long = `[2026-03-01 11:59:52] [INFO] ${'x'.repeat(150)}END`;
+    const snap = snapshot({ progress: { kind: 'ok', value: progress }, logLines: [long] });
+    const frame = renderMonitor(snap, { width: 80, color: false, now: NOW, once: true, plain: true });
+    expect(frame).not.toContain('Controls:');
+    expect(frame).not.toContain('Refreshes every');
+    expect(frame).toContain(`Snapshot at ${clockTime(NOW)}`);
+    expect(frame).not.toMatch(/[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏]/u);
+    expect(frame).toMatch(/Status: +Working \(12s elapsed\)/);
+    expect(frame).toContain('280df34f-c3ad-4e13-8b54-00f4d7cd8111');
+    expect(frame).toContain('xEND');
+    expect(frame).not.toContain('…');
+    // On a terminal the live dashboard keeps its footer, spinner and short ids.
+    const live = renderMonitor(snap, { width: 80, color: false, now: NOW });
+    expect(live).toContain('Controls: Ctrl+C to exit');
+    expect(live).toMatch(/[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] Working/u);
+  });
 
   it('cuts long lines with an ellipsis at 80 columns but not at 120', () => {
     const snap = snapshot({ logLines: [`[2026-03-01 11:59:52] [INFO] ${'x'.repeat(70)}END`] });

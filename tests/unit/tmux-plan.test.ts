@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { planTmuxLayout, shellQuote, TMUX_MISSING_MESSAGE, WINDOW_TITLE } from '../../src/features/tmux-monitor.js';
+import { planTmuxLayout, planTmuxPanes, shellQuote, TMUX_MISSING_MESSAGE, WINDOW_TITLE } from '../../src/features/tmux-monitor.js';
 
 const base = {
   sessionName: 'ralph-1767000000',
@@ -53,6 +53,14 @@ describe('planTmuxLayout', () => {
       `node /opt/ralph/dist/cli/monitor-loop-pane.js --exit-file '/home/me/todo app/.ralph/.monitor_exit_code' --session ralph-1767000000 -- ralph --live --calls 50`,
     ]);
     expect(plan[9]).toEqual(['select-pane', '-t', 'ralph-1767000000:0.0']);
+  });
+
+  it("in a window of the user's session: addresses the window by id and closes only it", () => {
+    const plan = planTmuxPanes({ ...base, paneBaseIndex: 1, window: '@7', session: '$2', closeWindow: '@7' });
+    expect(plan[0]?.slice(0, 4)).toEqual(['split-window', '-h', '-t', '@7.1']);
+    expect(plan.some((c) => c[0] === 'new-session')).toBe(false);
+    const loop = plan.find((c) => c[0] === 'respawn-pane')?.at(-1);
+    expect(loop).toContain("--session '$2' --window @7 -- ralph --live");
   });
 
   it('offsets window and pane targets by base-index and pane-base-index', () => {

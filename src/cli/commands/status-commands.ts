@@ -6,6 +6,7 @@ import { STATUS } from '../../state/documents/status.js';
 import { ralphPaths, type RalphPaths } from '../../state/paths.js';
 import { requireProjectDir } from '../../state/project-files.js';
 import { runningLoopPid } from '../../state/running-loop.js';
+import { readPendingStop } from '../../state/stop-request.js';
 import { buildStatusJson } from '../../state/status-snapshot.js';
 import { renderCircuitStatus } from '../../ui/screens.js';
 import { renderStatusText } from '../../ui/render-status.js';
@@ -38,7 +39,7 @@ function showStatus(paths: RalphPaths, asJson: boolean): number {
         : 'No status file found. Ralph may not be running.',
     );
   else if (read.kind === 'corrupt') out(`status.json is corrupt (${read.reason}). A running loop rewrites it on its next step.`);
-  else out(renderStatusText(read.value, pid !== undefined, Date.now()));
+  else out(renderStatusText(read.value, pid !== undefined, Date.now(), readPendingStop(paths)));
   return ExitCode.Completed;
 }
 

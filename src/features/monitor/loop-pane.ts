@@ -15,6 +15,11 @@ export interface LoopPaneOptions {
   /** Where the loop's exit code is written (one number and a newline). */
   exitFile: string;
   session: string;
+  /**
+   * The window to close instead of the session: set when the panes were
+   * opened in a window of the user's own session, which must stay.
+   */
+  window?: string;
   /** `tmux -L <socket>`, when the session lives on a private server. */
   socket?: string;
   /** The loop: executable and arguments. */
@@ -29,9 +34,9 @@ export function exitCodeOf(code: number | null, signal: NodeJS.Signals | null): 
 }
 
 /** The closing lines of the loop pane, shown under the loop's last output. */
-export function closingMessage(code: number, someoneWatching: boolean): string {
+export function closingMessage(code: number, someoneWatching: boolean, closes: 'session' | 'window' = 'session'): string {
   const lines = ['', `Ralph loop finished with exit code ${code} (${describeExitCode(code)}).`];
-  if (someoneWatching) lines.push('Press Enter to close this tmux session.');
+  if (someoneWatching) lines.push(closes === 'window' ? 'Press Enter to close this window.' : 'Press Enter to close this tmux session.');
   return `${lines.join('\n')}\n`;
 }
 
@@ -46,16 +51,16 @@ export interface LoopPaneDeps {
   waitForEnter(): Promise<void>;
 }
 
-/** Runs the loop, records its exit code, then closes the session once nobody needs the screen. */
+/** Runs the loop, records its exit code, then closes its session (or window) once nobody needs the screen. */
 export async function runLoopPane(options: LoopPaneOptions, deps: LoopPaneDeps): Promise<number> {
   const code = await deps.runLoop(options.command);
   deps.writeExitCode(options.exitFile, code);
   // A session nobody is attached to would stay forever waiting for a key.
   const clients = await deps.tmux(['list-clients', '-t', options.session, '-F', '#{client_name}']);
   const watching = clients.trim() !== '';
-  deps.write(closingMessage(code, watching));
+  deps.write(closingMessage(code, watching, options.window ? 'window' : 'session'));
   if (watching) await deps.waitForEnter();
-  await deps.tmux(['kill-session', '-t', options.session]);
+  await deps.tmux(options.window ? ['kill-window', '-t', options.window] : ['kill-session', '-t', options.session]);
   return code;
 }
 

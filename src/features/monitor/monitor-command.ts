@@ -46,7 +46,8 @@ export async function runMonitorCommand(options: MonitorOptions, io: MonitorComm
   if (options.once) {
     const now = io.clock.now();
     const width = io.stdout.columns && io.stdout.columns > 0 ? io.stdout.columns : 80;
-    io.stdout.write(renderMonitor(readMonitorSnapshot(projectDir, now), { width, color, now, intervalSec: options.intervalSec }));
+    const plain = io.stdout.isTTY !== true;
+    io.stdout.write(renderMonitor(readMonitorSnapshot(projectDir, now), { width, color, now, intervalSec: options.intervalSec, once: true, plain }));
     return 0;
   }
   return runMonitor(

@@ -1,3 +1,4 @@
+import { readPendingStop } from '../../state/stop-request.js';
 import type { StatusDocument } from '../../core/status-model.js';
 import { ralphPaths, type RalphPaths } from '../../state/paths.js';
 import { readDocument, type DocumentSpec, type JsonRead } from '../../state/document-store.js';
@@ -78,5 +79,6 @@ export function readMonitorSnapshot(projectDir: string, now: number): MonitorSna
     logLines: readLastLines(paths.ralphLog, SNAPSHOT_LOG_LINES),
     loopAlive: status.kind === 'ok' ? isLoopAlive(status.doc) : null,
     queueLoops: readQueueLoops(paths),
+    stopRequest: readPendingStop(paths) ?? null,
   };
 }

@@ -13,6 +13,15 @@ describe('parseLoopPaneArgs', () => {
     });
   });
 
+  it("reads the window to close when the panes are in the user's session", async () => {
+    expect(await parseLoopPaneArgs(['--exit-file', '/x', '--session', '$1', '--window', '@3', '--', 'ralph'], silent)).toEqual({
+      exitFile: '/x',
+      session: '$1',
+      window: '@3',
+      command: ['ralph'],
+    });
+  });
+
   it('keeps the flags of the loop command for the loop', async () => {
     expect((await parseLoopPaneArgs(['--exit-file', '/x', '--session', 's', '--', 'ralph', '--live', '--calls', '50'], silent))?.command).toEqual([
       'ralph',

@@ -8,7 +8,7 @@ function fakeDeps(loopCode: number, clients: string): { deps: LoopPaneDeps; even
     events,
     deps: {
       runLoop: async (command) => (events.push(`run ${command.join(' ')}`), loopCode),
-      tmux: async (args) => (events.push(`tmux ${args[0]}`), args[0] === 'list-clients' ? clients : ''),
+      tmux: async (args) => (events.push(`tmux ${args[0]}${args[0] === 'kill-window' ? ` ${args.at(-1)}` : ''}`), args[0] === 'list-clients' ? clients : ''),
       writeExitCode: (path, code) => void events.push(`exit-file ${path} ${code}`),
       write: (text) => void events.push(`write ${text.trim()}`),
       waitForEnter: async () => void events.push('wait-enter'),
@@ -30,6 +30,14 @@ describe('runLoopPane', () => {
       'wait-enter',
       'tmux kill-session',
     ]);
+  });
+
+  it("in the user's own session: closes only its window, never the session", async () => {
+    const { deps, events } = fakeDeps(7, '/dev/pts/3\n');
+    expect(await runLoopPane({ ...options, session: '$0', window: '@4' }, deps)).toBe(7);
+    expect(events).toContain('write Ralph loop finished with exit code 7 (a limit reached (loops, cost, runtime)).\nPress Enter to close this window.');
+    expect(events.at(-1)).toBe('tmux kill-window @4');
+    expect(events).not.toContain('tmux kill-session');
   });
 
   it('closes the session at once when nobody is attached', async () => {
