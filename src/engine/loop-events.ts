@@ -136,6 +136,8 @@ interface NoticeFacts {
   'plan.verify_fails': object;
   'rollback.failed': { id: string; reason: string; partial: boolean };
   'session.expired': { ageHours: number; maxHours: number };
+  /** The saved session was made by another backend's agent: it is not resumed. */
+  'session.other_agent': { sessionBackend: string; sessionId: string };
   'session.resumed': { sessionId: string; ageHours: number };
   'task.continues': { why: 'exit_signal_false' | 'no_change' };
   'tokens.used': { tokens: number };

@@ -1,3 +1,4 @@
+import { agentDisplayName } from '../../backends/registry.js';
 import { formatDuration } from '../../core/time-format.js';
 import type { Notice } from '../../engine/loop-events.js';
 
@@ -78,6 +79,11 @@ export function noticeLine(n: Notice, agent: string): { level: NoticeLevel; text
       };
     case 'session.expired':
       return { level: 'info', text: `Session expired (${Math.floor(n.ageHours)}h old, max ${n.maxHours}h); starting a new one` };
+    case 'session.other_agent':
+      return {
+        level: 'info',
+        text: `The saved session ${n.sessionId.slice(0, 20)}... belongs to ${agentDisplayName(n.sessionBackend)}, not ${agent}: starting a new ${agent} session`,
+      };
     case 'session.resumed':
       return { level: 'info', text: `Resuming ${agent} session: ${n.sessionId.slice(0, 20)}... (${Math.floor(n.ageHours)}h old)` };
     case 'task.continues':
