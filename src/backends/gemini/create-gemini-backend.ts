@@ -6,6 +6,7 @@ import { modelPrice } from '../price-table.js';
 import { agentEnvironment } from '../agent-environment.js';
 import type { BackendContext } from '../registry.js';
 import { GeminiBackend } from './gemini-backend.js';
+import { GEMINI_CLI_DEFAULT_MODELS } from './gemini-default-models.js';
 import { commandEnvRedaction, geminiUserSettingsPath, redactionWarning } from './gemini-command-env.js';
 import { buildGeminiPolicy } from './gemini-policy.js';
 
@@ -31,8 +32,10 @@ export function createGeminiBackend(ctx: BackendContext): AgentBackend {
   if (untranslated.length > 0)
     logger.warn(`Gemini CLI has no equivalent of ALLOWED_TOOLS ${untranslated.join(', ')}; ${untranslated.length === 1 ? 'it does' : 'they do'} not apply.`);
   // Gemini reports tokens, not cost: without a list price there is no estimate, and so no --max-cost.
-  if (modelPrice(config.geminiModel) === undefined) {
-    const model = config.geminiModel ? `model ${config.geminiModel}` : "Gemini CLI's default model (GEMINI_MODEL is not set)";
+  const models = config.geminiModel ? [config.geminiModel] : GEMINI_CLI_DEFAULT_MODELS;
+  const unpriced = models.filter((model) => modelPrice(model) === undefined);
+  if (unpriced.length > 0) {
+    const model = config.geminiModel ? `model ${config.geminiModel}` : `${unpriced.join(', ')}, which Gemini CLI may run by default (GEMINI_MODEL is not set)`;
     logger.warn(`No list price is known for ${model}: its calls get no cost estimate${config.maxCostUsd > 0 ? ' and --max-cost is not enforced' : ''}.`);
   }
   const secrets = Object.keys(agentEnv.env).filter(isSecretName).sort();

@@ -1,3 +1,4 @@
+import { describeCost } from '../../core/cost-display.js';
 import { isCompletionReason } from '../../core/exit-reasons.js';
 import { formatDuration } from '../../core/time-format.js';
 import type { LoopExit, LoopStop } from '../../engine/loop-events.js';
@@ -27,7 +28,7 @@ export function presentLoopExit(logger: Logger, e: LoopExit): void {
   const t = e.totals;
   const elapsed = (e.endedAt - e.startedAt) / 1000;
   logger.info(
-    `Loops: ${e.iterations}; calls: ${t.calls}; cost: $${t.cost_usd.toFixed(4)}${t.cost_estimated ? ' (estimated)' : ''}; tokens: ${t.input_tokens} in / ${t.output_tokens} out; time: ${formatDuration(elapsed)}`,
+    `Loops: ${e.iterations}; calls: ${t.calls}; cost: ${describeCost({ usd: t.cost_usd, estimated: t.cost_estimated, unknownCalls: t.cost_unknown_calls })}; tokens: ${t.input_tokens} in / ${t.output_tokens} out; time: ${formatDuration(elapsed)}`,
   );
   logger.info(`Exit reason: ${e.reason} (exit code ${e.exitCode})`);
 }

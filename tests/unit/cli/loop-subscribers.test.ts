@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { toEventRecord } from '../../../src/cli/loop/event-log-recorder.js';
 import { createNotifierPolicy } from '../../../src/cli/loop/notifier-policy.js';
 import { createTerminalPresenter } from '../../../src/cli/loop/terminal-presenter.js';
+import { emptyTotals } from '../../../src/core/status-model.js';
 import type { LoopEvent } from '../../../src/engine/loop-events.js';
 import type { NotifyEvent } from '../../../src/ports.js';
 import { createMemoryLogger } from '../../../src/ui/logger.js';
@@ -40,6 +41,23 @@ describe('the terminal presenter', () => {
       '[INFO] Loops: 1; calls: 1; cost: $0.0000; tokens: 0 in / 0 out; time: 0s',
       '[INFO] Exit reason: max_loops (exit code 7)',
     ]);
+  });
+
+  it('never shows a run whose calls had no known price as $0.0000', () => {
+    const exit = (usd: number, unknown: number): LoopEvent => ({
+      type: 'loop.exit',
+      reason: 'max_loops',
+      exitCode: 7,
+      iterations: 2,
+      startedAt: 0,
+      endedAt: 60_000,
+      message: '',
+      totals: { ...emptyTotals(), calls: 2, cost_usd: usd, cost_estimated: usd > 0, cost_unknown_calls: unknown, input_tokens: 2400, output_tokens: 160 },
+    });
+    expect(present([exit(0, 2)]).lines[0]).toBe(
+      '[INFO] Loops: 2; calls: 2; cost: unknown for 2 calls (no price known for the model); tokens: 2400 in / 160 out; time: 1m 0s',
+    );
+    expect(present([exit(0.01, 1)]).lines[0]).toContain('cost: $0.0100 (estimated) + unknown for 1 call (no price known for the model);');
   });
 
   it('shows a wait as a line and a countdown without a terminal', async () => {
