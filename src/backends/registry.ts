@@ -43,6 +43,11 @@ export interface BackendEntry {
    * and ralph-enable write a short one pointing at .ralph/AGENT.md when the project has none.
    */
   instructionsFile?: string;
+  /**
+   * What to do about a denied tool or command, for an agent that does not run with the tools
+   * ALLOWED_TOOLS lists (its own sandbox or rules refused it); lines of the halt screen.
+   */
+  deniedAdvice?: readonly string[];
   /** The command that installs the agent's CLI, for setup lines and messages. */
   install?: string;
   /** What the agent's CLI needs of a sandbox (--sandbox): its own folders, its API hosts. */
@@ -82,6 +87,13 @@ export const BACKENDS = {
     // Cost is estimated from tokens × list price (Codex reports tokens only) when the model is known and listed.
     capabilities: { resume: true, cost: true, liveView: true, permissionDenials: true, usageLimits: true, allowedTools: false },
     instructionsFile: 'AGENTS.md',
+    deniedAdvice: [
+      "Codex CLI's own sandbox refused them: CODEX_EXTRA_ARGS chose its",
+      'sandbox mode, and ALLOWED_TOOLS does not apply to Codex. Give it the',
+      'access the work needs there, for example to write in the project:',
+      '  CODEX_EXTRA_ARGS="--sandbox workspace-write"',
+      'or leave the sandbox mode out, and Codex runs as Ralph runs every agent.',
+    ],
     install: 'npm install -g @openai/codex',
     sandbox: {
       configDirs: [{ path: '~/.codex', variable: 'CODEX_HOME' }],

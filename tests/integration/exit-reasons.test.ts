@@ -119,12 +119,13 @@ describe('exit reasons', () => {
     expect(readJson(join(dir, '.ralph', 'status.json'))).toMatchObject({ status: 'halted', exit_reason: 'permission_denied' });
   });
 
-  it('a compound-command denial whose base is allowed does not halt', async () => {
+  it('a denial whose base command is allowed does not halt, and a plain command is not called compound', async () => {
     const dir = ralphProject({ ralphrc: 'ALLOWED_TOOLS="Write,Bash(npm *)"\n' });
     const fake = fakeClaude([{ fixture: 'json-permission-denied.json', shell: 'echo x > x.txt' }]);
     const r = await ralph(['--pause', '0', '--max-loops', '1'], dir, fake.env);
     expect(r.exitCode).toBe(7);
-    expect(r.stderr).toContain('compound command');
+    expect(r.stderr).toContain('Claude Code refused 1 command whose base command is already in ALLOWED_TOOLS: Bash(npm test)');
+    expect(r.stderr).not.toContain('compound');
   });
 });
 

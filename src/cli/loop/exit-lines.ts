@@ -3,14 +3,16 @@ import { isCompletionReason } from '../../core/exit-reasons.js';
 import { formatDuration } from '../../core/time-format.js';
 import type { LoopExit, LoopStop } from '../../engine/loop-events.js';
 import type { Logger } from '../../ports.js';
-import { renderPermissionDenied } from '../../ui/screens.js';
+import { agentDisplayName, backendEntry, BACKENDS, type BackendName } from '../../backends/registry.js';
+import { renderPermissionDenied, type DenialRemedy } from '../../ui/screens.js';
 
 /** Why the loop stops, in the words (and at the level) that fit the reason. */
-export function presentLoopStop(logger: Logger, e: LoopStop): void {
+export function presentLoopStop(logger: Logger, e: LoopStop, backend: string): void {
   const { reason, detail } = e;
   if (isCompletionReason(reason)) logger.success(`🏁 Graceful exit triggered: ${reason} — ${detail}`);
   else if (reason === 'permission_denied') {
-    if (e.permissionHalt) logger.print(renderPermissionDenied(e.permissionHalt.denied, e.permissionHalt.allowedLine, e.permissionHalt.suggestions));
+    const halt = e.permissionHalt;
+    if (halt) logger.print(renderPermissionDenied(agentDisplayName(backend), halt.denied, denialRemedy(backend, halt)));
   } else if (reason === 'circuit_breaker_open' || reason === 'safety_circuit_breaker') {
     logger.error(`Ralph halted: ${reason} — ${detail}. Run 'ralph --reset-circuit' after fixing the cause.`);
   } else if (reason === 'interrupted') logger.warn(`Interrupted (${e.signal}); state saved. Run 'ralph' to continue.`);
@@ -21,6 +23,13 @@ export function presentLoopStop(logger: Logger, e: LoopStop): void {
   } else if (reason === 'integrity_failure' || reason === 'agent_failure' || reason === 'checkpoint_failed' || reason === 'lock_lost') logger.error(detail);
   else if (reason === 'dry_run' || reason === 'stop_requested') logger.success(`Loop stopped: ${detail}`);
   else logger.warn(`Loop stopped: ${reason} — ${detail}`);
+}
+
+/** ALLOWED_TOOLS for an agent that honours it; the agent's own way for one that does not. */
+function denialRemedy(backend: string, halt: NonNullable<LoopStop['permissionHalt']>): DenialRemedy {
+  const entry = backend in BACKENDS ? backendEntry(backend as BackendName) : undefined;
+  if (entry && !entry.capabilities.allowedTools && entry.deniedAdvice) return { advice: entry.deniedAdvice };
+  return { allowedLine: halt.allowedLine, suggestions: halt.suggestions };
 }
 
 /** The run's totals and its exit code, the last lines of a run. */
