@@ -50,6 +50,8 @@ export interface BackendEntry {
   deniedAdvice?: readonly string[];
   /** The command that installs the agent's CLI, for setup lines and messages. */
   install?: string;
+  /** How the user logs the agent's CLI in once installed, for the "not found" message ("log in with `codex login` …"). */
+  login?: string;
   /** What the agent's CLI needs of a sandbox (--sandbox): its own folders, its API hosts. */
   sandbox: SandboxAgentFacts;
   /** Builds the backend; loaded on demand so read-only commands never pay for it. */
@@ -70,6 +72,7 @@ export const BACKENDS = {
     capabilities: { resume: true, cost: true, liveView: true, permissionDenials: true, usageLimits: true, allowedTools: true },
     instructionsFile: 'CLAUDE.md',
     install: 'npm install -g @anthropic-ai/claude-code',
+    login: 'log in by running `claude` once (or set ANTHROPIC_API_KEY)',
     sandbox: {
       configDirs: [
         { path: '~/.claude', variable: 'CLAUDE_CONFIG_DIR' },
@@ -95,6 +98,7 @@ export const BACKENDS = {
       'or leave the sandbox mode out, and Codex runs as Ralph runs every agent.',
     ],
     install: 'npm install -g @openai/codex',
+    login: 'log in with `codex login` (or set OPENAI_API_KEY)',
     sandbox: {
       configDirs: [{ path: '~/.codex', variable: 'CODEX_HOME' }],
       hosts: ['api.openai.com', 'chatgpt.com', 'auth.openai.com'],
@@ -110,6 +114,7 @@ export const BACKENDS = {
     capabilities: { resume: true, cost: true, liveView: true, permissionDenials: true, usageLimits: true, allowedTools: true },
     instructionsFile: 'GEMINI.md',
     install: 'npm install -g @google/gemini-cli',
+    login: 'log in by running `gemini` once (or set GEMINI_API_KEY)',
     sandbox: {
       configDirs: [{ path: '~/.gemini' }],
       hosts: ['generativelanguage.googleapis.com', 'cloudcode-pa.googleapis.com', 'oauth2.googleapis.com'],
@@ -124,6 +129,7 @@ export const BACKENDS = {
     capabilities: { resume: true, cost: true, liveView: true, permissionDenials: true, usageLimits: true, allowedTools: true },
     instructionsFile: 'AGENTS.md',
     install: 'npm install -g opencode-ai',
+    login: 'log in to your model provider with `opencode auth login`',
     // OpenCode talks to whichever provider its config names: add that host with --sandbox-allow-domain.
     sandbox: {
       configDirs: [{ path: '~/.config/opencode' }, { path: '~/.local/share/opencode' }, { path: '~/.local/state/opencode' }, { path: '~/.cache/opencode' }],

@@ -1,10 +1,5 @@
 import type { ProcessRunner } from '../../ports.js';
-import { checkAgentCli } from '../cli-version-check.js';
-
-const INSTALL_HINT =
-  'Install Claude Code with `npm install -g @anthropic-ai/claude-code` (see https://docs.claude.com/en/docs/claude-code), ' +
-  'or point CLAUDE_CODE_CMD in .ralphrc at it (for example CLAUDE_CODE_CMD="npx @anthropic-ai/claude-code"). ' +
-  'To try Ralph without Claude, use --backend mock or run `ralph demo`.';
+import { agentCliAbout, checkAgentCli } from '../cli-version-check.js';
 
 /** `claude --version` before the first iteration (see checkAgentCli). */
 export function checkClaudeCli(
@@ -14,15 +9,5 @@ export function checkClaudeCli(
   cwd: string,
   warn: (m: string) => void,
 ): Promise<string | undefined> {
-  return checkAgentCli({
-    runner,
-    command,
-    minVersion,
-    cwd,
-    warn,
-    agent: 'Claude Code',
-    commandKey: 'CLAUDE_CODE_CMD',
-    installHint: INSTALL_HINT,
-    updateHint: 'Update it with `npm install -g @anthropic-ai/claude-code@latest` (or `claude update`), then run ralph again.',
-  });
+  return checkAgentCli({ runner, command, minVersion, cwd, warn, ...agentCliAbout('claude') });
 }

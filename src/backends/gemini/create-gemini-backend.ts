@@ -1,7 +1,7 @@
 import type { AgentOwnEnv } from '../../core/agent-env.js';
 import { isSecretName } from '../../core/secret-env.js';
 import type { AgentBackend } from '../../ports.js';
-import { checkCliBeforeLoop } from '../cli-version-check.js';
+import { agentCliAbout, checkCliBeforeLoop } from '../cli-version-check.js';
 import { modelPrice } from '../price-table.js';
 import { agentEnvironment } from '../agent-environment.js';
 import type { BackendContext } from '../registry.js';
@@ -10,10 +10,6 @@ import { GEMINI_CLI_DEFAULT_MODELS } from './gemini-default-models.js';
 import { commandEnvRedaction, geminiUserSettingsPath, redactionWarning } from './gemini-command-env.js';
 import { buildGeminiPolicy } from './gemini-policy.js';
 
-const INSTALL_HINT =
-  'Install Gemini CLI with `npm install -g @google/gemini-cli` (see https://geminicli.com), or point GEMINI_CMD in .ralphrc at it ' +
-  '(for example GEMINI_CMD="npx @google/gemini-cli"). To try Ralph without an agent, use --backend mock or run `ralph demo`.';
-const UPDATE_HINT = 'Update it with `npm install -g @google/gemini-cli@latest`, then run ralph again.';
 
 /**
  * What Gemini CLI needs of the environment for itself: its key and settings (GEMINI_*, GOOGLE_GEMINI_BASE_URL),
@@ -54,10 +50,5 @@ export function createGeminiBackend(ctx: BackendContext): AgentBackend {
 
 /** A missing or too old CLI is one clear message before the loop starts, not a loop of failures. */
 export function checkGeminiBeforeLoop(ctx: BackendContext): Promise<void> {
-  return checkCliBeforeLoop(ctx, ctx.config.geminiCommand, ctx.config.geminiMinVersion, {
-    agent: 'Gemini CLI',
-    commandKey: 'GEMINI_CMD',
-    installHint: INSTALL_HINT,
-    updateHint: UPDATE_HINT,
-  });
+  return checkCliBeforeLoop(ctx, ctx.config.geminiCommand, ctx.config.geminiMinVersion, agentCliAbout('gemini'));
 }

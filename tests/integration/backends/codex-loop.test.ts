@@ -184,6 +184,10 @@ describe('ralph --backend codex against the real Codex CLI', () => {
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toContain("Codex CLI not found: '/nonexistent/codex' could not be started.");
     expect(r.stderr).toContain('npm install -g @openai/codex');
+    // The same shape as every agent's: the login step, the .ralphrc line, the way to try Ralph without it.
+    expect(r.stderr).toContain('`codex login`');
+    expect(r.stderr).toContain('point CODEX_CMD in .ralphrc at it');
+    expect(r.stderr).toContain('--backend mock');
     expect(existsSync(join(dir, '.ralph', 'status.json'))).toBe(false);
   });
 });

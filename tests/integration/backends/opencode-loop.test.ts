@@ -164,3 +164,15 @@ describe('ralph --backend opencode', { timeout: 300_000 }, () => {
     expect(existsSync(join(dir, 'out.log'))).toBe(true);
   });
 });
+
+describe('the OpenCode check before the loop', () => {
+  it('a missing CLI is the one message every agent gives: install, log in, the .ralphrc line, --backend mock (exit 2)', async () => {
+    const r = await ralph(['--backend', 'opencode'], ralphProject({ ralphrc: 'OPENCODE_CMD=/nonexistent/opencode\n' }), cleanEnv());
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain("OpenCode not found: '/nonexistent/opencode' could not be started.");
+    expect(r.stderr).toContain('npm install -g opencode-ai');
+    expect(r.stderr).toContain('`opencode auth login`');
+    expect(r.stderr).toContain('point OPENCODE_CMD in .ralphrc at it (for example OPENCODE_CMD="npx opencode-ai")');
+    expect(r.stderr).toContain('--backend mock');
+  });
+});
