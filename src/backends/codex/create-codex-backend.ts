@@ -1,4 +1,3 @@
-import { join } from 'node:path';
 import { isSecretName } from '../../core/secret-env.js';
 import type { AgentBackend } from '../../ports.js';
 import { agentCliAbout, checkCliBeforeLoop } from '../cli-version-check.js';
@@ -30,7 +29,7 @@ export function createCodexBackend(ctx: BackendContext): AgentBackend {
     env: agentEnv.env,
     hiddenEnv,
     logger,
-    threadUsage: threadUsageFile(join(ctx.paths.dir, 'codex_thread_usage.json')),
+    threadUsage: threadUsageFile(ctx.paths.codexThreadUsage),
     now: () => ctx.clock.now(),
   });
 }
