@@ -80,6 +80,8 @@ export const GEMINI_ERRORS = {
       { '@type': 'type.googleapis.com/google.rpc.RetryInfo', retryDelay: '43200s' },
     ],
   },
+  /** The model has no capacity left for this account: a limit only time lifts, with no reset given. */
+  capacityExhausted: { error: 429, message: 'You have exhausted your capacity on this model. Your quota will reset after some time.' },
   /** A per-minute quota: a short wait lifts it. */
   perMinuteQuota: {
     error: 429,
