@@ -43,9 +43,9 @@ export interface DenialAssessment {
 }
 
 export function describeDenial(denial: PermissionDenial): string {
-  if (denial.tool === 'Bash' && denial.detail !== undefined) {
+  if (denial.detail !== undefined) {
     const cmd = denial.detail.length > 60 ? `${denial.detail.slice(0, 60)}…` : denial.detail;
-    return `Bash(${cmd})`;
+    return `${denial.tool}(${cmd})`;
   }
   return denial.tool;
 }
