@@ -88,8 +88,6 @@ export function describeRefusedDespiteRule(agent: string, deniedCommands: readon
   const n = deniedCommands.length;
   const compound = deniedCommands.some((c) => isCompoundCommand(/^Bash\((.*)\)$/s.exec(c)?.[1] ?? c));
   const what = `${n} ${compound ? 'compound ' : ''}command${n === 1 ? '' : 's'}`;
-  const why = compound
-    ? 'pipes, redirects and chained commands can fall outside a Bash(cmd *) rule'
-    : 'its rule matching did not cover the whole command';
+  const why = compound ? 'pipes, redirects and chained commands can fall outside a Bash(cmd *) rule' : 'its rule matching did not cover the whole command';
   return `${agent} refused ${what} whose base command is already in ALLOWED_TOOLS: ${deniedCommands.join(', ')}. The rule is there; ${why}. The loop continues.`;
 }

@@ -95,7 +95,15 @@ export async function handleApiTransient(s: LoopRun, outcome: Extract<AgentOutco
   const delay = apiRetryDelayMs(attempts, config.apiRetryWaitSeconds);
   // A 529 or a 500 is the service's trouble, not this user's rate limit: each is named as it is.
   const cause = transientCause(outcome.status, outcome.message);
-  s.notice({ code: 'api_retry.waiting', cause, status: outcome.status, attempt: attempts, maxAttempts: config.apiRetryMax, delayMs: delay, message: outcome.message });
+  s.notice({
+    code: 'api_retry.waiting',
+    cause,
+    status: outcome.status,
+    attempt: attempts,
+    maxAttempts: config.apiRetryMax,
+    delayMs: delay,
+    message: outcome.message,
+  });
   const end = await sitOut(
     s,
     { reason: 'api_retry', until: s.now + delay, message: `${describeTransientCause(cause, outcome.status)}, retry ${attempts}/${config.apiRetryMax}` },

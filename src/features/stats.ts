@@ -235,7 +235,9 @@ function describeCounts(counts: Record<string, number>): string {
 function agentRows(stats: MetricsStats): [string, string][] {
   const entries = Object.entries(stats.backends).sort((a, b) => b[1].iterations - a[1].iterations || a[0].localeCompare(b[0]));
   if (entries.length === 0) return [];
-  const parts = entries.map(([name, b]) => `${name} ${b.iterations} iteration${b.iterations === 1 ? '' : 's'}, ${formatCost(b.cost_usd, b.estimated, b.unknown_iterations)}`);
+  const parts = entries.map(
+    ([name, b]) => `${name} ${b.iterations} iteration${b.iterations === 1 ? '' : 's'}, ${formatCost(b.cost_usd, b.estimated, b.unknown_iterations)}`,
+  );
   return [['Agents', parts.join(' · ')]];
 }
 

@@ -128,14 +128,26 @@ describe('formatStatsText', () => {
 
   it('an iteration whose cost is unknown (tokens, no price) is never shown as $0.0000', () => {
     const line = (loop: number, fields: Record<string, unknown>): string =>
-      JSON.stringify({ type: 'iteration', loop, success: true, calls: 1, outcome: 'success', backend: 'gemini', input_tokens: 1200, output_tokens: 80, ...fields });
+      JSON.stringify({
+        type: 'iteration',
+        loop,
+        success: true,
+        calls: 1,
+        outcome: 'success',
+        backend: 'gemini',
+        input_tokens: 1200,
+        output_tokens: 80,
+        ...fields,
+      });
     const onlyUnknown = computeStats(parseMetrics(line(1, { cost_usd: 0, cost_unknown: true })).entries);
     expect(onlyUnknown.cost_usd).toMatchObject({ total: 0, unknown_iterations: 1 });
     const text = formatStatsText(onlyUnknown, 'm');
     expect(text).toMatch(/Cost +unknown for 1 call \(no price known for the model\) total\n/);
     expect(text).toMatch(/Agents +gemini 1 iteration, unknown for 1 call/);
     expect(text).not.toContain('$0.0000');
-    const mixed = computeStats(parseMetrics([line(1, { cost_usd: 0.01, cost_estimated: true }), line(2, { cost_usd: 0, cost_unknown: true })].join('\n')).entries);
+    const mixed = computeStats(
+      parseMetrics([line(1, { cost_usd: 0.01, cost_estimated: true }), line(2, { cost_usd: 0, cost_unknown: true })].join('\n')).entries,
+    );
     expect(formatStatsText(mixed, 'm')).toMatch(/Cost +\$0\.0100 \(estimated\) \+ unknown for 1 call \(no price known for the model\) total\n/);
   });
 });

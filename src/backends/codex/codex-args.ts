@@ -122,9 +122,7 @@ export function runsInCodexSandbox(extraArgs: readonly string[]): boolean {
     const arg = extraArgs[i] as string;
     if (arg === '--full-auto') return true;
     const mode =
-      arg === '--sandbox' || arg === '-s'
-        ? extraArgs[i + 1]
-        : (/^--sandbox=(.*)$/.exec(arg)?.[1] ?? /^sandbox_mode\s*=\s*["']?([\w-]+)["']?$/.exec(arg)?.[1]);
+      arg === '--sandbox' || arg === '-s' ? extraArgs[i + 1] : (/^--sandbox=(.*)$/.exec(arg)?.[1] ?? /^sandbox_mode\s*=\s*["']?([\w-]+)["']?$/.exec(arg)?.[1]);
     if (mode !== undefined && mode !== 'danger-full-access') return true;
   }
   return false;

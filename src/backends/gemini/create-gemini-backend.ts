@@ -10,7 +10,6 @@ import { GEMINI_CLI_DEFAULT_MODELS } from './gemini-default-models.js';
 import { commandEnvRedaction, geminiUserSettingsPath, redactionWarning } from './gemini-command-env.js';
 import { buildGeminiPolicy } from './gemini-policy.js';
 
-
 /**
  * What Gemini CLI needs of the environment for itself: its key and settings (GEMINI_*, GOOGLE_GEMINI_BASE_URL),
  * and the Google credentials of its other ways to log in (Vertex AI, a Google API key, application credentials).

@@ -57,7 +57,10 @@ async function backendRun(name: BackendName, dir: string): Promise<Record<string
       return cleanEnv(env);
     }
     case 'gemini': {
-      const api = await startFakeGeminiApi([{ calls: [{ name: 'write_file', args: { file_path: file, content: 'gemini\n' } }] }, { text: working('Wrote gemini.txt.') }]);
+      const api = await startFakeGeminiApi([
+        { calls: [{ name: 'write_file', args: { file_path: file, content: 'gemini\n' } }] },
+        { text: working('Wrote gemini.txt.') },
+      ]);
       closers.push(() => api.close());
       return cleanEnv(geminiHome(tempDir('switch-gemini-home-'), api));
     }
@@ -100,7 +103,9 @@ describe('one project, every agent in turn', { timeout: 600_000 }, () => {
       expect(readJson(join(dir, '.ralph', 'status.json')), `${name}: ${r.stderr}`).toMatchObject({ exit_reason: 'max_loops', backend: name });
       expect(r.stderr, name).not.toContain('Resuming');
       if (previous !== undefined) {
-        expect(r.stderr, name).toMatch(new RegExp(`The saved session \\S+ belongs to ${agentDisplayName(previous)}, not ${agent}: starting a new ${agent} session`));
+        expect(r.stderr, name).toMatch(
+          new RegExp(`The saved session \\S+ belongs to ${agentDisplayName(previous)}, not ${agent}: starting a new ${agent} session`),
+        );
       }
       expect(readJson(join(dir, '.ralph', '.claude_session_id')), name).toMatchObject({ backend: name });
       // Only the agent's own work is new to git: every file Ralph and the backend wrote is ignored.

@@ -54,7 +54,7 @@ function context(dir: string, backend: BackendName, env: NodeJS.ProcessEnv = {})
 const CLAUDE_CALLS: Record<Scenario, FakeCall> = {
   completed: { fixture: 'json-success-tool-use.json' },
   usage_limit: { fixture: 'json-error-usage-limit.json', exit: 1 },
-  usage_limit_no_reset: { stdout: "Claude AI usage limit reached\n", exit: 1 },
+  usage_limit_no_reset: { stdout: 'Claude AI usage limit reached\n', exit: 1 },
   api_transient: { fixture: 'json-error-rate-limit.json', exit: 1 },
   server_error: { fixture: 'json-error-server-500.json', exit: 1 },
   unrecoverable: { fixture: 'json-error-auth.json', exit: 1 },
@@ -100,7 +100,11 @@ const OPENCODE_TURNS: Record<Scenario, { turns: ChatTurn[]; fallback?: ChatTurn 
     turns: [],
     fallback: {
       status: 429,
-      error: { message: 'You exceeded your current quota, please check your plan and billing details.', type: 'insufficient_quota', code: 'insufficient_quota' },
+      error: {
+        message: 'You exceeded your current quota, please check your plan and billing details.',
+        type: 'insufficient_quota',
+        code: 'insufficient_quota',
+      },
       headers: { ...QUICK_RETRY, 'x-ratelimit-reset-tokens': '2h0m0s' },
     },
   },
@@ -176,7 +180,16 @@ const CODEX_CALLS: Record<Scenario, { replies: ResponsesReply[]; home?: CodexHom
   server_error: { replies: [{ status: 500, error: { type: 'server_error', message: 'The server had an error while processing your request.' } }] },
   unrecoverable: { replies: [], home: { apiKey: 'sk-proj-not-the-right-key-0000' } },
   billing: {
-    replies: [{ status: 429, error: { type: 'insufficient_quota', code: 'insufficient_quota', message: 'You exceeded your current quota, please check your plan and billing details.' } }],
+    replies: [
+      {
+        status: 429,
+        error: {
+          type: 'insufficient_quota',
+          code: 'insufficient_quota',
+          message: 'You exceeded your current quota, please check your plan and billing details.',
+        },
+      },
+    ],
   },
   timeout: { replies: [{ hang: true }] },
   interrupted: { replies: [{ hang: true }] },

@@ -67,9 +67,14 @@ describe('agentCliAbout: one "not found" message for every agent, from the regis
     );
     expect(about.installHint).toContain(`\`${login}`);
     expect(about.updateHint).toBe(`Update it with \`${install}@latest\`, then run ralph again.`);
-    const missing = (await checkAgentCli({ runner: runnerAnswering({ spawnError: 'ENOENT', exitCode: undefined }), command: ['x'], minVersion: '1.0.0', cwd: '/p', warn: () => undefined, ...about }).catch(
-      (e: unknown) => e,
-    )) as RalphError;
+    const missing = (await checkAgentCli({
+      runner: runnerAnswering({ spawnError: 'ENOENT', exitCode: undefined }),
+      command: ['x'],
+      minVersion: '1.0.0',
+      cwd: '/p',
+      warn: () => undefined,
+      ...about,
+    }).catch((e: unknown) => e)) as RalphError;
     expect(missing.message).toBe(`${agent} not found: 'x' could not be started.`);
     expect(missing.hint).toBe(about.installHint);
   });

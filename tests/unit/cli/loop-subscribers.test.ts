@@ -46,7 +46,11 @@ describe('the terminal presenter', () => {
 
   it('names the agent that runs in a denial it refused despite the rule, and its own remedy in the halt screen', () => {
     const start = { type: 'loop.start', backend: 'codex', dryRun: false, maxCallsPerHour: 100, timeoutMinutes: 15, project: '/p' } as unknown as LoopEvent;
-    const analysis = { type: 'analysis', iteration: 1, analysis: makeAnalysis({ hasCompoundCommandLimitation: true, compoundCommandCount: 1, deniedCommands: ['Bash(touch a.txt)'] }) };
+    const analysis = {
+      type: 'analysis',
+      iteration: 1,
+      analysis: makeAnalysis({ hasCompoundCommandLimitation: true, compoundCommandCount: 1, deniedCommands: ['Bash(touch a.txt)'] }),
+    };
     const stop = {
       type: 'loop.stop',
       reason: 'permission_denied',

@@ -40,7 +40,10 @@ describe('parseStoredAgentSession', () => {
 
 describe('the backend a stored session belongs to', () => {
   it('is the one the file names', () => {
-    expect(parseStoredAgentSession('{"session_id": "t-1", "timestamp": "2026-01-01T00:00:00Z", "backend": "codex"}')).toMatchObject({ sessionId: 't-1', backend: 'codex' });
+    expect(parseStoredAgentSession('{"session_id": "t-1", "timestamp": "2026-01-01T00:00:00Z", "backend": "codex"}')).toMatchObject({
+      sessionId: 't-1',
+      backend: 'codex',
+    });
   });
 
   it.each([
