@@ -54,7 +54,7 @@ function context(dir: string, backend: BackendName, env: NodeJS.ProcessEnv = {})
 const CLAUDE_CALLS: Record<Scenario, FakeCall> = {
   completed: { fixture: 'json-success-tool-use.json' },
   usage_limit: { fixture: 'json-error-usage-limit.json', exit: 1 },
-  usage_limit_no_reset: { stdout: 'Claude AI usage limit reached\n', exit: 1 },
+  usage_limit_no_reset: { fixture: 'v2.1.330/json-error-usage-limit-no-reset.json', exit: 1 },
   api_transient: { fixture: 'json-error-rate-limit.json', exit: 1 },
   server_error: { fixture: 'json-error-server-500.json', exit: 1 },
   unrecoverable: { fixture: 'json-error-auth.json', exit: 1 },
@@ -149,7 +149,7 @@ const GEMINI_CALLS: Record<Scenario, FakeCall> = {
 const MOCK_RESPONSES: Record<Scenario, Array<Record<string, unknown>>> = {
   completed: [{ output: ANSWER, cost_usd: 0.03, input_tokens: 120, output_tokens: 40, session_id: 'mock-1' }],
   usage_limit: [{ output: fixtureText('json-error-usage-limit.json'), raw: true, exit_code: 1 }],
-  usage_limit_no_reset: [{ output: 'Claude AI usage limit reached', exit_code: 1 }],
+  usage_limit_no_reset: [{ output: fixtureText('v2.1.330/json-error-usage-limit-no-reset.json'), raw: true, exit_code: 1 }],
   api_transient: [{ output: fixtureText('json-error-rate-limit.json'), raw: true, exit_code: 1 }],
   server_error: [{ output: fixtureText('json-error-server-500.json'), raw: true, exit_code: 1 }],
   unrecoverable: [{ output: fixtureText('json-error-auth.json'), raw: true, exit_code: 1 }],

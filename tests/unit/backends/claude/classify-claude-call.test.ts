@@ -35,6 +35,7 @@ const EXPECTED_KIND: Record<string, AgentOutcome['kind']> = {
   'stream-json-rate-limit-retried-success.jsonl': 'success',
   'json-stall-mid-stream-recovered.json': 'success',
   'json-error-usage-limit.json': 'usage_limit',
+  'json-error-usage-limit-no-reset.json': 'usage_limit',
   'stream-json-error-usage-limit.jsonl': 'usage_limit',
   'json-error-rate-limit.json': 'api_transient',
   'stream-json-error-rate-limit.jsonl': 'api_transient',
