@@ -1,7 +1,8 @@
-// One contract, every registered backend: each scenario is produced the backend's own way (Claude:
-// its recorded real outputs replayed by the fake `claude`; OpenCode: the real CLI against a fake
-// model API on 127.0.0.1; the mock: its script) and must come back
-// as the same neutral result. A new backend adds a folder, a registry entry and a driver here.
+// One contract, every registered backend: each scenario is produced the backend's own way (Claude
+// Code and Gemini CLI: their recorded real outputs replayed by the fake `claude`; Codex and
+// OpenCode: the real CLI against a fake model API on 127.0.0.1; the mock: its script) and must
+// come back as the same neutral result. A new backend adds a folder, a registry entry and a driver
+// here. Resuming after a switch of backend is played by backend-switch.test.ts, every real CLI in turn.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
