@@ -155,7 +155,8 @@ describe('circuit breaker, rate limits and usage limits', () => {
 
   it('an always-failing agent opens the circuit after five failures instead of looping forever', async () => {
     const dir = ralphProject();
-    const fake = fakeClaude([], { default: { fixture: 'json-error-server-500.json', exit: 1 } });
+    // A request the API rejects (400) fails every time; a 5xx would be retried as a passing server error.
+    const fake = fakeClaude([], { default: { fixture: 'json-error-invalid-request.json', exit: 1 } });
     const r = await ralph(['--pause', '0'], dir, fake.env);
     expect(r.exitCode).toBe(3);
     expect(fake.calls()).toHaveLength(5);
