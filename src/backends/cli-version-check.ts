@@ -1,6 +1,8 @@
 import { ExitCode, RalphError } from '../errors.js';
 import type { ProcessRunner } from '../ports.js';
-import type { BackendContext } from './registry.js';
+import { CONFIG_KEYS } from '../config/keys.js';
+import { BACKEND_SETTINGS } from './backend-names.js';
+import { backendEntry, type BackendContext, type BackendEntry, type BackendName } from './registry.js';
 
 /** What a version check needs to know about one agent CLI. */
 export interface AgentCliCheck {
@@ -69,6 +71,27 @@ export async function checkAgentCli(check: AgentCliCheck): Promise<string | unde
 
 /** What messages say about one agent CLI: its name, the key of its command, how to install and update it. */
 export type AgentCliAbout = Pick<AgentCliCheck, 'agent' | 'commandKey' | 'installHint' | 'updateHint'>;
+
+/**
+ * What messages say about a backend's CLI, all from the registry so every agent's "not found"
+ * has one shape: how to install it and log in, the .ralphrc line that points Ralph at it, and
+ * how to try Ralph without it.
+ */
+export function agentCliAbout(name: BackendName): AgentCliAbout {
+  const entry: BackendEntry = backendEntry(name);
+  const field = BACKEND_SETTINGS[name]?.command;
+  const commandKey = field === undefined ? 'the agent command' : CONFIG_KEYS[field].key;
+  const pkg = entry.install?.replace(/^npm install -g\s+/, '');
+  const install = entry.install === undefined ? `Install ${entry.displayName}` : `Install ${entry.displayName} with \`${entry.install}\``;
+  const login = entry.login === undefined ? '' : ` and ${entry.login}`;
+  const example = pkg === undefined ? '' : ` (for example ${commandKey}="npx ${pkg}")`;
+  return {
+    agent: entry.displayName,
+    commandKey,
+    installHint: `${install}${login}, or point ${commandKey} in .ralphrc at it${example}. To try Ralph without an agent, use --backend mock or run \`ralph demo\`.`,
+    updateHint: `Update it with \`${entry.install ?? 'its installer'}@latest\`, then run ralph again.`,
+  };
+}
 
 /**
  * The check a backend runs before its loop's first call, in `env` (the agent's own filtered

@@ -44,6 +44,11 @@ export const MODEL_PRICES: Readonly<Record<string, ModelPrice>> = {
   'gemini-3-flash': { input: 0.5, cachedInput: 0.05, output: 3 },
   'gemini-3.1-pro': { input: 2, cachedInput: 0.2, output: 12 },
   'gemini-3.1-flash-lite': { input: 0.25, cachedInput: 0.025, output: 1.5 },
+  // What Gemini CLI 0.61 runs when no model is set ("auto"): Gemini 3.8 Flash for the work, 3.5 Flash Lite
+  // for its own routing calls, 3.5 Flash where 3.8 is not offered; as Google lists them in late 2026.
+  'gemini-3.8-flash': { input: 0.75, cachedInput: 0.075, output: 3.75 },
+  'gemini-3.5-flash': { input: 1.5, cachedInput: 0.15, output: 9 },
+  'gemini-3.5-flash-lite': { input: 0.3, cachedInput: 0.03, output: 2.5 },
   // Anthropic (OpenCode can run these too)
   'claude-sonnet-4': { input: 3, cachedInput: 0.3, output: 15, cacheWrite: 3.75 },
   'claude-sonnet-4-5': { input: 3, cachedInput: 0.3, output: 15, cacheWrite: 3.75 },

@@ -47,8 +47,15 @@ export interface BackendEntry {
    * and ralph-enable write a short one pointing at .ralph/AGENT.md when the project has none.
    */
   instructionsFile?: string;
+  /**
+   * What to do about a denied tool or command, for an agent that does not run with the tools
+   * ALLOWED_TOOLS lists (its own sandbox or rules refused it); lines of the halt screen.
+   */
+  deniedAdvice?: readonly string[];
   /** The command that installs the agent's CLI, for setup lines and messages. */
   install?: string;
+  /** How the user logs the agent's CLI in once installed, for the "not found" message ("log in with `codex login` …"). */
+  login?: string;
   /** What the agent's CLI needs of a sandbox (--sandbox): its own folders, its API hosts. */
   sandbox: SandboxAgentFacts;
   /** Builds the backend; loaded on demand so read-only commands never pay for it. */
@@ -70,6 +77,7 @@ export const BACKENDS = {
     instructionsFile: 'CLAUDE.md',
     install: 'npm install -g @anthropic-ai/claude-code',
     sandbox: CLAUDE_SANDBOX,
+    login: 'log in by running `claude` once (or set ANTHROPIC_API_KEY)',
     create: async (ctx) => (await import('./claude/create-claude-backend.js')).createClaudeBackend(ctx),
     preflight: async (ctx) => (await import('./claude/create-claude-backend.js')).checkClaudeBeforeLoop(ctx),
   },
@@ -79,8 +87,16 @@ export const BACKENDS = {
     // Cost is estimated from tokens × list price (Codex reports tokens only) when the model is known and listed.
     capabilities: { resume: true, cost: true, liveView: true, permissionDenials: true, usageLimits: true, allowedTools: false },
     instructionsFile: 'AGENTS.md',
+    deniedAdvice: [
+      "Codex CLI's own sandbox refused them: CODEX_EXTRA_ARGS chose its",
+      'sandbox mode, and ALLOWED_TOOLS does not apply to Codex. Give it the',
+      'access the work needs there, for example to write in the project:',
+      '  CODEX_EXTRA_ARGS="--sandbox workspace-write"',
+      'or leave the sandbox mode out, and Codex runs as Ralph runs every agent.',
+    ],
     install: 'npm install -g @openai/codex',
     sandbox: CODEX_SANDBOX,
+    login: 'log in with `codex login` (or set OPENAI_API_KEY)',
     create: async (ctx) => (await import('./codex/create-codex-backend.js')).createCodexBackend(ctx),
     preflight: async (ctx) => (await import('./codex/create-codex-backend.js')).checkCodexBeforeLoop(ctx),
   },
@@ -92,6 +108,7 @@ export const BACKENDS = {
     instructionsFile: 'GEMINI.md',
     install: 'npm install -g @google/gemini-cli',
     sandbox: GEMINI_SANDBOX,
+    login: 'log in by running `gemini` once (or set GEMINI_API_KEY)',
     create: async (ctx) => (await import('./gemini/create-gemini-backend.js')).createGeminiBackend(ctx),
     preflight: async (ctx) => (await import('./gemini/create-gemini-backend.js')).checkGeminiBeforeLoop(ctx),
   },
@@ -102,6 +119,7 @@ export const BACKENDS = {
     instructionsFile: 'AGENTS.md',
     install: 'npm install -g opencode-ai',
     sandbox: OPENCODE_SANDBOX,
+    login: 'log in to your model provider with `opencode auth login`',
     create: async (ctx) => (await import('./opencode/create-opencode-backend.js')).createOpencodeBackend(ctx),
     preflight: async (ctx) => (await import('./opencode/create-opencode-backend.js')).checkOpencodeBeforeLoop(ctx),
   },

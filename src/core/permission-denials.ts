@@ -1,10 +1,10 @@
 import type { PermissionDenial } from '../agent-result.js';
 
 /**
- * Permission denials. Claude Code's `Bash(cmd *)` rules do not match
- * compound commands (`mvn test 2>&1 | tail`), so a denial whose base command is
- * already allowed is a CLI matching limitation, not a missing permission: the
- * loop continues instead of halting.
+ * Permission denials. An agent's `Bash(cmd *)` rules may not match a whole command line
+ * (Claude Code's do not match compound commands such as `mvn test 2>&1 | tail`), so a denial
+ * whose base command is already allowed is the agent's rule matching, not a missing
+ * permission: the loop continues instead of halting.
  */
 
 /** `  mvn clean 2>&1 | tail` → `mvn`. */
@@ -43,9 +43,9 @@ export interface DenialAssessment {
 }
 
 export function describeDenial(denial: PermissionDenial): string {
-  if (denial.tool === 'Bash' && denial.detail !== undefined) {
+  if (denial.detail !== undefined) {
     const cmd = denial.detail.length > 60 ? `${denial.detail.slice(0, 60)}…` : denial.detail;
-    return `Bash(${cmd})`;
+    return `${denial.tool}(${cmd})`;
   }
   return denial.tool;
 }
@@ -72,4 +72,22 @@ export function suggestAllowedTools(denials: readonly PermissionDenial[], allowe
     if (!allowedTools.includes(rule) && !suggestions.includes(rule)) suggestions.push(rule);
   }
   return suggestions;
+}
+
+/** Pipes, redirects, chained or substituted commands: more than one plain command. */
+export function isCompoundCommand(command: string): boolean {
+  return /[|;&<>`]|\$\(/.test(command);
+}
+
+/**
+ * The line that says an agent refused commands ALLOWED_TOOLS already allows by their base
+ * command, in the agent's own name; "compound" only for commands that are.
+ * `deniedCommands` are the display forms (`Bash(npm test | tail)`).
+ */
+export function describeRefusedDespiteRule(agent: string, deniedCommands: readonly string[]): string {
+  const n = deniedCommands.length;
+  const compound = deniedCommands.some((c) => isCompoundCommand(/^Bash\((.*)\)$/s.exec(c)?.[1] ?? c));
+  const what = `${n} ${compound ? 'compound ' : ''}command${n === 1 ? '' : 's'}`;
+  const why = compound ? 'pipes, redirects and chained commands can fall outside a Bash(cmd *) rule' : 'its rule matching did not cover the whole command';
+  return `${agent} refused ${what} whose base command is already in ALLOWED_TOOLS: ${deniedCommands.join(', ')}. The rule is there; ${why}. The loop continues.`;
 }

@@ -126,3 +126,11 @@ export function parseResetTime(text: string, nowMs: number, defaultZone: string)
   }
   return undefined;
 }
+
+/** The next midnight of a zone's wall clock after `nowMs` (when a daily quota of that zone resets). */
+export function nextMidnight(nowMs: number, zone: string): number {
+  const today = wallClock(nowMs, zone);
+  // Noon of today, plus a day, is tomorrow's date in the zone whatever daylight saving does.
+  const tomorrow = wallClock(zonedToEpoch(today.year, today.month, today.day, 12, 0, zone) + 86_400_000, zone);
+  return zonedToEpoch(tomorrow.year, tomorrow.month, tomorrow.day, 0, 0, zone);
+}

@@ -16,6 +16,8 @@ export interface StatusTotals {
   cost_usd: number;
   /** Part of cost_usd is an estimate (tokens × list prices) because the agent reported no cost. */
   cost_estimated: boolean;
+  /** Calls that used tokens but whose cost is unknown (no list price for the model): not counted in cost_usd. */
+  cost_unknown_calls: number;
   input_tokens: number;
   output_tokens: number;
   cache_read_input_tokens: number;
@@ -95,6 +97,7 @@ export function emptyTotals(): StatusTotals {
   return {
     cost_usd: 0,
     cost_estimated: false,
+    cost_unknown_calls: 0,
     input_tokens: 0,
     output_tokens: 0,
     cache_read_input_tokens: 0,

@@ -9,7 +9,7 @@ import type { LoopRun } from './loop-run.js';
 export function analyzeIteration(s: LoopRun, loop: number, agentRun: AgentResult, progress: ProgressFacts, outputLogPath: string): Analysis {
   const { store } = s.deps;
   if (agentRun.sessionId && s.config.sessionContinuity) {
-    store.rememberClaudeSession(agentRun.sessionId, s.now);
+    store.rememberAgentSession(agentRun.sessionId, s.deps.backend.name, s.now);
     s.state.sessionId = agentRun.sessionId;
   }
   const analysis = analyzeResponse(agentRun, { loop, allowedTools: s.config.allowedTools, progress, previousErrorLines: s.state.errorHistory });

@@ -1,4 +1,5 @@
 import type { AgentOutcome, AgentResult } from '../agent-result.js';
+import { isCostUnknown } from '../core/cost-display.js';
 import { claimsCompletion } from '../core/exit-signals.js';
 import { decideIterationVerdict, type CallResult } from '../core/iteration-verdict.js';
 import { recordCallTokens } from '../core/rate-limiter.js';
@@ -24,6 +25,8 @@ export function accountUsage(s: LoopRun, agentRun: AgentResult, outcome: AgentOu
   if (o.cost !== undefined) {
     t.cost_usd += o.cost.usd;
     if (o.cost.source === 'estimated') t.cost_estimated = true;
+  } else if (isCostUnknown(o.cost, o.usage)) {
+    t.cost_unknown_calls += 1;
   }
   if (o.turns !== undefined) t.num_turns += o.turns;
   s.emit({ type: 'agent.result', iteration: s.state.loop, outcome: outcome.kind, run: agentRun });

@@ -1,5 +1,6 @@
 import type { AgentOutcome } from '../agent-result.js';
 import { apiRetryDelayMs, type CallPermit } from '../core/rate-limiter.js';
+import { describeTransientCause, transientCause } from '../core/transient-api-error.js';
 import type { LoopRun, Step } from './loop-run.js';
 import { sitOut, waitEnded } from './waits.js';
 
@@ -63,7 +64,7 @@ export async function handleUsageLimit(s: LoopRun, outcome: Extract<AgentOutcome
 }
 
 /**
- * A transient API error (429, 529 overloaded): retry with growing
+ * A transient API error (429, 529 overloaded, a 5xx server error): retry with growing
  * waits, each retry a counted call, then a clear stop (exit 5).
  */
 export async function handleApiTransient(s: LoopRun, outcome: Extract<AgentOutcome, { kind: 'api_transient' }>): Promise<Step> {
@@ -92,12 +93,20 @@ export async function handleApiTransient(s: LoopRun, outcome: Extract<AgentOutco
   s.state.rate = { ...s.state.rate, apiRetry: { attempts, lastError: outcome.message } };
   store.saveRate(s.state.rate);
   const delay = apiRetryDelayMs(attempts, config.apiRetryWaitSeconds);
-  // A 529 is the service being busy, not this user's rate limit: it is named as it is.
-  const overloaded = outcome.status === 529 || /\boverloaded/i.test(outcome.message);
-  s.notice({ code: 'api_retry.waiting', overloaded, attempt: attempts, maxAttempts: config.apiRetryMax, delayMs: delay, message: outcome.message });
+  // A 529 or a 500 is the service's trouble, not this user's rate limit: each is named as it is.
+  const cause = transientCause(outcome.status, outcome.message);
+  s.notice({
+    code: 'api_retry.waiting',
+    cause,
+    status: outcome.status,
+    attempt: attempts,
+    maxAttempts: config.apiRetryMax,
+    delayMs: delay,
+    message: outcome.message,
+  });
   const end = await sitOut(
     s,
-    { reason: 'api_retry', until: s.now + delay, message: `API ${outcome.status ?? 'rate limit'} error, retry ${attempts}/${config.apiRetryMax}` },
+    { reason: 'api_retry', until: s.now + delay, message: `${describeTransientCause(cause, outcome.status)}, retry ${attempts}/${config.apiRetryMax}` },
     () => s.setAction('api_retry', 'waiting'),
   );
   return waitEnded(end);

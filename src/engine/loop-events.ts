@@ -8,6 +8,7 @@ import type { RollbackFacts } from '../core/rollback-notice.js';
 import type { StatusTotals } from '../core/status-model.js';
 import type { VerifyOutcome } from '../core/verify-feedback.js';
 import type { Refusal } from '../core/sandbox-refusals.js';
+import type { TransientCause } from '../core/transient-api-error.js';
 import type { RunState } from './run-state.js';
 import type { GateRun } from './verify-gate.js';
 
@@ -121,7 +122,7 @@ interface NoticeFacts {
   /** Plain-text output carries no session id, cost or token counts. */
   'agent.output_format': object;
   'api_retry.exhausted': { maxAttempts: number; message: string };
-  'api_retry.waiting': { overloaded: boolean; attempt: number; maxAttempts: number; delayMs: number; message: string };
+  'api_retry.waiting': { cause: TransientCause; status: number | undefined; attempt: number; maxAttempts: number; delayMs: number; message: string };
   'call.failed': { message: string; outputLogPath: string };
   'call.timeout': { timeoutMinutes: number; productive: boolean; filesChanged: number };
   /** A failed call changed files: they stay (no checkpoint, or no --rollback-on-fail), or are rolled back. */
@@ -140,6 +141,8 @@ interface NoticeFacts {
   'plan.verify_fails': object;
   'rollback.failed': { id: string; reason: string; partial: boolean };
   'session.expired': { ageHours: number; maxHours: number };
+  /** The saved session was made by another backend's agent: it is not resumed. */
+  'session.other_agent': { sessionBackend: string; sessionId: string };
   'session.resumed': { sessionId: string; ageHours: number };
   'task.continues': { why: 'exit_signal_false' | 'no_change' };
   'tokens.used': { tokens: number };

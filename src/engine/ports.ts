@@ -36,9 +36,10 @@ export interface LoopStorePort {
   loadErrorHistory(): string[][];
   saveErrorHistory(history: readonly string[][]): void;
   readFixPlan(optionalSections: readonly string[]): FixPlanSummary | undefined;
-  readClaudeSession(): StoredAgentSession | undefined;
-  rememberClaudeSession(sessionId: string, nowMs: number): void;
-  forgetClaudeSession(): void;
+  /** The agent session to resume, with the backend that made it. */
+  readAgentSession(): StoredAgentSession | undefined;
+  rememberAgentSession(sessionId: string, backend: string, nowMs: number): void;
+  forgetAgentSession(): void;
   /** Forgets the agent session and its completion evidence, recording why. */
   resetSession(reason: string, loop: number, nowMs: number): void;
   touchRalphSession(nowMs: number): void;

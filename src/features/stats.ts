@@ -27,6 +27,8 @@ export interface IterationMetric {
   costUsd: number;
   /** The cost is an estimate from tokens and list prices (the agent reported none). */
   costEstimated: boolean;
+  /** The call used tokens but its cost is unknown (no price for its model): costUsd is not its cost. */
+  costUnknown: boolean;
   /** The agent that ran it; lines written before Ralph recorded it have none. */
   backend?: string;
   verify: { passed: boolean } | null;
@@ -62,9 +64,9 @@ export interface MetricsStats {
   total_duration: number;
   tokens: { input: number; output: number; cache_read: number; cache_creation: number; total: number };
   /** `estimated`: part of the total is an estimate from tokens and list prices. */
-  cost_usd: { total: number; per_iteration: number; estimated: boolean };
+  cost_usd: { total: number; per_iteration: number; estimated: boolean; unknown_iterations: number };
   /** Per agent, for the iterations that recorded which agent ran them. */
-  backends: Record<string, { iterations: number; cost_usd: number; estimated: boolean; tokens: number }>;
+  backends: Record<string, { iterations: number; cost_usd: number; estimated: boolean; unknown_iterations: number; tokens: number }>;
   verify: { runs: number; passed: number; failed: number; pass_rate: number };
   /** How the agent calls ended (`success`: the call returned, whatever the iteration amounted to). */
   outcomes: Record<string, number>;
@@ -100,6 +102,7 @@ function toIteration(o: Rec): IterationMetric | undefined {
     cacheCreationTokens: num(o['cache_creation_input_tokens']) ?? 0,
     costUsd: num(o['cost_usd']) ?? 0,
     costEstimated: o['cost_estimated'] === true,
+    costUnknown: o['cost_unknown'] === true,
     ...(typeof o['backend'] === 'string' && o['backend'] !== '' ? { backend: o['backend'] } : {}),
     verify,
   };
@@ -181,7 +184,8 @@ export function computeStats(entries: readonly MetricsEntry[], skippedLines = 0)
   const backends: MetricsStats['backends'] = {};
   for (const i of iterations) {
     if (i.backend === undefined) continue;
-    const b = (backends[i.backend] ??= { iterations: 0, cost_usd: 0, estimated: false, tokens: 0 });
+    const b = (backends[i.backend] ??= { iterations: 0, cost_usd: 0, estimated: false, unknown_iterations: 0, tokens: 0 });
+    if (i.costUnknown) b.unknown_iterations += 1;
     b.iterations += 1;
     b.cost_usd = round(b.cost_usd + i.costUsd, 6);
     b.estimated ||= i.costEstimated;
@@ -197,7 +201,12 @@ export function computeStats(entries: readonly MetricsEntry[], skippedLines = 0)
     success_rate: n > 0 ? round(successful / n, 4) : 0,
     total_duration: round(totalDuration, 2),
     tokens,
-    cost_usd: { total: round(cost, 6), per_iteration: n > 0 ? round(cost / n, 6) : 0, estimated: iterations.some((i) => i.costEstimated) },
+    cost_usd: {
+      total: round(cost, 6),
+      per_iteration: n > 0 ? round(cost / n, 6) : 0,
+      estimated: iterations.some((i) => i.costEstimated),
+      unknown_iterations: iterations.filter((i) => i.costUnknown).length,
+    },
     backends,
     verify: {
       runs: verified.length,
@@ -236,7 +245,9 @@ function describeCounts(counts: Record<string, number>): string {
 function agentRows(stats: MetricsStats): [string, string][] {
   const entries = Object.entries(stats.backends).sort((a, b) => b[1].iterations - a[1].iterations || a[0].localeCompare(b[0]));
   if (entries.length === 0) return [];
-  const parts = entries.map(([name, b]) => `${name} ${b.iterations} iteration${b.iterations === 1 ? '' : 's'}, ${formatCost(b.cost_usd, b.estimated)}`);
+  const parts = entries.map(
+    ([name, b]) => `${name} ${b.iterations} iteration${b.iterations === 1 ? '' : 's'}, ${formatCost(b.cost_usd, b.estimated, b.unknown_iterations)}`,
+  );
   return [['Agents', parts.join(' · ')]];
 }
 
@@ -250,6 +261,12 @@ function callEndings(outcomes: Record<string, number>): Record<string, number> {
   return ended;
 }
 
+/** The run's cost, and per iteration when every iteration's cost is known. */
+function costRow(c: MetricsStats['cost_usd']): string {
+  const total = `${formatCost(c.total, c.estimated, c.unknown_iterations)} total`;
+  return c.unknown_iterations > 0 ? total : `${total} · ${formatUsd(c.per_iteration)} per iteration`;
+}
+
 /** The text report: one row per measure. */
 export function formatStatsText(stats: MetricsStats, source: string): string {
   const rows: [string, string][] = [
@@ -260,7 +277,7 @@ export function formatStatsText(stats: MetricsStats, source: string): string {
       'Tokens',
       `in ${formatCount(stats.tokens.input)} · out ${formatCount(stats.tokens.output)} · cache read ${formatCount(stats.tokens.cache_read)} · cache write ${formatCount(stats.tokens.cache_creation)}`,
     ],
-    ['Cost', `${formatCost(stats.cost_usd.total, stats.cost_usd.estimated)} total · ${formatUsd(stats.cost_usd.per_iteration)} per iteration`],
+    ['Cost', costRow(stats.cost_usd)],
     ...agentRows(stats),
     ['Verify', stats.verify.runs === 0 ? 'no verify runs' : `${stats.verify.runs} runs · ${stats.verify.passed} passed (${percent(stats.verify.pass_rate)})`],
     ['Results', describeCounts(stats.results)],

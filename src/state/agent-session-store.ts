@@ -8,8 +8,8 @@ import { writeJsonAtomic } from './json-file.js';
 import type { RalphPaths } from './paths.js';
 
 /**
- * Agent session continuity: the id to resume, kept as
- * `{"session_id", "timestamp"}` in .claude_session_id. Expiry is measured from
+ * Agent session continuity: the id to resume and the backend that made it, kept as
+ * `{"session_id", "timestamp", "backend"}` in .claude_session_id. Expiry is measured from
  * the session's creation — the original measured idle time because it rewrote
  * the file every loop.
  */
@@ -25,19 +25,19 @@ export function readAgentSession(paths: RalphPaths): StoredAgentSession | undefi
   }
   const parsed = parseStoredAgentSession(text);
   if (!parsed) return undefined;
-  return { sessionId: parsed.sessionId, createdAt: parseIso(parsed.timestamp) ?? statSync(paths.claudeSession).mtimeMs };
+  return { sessionId: parsed.sessionId, createdAt: parseIso(parsed.timestamp) ?? statSync(paths.claudeSession).mtimeMs, backend: parsed.backend };
 }
 
 export function writeAgentSession(paths: RalphPaths, session: StoredAgentSession): void {
-  writeJsonAtomic(paths.claudeSession, { session_id: session.sessionId, timestamp: isoTimestamp(session.createdAt) });
+  writeJsonAtomic(paths.claudeSession, { session_id: session.sessionId, timestamp: isoTimestamp(session.createdAt), backend: session.backend });
 }
 
-/** Keeps the creation time when Claude answers in the same session; a new id starts a new clock. */
-export function rememberAgentSession(paths: RalphPaths, sessionId: string, nowMs: number): void {
+/** Keeps the creation time when the same agent answers in the same session; a new id starts a new clock. */
+export function rememberAgentSession(paths: RalphPaths, sessionId: string, backend: string, nowMs: number): void {
   if (!/^[A-Za-z0-9_-]+$/.test(sessionId)) return;
   const current = readAgentSession(paths);
-  if (current?.sessionId === sessionId) return;
-  writeAgentSession(paths, { sessionId, createdAt: nowMs });
+  if (current?.sessionId === sessionId && current.backend === backend) return;
+  writeAgentSession(paths, { sessionId, createdAt: nowMs, backend });
 }
 
 function newRalphSession(nowMs: number): RalphSession {

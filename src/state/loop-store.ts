@@ -242,15 +242,15 @@ export class LoopStore implements LoopStorePort {
     this.liveLog?.flush();
   }
 
-  readClaudeSession(): StoredAgentSession | undefined {
+  readAgentSession(): StoredAgentSession | undefined {
     return readAgentSession(this.paths);
   }
 
-  rememberClaudeSession(sessionId: string, nowMs: number): void {
-    rememberAgentSession(this.paths, sessionId, nowMs);
+  rememberAgentSession(sessionId: string, backend: string, nowMs: number): void {
+    rememberAgentSession(this.paths, sessionId, backend, nowMs);
   }
 
-  forgetClaudeSession(): void {
+  forgetAgentSession(): void {
     rmSync(this.paths.claudeSession, { force: true });
   }
 

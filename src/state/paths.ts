@@ -27,6 +27,8 @@ export interface RalphPaths {
   tokenCount: string;
   lastReset: string;
   claudeSession: string;
+  /** The Codex backend's token totals of the thread it continues (Codex reports a thread's running totals). */
+  codexThreadUsage: string;
   ralphSession: string;
   ralphSessionHistory: string;
   /** Out of the agent's reach (see runtime-dir.ts): the lock, its holder, what the run started. */
@@ -84,6 +86,7 @@ export function ralphPaths(projectDir: string): RalphPaths {
     tokenCount: join(dir, '.token_count'),
     lastReset: join(dir, '.last_reset'),
     claudeSession: join(dir, '.claude_session_id'),
+    codexThreadUsage: join(dir, 'codex_thread_usage.json'),
     ralphSession: join(dir, '.ralph_session'),
     ralphSessionHistory: join(dir, '.ralph_session_history'),
     stopRequest: join(dir, '.stop'),

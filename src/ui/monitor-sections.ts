@@ -1,3 +1,4 @@
+import { describeCost, formatUsd } from '../core/cost-display.js';
 import { EXIT_REASONS, type ExitReason } from '../core/exit-reasons.js';
 import type { StatusDocument, StatusWaiting } from '../core/status-model.js';
 import { nearCallLimit } from '../core/call-limit.js';
@@ -16,14 +17,11 @@ function field(label: string, ...value: Part[]): Line {
   return [part(`  ${`${label}:`.padEnd(LABEL_WIDTH)}`, 'dim'), ...value];
 }
 
-/** "$0.0313" below a dollar, "$12.34" above. */
-export function formatUsd(value: number): string {
-  return value < 1 ? `$${value.toFixed(4)}` : `$${value.toFixed(2)}`;
-}
+export { formatUsd };
 
-/** A cost as shown to a user: an estimate from tokens and list prices says so. */
-export function formatCost(value: number, estimated: boolean): string {
-  return estimated ? `${formatUsd(value)} (estimated)` : formatUsd(value);
+/** A cost as shown to a user: an estimate from tokens and list prices says so, and so do calls of unknown cost. */
+export function formatCost(value: number, estimated: boolean, unknownCalls = 0): string {
+  return describeCost({ usd: value, estimated, unknownCalls });
 }
 
 /** 1234567 → "1,234,567". */
@@ -107,7 +105,7 @@ export function statusSection(doc: StatusDocument, snapshot: MonitorSnapshot, no
       part(` · cache read ${formatCount(t.cache_read_input_tokens)} · cache write ${formatCount(t.cache_creation_input_tokens)}`, 'dim'),
     ),
   );
-  const cost: Part[] = [part(formatCost(t.cost_usd, t.cost_estimated), 'bold')];
+  const cost: Part[] = [part(formatCost(t.cost_usd, t.cost_estimated, t.cost_unknown_calls), 'bold')];
   if (doc.limits.max_cost_usd > 0) cost.push(part(` of ${formatUsd(doc.limits.max_cost_usd)} limit`));
   cost.push(part(` · ${t.calls} agent call${t.calls === 1 ? '' : 's'} · ${t.num_turns} turns`, 'dim'));
   lines.push(field('Cost', ...cost));

@@ -1,3 +1,4 @@
+import { describeCost } from '../core/cost-display.js';
 import type { StatusDocument } from '../core/status-model.js';
 import { nearCallLimit } from '../core/call-limit.js';
 import { clockTime, parseIso, formatDuration } from '../core/time-format.js';
@@ -24,7 +25,7 @@ export function renderStatusText(doc: StatusDocument, processAlive: boolean, now
   add('Tokens', `${doc.tokens_used_this_hour}${tokenLimit} this hour; run total ${doc.totals.input_tokens} in / ${doc.totals.output_tokens} out`);
   add(
     'Cost',
-    `$${doc.totals.cost_usd.toFixed(4)}${doc.totals.cost_estimated ? ' (estimated)' : ''} this run${doc.limits.max_cost_usd > 0 ? ` (limit $${doc.limits.max_cost_usd})` : ''}`,
+    `${describeCost({ usd: doc.totals.cost_usd, estimated: doc.totals.cost_estimated, unknownCalls: doc.totals.cost_unknown_calls })} this run${doc.limits.max_cost_usd > 0 ? ` (limit $${doc.limits.max_cost_usd})` : ''}`,
   );
   if (doc.circuit) add('Circuit', `${doc.circuit.state}${doc.circuit.reason ? ` — ${doc.circuit.reason}` : ''}`);
   if (doc.verify) {

@@ -47,23 +47,27 @@ export function renderHaltScreen(state: CircuitState, restart = 'ralph'): string
   ].join('\n');
 }
 
-export function renderPermissionDenied(denied: readonly string[], allowedLine: string, suggestions: readonly string[], restart = 'ralph'): string {
-  const lines = [
-    'The agent was denied these tools or commands:',
-    ...denied.map((d) => `  • ${d}`),
-    '',
-    'Allow them in .ralphrc (ALLOWED_TOOLS), for example:',
-    `  ${allowedLine}`,
-  ];
-  if (suggestions.length === 0) lines.push('  (the denied calls need a rule Ralph cannot guess; add them by hand)');
-  lines.push(
-    '',
-    'The default rules let the agent edit, test and commit, but not push,',
-    'publish or pull: allow only what this project needs (a rule such as',
-    'Bash(git push *) lets it push unattended).',
-    '',
-    `Then run:  ralph --reset-session && ${restart}`,
-  );
+/**
+ * How to let the agent do what it was denied: the ALLOWED_TOOLS line, for an agent that runs
+ * with the tools ALLOWED_TOOLS lists; else the agent's own way (its registry entry says it).
+ */
+export type DenialRemedy = { allowedLine: string; suggestions: readonly string[] } | { advice: readonly string[] };
+
+/** `restart` is the command line that started this loop (`ralph`, `ralph run '…'`). */
+export function renderPermissionDenied(agent: string, denied: readonly string[], remedy: DenialRemedy, restart = 'ralph'): string {
+  const lines = [`${agent} was denied these tools or commands:`, ...denied.map((d) => `  • ${d}`), ''];
+  if ('advice' in remedy) lines.push(...remedy.advice);
+  else {
+    lines.push('Allow them in .ralphrc (ALLOWED_TOOLS), for example:', `  ${remedy.allowedLine}`);
+    if (remedy.suggestions.length === 0) lines.push('  (the denied calls need a rule Ralph cannot guess; add them by hand)');
+    lines.push(
+      '',
+      'The default rules let the agent edit, test and commit, but not push,',
+      'publish or pull: allow only what this project needs (a rule such as',
+      'Bash(git push *) lets it push unattended).',
+    );
+  }
+  lines.push('', `Then run:  ralph --reset-session && ${restart}`);
   return box('PERMISSION DENIED - Loop Halted', lines, 72);
 }
 

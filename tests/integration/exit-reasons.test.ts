@@ -119,12 +119,13 @@ describe('exit reasons', () => {
     expect(readJson(join(dir, '.ralph', 'status.json'))).toMatchObject({ status: 'halted', exit_reason: 'permission_denied' });
   });
 
-  it('a compound-command denial whose base is allowed does not halt', async () => {
+  it('a denial whose base command is allowed does not halt, and a plain command is not called compound', async () => {
     const dir = ralphProject({ ralphrc: 'ALLOWED_TOOLS="Write,Bash(npm *)"\n' });
     const fake = fakeClaude([{ fixture: 'json-permission-denied.json', shell: 'echo x > x.txt' }]);
     const r = await ralph(['--pause', '0', '--max-loops', '1'], dir, fake.env);
     expect(r.exitCode).toBe(7);
-    expect(r.stderr).toContain('compound command');
+    expect(r.stderr).toContain('Claude Code refused 1 command whose base command is already in ALLOWED_TOOLS: Bash(npm test)');
+    expect(r.stderr).not.toContain('compound');
   });
 });
 
@@ -166,7 +167,8 @@ describe('circuit breaker, rate limits and usage limits', () => {
 
   it('an always-failing agent opens the circuit after five failures instead of looping forever', async () => {
     const dir = ralphProject();
-    const fake = fakeClaude([], { default: { fixture: 'json-error-server-500.json', exit: 1 } });
+    // A request the API rejects (400) fails every time; a 5xx would be retried as a passing server error.
+    const fake = fakeClaude([], { default: { fixture: 'json-error-invalid-request.json', exit: 1 } });
     const r = await ralph(['--pause', '0'], dir, fake.env);
     expect(r.exitCode).toBe(3);
     expect(fake.calls()).toHaveLength(5);

@@ -43,7 +43,7 @@ describe('computeStats', () => {
       success_rate: 0.4,
       total_duration: 100,
       tokens: { input: 3000, output: 300, cache_read: 5000, cache_creation: 300, total: 8600 },
-      cost_usd: { total: 0.2, per_iteration: 0.04, estimated: false },
+      cost_usd: { total: 0.2, per_iteration: 0.04, estimated: false, unknown_iterations: 0 },
       backends: {},
       verify: { runs: 2, passed: 1, failed: 1, pass_rate: 0.5 },
       outcomes: { success: 3, failed: 1, usage_limit: 1 },
@@ -121,13 +121,38 @@ describe('formatStatsText', () => {
       });
     const parsed = parseMetrics([line(1, 'claude', 0.5, false), line(2, 'codex', 0.25, true), line(3, 'codex', 0.25, true)].join('\n'));
     const stats = computeStats(parsed.entries);
-    expect(stats.cost_usd).toEqual({ total: 1, per_iteration: 0.333333, estimated: true });
+    expect(stats.cost_usd).toEqual({ total: 1, per_iteration: 0.333333, estimated: true, unknown_iterations: 0 });
     expect(stats.backends).toEqual({
-      claude: { iterations: 1, cost_usd: 0.5, estimated: false, tokens: 110 },
-      codex: { iterations: 2, cost_usd: 0.5, estimated: true, tokens: 220 },
+      claude: { iterations: 1, cost_usd: 0.5, estimated: false, unknown_iterations: 0, tokens: 110 },
+      codex: { iterations: 2, cost_usd: 0.5, estimated: true, unknown_iterations: 0, tokens: 220 },
     });
     const text = formatStatsText(stats, 'm');
     expect(text).toMatch(/Cost +\$1\.00 \(estimated\) total/);
     expect(text).toMatch(/Agents +codex 2 iterations, \$0\.5000 \(estimated\) · claude 1 iteration, \$0\.5000\n/);
+  });
+
+  it('an iteration whose cost is unknown (tokens, no price) is never shown as $0.0000', () => {
+    const line = (loop: number, fields: Record<string, unknown>): string =>
+      JSON.stringify({
+        type: 'iteration',
+        loop,
+        success: true,
+        calls: 1,
+        outcome: 'success',
+        backend: 'gemini',
+        input_tokens: 1200,
+        output_tokens: 80,
+        ...fields,
+      });
+    const onlyUnknown = computeStats(parseMetrics(line(1, { cost_usd: 0, cost_unknown: true })).entries);
+    expect(onlyUnknown.cost_usd).toMatchObject({ total: 0, unknown_iterations: 1 });
+    const text = formatStatsText(onlyUnknown, 'm');
+    expect(text).toMatch(/Cost +unknown for 1 call \(no price known for the model\) total\n/);
+    expect(text).toMatch(/Agents +gemini 1 iteration, unknown for 1 call/);
+    expect(text).not.toContain('$0.0000');
+    const mixed = computeStats(
+      parseMetrics([line(1, { cost_usd: 0.01, cost_estimated: true }), line(2, { cost_usd: 0, cost_unknown: true })].join('\n')).entries,
+    );
+    expect(formatStatsText(mixed, 'm')).toMatch(/Cost +\$0\.0100 \(estimated\) \+ unknown for 1 call \(no price known for the model\) total\n/);
   });
 });

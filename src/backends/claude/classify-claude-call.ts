@@ -97,7 +97,9 @@ export function classifyClaudeCall(run: ClaudeRun, nowMs: number, defaultZone: (
     return outcome;
   }
   const status = o.apiErrorStatus;
-  if (status === 429 || status === 529 || o.apiErrorType === 'rate_limit_error' || o.apiErrorType === 'overloaded_error' || TRANSIENT_TEXT.test(recent)) {
+  // A 5xx is the API's passing trouble, like its 529: worth the same retries.
+  const serverError = status !== undefined && status >= 500;
+  if (status === 429 || serverError || o.apiErrorType === 'rate_limit_error' || o.apiErrorType === 'overloaded_error' || TRANSIENT_TEXT.test(recent)) {
     const outcome: AgentOutcome = { kind: 'api_transient', message: failureMessage(run) };
     if (status !== undefined) outcome.status = status;
     return outcome;

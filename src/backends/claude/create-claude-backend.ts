@@ -1,10 +1,9 @@
 import type { AgentBackend, Logger } from '../../ports.js';
 import { adviseOnWithheld, agentEnvFor, agentEnvironment } from '../agent-environment.js';
-import { checkCliBeforeLoop } from '../cli-version-check.js';
+import { agentCliAbout, checkCliBeforeLoop } from '../cli-version-check.js';
 import type { BackendContext } from '../registry.js';
 import { ClaudeBackend } from './claude-backend.js';
 import { claudeCredentials } from './claude-credentials.js';
-import { CLAUDE_CLI_ABOUT } from './claude-version-check.js';
 
 /** The Claude backend of a loop: the configured command, model and tools, in the filtered environment. */
 export function createClaudeBackend(ctx: BackendContext): AgentBackend {
@@ -35,5 +34,5 @@ export function createConversionBackend(command: readonly string[], env: NodeJS.
 /** A missing or too old CLI is one clear message before the loop starts, not a loop of failures. */
 export function checkClaudeBeforeLoop(ctx: BackendContext): Promise<void> {
   const { config } = ctx;
-  return checkCliBeforeLoop(ctx, config.claudeCommand, config.claudeMinVersion, CLAUDE_CLI_ABOUT, agentEnvFor(ctx, claudeCredentials(ctx.env)).env);
+  return checkCliBeforeLoop(ctx, config.claudeCommand, config.claudeMinVersion, agentCliAbout('claude'), agentEnvFor(ctx, claudeCredentials(ctx.env)).env);
 }

@@ -112,3 +112,18 @@ export function redactCodexArgs(invocation: CodexInvocation): string {
   });
   return [invocation.file, ...shown, `<prompt on stdin:${invocation.input.length} chars>`].join(' ');
 }
+
+/**
+ * Whether the extra arguments put Codex's commands in its own sandbox (`--sandbox read-only` or
+ * `workspace-write`, `--full-auto`, or a sandbox_mode setting other than danger-full-access).
+ */
+export function runsInCodexSandbox(extraArgs: readonly string[]): boolean {
+  for (let i = 0; i < extraArgs.length; i += 1) {
+    const arg = extraArgs[i] as string;
+    if (arg === '--full-auto') return true;
+    const mode =
+      arg === '--sandbox' || arg === '-s' ? extraArgs[i + 1] : (/^--sandbox=(.*)$/.exec(arg)?.[1] ?? /^sandbox_mode\s*=\s*["']?([\w-]+)["']?$/.exec(arg)?.[1]);
+    if (mode !== undefined && mode !== 'danger-full-access') return true;
+  }
+  return false;
+}

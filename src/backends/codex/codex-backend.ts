@@ -3,7 +3,7 @@ import type { AgentBackend, AgentRequest, Logger } from '../../ports.js';
 import type { LogCap } from '../../state/capped-log.js';
 import { runAgentProcess } from '../agent-process.js';
 import type { CodexRun } from './classify-codex-call.js';
-import { buildCodexArgs, redactCodexArgs, type CodexInvocation } from './codex-args.js';
+import { buildCodexArgs, redactCodexArgs, runsInCodexSandbox, type CodexInvocation } from './codex-args.js';
 import { createCodexProgressReader } from './codex-progress.js';
 import { toCodexResult } from './codex-result.js';
 import { CodexStreamReader } from './codex-stream.js';
@@ -70,7 +70,7 @@ export class CodexBackend implements AgentBackend {
     const now = o.now ?? Date.now;
     const result = toCodexResult(
       run,
-      { model: o.pricedModel ?? o.model, ...(usageBefore ? { usageBefore } : {}) },
+      { model: o.pricedModel ?? o.model, ...(usageBefore ? { usageBefore } : {}), sandboxed: runsInCodexSandbox(o.extraArgs) },
       now(),
       () => o.timeZone ?? Intl.DateTimeFormat().resolvedOptions().timeZone,
     );

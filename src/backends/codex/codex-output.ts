@@ -26,6 +26,11 @@ export interface CodexOutput {
   toolUses: number;
   lastToolUse?: ToolUse;
   permissionDenials: PermissionDenial[];
+  /**
+   * Commands that failed because the file system or the system refused them ("Read-only file
+   * system", "Permission denied"): under Codex's own sandbox, its refusals.
+   */
+  refusedCommands: PermissionDenial[];
   /** Problems Codex reported that did not fail the turn, and problems reading its output. */
   warnings: string[];
   /** Events read. */
@@ -33,6 +38,8 @@ export interface CodexOutput {
 }
 
 const MAX_KEPT = 20;
+/** What a command prints when the sandbox (or the system) refuses it a write or an action. */
+const REFUSED_OUTPUT = /Read-only file system|Permission denied|Operation not permitted/;
 export const RECONNECTING = /^Reconnecting(?:\.*|…)\s*(\d+)\/(\d+)/;
 
 export class CodexOutputBuilder {
@@ -43,6 +50,7 @@ export class CodexOutputBuilder {
     retries: 0,
     toolUses: 0,
     permissionDenials: [],
+    refusedCommands: [],
     warnings: [],
     events: 0,
   };
@@ -92,6 +100,9 @@ export class CodexOutputBuilder {
       if (use.argument !== undefined) denial.detail = use.argument;
       this.out.permissionDenials.push(denial);
     }
+    if (kind === 'command_execution' && str(item['status']) === 'failed' && REFUSED_OUTPUT.test(outputOf(item)) && this.out.refusedCommands.length < MAX_KEPT) {
+      this.out.refusedCommands.push(use.argument === undefined ? { tool: use.name } : { tool: use.name, detail: use.argument });
+    }
   }
 
   finish(parseWarnings: readonly string[]): CodexOutput {
@@ -119,4 +130,11 @@ export function readUsage(value: unknown): TokenUsage | undefined {
     cacheCreationInputTokens: n(value['cache_write_input_tokens']),
     outputTokens: n(value['output_tokens']),
   };
+}
+
+/** A command item's output, as a string or the digest a long one is kept as. */
+function outputOf(item: Json): string {
+  const output = item['aggregated_output'];
+  if (typeof output === 'string') return output;
+  return isTextDigest(output) ? `${output.head}\n${output.tail}` : '';
 }

@@ -7,6 +7,8 @@ export interface CodexCallFacts {
   model: string;
   /** The thread's token totals before this call, when Ralph knows them (a resumed thread). */
   usageBefore?: TokenUsage;
+  /** Codex ran its commands in its own sandbox (CODEX_EXTRA_ARGS chose one): what it refused is a denial. */
+  sandboxed?: boolean;
 }
 
 /** The neutral result of one Codex CLI run: its outcome, judged here, and what it reported. */
@@ -23,7 +25,7 @@ export function toCodexResult(run: CodexRun, facts: CodexCallFacts, nowMs: numbe
     format: structured ? 'codex-jsonl' : 'text',
     errors: [...o.errors, ...(o.turnFailed !== undefined && !o.errors.includes(o.turnFailed) ? [o.turnFailed] : [])],
     toolUses: o.toolUses,
-    permissionDenials: [...o.permissionDenials, ...refusedEscalations(run.stderrTail)],
+    permissionDenials: [...o.permissionDenials, ...refusedEscalations(run.stderrTail), ...(facts.sandboxed ? o.refusedCommands : [])],
     warnings: o.warnings,
     outputChars: run.stream.chars,
     exitCode: run.exitCode,

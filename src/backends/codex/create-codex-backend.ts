@@ -1,8 +1,7 @@
-import { join } from 'node:path';
 import { isOwnVariable, type AgentOwnEnv } from '../../core/agent-env.js';
 import { isSecretName } from '../../core/secret-env.js';
 import type { AgentBackend } from '../../ports.js';
-import { checkCliBeforeLoop } from '../cli-version-check.js';
+import { agentCliAbout, checkCliBeforeLoop } from '../cli-version-check.js';
 import { adviseOnWithheld, agentEnvFor, agentEnvironment } from '../agent-environment.js';
 import type { BackendContext } from '../registry.js';
 import { CodexBackend } from './codex-backend.js';
@@ -32,7 +31,7 @@ export function createCodexBackend(ctx: BackendContext): AgentBackend {
     env: agentEnv.env,
     hiddenEnv,
     logger,
-    threadUsage: threadUsageFile(join(ctx.paths.dir, 'codex_thread_usage.json')),
+    threadUsage: threadUsageFile(ctx.paths.codexThreadUsage),
     now: () => ctx.clock.now(),
   });
   return adviseOnWithheld(backend, agentEnv.withheld);
@@ -41,18 +40,5 @@ export function createCodexBackend(ctx: BackendContext): AgentBackend {
 /** A missing or too old Codex CLI is one clear message before the loop starts. */
 export function checkCodexBeforeLoop(ctx: BackendContext): Promise<void> {
   const env = agentEnvFor(ctx, codexOwn(ctx, readCodexConfig(ctx.env))).env;
-  return checkCliBeforeLoop(
-    ctx,
-    ctx.config.codexCommand,
-    ctx.config.codexMinVersion,
-    {
-      agent: 'Codex CLI',
-      commandKey: 'CODEX_CMD',
-      installHint:
-        'Install the Codex CLI with `npm install -g @openai/codex` and log in with `codex login` (or set OPENAI_API_KEY), ' +
-        'or point CODEX_CMD in .ralphrc at it (for example CODEX_CMD="npx @openai/codex").',
-      updateHint: 'Update it with `npm install -g @openai/codex@latest`, then run ralph again.',
-    },
-    env,
-  );
+  return checkCliBeforeLoop(ctx, ctx.config.codexCommand, ctx.config.codexMinVersion, agentCliAbout('codex'), env);
 }

@@ -1,4 +1,5 @@
 import type { AgentEnd, AgentOutcome } from '../../agent-result.js';
+import { nextMidnight } from '../../core/reset-time.js';
 import type { GeminiOutput } from './gemini-stream.js';
 
 /** One run of the Gemini CLI: how the process ended and the digest of what it printed. */
@@ -26,11 +27,19 @@ const ADVICE = {
   key: "Gemini CLI's credentials were rejected. Check the API key it uses (GEMINI_API_KEY, or the key in ~/.gemini/.env), or log in again by running `gemini`; then run ralph again.",
   noAuth:
     'Gemini CLI has no way to log in. Set GEMINI_API_KEY, or run `gemini` once and choose how to log in (it is saved in ~/.gemini/settings.json); then run ralph again.',
-  credits: 'The Google account has no credit left for Gemini. Add credits (or switch to a key or plan that has them), then run ralph again.',
+  credits:
+    'The Google project or account cannot pay for Gemini: its billing is off or its credit is used up, which no wait lifts. Enable billing or add credits (Google Cloud console, Billing; or AI Studio), or switch to a key or plan that has them; then run ralph again.',
 };
 
 const BAD_KEY = /API_KEY_INVALID|API key not valid|API key expired|API_KEY_EXPIRED|UNAUTHENTICATED|invalid authentication credentials/i;
-const NO_CREDITS = /INSUFFICIENT_G1_CREDITS_BALANCE|billing (?:is )?(?:not enabled|disabled)|BILLING_DISABLED/i;
+const NO_CREDITS = /INSUFFICIENT_G1_CREDITS_BALANCE|billing (?:is )?(?:not enabled|disabled)|BILLING_DISABLED|requires billing to be enabled/i;
+/**
+ * A per-day quota. Gemini CLI prints its own words for it and leaves the API's RetryInfo out
+ * (`details: [ [Object] ]`), so when the API's message names no delay either, the reset is the
+ * one Google documents for daily quotas: midnight Pacific time.
+ */
+const DAILY_QUOTA = /exhausted your daily quota|PerDay|\bDaily\b/;
+const DAILY_QUOTA_ZONE = 'America/Los_Angeles';
 /** What Gemini CLI itself judges a limit only time lifts (its TerminalQuotaError). */
 const USAGE_LIMIT = /exhausted your daily quota|TerminalQuotaError|exhausted your capacity|MODEL_CAPACITY_EXHAUSTED|QUOTA_EXHAUSTED|PerDay/i;
 const TRANSIENT_STATUS = new Set([408, 429, 499, 500, 502, 503, 504]);
@@ -122,7 +131,7 @@ export function classifyGeminiCall(run: GeminiRun, nowMs: number): AgentOutcome 
   if (status === 401 || BAD_KEY.test(text)) return { kind: 'unrecoverable', message, advice: ADVICE.key, refusedCredentials: true };
   if (USAGE_LIMIT.test(text)) {
     const outcome: AgentOutcome = { kind: 'usage_limit', message: o.errorMessage ? readableGeminiError(o.errorMessage).slice(0, 300) : message };
-    const resetAt = geminiRetryAt(text, nowMs);
+    const resetAt = geminiRetryAt(text, nowMs) ?? (DAILY_QUOTA.test(text) ? nextMidnight(nowMs, DAILY_QUOTA_ZONE) : undefined);
     if (resetAt !== undefined) outcome.resetAt = resetAt;
     return outcome;
   }

@@ -1,7 +1,7 @@
 import type { AgentEnd, AgentOutcome } from '../../agent-result.js';
 import { digestText } from '../../core/text-digest.js';
 import type { OpencodeError, OpencodeOutput } from './opencode-output.js';
-import { resetTimeFromHeaders } from './opencode-reset-time.js';
+import { resetTimeFromBody, resetTimeFromHeaders } from './opencode-reset-time.js';
 
 /** One run of the OpenCode CLI: how the process ended and what it printed. */
 export interface OpencodeRun {
@@ -22,7 +22,16 @@ export interface OpencodeRun {
 const AUTH_ADVICE =
   'OpenCode was refused by the model provider: the API key or login it uses is missing, wrong or expired. Check the key of the provider in OpenCode (`opencode auth login`, or the provider key in opencode.json or its environment variable), then run ralph again.';
 const AUTH_TEXT = /\binvalid[ _-]api[ _-]key\b|\bincorrect api key\b|\bauthentication\b|\bunauthori[sz]ed\b|\bapi key not valid\b/i;
-const LIMIT_TEXT = /\binsufficient_quota\b|\bquota\b|\busage limit\b|\bbilling\b|\bcredit balance\b/i;
+const BILLING_ADVICE =
+  'The model provider says the account has no credit or quota left (billing), which no wait lifts. Add credits or raise the limits of the account at the provider (or give OpenCode a key or plan that has them), then run ralph again.';
+/**
+ * The account cannot pay: OpenAI's `insufficient_quota`, Anthropic's "credit balance is too
+ * low", Google's disabled billing or empty credits, HTTP 402. Not a window that resets.
+ */
+const BILLING_TEXT =
+  /\binsufficient_quota\b|\bcredit balance is too low\b|\bINSUFFICIENT_G1_CREDITS_BALANCE\b|\bBILLING_DISABLED\b|\bbilling (?:is )?(?:not enabled|disabled)\b|\bpayment required\b|\bout of credits\b/i;
+/** A limit of a plan or quota window, which lifts when it resets. */
+const LIMIT_TEXT = /\bquota\b|\busage limit\b|\busage_limit_reached\b/i;
 const TRANSIENT_TEXT = /\boverloaded\b|\brate[ _-]?limit|\btoo many requests\b|\bunavailable\b|\btimed? ?out\b/i;
 const SESSION_BROKEN = /\bsession\b.*\bnot found\b|\bNotFoundError\b|context[ _-]length|\btoo long\b/i;
 
@@ -39,8 +48,9 @@ function classifyError(error: OpencodeError, run: OpencodeRun, nowMs: number): A
   if (error.status === 401 || error.status === 403 || error.name === 'ProviderAuthError' || AUTH_TEXT.test(text)) {
     return { kind: 'unrecoverable', message, advice: AUTH_ADVICE, refusedCredentials: true };
   }
-  if ((error.status === 429 || error.status === 402 || error.status === undefined) && LIMIT_TEXT.test(text)) {
-    const resetAt = resetTimeFromHeaders(error.headers, nowMs);
+  if (error.status === 402 || BILLING_TEXT.test(text)) return { kind: 'unrecoverable', message, advice: BILLING_ADVICE };
+  if ((error.status === 429 || error.status === undefined) && LIMIT_TEXT.test(text)) {
+    const resetAt = resetTimeFromBody(error.body, nowMs) ?? resetTimeFromHeaders(error.headers, nowMs);
     return resetAt === undefined ? { kind: 'usage_limit', message } : { kind: 'usage_limit', message, resetAt };
   }
   // Without a status only the words tell; with one, a 4xx other than 429 is the request's fault.

@@ -1,6 +1,6 @@
 import type { AgentOwnEnv } from '../../core/agent-env.js';
 import type { AgentBackend } from '../../ports.js';
-import { checkCliBeforeLoop } from '../cli-version-check.js';
+import { agentCliAbout, checkCliBeforeLoop } from '../cli-version-check.js';
 import { adviseOnWithheld, agentEnvFor, agentEnvironment } from '../agent-environment.js';
 import type { BackendContext } from '../registry.js';
 import { OpencodeBackend } from './opencode-backend.js';
@@ -29,16 +29,5 @@ export function createOpencodeBackend(ctx: BackendContext): AgentBackend {
 
 /** A missing or too old OpenCode is one clear message before the loop starts, not a loop of failures. */
 export function checkOpencodeBeforeLoop(ctx: BackendContext): Promise<void> {
-  return checkCliBeforeLoop(
-    ctx,
-    ctx.config.opencodeCommand,
-    ctx.config.opencodeMinVersion,
-    {
-      agent: 'OpenCode',
-      commandKey: 'OPENCODE_CMD',
-      installHint: 'Install OpenCode with `npm install -g opencode-ai`, or set OPENCODE_CMD to the command that runs it.',
-      updateHint: 'Update OpenCode with `npm install -g opencode-ai@latest` (or `opencode upgrade`).',
-    },
-    agentEnvFor(ctx, opencodeOwn(ctx)).env,
-  );
+  return checkCliBeforeLoop(ctx, ctx.config.opencodeCommand, ctx.config.opencodeMinVersion, agentCliAbout('opencode'), agentEnvFor(ctx, opencodeOwn(ctx)).env);
 }

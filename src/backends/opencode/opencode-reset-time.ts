@@ -39,3 +39,19 @@ export function resetTimeFromHeaders(headers: Readonly<Record<string, string>>, 
   }
   return latest;
 }
+
+/**
+ * When a limit resets, from the error body the provider sent: `resets_at` (epoch seconds, as
+ * OpenAI's usage_limit_reached carries it), `resets_in_seconds`, or Google's RetryInfo
+ * `retryDelay` ("43200s").
+ */
+export function resetTimeFromBody(body: string | undefined, nowMs: number): number | undefined {
+  if (body === undefined) return undefined;
+  const resetsAt = /"resets_at"\s*:\s*(\d{9,11})\b/.exec(body)?.[1];
+  if (resetsAt !== undefined) return Number(resetsAt) * 1000;
+  const resetsIn = /"resets_in_seconds"\s*:\s*(\d+(?:\.\d+)?)/.exec(body)?.[1];
+  if (resetsIn !== undefined) return Math.round(nowMs + Number(resetsIn) * 1000);
+  const delay = /"retryDelay"\s*:\s*"(\d+(?:\.\d+)?)s"/.exec(body)?.[1];
+  if (delay !== undefined) return Math.round(nowMs + Number(delay) * 1000);
+  return undefined;
+}

@@ -1,4 +1,6 @@
+import { agentDisplayName } from '../../backends/registry.js';
 import { formatDuration } from '../../core/time-format.js';
+import { describeTransientCause } from '../../core/transient-api-error.js';
 import type { Notice } from '../../engine/loop-events.js';
 
 export type NoticeLevel = 'info' | 'warn' | 'error' | 'success' | 'debug';
@@ -20,7 +22,7 @@ export function noticeLine(n: Notice, agent: string): { level: NoticeLevel; text
     case 'api_retry.waiting':
       return {
         level: 'warn',
-        text: `${n.overloaded ? 'API overloaded' : 'Rate limit detected'}, attempt ${n.attempt}/${n.maxAttempts}. Waiting ${formatDuration(n.delayMs / 1000)}... (${n.message})`,
+        text: `${describeTransientCause(n.cause, n.status)}, attempt ${n.attempt}/${n.maxAttempts}. Waiting ${formatDuration(n.delayMs / 1000)}... (${n.message})`,
       };
     case 'call.failed':
       return { level: 'error', text: `❌ ${agent} call failed: ${n.message} — output: ${n.outputLogPath}` };
@@ -78,6 +80,11 @@ export function noticeLine(n: Notice, agent: string): { level: NoticeLevel; text
       };
     case 'session.expired':
       return { level: 'info', text: `Session expired (${Math.floor(n.ageHours)}h old, max ${n.maxHours}h); starting a new one` };
+    case 'session.other_agent':
+      return {
+        level: 'info',
+        text: `The saved session ${n.sessionId.slice(0, 20)}... belongs to ${agentDisplayName(n.sessionBackend)}, not ${agent}: starting a new ${agent} session`,
+      };
     case 'session.resumed':
       return { level: 'info', text: `Resuming ${agent} session: ${n.sessionId.slice(0, 20)}... (${Math.floor(n.ageHours)}h old)` };
     case 'task.continues':

@@ -1,3 +1,4 @@
+import { isCostUnknown } from '../../core/cost-display.js';
 import { isoTimestamp, localTimestamp } from '../../core/time-format.js';
 import type { CallResult } from '../../core/iteration-verdict.js';
 import type { CallProgress, IterationEnd, LoopEvent } from '../../engine/loop-events.js';
@@ -48,6 +49,8 @@ function iterationMetrics(e: IterationEnd, backend: string): Record<string, unkn
     cache_creation_input_tokens: o.usage?.cacheCreationInputTokens ?? 0,
     cost_usd: o.cost?.usd ?? 0,
     cost_estimated: o.cost?.source === 'estimated',
+    // Tokens without a price: cost_usd is 0 here only because nobody knows it.
+    cost_unknown: isCostUnknown(o.cost, o.usage),
     num_turns: o.turns ?? 0,
     files_changed: progress?.filesChanged ?? 0,
     exit_signal: analysis ? analysis.exitSignal : null,

@@ -1,5 +1,6 @@
 import { agentDisplayName } from '../../backends/registry.js';
 import { RECOVERED_MESSAGE, type Transition } from '../../core/circuit-breaker.js';
+import { describeRefusedDespiteRule } from '../../core/permission-denials.js';
 import { formatDuration } from '../../core/time-format.js';
 import { formatEscalationSummary } from '../../core/verify-escalation-summary.js';
 import { describeVerifyFailure } from '../../core/verify-why-line.js';
@@ -57,6 +58,7 @@ export function createTerminalPresenter(o: TerminalPresenterOptions): (event: Lo
   let flushQueued = false;
   // Named from the backend the loop announces, so every line speaks of the agent that runs.
   let agent = 'The agent';
+  let backend = '';
   const toldRefusals = new Set<string>();
   const writeHeldOutput = (): void => {
     flushQueued = false;
@@ -79,6 +81,7 @@ export function createTerminalPresenter(o: TerminalPresenterOptions): (event: Lo
     switch (e.type) {
       case 'loop.start':
         agent = agentDisplayName(e.backend);
+        backend = e.backend;
         logger.success(`🚀 Ralph loop starting (${e.backend} backend${e.dryRun ? ', dry run' : ''})`);
         logger.info(`Max calls/hour: ${e.maxCallsPerHour}; timeout: ${e.timeoutMinutes} min; project: ${e.project}`);
         return;
@@ -110,11 +113,7 @@ export function createTerminalPresenter(o: TerminalPresenterOptions): (event: Lo
         const a = e.analysis;
         for (const warning of a.warnings) logger.warn(`Analysis: ${warning}`);
         logger.print(renderAnalysisSummary(a));
-        if (a.hasCompoundCommandLimitation) {
-          logger.warn(
-            `Claude CLI denied ${a.compoundCommandCount} compound command(s) whose base command is already in ALLOWED_TOOLS: ${a.deniedCommands.join(', ')}. This is a Claude CLI matching limitation (pipes/redirects bypass Bash(cmd *) rules); the loop continues.`,
-          );
-        }
+        if (a.hasCompoundCommandLimitation) logger.warn(describeRefusedDespiteRule(agent, a.deniedCommands));
         return;
       }
       case 'verify.result':
@@ -179,7 +178,7 @@ export function createTerminalPresenter(o: TerminalPresenterOptions): (event: Lo
         return;
       }
       case 'loop.stop':
-        presentLoopStop(logger, e, o.restartCommand);
+        presentLoopStop(logger, e, backend, o.restartCommand);
         return;
       case 'loop.exit':
         presentLoopExit(logger, e);

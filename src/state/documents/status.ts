@@ -25,6 +25,7 @@ const totals = v.fallback(
     {
       cost_usd: finite(),
       cost_estimated: flag(),
+      cost_unknown_calls: finite(),
       input_tokens: finite(),
       output_tokens: finite(),
       cache_read_input_tokens: finite(),

@@ -11,6 +11,8 @@ import type { AddressInfo } from 'node:net';
 export interface MessagesTurn {
   text?: string;
   toolUse?: Array<{ name: string; input: Record<string, unknown> }>;
+  /** An HTTP error with the API's error document and headers, given to this and every later request. */
+  error?: { status: number; type: string; message: string; headers?: Record<string, string> };
 }
 
 export interface RecordedMessagesRequest {
@@ -110,7 +112,13 @@ export async function startFakeMessagesApi(turns: MessagesTurn[]): Promise<FakeM
       } else {
         n = served;
         turn = turns[served] ?? { text: 'No more scripted turns.' };
-        served += 1;
+        if (turn.error === undefined) served += 1;
+      }
+      if (turn.error) {
+        const { status, type, message, headers } = turn.error;
+        res.writeHead(status, { 'content-type': 'application/json', 'request-id': `req_fake_${n}`, ...headers });
+        res.end(JSON.stringify({ type: 'error', error: { type, message } }));
+        return;
       }
       if (body['stream'] === true) {
         streamMessage(res, n, model, turn);

@@ -63,6 +63,43 @@ export const GEMINI_ERRORS = {
       { '@type': 'type.googleapis.com/google.rpc.RetryInfo', retryDelay: '47102s' },
     ],
   },
+  /** A daily quota whose reset only the RetryInfo carries (12 h); the message names no delay. */
+  dailyQuotaRetryInfoOnly: {
+    error: 429,
+    message: 'Quota exceeded for metric: generativelanguage.googleapis.com/generate_content_free_tier_requests, limit: 250, model: gemini-2.5-flash',
+    details: [
+      {
+        '@type': 'type.googleapis.com/google.rpc.QuotaFailure',
+        violations: [
+          {
+            quotaMetric: 'generativelanguage.googleapis.com/generate_content_free_tier_requests',
+            quotaId: 'GenerateRequestsPerDayPerProjectPerModel-FreeTier',
+          },
+        ],
+      },
+      { '@type': 'type.googleapis.com/google.rpc.RetryInfo', retryDelay: '43200s' },
+    ],
+  },
+  /** The model has no capacity left for this account: a limit only time lifts, with no reset given. */
+  capacityExhausted: { error: 429, message: 'You have exhausted your capacity on this model. Your quota will reset after some time.' },
+  /** A per-minute quota: a short wait lifts it. */
+  perMinuteQuota: {
+    error: 429,
+    message: 'Resource has been exhausted (e.g. check quota).',
+    details: [
+      {
+        '@type': 'type.googleapis.com/google.rpc.QuotaFailure',
+        violations: [{ quotaMetric: 'generativelanguage.googleapis.com/generate_content_requests', quotaId: 'GenerateRequestsPerMinutePerProjectPerModel' }],
+      },
+    ],
+  },
+  /** What Google answers a project whose billing is off: no wait helps. */
+  billingDisabled: {
+    error: 403,
+    message:
+      'This API method requires billing to be enabled. Please enable billing on project #123456789012 by visiting https://console.developers.google.com/billing/enable?project=123456789012 then retry. If you enabled billing for this project recently, wait a few minutes for the action to propagate to our systems and retry.',
+    details: [{ '@type': 'type.googleapis.com/google.rpc.ErrorInfo', reason: 'BILLING_DISABLED', domain: 'googleapis.com' }],
+  },
   serverError: { error: 500, message: 'An internal error has occurred.' },
 } satisfies Record<string, GeminiTurn>;
 

@@ -11,7 +11,7 @@ import type { AddressInfo } from 'node:net';
 export type ChatTurn =
   | { text: string }
   | { tool: string; args: Record<string, unknown> }
-  | { status: number; error: { message: string; type?: string; code?: string }; headers?: Record<string, string> }
+  | { status: number; error: { message: string; type?: string; code?: string; [key: string]: unknown }; headers?: Record<string, string> }
   | { hang: true };
 
 export interface RecordedRequest {

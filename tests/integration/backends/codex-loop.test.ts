@@ -110,6 +110,34 @@ describe('ralph --backend codex against the real Codex CLI', () => {
     expect(readJson(join(dir, '.ralph', 'status.json'))).toMatchObject({ exit_reason: 'usage_limit', exit_code: 5 });
   });
 
+  it("a write Codex's read-only sandbox refuses halts as a permission denial with Codex's own remedy (exit 4)", async () => {
+    const dir = ralphProject({ ralphrc: `${RALPHRC}CODEX_EXTRA_ARGS="--sandbox read-only"\n` });
+    // The short pause lets Codex report the command before its refusal (it may drop the event of an instant failure).
+    api.script([shellCall('sleep 1; touch hello.txt'), { text: inProgress('The sandbox refused to create hello.txt.') }]);
+    const r = await ralph(['--backend', 'codex', '--pause', '0'], dir, codexEnv());
+    expect(r.exitCode, r.stderr).toBe(4);
+    expect(r.stderr).toContain('Codex CLI was denied these tools or commands:');
+    expect(r.stderr).toContain('Shell(sleep 1; touch hello.txt)');
+    expect(r.stderr).toContain('CODEX_EXTRA_ARGS="--sandbox workspace-write"');
+    expect(r.stderr).not.toContain('ALLOWED_TOOLS=');
+    expect(readJson(join(dir, '.ralph', 'status.json'))).toMatchObject({ exit_reason: 'permission_denied' });
+  });
+
+  it('an HTTP 500 is a passing server error, retried with growing waits, never called a rate limit', async () => {
+    const dir = ralphProject({ ralphrc: `${RALPHRC}API_RETRY_WAIT_SECONDS=0\n` });
+    const first = api.requests.length;
+    api.script([
+      { status: 500, error: { type: 'server_error', message: 'The server had an error while processing your request.' } },
+      { text: inProgress('Done after the outage.') },
+    ]);
+    const r = await ralph(['--backend', 'codex', '--pause', '0', '--max-loops', '2'], dir, codexEnv());
+    expect(r.stderr).toMatch(/API server error, a passing fault on the provider's side, attempt 1\/3/);
+    expect(r.stderr).not.toContain('Rate limit detected');
+    // The retry is the loop's next call, which goes through.
+    expect(api.requests.length - first).toBe(2);
+    expect(readJson(join(dir, '.ralph', 'status.json'))).toMatchObject({ exit_reason: 'max_loops' });
+  });
+
   it('an exhausted quota stops at the first call with what to do', async () => {
     const dir = ralphProject({ ralphrc: RALPHRC });
     const first = api.requests.length;
@@ -185,6 +213,10 @@ describe('ralph --backend codex against the real Codex CLI', () => {
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toContain("Codex CLI not found: '/nonexistent/codex' could not be started.");
     expect(r.stderr).toContain('npm install -g @openai/codex');
+    // The same shape as every agent's: the login step, the .ralphrc line, the way to try Ralph without it.
+    expect(r.stderr).toContain('`codex login`');
+    expect(r.stderr).toContain('point CODEX_CMD in .ralphrc at it');
+    expect(r.stderr).toContain('--backend mock');
     expect(existsSync(join(dir, '.ralph', 'status.json'))).toBe(false);
   });
 });

@@ -1,7 +1,8 @@
-// One contract, every registered backend: each scenario is produced the backend's own way (Claude:
-// its recorded real outputs replayed by the fake `claude`; OpenCode: the real CLI against a fake
-// model API on 127.0.0.1; the mock: its script) and must come back
-// as the same neutral result. A new backend adds a folder, a registry entry and a driver here.
+// One contract, every registered backend: each scenario is produced the backend's own way (Claude
+// Code and Gemini CLI: their recorded real outputs replayed by the fake `claude`; Codex and
+// OpenCode: the real CLI against a fake model API on 127.0.0.1; the mock: its script) and must
+// come back as the same neutral result. A new backend adds a folder, a registry entry and a driver
+// here. Resuming after a switch of backend is played by backend-switch.test.ts, every real CLI in turn.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
@@ -10,6 +11,7 @@ import { BACKEND_NAMES, BACKENDS, backendEntry, type BackendContext, type Backen
 import { loadConfig } from '../../../src/config/load-config.js';
 import { createProcessRunner } from '../../../src/infra/process-runner.js';
 import { systemClock } from '../../../src/infra/system-clock.js';
+import { transientCause } from '../../../src/core/transient-api-error.js';
 import type { AgentBackend } from '../../../src/ports.js';
 import { ralphPaths } from '../../../src/state/paths.js';
 import { createMemoryLogger } from '../../../src/ui/logger.js';
@@ -22,7 +24,19 @@ import { tempDir } from '../../helpers/temp-dir.js';
 import { agentCli } from '../../helpers/agent-clis.js';
 
 type Scenario =
-  'completed' | 'usage_limit' | 'api_transient' | 'unrecoverable' | 'timeout' | 'interrupted' | 'failed' | 'fatal' | 'permission_denied' | 'streamed';
+  | 'completed'
+  | 'usage_limit'
+  | 'usage_limit_no_reset'
+  | 'api_transient'
+  | 'server_error'
+  | 'unrecoverable'
+  | 'billing'
+  | 'timeout'
+  | 'interrupted'
+  | 'failed'
+  | 'fatal'
+  | 'permission_denied'
+  | 'streamed';
 
 /** Makes a backend whose next call plays `scenario` in project `dir`. */
 type Driver = (scenario: Scenario, dir: string) => Promise<AgentBackend>;
@@ -42,8 +56,11 @@ function context(dir: string, backend: BackendName, env: NodeJS.ProcessEnv = {})
 const CLAUDE_CALLS: Record<Scenario, FakeCall> = {
   completed: { fixture: 'json-success-tool-use.json' },
   usage_limit: { fixture: 'json-error-usage-limit.json', exit: 1 },
+  usage_limit_no_reset: { fixture: 'v2.1.330/json-error-usage-limit-no-reset.json', exit: 1 },
   api_transient: { fixture: 'json-error-rate-limit.json', exit: 1 },
+  server_error: { fixture: 'json-error-server-500.json', exit: 1 },
   unrecoverable: { fixture: 'json-error-auth.json', exit: 1 },
+  billing: { fixture: 'json-error-credit-balance.json', exit: 1 },
   timeout: { fixture: 'json-success-tool-use.json', sleep_ms: 20_000 },
   interrupted: { fixture: 'json-success-tool-use.json', sleep_ms: 20_000 },
   failed: { stdout: '', stderr: 'fatal: model unavailable\n', exit: 3 },
@@ -63,15 +80,36 @@ const OPENCODE_TURNS: Record<Scenario, { turns: ChatTurn[]; fallback?: ChatTurn 
     turns: [],
     fallback: {
       status: 429,
-      error: { message: 'You exceeded your current quota, please check your plan and billing details.', type: 'insufficient_quota' },
-      headers: { ...QUICK_RETRY, 'x-ratelimit-reset-tokens': '2h0m0s' },
+      error: { message: 'The usage limit has been reached', type: 'usage_limit_reached', resets_at: Date.parse('2026-11-22T14:39:00Z') / 1000 },
+      headers: QUICK_RETRY,
     },
+  },
+  usage_limit_no_reset: {
+    turns: [],
+    fallback: { status: 429, error: { message: 'The usage limit has been reached', type: 'usage_limit_reached' }, headers: QUICK_RETRY },
   },
   api_transient: {
     turns: [],
     fallback: { status: 429, error: { message: 'Rate limit reached for requests', type: 'requests' }, headers: QUICK_RETRY },
   },
+  server_error: {
+    turns: [],
+    fallback: { status: 500, error: { message: 'The server had an error while processing your request.', type: 'server_error' }, headers: QUICK_RETRY },
+  },
   unrecoverable: { turns: [{ status: 401, error: { message: 'Invalid API key', type: 'invalid_request_error', code: 'invalid_api_key' } }] },
+  // OpenAI's answer to an account with no credit: billing, not a limit that resets.
+  billing: {
+    turns: [],
+    fallback: {
+      status: 429,
+      error: {
+        message: 'You exceeded your current quota, please check your plan and billing details.',
+        type: 'insufficient_quota',
+        code: 'insufficient_quota',
+      },
+      headers: { ...QUICK_RETRY, 'x-ratelimit-reset-tokens': '2h0m0s' },
+    },
+  },
   timeout: { turns: [{ hang: true }] },
   interrupted: { turns: [{ hang: true }] },
   failed: { turns: [{ status: 400, error: { message: 'fatal: model unavailable', type: 'invalid_request_error' } }] },
@@ -92,8 +130,15 @@ const geminiStderr = (name: string): string => readFileSync(join(GEMINI_FIXTURES
 const GEMINI_CALLS: Record<Scenario, FakeCall> = {
   completed: { fixture: 'stream-json-success-tool-use.jsonl' },
   usage_limit: { fixture: 'stream-json-error-daily-quota.jsonl', stderr: geminiStderr('stream-json-error-daily-quota.stderr.txt'), exit: 173 },
+  usage_limit_no_reset: {
+    fixture: 'stream-json-error-capacity-exhausted.jsonl',
+    stderr: geminiStderr('stream-json-error-capacity-exhausted.stderr.txt'),
+    exit: 173,
+  },
   api_transient: { fixture: 'stream-json-error-rate-limit.jsonl', stderr: geminiStderr('stream-json-error-rate-limit.stderr.txt'), exit: 173 },
+  server_error: { fixture: 'stream-json-error-server-500.jsonl', stderr: geminiStderr('stream-json-error-server-500.stderr.txt'), exit: 244 },
   unrecoverable: { fixture: 'stream-json-error-bad-api-key.jsonl', stderr: geminiStderr('stream-json-error-bad-api-key.stderr.txt'), exit: 144 },
+  billing: { fixture: 'stream-json-error-billing-disabled.jsonl', stderr: geminiStderr('stream-json-error-billing-disabled.stderr.txt'), exit: 147 },
   timeout: { fixture: 'stream-json-success-tool-use.jsonl', sleep_ms: 20_000 },
   interrupted: { fixture: 'stream-json-success-tool-use.jsonl', sleep_ms: 20_000 },
   failed: { stdout: '', stderr: 'fatal: model unavailable\n', exit: 3 },
@@ -106,8 +151,11 @@ const GEMINI_CALLS: Record<Scenario, FakeCall> = {
 const MOCK_RESPONSES: Record<Scenario, Array<Record<string, unknown>>> = {
   completed: [{ output: ANSWER, cost_usd: 0.03, input_tokens: 120, output_tokens: 40, session_id: 'mock-1' }],
   usage_limit: [{ output: fixtureText('json-error-usage-limit.json'), raw: true, exit_code: 1 }],
+  usage_limit_no_reset: [{ output: fixtureText('v2.1.330/json-error-usage-limit-no-reset.json'), raw: true, exit_code: 1 }],
   api_transient: [{ output: fixtureText('json-error-rate-limit.json'), raw: true, exit_code: 1 }],
+  server_error: [{ output: fixtureText('json-error-server-500.json'), raw: true, exit_code: 1 }],
   unrecoverable: [{ output: fixtureText('json-error-auth.json'), raw: true, exit_code: 1 }],
+  billing: [{ output: fixtureText('json-error-credit-balance.json'), raw: true, exit_code: 1 }],
   timeout: [{ output: ANSWER, delay_ms: 60_000 }],
   interrupted: [{ output: ANSWER, delay_ms: 60_000 }],
   failed: [{ output: 'fatal: model unavailable', exit_code: 3 }],
@@ -129,8 +177,22 @@ const CODEX_CALLS: Record<Scenario, { replies: ResponsesReply[]; home?: CodexHom
       },
     ],
   },
+  usage_limit_no_reset: { replies: [{ status: 429, error: { type: 'usage_limit_reached', message: 'The usage limit has been reached' } }] },
   api_transient: { replies: [{ status: 429, error: { type: 'requests', code: 'rate_limit_exceeded', message: 'Rate limit reached.' } }] },
+  server_error: { replies: [{ status: 500, error: { type: 'server_error', message: 'The server had an error while processing your request.' } }] },
   unrecoverable: { replies: [], home: { apiKey: 'sk-proj-not-the-right-key-0000' } },
+  billing: {
+    replies: [
+      {
+        status: 429,
+        error: {
+          type: 'insufficient_quota',
+          code: 'insufficient_quota',
+          message: 'You exceeded your current quota, please check your plan and billing details.',
+        },
+      },
+    ],
+  },
   timeout: { replies: [{ hang: true }] },
   interrupted: { replies: [{ hang: true }] },
   failed: { replies: [{ status: 400, error: { type: 'invalid_request_error', message: 'fatal: model unavailable' } }] },
@@ -280,6 +342,23 @@ describe.each(BACKEND_NAMES)('backend %s', { timeout: 300_000 }, (name) => {
   it('usage_limit: with the reset time the agent gave', async () => {
     const { result } = await play(name, 'usage_limit');
     expect(result.outcome).toMatchObject({ kind: 'usage_limit', resetAt: expectedOf(name).resetAt });
+  });
+
+  it('usage_limit without a reset: still a limit to wait for (the configured wait), never a failure', async () => {
+    const { result } = await play(name, 'usage_limit_no_reset');
+    expect(result.outcome.kind).toBe('usage_limit');
+    expect(result.outcome).not.toHaveProperty('resetAt');
+  });
+
+  it('billing: no credit or quota left stops with advice, never a limit to wait for', async () => {
+    const { result } = await play(name, 'billing');
+    expect(result.outcome).toMatchObject({ kind: 'unrecoverable', message: expect.any(String), advice: expect.stringMatching(/credit|billing|quota/i) });
+  });
+
+  it('server_error: a 5xx is a passing server error worth a retry, not a rate limit', async () => {
+    const { result } = await play(name, 'server_error');
+    expect(result.outcome.kind).toBe('api_transient');
+    if (result.outcome.kind === 'api_transient') expect(transientCause(result.outcome.status, result.outcome.message)).toBe('server_error');
   });
 
   it('api_transient: a rate-limited API is worth a retry', async () => {

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { GeminiBackend } from '../../../src/backends/gemini/gemini-backend.js';
 import { DEFAULT_ALLOWED_TOOLS } from '../../../src/config/keys.js';
+import { nextMidnight } from '../../../src/core/reset-time.js';
 import { createMemoryLogger } from '../../../src/ui/logger.js';
 import { FAKE_GEMINI_KEY, GEMINI_ERRORS, geminiHome, startFakeGeminiApi, type FakeGeminiApi, type GeminiTurn } from '../../helpers/fake-api/gemini.js';
 import { isRunning, killTracked, pidFromFile, survivors, track } from '../../helpers/processes.js';
@@ -119,6 +120,33 @@ describe('ralph --backend gemini against the real Gemini CLI', { timeout: 240_00
     expect(r.exitCode).toBe(5);
     expect(api?.requests).toHaveLength(1);
     expect(readJson(join(dir, '.ralph', 'status.json'))).toMatchObject({ exit_reason: 'usage_limit' });
+  });
+
+  it('a daily quota whose reset only the API’s RetryInfo carries lifts at midnight Pacific time, not in an hour', async () => {
+    const dir = ralphProject({ ralphrc: RALPHRC });
+    const env = await geminiEnv([GEMINI_ERRORS.dailyQuotaRetryInfoOnly]);
+    const before = Date.now();
+    const r = await ralph(['--backend', 'gemini', '--pause', '0', '--max-runtime', '60'], dir, env, 120_000);
+    expect(r.exitCode, r.stderr).toBe(5);
+    const shown = /the limit resets at ([^\n]+), after --max-runtime ends/.exec(r.stderr)?.[1] ?? '';
+    // The wait Ralph chose: Google's daily reset plus Ralph's 30-90 s of jitter (UTC, C locale).
+    const midnight = nextMidnight(before, 'America/Los_Angeles');
+    const until = Date.parse(`${shown} UTC`);
+    expect(until).toBeGreaterThanOrEqual(midnight);
+    expect(until).toBeLessThanOrEqual(midnight + 91_000);
+  });
+
+  it("on Gemini CLI's default model (no GEMINI_MODEL) a call has an estimated cost, never $0.0000 and no price warning", async () => {
+    const dir = ralphProject({ ralphrc: `GEMINI_CMD="${GEMINI}"\n` });
+    const env = await geminiEnv([done('All done.'), done('Nothing left to do.')]);
+    const r = await ralph(['--backend', 'gemini', '--pause', '0', '--max-loops', '1'], dir, env, 120_000);
+    expect(r.stderr).not.toContain('No list price');
+    expect(r.stderr).toMatch(/cost: \$0\.\d{4} \(estimated\);/);
+    expect(r.stderr).not.toContain('cost: $0.0000');
+    expect(api?.requests[0]?.model).toBe('gemini-3.8-flash');
+    const totals = readJson(join(dir, '.ralph', 'status.json'))['totals'] as Record<string, number>;
+    expect(totals['cost_usd']).toBeGreaterThan(0);
+    expect(totals['cost_unknown_calls']).toBe(0);
   });
 
   it('a server error that outlasts Gemini’s own retries is retried by Ralph, and the loop goes on', async () => {

@@ -94,10 +94,8 @@ describe('ralph --backend opencode', { timeout: 300_000 }, () => {
     expect(readJson(join(dir, '.ralph', 'status.json'))).toMatchObject({ exit_reason: 'agent_failure', exit_code: 1 });
   });
 
-  it('a quota that outlasts OpenCode’s own retries is a usage limit with its reset time (exit 5 past --max-runtime)', async () => {
+  it("OpenAI's insufficient_quota is billing: it stops at the first call with advice (agent_failure, exit 1), never waits", async () => {
     const dir = ralphProject({ ralphrc: RALPHRC });
-    // OpenCode waits what retry-after says (1 s) between its own five retries; the OpenAI-style
-    // reset header says when the quota really comes back.
     const quota: ChatTurn = {
       status: 429,
       error: {
@@ -108,16 +106,32 @@ describe('ralph --backend opencode', { timeout: 300_000 }, () => {
       headers: { 'retry-after': '1', 'x-ratelimit-reset-requests': '13h' },
     };
     const api = await fakeApi([], quota);
+    const r = await ralph(['--backend', 'opencode', '--pause', '0'], dir, env(api), 200_000);
+    expect(r.exitCode, r.stderr).toBe(1);
+    expect(r.stderr).toContain('OpenCode cannot continue: You exceeded your current quota');
+    expect(r.stderr).toContain('no credit or quota left');
+    expect(r.stderr).not.toMatch(/usage limit|Waiting/i);
+    expect(readJson(join(dir, '.ralph', 'status.json'))).toMatchObject({ exit_reason: 'agent_failure', loop_count: 1 });
+    expect(`${r.stdout}${r.stderr}${ralphFiles(dir)}`).not.toContain(FAKE_OPENCODE_KEY);
+  });
+
+  it('a usage limit that outlasts OpenCode’s own retries waits for the reset it carries (exit 5 past --max-runtime)', async () => {
+    const dir = ralphProject({ ralphrc: RALPHRC });
+    // OpenCode waits what retry-after says (1 s) between its own five retries; the reset header
+    // says when the limit really lifts.
+    const limit: ChatTurn = {
+      status: 429,
+      error: { message: 'The usage limit has been reached', type: 'usage_limit_reached' },
+      headers: { 'retry-after': '1', 'x-ratelimit-reset-requests': '13h' },
+    };
+    const api = await fakeApi([], limit);
     const r = await ralph(['--backend', 'opencode', '--pause', '0', '--max-runtime', '60'], dir, env(api), 200_000);
     expect(r.exitCode, r.stderr).toBe(5);
-    expect(r.stderr).toContain('exceeded your current quota');
     // The reset 13 hours away is past --max-runtime: Ralph ends now instead of waiting.
     expect(r.stderr).toMatch(/the limit resets at [^\n]+, after --max-runtime ends/);
-    const status = readJson(join(dir, '.ralph', 'status.json'));
-    expect(status).toMatchObject({ exit_reason: 'usage_limit', loop_count: 1 });
+    expect(readJson(join(dir, '.ralph', 'status.json'))).toMatchObject({ exit_reason: 'usage_limit', loop_count: 1 });
     // One Ralph call: OpenCode's first try and its five retries.
     expect(api.served()).toBe(6);
-    expect(`${r.stdout}${r.stderr}${ralphFiles(dir)}`).not.toContain(FAKE_OPENCODE_KEY);
   });
 
   it('Ctrl+C ends the loop with 130 and leaves nothing of OpenCode running', async () => {
@@ -163,5 +177,17 @@ describe('ralph --backend opencode', { timeout: 300_000 }, () => {
     expect(await survivors(pids)).toEqual([]);
     expect(isRunning(sleeper)).toBe(false);
     expect(existsSync(join(dir, 'out.log'))).toBe(true);
+  });
+});
+
+describe('the OpenCode check before the loop', () => {
+  it('a missing CLI is the one message every agent gives: install, log in, the .ralphrc line, --backend mock (exit 2)', async () => {
+    const r = await ralph(['--backend', 'opencode'], ralphProject({ ralphrc: 'OPENCODE_CMD=/nonexistent/opencode\n' }), cleanEnv());
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain("OpenCode not found: '/nonexistent/opencode' could not be started.");
+    expect(r.stderr).toContain('npm install -g opencode-ai');
+    expect(r.stderr).toContain('`opencode auth login`');
+    expect(r.stderr).toContain('point OPENCODE_CMD in .ralphrc at it (for example OPENCODE_CMD="npx opencode-ai")');
+    expect(r.stderr).toContain('--backend mock');
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkAgentCli, compareVersions } from '../../../src/backends/cli-version-check.js';
+import { agentCliAbout, checkAgentCli, compareVersions } from '../../../src/backends/cli-version-check.js';
 import { RalphError } from '../../../src/errors.js';
 import type { ProcessRunner, RunResult } from '../../../src/ports.js';
 
@@ -49,5 +49,35 @@ describe('checkAgentCli', () => {
 
   it('returns the version a current CLI prints', async () => {
     expect(await codexCheck(runnerAnswering({ stdout: 'codex-cli 0.169.0\n' }))).toBe('0.169.0');
+  });
+});
+
+describe('agentCliAbout: one "not found" message for every agent, from the registry', () => {
+  it.each([
+    ['claude', 'Claude Code', 'CLAUDE_CODE_CMD', 'npm install -g @anthropic-ai/claude-code', 'claude'],
+    ['codex', 'Codex CLI', 'CODEX_CMD', 'npm install -g @openai/codex', 'codex login'],
+    ['gemini', 'Gemini CLI', 'GEMINI_CMD', 'npm install -g @google/gemini-cli', 'gemini'],
+    ['opencode', 'OpenCode', 'OPENCODE_CMD', 'npm install -g opencode-ai', 'opencode auth login'],
+  ] as const)('%s: install line, login step, the .ralphrc line and the mock hint', async (name, agent, key, install, login) => {
+    const about = agentCliAbout(name);
+    expect(about.agent).toBe(agent);
+    expect(about.commandKey).toBe(key);
+    const pkg = install.replace('npm install -g ', '');
+    expect(about.installHint).toBe(
+      `Install ${agent} with \`${install}\` and ${about.installHint.match(/ and (.*?), or point/)?.[1] ?? ''}, or point ${key} in .ralphrc at it (for example ${key}="npx ${pkg}"). To try Ralph without an agent, use --backend mock or run \`ralph demo\`.`,
+    );
+    expect(about.installHint).toContain(`\`${login}`);
+    expect(about.updateHint).toBe(`Update it with \`${install}@latest\`, then run ralph again.`);
+    const missing = (await checkAgentCli({
+      runner: runnerAnswering({ spawnError: 'ENOENT', exitCode: undefined }),
+      command: ['x'],
+      minVersion: '1.0.0',
+      cwd: '/p',
+      env: {},
+      warn: () => undefined,
+      ...about,
+    }).catch((e: unknown) => e)) as RalphError;
+    expect(missing.message).toBe(`${agent} not found: 'x' could not be started.`);
+    expect(missing.hint).toBe(about.installHint);
   });
 });

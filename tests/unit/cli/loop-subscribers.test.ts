@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { toEventRecord } from '../../../src/cli/loop/event-log-recorder.js';
 import { createNotifierPolicy } from '../../../src/cli/loop/notifier-policy.js';
 import { createTerminalPresenter } from '../../../src/cli/loop/terminal-presenter.js';
+import { emptyTotals } from '../../../src/core/status-model.js';
+import { makeAnalysis } from '../support/analysis.js';
 import type { LoopEvent } from '../../../src/engine/loop-events.js';
 import type { NotifyEvent } from '../../../src/ports.js';
 import { createMemoryLogger } from '../../../src/ui/logger.js';
@@ -40,6 +42,46 @@ describe('the terminal presenter', () => {
       '[INFO] Loops: 1; calls: 1; cost: $0.0000; tokens: 0 in / 0 out; time: 0s',
       '[INFO] Exit reason: max_loops (exit code 7)',
     ]);
+  });
+
+  it('names the agent that runs in a denial it refused despite the rule, and its own remedy in the halt screen', () => {
+    const start = { type: 'loop.start', backend: 'codex', dryRun: false, maxCallsPerHour: 100, timeoutMinutes: 15, project: '/p' } as unknown as LoopEvent;
+    const analysis = {
+      type: 'analysis',
+      iteration: 1,
+      analysis: makeAnalysis({ hasCompoundCommandLimitation: true, compoundCommandCount: 1, deniedCommands: ['Bash(touch a.txt)'] }),
+    };
+    const stop = {
+      type: 'loop.stop',
+      reason: 'permission_denied',
+      detail: '',
+      signal: '',
+      permissionHalt: { denied: ['Shell(touch a.txt)'], allowedLine: 'ALLOWED_TOOLS="Write,Shell"', suggestions: ['Shell'] },
+    };
+    const { lines } = present([start, analysis as unknown as LoopEvent, stop as unknown as LoopEvent]);
+    const text = lines.join('\n');
+    expect(text).toContain('[WARN] Codex CLI refused 1 command whose base command is already in ALLOWED_TOOLS: Bash(touch a.txt).');
+    expect(text).not.toMatch(/Claude|compound/);
+    expect(text).toContain('Codex CLI was denied these tools or commands:');
+    expect(text).toContain('CODEX_EXTRA_ARGS="--sandbox workspace-write"');
+    expect(text).not.toContain('ALLOWED_TOOLS="Write,Shell"');
+  });
+
+  it('never shows a run whose calls had no known price as $0.0000', () => {
+    const exit = (usd: number, unknown: number): LoopEvent => ({
+      type: 'loop.exit',
+      reason: 'max_loops',
+      exitCode: 7,
+      iterations: 2,
+      startedAt: 0,
+      endedAt: 60_000,
+      message: '',
+      totals: { ...emptyTotals(), calls: 2, cost_usd: usd, cost_estimated: usd > 0, cost_unknown_calls: unknown, input_tokens: 2400, output_tokens: 160 },
+    });
+    expect(present([exit(0, 2)]).lines[0]).toBe(
+      '[INFO] Loops: 2; calls: 2; cost: unknown for 2 calls (no price known for the model); tokens: 2400 in / 160 out; time: 1m 0s',
+    );
+    expect(present([exit(0.01, 1)]).lines[0]).toContain('cost: $0.0100 (estimated) + unknown for 1 call (no price known for the model);');
   });
 
   it('shows a wait as a line and a countdown without a terminal', async () => {

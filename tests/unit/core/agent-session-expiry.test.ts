@@ -14,11 +14,11 @@ describe('isAgentSessionExpired (spec §3: measured from creation, default 24 h)
     ['2 h old with a 1 h expiry', 2 * HOUR, 1, true],
     ['created in the future (clock skew)', -60_000, 24, true],
   ])('%s → expired: %s', (_name, age, hours, expired) => {
-    expect(isAgentSessionExpired({ sessionId: 's', createdAt: CREATED }, CREATED + age, hours)).toBe(expired);
+    expect(isAgentSessionExpired({ sessionId: 's', createdAt: CREATED, backend: 'claude' }, CREATED + age, hours)).toBe(expired);
   });
 
   it('does not depend on when the session was last used (the original measured idle time, U§15.16)', () => {
-    const session = { sessionId: 's', createdAt: CREATED };
+    const session = { sessionId: 's', createdAt: CREATED, backend: 'claude' };
     // However often it was resumed, the age counts from creation.
     expect(isAgentSessionExpired(session, CREATED + 24 * HOUR + 1, 24)).toBe(true);
   });
@@ -35,5 +35,21 @@ describe('parseStoredAgentSession', () => {
     ['', null],
   ])('%j → %j', (text, expected) => {
     expect(parseStoredAgentSession(text)?.sessionId ?? null).toBe(expected);
+  });
+});
+
+describe('the backend a stored session belongs to', () => {
+  it('is the one the file names', () => {
+    expect(parseStoredAgentSession('{"session_id": "t-1", "timestamp": "2026-01-01T00:00:00Z", "backend": "codex"}')).toMatchObject({
+      sessionId: 't-1',
+      backend: 'codex',
+    });
+  });
+
+  it.each([
+    ['JSON without a backend', '{"session_id": "abc-123", "timestamp": "2026-01-01T00:00:00Z"}'],
+    ["the original's plain text", 'abc-123\n'],
+  ])("is Claude's for %s: older versions wrote it for Claude Code only", (_name, text) => {
+    expect(parseStoredAgentSession(text)?.backend).toBe('claude');
   });
 });

@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import type { PermissionDenial } from '../../../src/agent-result.js';
-import { assessDenials, baseCommandAllowed, describeDenial, extractBaseCommand, suggestAllowedTools } from '../../../src/core/permission-denials.js';
+import {
+  assessDenials,
+  baseCommandAllowed,
+  describeDenial,
+  describeRefusedDespiteRule,
+  extractBaseCommand,
+  isCompoundCommand,
+  suggestAllowedTools,
+} from '../../../src/core/permission-denials.js';
 
 describe('extractBaseCommand (U§13.5 _extract_base_command)', () => {
   it.each([
@@ -129,5 +137,31 @@ describe('suggestAllowedTools', () => {
 
   it('skips a Bash denial with no usable base command', () => {
     expect(suggestAllowedTools([bash('| tail'), bash('  ')], [])).toEqual([]);
+  });
+});
+
+describe('describeRefusedDespiteRule: each agent in its own words', () => {
+  it('a plain command is not called compound, and the agent is named as the registry names it', () => {
+    const line = describeRefusedDespiteRule('Gemini CLI', ['Bash(touch notes.txt)']);
+    expect(line).toBe(
+      'Gemini CLI refused 1 command whose base command is already in ALLOWED_TOOLS: Bash(touch notes.txt). The rule is there; its rule matching did not cover the whole command. The loop continues.',
+    );
+    expect(line).not.toMatch(/compound|Claude/);
+  });
+
+  it('a pipe or a redirect makes it compound', () => {
+    expect(describeRefusedDespiteRule('OpenCode', ['Bash(npm test 2>&1 | tail)', 'Bash(npm run lint)'])).toBe(
+      'OpenCode refused 2 compound commands whose base command is already in ALLOWED_TOOLS: Bash(npm test 2>&1 | tail), Bash(npm run lint). The rule is there; pipes, redirects and chained commands can fall outside a Bash(cmd *) rule. The loop continues.',
+    );
+  });
+
+  it.each([
+    ['touch a.txt', false],
+    ['npm test | tail', true],
+    ['echo x > x.txt', true],
+    ['make && make install', true],
+    ['echo $(date)', true],
+  ])('isCompoundCommand(%j) → %s', (command, compound) => {
+    expect(isCompoundCommand(command)).toBe(compound);
   });
 });

@@ -72,16 +72,27 @@ describe('runLoop: what a call amounts to', () => {
   it('keeps the agent session for the next call and says it resumes it', async () => {
     const h = loopHarness({ responses: [working({ session_id: 'sess-1' }), working({ session_id: 'sess-1' })], config: { maxLoops: 2 } });
     await h.run();
-    expect(h.store.session?.sessionId).toBe('sess-1');
+    expect(h.store.session).toMatchObject({ sessionId: 'sess-1', backend: 'mock' });
     expect(h.notices('session.resumed')).toEqual([expect.stringMatching(/^Resuming mock agent session: sess-1\.\.\. \(0h old\)$/)]);
     expect(h.of('status').at(-1)?.run.sessionId).toBe('sess-1');
   });
 
   it('an expired session is forgotten and a new one started', async () => {
     const h = loopHarness({ responses: [working()], config: { maxLoops: 1, sessionExpiryHours: 1 } });
-    h.store.session = { sessionId: 'old', createdAt: h.clock.now() - 5 * 3_600_000 };
+    h.store.session = { sessionId: 'old', createdAt: h.clock.now() - 5 * 3_600_000, backend: 'mock' };
     await h.run();
     expect(h.notices('session.expired')).toEqual(['Session expired (5h old, max 1h); starting a new one']);
+  });
+
+  it('a session saved by another backend is not resumed: a new session starts and the line says why', async () => {
+    const h = loopHarness({ responses: [working({ session_id: 'mock-new' })], config: { maxLoops: 1 } });
+    h.store.session = { sessionId: '9f3c2a10-claude-id', createdAt: h.clock.now() - 3_600_000, backend: 'claude' };
+    await h.run();
+    expect(h.notices('session.resumed')).toEqual([]);
+    expect(h.notices('session.other_agent')).toEqual([
+      'The saved session 9f3c2a10-claude-id... belongs to Claude Code, not mock agent: starting a new mock agent session',
+    ]);
+    expect(h.store.session).toMatchObject({ sessionId: 'mock-new', backend: 'mock' });
   });
 
   it('emits the call around the agent: start, running, output, end; adds tokens and cost to the totals', async () => {

@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { MemoryStore } from './support/memory-store.js';
 import { loopHarness, working } from './support/loop-harness.js';
@@ -13,6 +15,12 @@ const HOUR = 3_600_000;
 const usageLimit = (text = "You've hit your 5-hour limit · resets in 2h"): Record<string, unknown> => ({ output: text, exit_code: 1 });
 const rateLimited = { output: 'API Error: Request rejected (429) · rate_limit_error', exit_code: 1 };
 const overloaded = { output: 'API Error: 529 overloaded_error: Overloaded', exit_code: 1 };
+/** Claude Code's recorded answer to an HTTP 500 that outlasted its own retries. */
+const serverError = {
+  output: readFileSync(join(import.meta.dirname, '..', '..', 'fixtures', 'claude-cli', 'json-error-server-500.json'), 'utf8'),
+  raw: true,
+  exit_code: 1,
+};
 
 describe('runLoop: waits', () => {
   it('the hourly call budget: waits until the oldest call leaves the window, then goes on', async () => {
@@ -120,6 +128,15 @@ describe('runLoop: waits', () => {
     expect(h.notices('api_retry.exhausted')).toEqual([expect.stringMatching(/^Retry limit exceeded \(3 attempts\): /)]);
     expect(h.of('api_retry.gave_up')).toHaveLength(1);
     expect(h.store.rate.apiRetry).toBeUndefined();
+  });
+
+  it('a server error (HTTP 500) is retried with the same growing waits and named as what it is, not a rate limit', async () => {
+    const h = loopHarness({ responses: [serverError, working()], config: { maxLoops: 2, apiRetryWaitSeconds: 300 } });
+    expect(await h.run()).toMatchObject({ reason: 'max_loops' });
+    expect(h.notices('api_retry.waiting')).toEqual([
+      expect.stringMatching(/^API server error \(HTTP 500\), a passing fault on the provider's side, attempt 1\/3\. Waiting 5m 0s\.\.\. /),
+    ]);
+    expect(h.of('wait.start')[0]?.wait).toMatchObject({ reason: 'api_retry', message: expect.stringMatching(/^API server error \(HTTP 500\)/) });
   });
 
   it('at a terminal the user may keep waiting after the retries: the count starts over', async () => {

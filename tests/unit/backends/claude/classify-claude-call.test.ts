@@ -35,11 +35,12 @@ const EXPECTED_KIND: Record<string, AgentOutcome['kind']> = {
   'stream-json-rate-limit-retried-success.jsonl': 'success',
   'json-stall-mid-stream-recovered.json': 'success',
   'json-error-usage-limit.json': 'usage_limit',
+  'json-error-usage-limit-no-reset.json': 'usage_limit',
   'stream-json-error-usage-limit.jsonl': 'usage_limit',
   'json-error-rate-limit.json': 'api_transient',
   'stream-json-error-rate-limit.jsonl': 'api_transient',
   'json-error-overloaded.json': 'api_transient',
-  'json-error-server-500.json': 'failed',
+  'json-error-server-500.json': 'api_transient',
   'json-error-auth.json': 'unrecoverable',
   'json-error-credit-balance.json': 'unrecoverable',
   'json-error-invalid-request.json': 'failed',
@@ -96,9 +97,9 @@ describe('classifyClaudeCall: failures no retry fixes', () => {
     expect(classify(runOf(cliResult('Fixed the "Invalid API key" message in src/auth.ts')))).toEqual({ kind: 'success' });
   });
 
-  it('an ordinary server error stays a failure the breaker counts', () => {
+  it('a server error (5xx) that outlasted the CLI’s own retries is transient, like a 529: retried with growing waits', () => {
     const run = runOf(cliResult('API Error: 500 Internal server error', { is_error: true, api_error_status: 500 }), { exitCode: 1 });
-    expect(classify(run).kind).toBe('failed');
+    expect(classify(run)).toMatchObject({ kind: 'api_transient', status: 500 });
   });
 });
 
@@ -190,7 +191,7 @@ describe('classifyClaudeCall: usage limits', () => {
   it('usage-limit words echoed from tool results do not make a failure a usage limit', () => {
     const stream = [
       JSON.stringify({ type: 'user', message: { content: [{ type: 'tool_result', tool_use_id: 't1', content: 'docs: the 5-hour limit is reached when…' }] } }),
-      cliResult('API Error: 500 Internal server error', { is_error: true, api_error_status: 500 }),
+      cliResult('API Error: 400 Invalid request', { is_error: true, api_error_status: 400 }),
     ].join('\n');
     expect(classify(runOf(stream, { exitCode: 1 })).kind).toBe('failed');
   });
@@ -229,6 +230,8 @@ describe('classifyClaudeCall: API errors', () => {
     ['529 overloaded', 'json-error-overloaded.json', 529],
     ['429 in v2.1.330', 'v2.1.330/json-error-rate-limit.json', 429],
     ['529 in v2.1.330', 'v2.1.330/json-error-overloaded.json', 529],
+    ['500 server error', 'json-error-server-500.json', 500],
+    ['500 in v2.1.330', 'v2.1.330/json-error-server-500.json', 500],
   ])('%s → api_transient with the HTTP status', (_name, file, status) => {
     const outcome = classify(runOfFixture(fixture(file)));
     expect(outcome.kind).toBe('api_transient');
@@ -242,10 +245,7 @@ describe('classifyClaudeCall: API errors', () => {
     expect(classify(runOf('rate_limit_error: please retry', { exitCode: 1 }))).toMatchObject({ kind: 'api_transient' });
   });
 
-  it.each([
-    ['500', 'json-error-server-500.json'],
-    ['400 invalid request', 'json-error-invalid-request.json'],
-  ])('%s → failed without a session reset', (_name, file) => {
+  it.each([['400 invalid request', 'json-error-invalid-request.json']])('%s → failed without a session reset', (_name, file) => {
     const outcome = classify(runOfFixture(fixture(file)));
     expect(outcome).toMatchObject({ kind: 'failed', resetSession: false });
   });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildCodexArgs, redactCodexArgs, tomlString, type CodexArgsOptions } from '../../../../src/backends/codex/codex-args.js';
+import { buildCodexArgs, redactCodexArgs, runsInCodexSandbox, tomlString, type CodexArgsOptions } from '../../../../src/backends/codex/codex-args.js';
 
 function build(overrides: Partial<CodexArgsOptions> = {}): ReturnType<typeof buildCodexArgs> {
   return buildCodexArgs({ command: ['codex'], extraArgs: [], prompt: 'Do the next task.', ...overrides });
@@ -128,5 +128,21 @@ describe('redactCodexArgs', () => {
     expect(line).toContain('<prompt on stdin:12 chars>');
     expect(line).not.toContain('secret plan');
     expect(line).not.toContain('twelve chars');
+  });
+});
+
+describe('runsInCodexSandbox', () => {
+  it.each([
+    [[], false],
+    [['--sandbox', 'read-only'], true],
+    [['-s', 'workspace-write'], true],
+    [['--sandbox=read-only'], true],
+    [['-c', 'sandbox_mode="workspace-write"'], true],
+    [['--full-auto'], true],
+    [['--sandbox', 'danger-full-access'], false],
+    [['-c', 'sandbox_mode="danger-full-access"'], false],
+    [['-m', 'gpt-5.5'], false],
+  ])('%j → %s', (args, sandboxed) => {
+    expect(runsInCodexSandbox(args)).toBe(sandboxed);
   });
 });

@@ -133,6 +133,16 @@ describe('a Codex run read from its recorded output', () => {
     expect(result.permissionDenials).toEqual([{ tool: 'Shell', detail: 'a command that asked to run outside the sandbox' }]);
   });
 
+  it("a write Codex's own read-only sandbox refused is a permission denial of the command", () => {
+    const { result } = replay('sandbox-read-only-write.jsonl', { model: 'gpt-5.1-codex', sandboxed: true });
+    expect(result.outcome).toEqual({ kind: 'success' });
+    expect(result.permissionDenials).toEqual([{ tool: 'Shell', detail: 'touch hello.txt' }]);
+  });
+
+  it('a command that failed on a read-only file with no Codex sandbox in use is no denial of Codex', () => {
+    expect(replay('sandbox-read-only-write.jsonl', { model: 'gpt-5.1-codex', sandboxed: false }).result.permissionDenials).toEqual([]);
+  });
+
   it('progress: session, the command when it starts, the message, the end of the turn', () => {
     const { result, progress } = replay('success-tool-use.jsonl');
     expect(progress.map((e) => e.kind)).toEqual(['session_started', 'tool_use', 'message', 'finished']);

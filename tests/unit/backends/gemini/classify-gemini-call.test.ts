@@ -20,6 +20,23 @@ describe('classifyGeminiCall, on what Gemini CLI 0.61 printed', () => {
     });
   });
 
+  it('a daily quota whose delay only the API’s RetryInfo carried (Gemini CLI prints none) lifts at midnight Pacific time, not in an hour', () => {
+    // 21:47:30 UTC on 23 Nov is 13:47:30 in Los Angeles (PST): the quota resets at 00:00 PST, 08:00 UTC.
+    expect(classifyGeminiCall(recordedRun('stream-json-error-daily-quota-retry-info.jsonl'), NOW)).toEqual({
+      kind: 'usage_limit',
+      message: expect.stringContaining('exhausted your daily quota'),
+      resetAt: Date.parse('2026-11-24T08:00:00Z'),
+    });
+  });
+
+  it('billing turned off for the project is no limit to wait for: it stops with advice', () => {
+    expect(classifyGeminiCall(recordedRun('stream-json-error-billing-disabled.jsonl'), NOW)).toMatchObject({
+      kind: 'unrecoverable',
+      message: expect.stringContaining('requires billing to be enabled'),
+      advice: expect.stringContaining('credit'),
+    });
+  });
+
   it('a per-minute quota that outlasted Gemini’s own retries is transient', () => {
     expect(classifyGeminiCall(recordedRun('stream-json-error-rate-limit.jsonl'), NOW)).toMatchObject({ kind: 'api_transient', status: 429 });
   });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { resetTimeFromHeaders } from '../../../../src/backends/opencode/opencode-reset-time.js';
+import { resetTimeFromBody, resetTimeFromHeaders } from '../../../../src/backends/opencode/opencode-reset-time.js';
 
 const NOW = Date.parse('2026-11-22T12:39:00Z');
 
@@ -18,5 +18,20 @@ describe('resetTimeFromHeaders', () => {
 
   it('ignores other headers and values it cannot read', () => {
     expect(resetTimeFromHeaders({ date: 'Sun, 22 Nov 2026 12:39:00 GMT', 'retry-after': 'soon', 'x-ratelimit-reset-tokens': 'later' }, NOW)).toBeUndefined();
+  });
+});
+
+describe('resetTimeFromBody: the reset the error itself carries', () => {
+  it.each([
+    ['resets_at in epoch seconds', '{"error":{"type":"usage_limit_reached","resets_at":1795876740}}', 1795876740_000],
+    ['resets_in_seconds', '{"error":{"type":"usage_limit_reached","resets_in_seconds":7200}}', NOW + 7_200_000],
+    ["Google's RetryInfo delay", '{"error":{"details":[{"@type":"type.googleapis.com/google.rpc.RetryInfo","retryDelay":"43200s"}]}}', NOW + 43_200_000],
+  ])('%s', (_name, body, expected) => {
+    expect(resetTimeFromBody(body, NOW)).toBe(expected);
+  });
+
+  it('none in the body: undefined', () => {
+    expect(resetTimeFromBody('{"error":{"message":"Rate limit reached"}}', NOW)).toBeUndefined();
+    expect(resetTimeFromBody(undefined, NOW)).toBeUndefined();
   });
 });

@@ -51,9 +51,13 @@ describe('reading recorded OpenCode output', () => {
     expect(result.complete).toBe(false);
   });
 
-  it('an exhausted quota is a usage limit, reset when the headers say', () => {
+  it("OpenAI's insufficient_quota is billing, not a limit to wait for: it stops with advice", () => {
     const result = readOpencodeStdout(fixture('error-429-quota.jsonl'), exited(1), '', NOW);
-    expect(result.outcome).toMatchObject({ kind: 'usage_limit', message: expect.stringContaining('exceeded your current quota'), resetAt: NOW + 1000 });
+    expect(result.outcome).toMatchObject({
+      kind: 'unrecoverable',
+      message: expect.stringContaining('exceeded your current quota'),
+      advice: expect.stringContaining('no credit or quota left'),
+    });
   });
 
   it('a 429 that a retry got past leaves a normal answer', () => {

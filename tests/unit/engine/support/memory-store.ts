@@ -67,13 +67,13 @@ export class MemoryStore implements LoopStorePort, GateStorePort {
     const text = this.readPlanText();
     return text === undefined ? undefined : parseFixPlan(text, optionalSections);
   }
-  readClaudeSession(): StoredAgentSession | undefined {
+  readAgentSession(): StoredAgentSession | undefined {
     return this.session;
   }
-  rememberClaudeSession(sessionId: string, nowMs: number): void {
-    if (this.session?.sessionId !== sessionId) this.session = { sessionId, createdAt: nowMs };
+  rememberAgentSession(sessionId: string, backend: string, nowMs: number): void {
+    if (this.session?.sessionId !== sessionId || this.session.backend !== backend) this.session = { sessionId, createdAt: nowMs, backend };
   }
-  forgetClaudeSession(): void {
+  forgetAgentSession(): void {
     this.session = undefined;
   }
   resetSession(reason: string): void {

@@ -28,6 +28,7 @@ const FULL: StatusDocument = {
   totals: {
     cost_usd: 1.25,
     cost_estimated: true,
+    cost_unknown_calls: 0,
     input_tokens: 100,
     output_tokens: 50,
     cache_read_input_tokens: 7,
