@@ -7,7 +7,7 @@ import { PROCESS_FILE, displayPath, gitBytes, gitText, ralphGitDir, tempName, un
 import { captureRepoState, type FileEntry, type OpFile, type RepoState } from './repo-state.js';
 import { clearJournal, readJournal, writeJournal, type RollbackJournal } from './rollback-journal.js';
 import { readSnapshot, writeSnapshot, type Snapshot } from './snapshot-commit.js';
-import { applyState, type ApplyReport, type AttemptPlace, type RefScope, type StepHook } from './state-apply.js';
+import { applyState, emptyApplyReport, type ApplyReport, type AttemptPlace, type RefScope, type StepHook } from './state-apply.js';
 import { diffStates, isSameState } from './state-diff.js';
 import { describeLeftRefs, describeLeftStash, describeMovedRefs } from '../core/rollback-ref-scope.js';
 import { planRollbackScope, type AttemptEnd } from './rollback-scope.js';
@@ -78,17 +78,7 @@ export function restoreCommandFor(attemptRef: string): string {
 
 function emptyReport(leftRefs: RollbackReport['leftRefs'] = []): RollbackReport {
   return {
-    written: [],
-    deleted: [],
-    chmodded: [],
-    keptIgnored: [],
-    displaced: [],
-    unrestored: [],
-    reopened: [],
-    movedRefs: [],
-    leftRefs,
-    stashLeft: false,
-    notes: [],
+    ...emptyApplyReport(leftRefs),
     reverted: [],
     refsMoved: [],
     refsLeft: describeLeftRefs(leftRefs),

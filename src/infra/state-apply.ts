@@ -31,6 +31,23 @@ import type { StatCache } from './stat-cache.js';
  * Ignored files are never touched; nothing goes through a symlink.
  */
 
+/** A report of nothing applied yet (`leftRefs` named up front when a rollback leaves refs before it starts). */
+export function emptyApplyReport(leftRefs: ApplyReport['leftRefs'] = []): ApplyReport {
+  return {
+    written: [],
+    deleted: [],
+    chmodded: [],
+    keptIgnored: [],
+    displaced: [],
+    unrestored: [],
+    reopened: [],
+    movedRefs: [],
+    leftRefs,
+    stashLeft: false,
+    notes: [],
+  };
+}
+
 export interface ApplyReport {
   /** Files written back (changed or deleted by the attempt), binary paths relative to the project. */
   written: string[];
@@ -412,19 +429,7 @@ export async function applyState(
   step: StepHook = () => undefined,
   attempt: AttemptPlace | null = null,
 ): Promise<ApplyReport> {
-  const report: ApplyReport = {
-    written: [],
-    deleted: [],
-    chmodded: [],
-    keptIgnored: [],
-    displaced: [],
-    unrestored: [],
-    reopened: [],
-    movedRefs: [],
-    leftRefs: [],
-    stashLeft: false,
-    notes: [],
-  };
+  const report = emptyApplyReport();
   if (existsSync(join(ctx.gitDir, 'index.lock'))) throw indexLockedError(join(ctx.gitDir, 'index.lock'));
   const first = await captureFiles(ctx, cache, target.files.keys());
   step('captured');

@@ -6,6 +6,9 @@ import { allowedHosts, checkRequest, isPublicRequest, SESSION_PATH, type GuardCo
 import { createStateStream } from './state-stream.js';
 import type { StaticAsset } from './static-assets.js';
 
+/** What readJsonBody gives when it has already answered the request with a refusal. */
+const NO_BODY = Symbol('no body');
+
 export interface DashboardServerOptions {
   host: string;
   /** 0: any free port. */
@@ -92,15 +95,21 @@ export function startDashboardServer(options: DashboardServerOptions): Promise<D
   let guard: GuardConfig | undefined;
   const page = options.assets.get('/index.html');
 
+  /** A request's JSON body, or NO_BODY once a refusal of a body too large or malformed was sent. */
+  const readJsonBody = async (req: IncomingMessage, res: ServerResponse): Promise<unknown> => {
+    try {
+      return await readBody(req);
+    } catch (error) {
+      if (!(error instanceof BodyError)) throw error;
+      sendJson(res, error.status, { ok: false, message: error.message });
+      return NO_BODY;
+    }
+  };
+
   /** The page opened with a one-time code trades it for the token, once. */
   const redeemCode = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
-    let body: unknown;
-    try {
-      body = await readBody(req);
-    } catch (error) {
-      if (error instanceof BodyError) return sendJson(res, error.status, { ok: false, message: error.message });
-      throw error;
-    }
+    const body = await readJsonBody(req, res);
+    if (body === NO_BODY) return;
     const code = typeof body === 'object' && body !== null ? (body as Record<string, unknown>)['code'] : undefined;
     if (typeof code === 'string' && options.openingCodes.redeem(code)) return sendJson(res, 200, { ok: true, token: options.token });
     return sendJson(res, 401, {
@@ -120,13 +129,8 @@ export function startDashboardServer(options: DashboardServerOptions): Promise<D
     if (method === 'POST') {
       const match = /^\/api\/loops\/([^/]+)\/([a-z-]+)$/.exec(url.pathname);
       if (!match) return sendJson(res, 404, { ok: false, message: `no such control: ${url.pathname}` });
-      let body: unknown;
-      try {
-        body = await readBody(req);
-      } catch (error) {
-        if (error instanceof BodyError) return sendJson(res, error.status, { ok: false, message: error.message });
-        throw error;
-      }
+      const body = await readJsonBody(req, res);
+      if (body === NO_BODY) return;
       const request = parseControlRequest(match[2] ?? '', body);
       if (request === undefined)
         return sendJson(res, 400, { ok: false, message: `unknown control '${match[2] ?? ''}' (or a gate answer other than retry, skip, abort)` });
