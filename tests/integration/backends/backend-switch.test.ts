@@ -17,8 +17,9 @@ import { git } from '../../helpers/git-repo.js';
 import { gitStatus, ralphProject, writeMockScript } from '../../helpers/ralph-project.js';
 import { cleanEnv, ralph, readJson, ROOT, statusBlock } from '../../helpers/run-cli.js';
 import { tempDir } from '../../helpers/temp-dir.js';
+import { AGENT_CLI_BIN } from '../../helpers/agent-clis.js';
 
-const BIN = join(ROOT, 'node_modules', '.bin');
+const BIN = AGENT_CLI_BIN;
 const working = (text: string): string => `${text}\n${statusBlock({ STATUS: 'IN_PROGRESS', EXIT_SIGNAL: 'false' })}`;
 const closers: Array<() => Promise<void>> = [];
 afterAll(async () => {

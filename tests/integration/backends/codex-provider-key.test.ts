@@ -2,16 +2,17 @@
 // or in a `-c` of CODEX_EXTRA_ARGS) is Codex's credential, passed to it and kept from the commands
 // it runs and from everything Ralph writes (one loop each, ended by --max-loops, never by an agent failure). The built `ralph` against the real Codex CLI and a
 // fake Responses API on 127.0.0.1 (npm run build first).
+import { agentCli } from '../../helpers/agent-clis.js';
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CODEX_TEST_MODEL, codexHome, type CodexHomeOptions } from '../../helpers/codex-home.js';
 import { FAKE_API_KEY, shellCall, startFakeResponsesApi, type FakeResponsesApi } from '../../helpers/fake-api/openai-responses.js';
 import { ralphProject } from '../../helpers/ralph-project.js';
-import { ROOT, cleanEnv, ralph, statusBlock } from '../../helpers/run-cli.js';
+import { cleanEnv, ralph, statusBlock } from '../../helpers/run-cli.js';
 import { tempDir } from '../../helpers/temp-dir.js';
 
-const CODEX_BIN = join(ROOT, 'node_modules', '.bin', 'codex');
+const CODEX_BIN = agentCli('codex');
 const complete = (text: string): string => `${text}\n\n${statusBlock({ STATUS: 'COMPLETE', EXIT_SIGNAL: 'true', WORK_TYPE: 'IMPLEMENTATION' })}`;
 
 let api: FakeResponsesApi;

@@ -211,7 +211,8 @@ describe('ralph-enable', () => {
     const run = spawnSync('script', ['-qec', `${JSON.stringify(process.execPath)} ${JSON.stringify(join(REPO_ROOT, 'bin/ralph-enable.js'))}`, '/dev/null'], {
       cwd: p.cwd,
       env: p.env,
-      input: 'storefront\nlots\n50\nn\nnpm run check\n',
+      // Every question answered, the agent's with Enter (its default): the end of input would cancel the wizard.
+      input: 'storefront\nlots\n50\nn\nnpm run check\n\n',
       encoding: 'utf8',
       timeout: 100_000,
     });
