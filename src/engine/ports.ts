@@ -30,6 +30,11 @@ export interface LoopStorePort {
   refreshRate?(current: RateState): RateState;
   /** The identity of the call about to start, when the hourly budget is shared (undefined when it is not). */
   nextCallId?(): string | undefined;
+  /**
+   * Claims a place for the next call in the shared hourly budget, checked and recorded as one
+   * step under its lock; false when other loops filled the window first (true when none share it).
+   */
+  reserveSharedCall?(nowMs: number, maxCallsPerHour: number): Promise<boolean>;
   /** Resolves once the calls saved so far count in the shared hourly budget, where other loops read them. */
   settleSharedRate?(): Promise<void>;
   saveAnalysis(analysis: Analysis, outputFile: string, nowMs: number): void;

@@ -59,6 +59,8 @@ export async function checkBeforeCall(s: LoopRun): Promise<BeforeCall> {
     const stop = await waitForCallBudget(s, permit);
     return stop ? { blocked: stop } : checkBeforeCall(s);
   }
+  // Loops sharing the budget may all see the last call free: only the one whose claim lands first makes it.
+  if (store.reserveSharedCall && !s.options.dryRun && !(await store.reserveSharedCall(s.now, config.maxCallsPerHour))) return checkBeforeCall(s);
   const plan = store.readFixPlan(config.optionalSections);
   const planStop = await checkPlanComplete(s, plan);
   if (planStop) return { blocked: planStop };

@@ -41,6 +41,8 @@ export class LoopStore implements LoopStorePort {
   private liveRedactor: StreamRedactor | undefined;
   private readonly outputLogs = new Map<string, LogFileFacts>();
   private sharedRate: SharedRate | undefined;
+  /** The identity of the place reserved in the shared window for the next call, until that call takes it. */
+  private reservedCall: string | undefined;
   private sharedWrites: Promise<void> = Promise.resolve();
 
   constructor(
@@ -106,7 +108,22 @@ export class LoopStore implements LoopStorePort {
   }
 
   nextCallId(): string | undefined {
-    return this.sharedRate?.nextCallId();
+    const reserved = this.reservedCall;
+    this.reservedCall = undefined;
+    return reserved ?? this.sharedRate?.nextCallId();
+  }
+
+  async reserveSharedCall(nowMs: number, maxCallsPerHour: number): Promise<boolean> {
+    if (!this.sharedRate) return true;
+    // The reservation's identity is the call's: when the call is recorded it takes the reserved place.
+    try {
+      this.reservedCall = await this.sharedRate.reserve(nowMs, maxCallsPerHour);
+    } catch (error) {
+      // The shared file could not be locked: the call is still counted when it is recorded.
+      this.warn(`could not reserve the call in the queue's shared hourly budget: ${(error as Error).message}`);
+      return true;
+    }
+    return this.reservedCall !== undefined;
   }
 
   /** Resolves once every call is written to the shared hourly budget (before the loop lets go of its lock). */

@@ -88,6 +88,22 @@ export class SharedRate {
     return { ...own, calls: [...shared, ...pending] };
   }
 
+  /**
+   * Claims a place in the shared window for this loop's next call, under the lock: the check
+   * and the record are one step, so two loops that both see one call left cannot both make it.
+   * Returns the call's identity, or undefined when the window is full (the loop waits, then asks again).
+   */
+  async reserve(nowMs: number, maxCallsPerHour: number): Promise<string | undefined> {
+    return withLock(this.file, () => {
+      const shared = this.readState();
+      const live = pruneCalls(shared, nowMs).calls;
+      if (maxCallsPerHour > 0 && live.length >= maxCallsPerHour) return undefined;
+      const id = this.nextCallId();
+      writeJsonAtomic(this.file, { ...shared, calls: [...live, { at: nowMs, tokens: 0, id }] });
+      return id;
+    });
+  }
+
   /** Writes this loop's calls (new ones, and the tokens of its latest) into the shared file; returns everyone's. */
   async record(own: RateState, nowMs: number): Promise<RateState> {
     return withLock(this.file, () => {

@@ -127,6 +127,29 @@ describe('one hourly call limit for all loops', () => {
     expect(windowUsage({ calls }, clock.now())).toMatchObject({ calls: 3, tokens: 107 });
   });
 
+  it('loops that all see the last call free cannot all make it: the claims are checked and recorded under one lock', async () => {
+    const project = tempDir('shared-rate-');
+    mkdirSync(join(project, '.ralph'));
+    const file = join(project, '.ralph', '.rate_limit_state');
+    const now = Date.now();
+    const loops = ['loop-a', 'loop-b', 'loop-c'].map((id) => new SharedRate(file, id));
+    // Six claims at once, two from each loop, for a budget of four calls.
+    const claims = await Promise.all([...loops, ...loops].map((loop) => loop.reserve(now, 4)));
+    expect(claims.filter((id) => id !== undefined)).toHaveLength(4);
+    const calls = new SharedRate(file, 'reader').view({ calls: [] }).calls;
+    expect(calls.map((c) => c.id).sort()).toEqual(claims.filter((id): id is string => id !== undefined).sort());
+    // The call a claim stood for takes its place when it is recorded: counted once, with its tokens.
+    const first = claims.findIndex((claim) => claim !== undefined);
+    const granted = loops[first % loops.length] as SharedRate;
+    const id = claims[first] as string;
+    await granted.record(recordCallTokens({ calls: [{ at: now, tokens: 0, id }] }, 42), now);
+    const after = new SharedRate(file, 'reader').view({ calls: [] }).calls;
+    expect(after).toHaveLength(4);
+    expect(after.find((c) => c.id === id)?.tokens).toBe(42);
+    // No budget (0) never refuses.
+    expect(await loops[0]?.reserve(now, 0)).toMatch(/^loop-a#/);
+  });
+
   it('a loop waiting for the shared file’s lock keeps its event loop running, and writes once the lock is free', async () => {
     const project = tempDir('shared-rate-');
     mkdirSync(join(project, '.ralph'));

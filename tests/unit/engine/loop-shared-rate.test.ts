@@ -54,6 +54,26 @@ describe('runLoop: an hourly call budget shared with other loops', () => {
     expect(store.settledAt).toEqual([1, 2]);
   });
 
+  it('when another loop claimed the last place first, the call waits for the window instead of going over it', async () => {
+    class RacedStore extends SharedWindowStore {
+      claims = 0;
+      async reserveSharedCall(nowMs: number): Promise<boolean> {
+        this.claims += 1;
+        if (this.claims > 1) return true;
+        // The other loop's claim landed between this loop's check and its claim.
+        this.others = [nowMs];
+        return false;
+      }
+    }
+    const store = new RacedStore(projectDir(), () => undefined);
+    const h = loopHarness({ store, responses: [working()], config: { maxCallsPerHour: 1, maxLoops: 1 } });
+    expect((await h.run()).reason).toBe('max_loops');
+    expect(h.of('wait.start').map((e) => e.wait.message)).toEqual(['Rate limit reached (calls: 1/1)']);
+    // The call came after the wait, on the second claim.
+    expect(store.claims).toBe(2);
+    expect(h.of('call.start')).toHaveLength(1);
+  });
+
   it('a store without a shared window is left alone', async () => {
     const h = loopHarness({
       store: new MemoryStore(projectDir(), () => undefined),
