@@ -114,15 +114,16 @@ export function pickWhyLine(stdout: string, stderr: string): string | undefined 
   // A TAP stream (node --test) names the failing test and its assertion in a block of its own.
   const failed = tapFailures(`${stdout}\n${stderr}`);
   const first = failed[0];
-  if (first) {
-    const more = failed.length > 1 ? ` (and ${failed.length - 1} more)` : '';
-    return shorten(`${first.line}${first.error ? `: ${first.error}` : ''}${more}`);
-  }
+  const more = failed.length > 1 ? ` (and ${failed.length - 1} more)` : '';
+  if (first?.error) return shorten(`${first.line}: ${first.error}${more}`);
   const lines = [...linesOf(stderr), ...linesOf(stdout)];
   for (const group of REASONS) {
-    const hit = lines.findIndex((line) => group.some((re) => re.test(line)));
-    if (hit >= 0) return shorten(`${failedTestBefore(lines, hit)}${withContinuation(lines, hit)}`);
+    const hit = lines.findIndex((line) => group.some((re) => re.test(line)) && line.trim() !== first?.line);
+    // A TAP test without a diagnostic block: its name, then the line that says why.
+    if (hit >= 0)
+      return shorten(first ? `${first.line}: ${lines[hit]?.trim() ?? ''}${more}` : `${failedTestBefore(lines, hit)}${withContinuation(lines, hit)}`);
   }
+  if (first) return shorten(`${first.line}${more}`);
   const top = lines[0];
   return top === undefined ? undefined : shorten(top);
 }

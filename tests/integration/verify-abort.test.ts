@@ -38,7 +38,7 @@ describe('the one-line summary of a failed verify', () => {
     const npmLike =
       "printf '\\n> calc@1.0.0 test\\n> node --test\\n\\nnot ok 1 - adds\\n  AssertionError: expected 4 to be 3\\n'; echo 'npm error Lifecycle script `test` failed with error:' >&2; exit 1";
     const r = await ralph(mock('--verify', npmLike, '--verify-max', '2', '--max-loops', '1'), dir, cleanEnv());
-    expect(r.stderr).toContain('Verify failed (attempt 1/2): exit code 1 — AssertionError: expected 4 to be 3');
+    expect(r.stderr).toContain('Verify failed (attempt 1/2): exit code 1 — not ok 1 - adds: AssertionError: expected 4 to be 3');
     expect(r.stderr).not.toContain('exit code 1 — > calc@1.0.0 test');
   });
 });

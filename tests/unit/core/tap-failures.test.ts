@@ -44,6 +44,12 @@ describe('a failed node --test run, told in one line and in the escalation box',
     expect(describeVerifyFailure(failedRun(SUITE))).toBe('exit code 1 — not ok 1 - adds: Expected values to be strictly equal: 2 !== 3 (and 1 more)');
   });
 
+  it('a TAP test without a diagnostic block: its name, then the line that says why', () => {
+    const stdout = '\n> calc@1.0.0 test\n> node --test\n\nnot ok 1 - adds\n  AssertionError: expected 4 to be 3\n';
+    expect(describeVerifyFailure(failedRun(stdout))).toBe('exit code 1 — not ok 1 - adds: AssertionError: expected 4 to be 3');
+    expect(describeVerifyFailure(failedRun('not ok 1 - adds\n'))).toBe('exit code 1 — not ok 1 - adds');
+  });
+
   it("the box lists the failing tests with their diagnostics instead of the stream's footer", () => {
     const text = formatEscalationSummary({ result: failedRun(SUITE), attempts: 3, maxAttempts: 3, tty: true });
     expect(text).toContain(
