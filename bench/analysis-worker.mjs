@@ -1,7 +1,7 @@
 // Child process for bench/analysis.mjs: reads one output file in 64 KB chunks through the
 // OutputScanner, analyzes it, and reports the time and the process's peak RSS.
 import { openSync, readSync, closeSync } from 'node:fs';
-import { OutputScanner } from '../dist/core/output-scanner.js';
+import { OutputScanner } from '../dist/backends/claude/output-scanner.js';
 import { analyzeResponse } from '../dist/core/response-analyzer.js';
 
 const file = process.argv[2];

@@ -27,4 +27,16 @@ describe('paths named in the source', () => {
     }
     expect(missing).toEqual([]);
   });
+
+  it('every module a benchmark imports from the build is still in src/', () => {
+    const missing: string[] = [];
+    for (const name of readdirSync(join(ROOT, 'bench')).filter((f) => f.endsWith('.mjs'))) {
+      const text = readFileSync(join(ROOT, 'bench', name), 'utf8');
+      for (const match of text.matchAll(/'\.\.\/dist\/([\w/.-]+)\.js'/g)) {
+        const source = join('src', `${match[1] as string}.ts`);
+        if (!existsSync(join(ROOT, source))) missing.push(`bench/${name}: ${source}`);
+      }
+    }
+    expect(missing).toEqual([]);
+  });
 });
