@@ -104,7 +104,8 @@ describe.skipIf(unavailable !== undefined)(`sandbox session${unavailable ? ` (sk
     const { project, outside, session: s } = opened;
     const precious = join(outside, 'bashrc');
     writeFileSync(precious, 'the user file\n');
-    const [own] = readdirSync(base).filter((name) => name.startsWith('ralph-sandbox-'));
+    // Ralph's own folder, not the test's world (whose temp folder lies in the same TMPDIR).
+    const [own] = readdirSync(base).filter((name) => name.startsWith('ralph-sandbox-') && !project.startsWith(`${join(base, name)}/`));
     expect(own).toBeDefined();
     const dir = join(base, own ?? '');
     // As an attacker would: a link at every name Ralph may write next, to a file of the user's.
