@@ -69,6 +69,12 @@ describe('install.sh', () => {
     expect(warned.filter((name) => name !== '@anthropic-ai/sandbox-runtime' && name !== 'content-type')).toEqual([]);
     // The installed Ralph is small: the bundle, and only the packages it loads at run time.
     expect(footprint(join(home, '.local', 'share', 'ralph'))).toBeLessThanOrEqual(80 * 1024 * 1024);
+    // The checkout's own install holds what building Ralph and its tests need, not the agent CLIs
+    // only the conformance tests drive (tests/agent-clis installs those on first use).
+    expect(footprint(join(checkout, 'node_modules'))).toBeLessThanOrEqual(300 * 1024 * 1024);
+    for (const cli of ['@anthropic-ai/claude-code', '@openai/codex', '@google/gemini-cli', 'opencode-ai'])
+      expect(existsSync(join(checkout, 'node_modules', cli)), cli).toBe(false);
+    expect(existsSync(join(checkout, 'tests', 'agent-clis', 'node_modules'))).toBe(false);
 
     // Idempotent: a second install changes nothing it should not.
     const again = await execa('./install.sh', [], { cwd: checkout, env, extendEnv: false, reject: false });
