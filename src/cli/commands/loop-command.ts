@@ -117,7 +117,7 @@ export async function runLoopCommand(input: LoopCommandInput): Promise<number> {
   try {
     guard = await startRunGuard(paths.runFile, logger);
     await sweepSandboxLeftovers(paths.project, runner, logger);
-    if (config.sandbox && !args.dryRun) sandbox = await startLoopSandbox(config, paths.project, env, runner, logger);
+    if (config.sandbox && !args.dryRun) sandbox = await startLoopSandbox(config, paths.project, env, runner, logger, abort.signal);
     const readPrompt = (): string => {
       const text = readProjectText(paths.project, promptPath, 'The prompt file');
       if (input.task && !text) return taskPrompt(input.task);
