@@ -45,11 +45,12 @@ export function emptyRateState(): RateState {
   return { calls: [] };
 }
 
-/** Drops calls that left the window. */
+/** Whether a call counts in the window at `nowMs`. */
 function inWindow(call: Readonly<CallRecord>, nowMs: number): boolean {
   return call.at > nowMs - WINDOW_MS && call.at <= nowMs + WINDOW_MS;
 }
 
+/** Drops calls that left the window. */
 export function pruneCalls(state: RateState, nowMs: number): RateState {
   const calls = state.calls.filter((c) => inWindow(c, nowMs));
   return calls.length === state.calls.length ? state : { ...state, calls };
