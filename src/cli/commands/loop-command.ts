@@ -24,7 +24,7 @@ import { assertPromptFlagFile, assertRalphProject } from '../project-check.js';
 import { checkTaskFolder } from '../task-project.js';
 import type { RalphArgs } from '../ralph-args.js';
 import { backendEntry } from '../../backends/registry.js';
-import { createLiveView, createLoopNotifier } from './observers.js';
+import { createLoopNotifier } from './observers.js';
 import { ExitGuard } from './exit-guard.js';
 import { capabilityWarnings } from '../../backends/capability-warnings.js';
 import { createGate } from './gate-factory.js';
@@ -161,7 +161,6 @@ export async function runLoopCommand(input: LoopCommandInput): Promise<number> {
       store,
       probe,
       random: { next: Math.random },
-      createLiveView: () => createLiveView(config.showToolArgs),
     };
     // A rollback a crash cut short is finished before anything else looks at the tree.
     await prepareProjectRepository(paths.project, (m) => logger.warn(m));

@@ -15,7 +15,14 @@ const runner: ProcessRunner = {
 function create(env: Record<string, string>): string[] {
   const logger = createMemoryLogger();
   const config = loadConfig({ env, flags: { backend: 'gemini' } }).config;
-  const ctx: BackendContext = { config, paths: ralphPaths('/p'), runner, clock: { now: () => 0, sleep: () => Promise.resolve() }, logger, env: {} };
+  const ctx: BackendContext = {
+    config,
+    paths: ralphPaths('/p'),
+    runner,
+    clock: { now: () => 0, sleep: () => Promise.resolve(), every: () => undefined },
+    logger,
+    env: {},
+  };
   createGeminiBackend(ctx);
   return logger.lines.filter((line) => line.startsWith('[WARN]'));
 }
