@@ -23,6 +23,9 @@ export function cleanEnv(extra: Record<string, string> = {}): Record<string, str
     LANG: 'C.UTF-8',
     TZ: 'UTC',
     NO_COLOR: '1',
+    // tmux runs its panes through $SHELL, else the account's login shell, which for a system
+    // account (nobody) is nologin: the panes would end at once.
+    SHELL: '/bin/sh',
   };
   return { ...env, ...extra };
 }

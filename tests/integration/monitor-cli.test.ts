@@ -182,7 +182,9 @@ describe('ralph-monitor (built CLI)', () => {
     const tmux = (...args: string[]) => spawnSync('tmux', ['-L', socket, '-f', '/dev/null', ...args], { encoding: 'utf8' });
     onTestFinished(() => void tmux('kill-server'));
     const dir = project();
-    const command = `${process.execPath} ${BIN} --interval 0.5 --no-color; echo EXITED=$?; sleep 60`;
+    // The shell around the monitor ignores Ctrl+C itself (dash, unlike bash, would end with it and
+    // take the pane along); the monitor sets its own handler, so the key still reaches it.
+    const command = `trap '' INT; ${process.execPath} ${BIN} --interval 0.5 --no-color; echo EXITED=$?; sleep 60`;
     expect(tmux('new-session', '-d', '-x', '100', '-y', '40', '-s', 'm', '-c', dir, command).status).toBe(0);
     const screen = () => tmux('capture-pane', '-p', '-t', 'm').stdout;
     const pane = (format: string) => tmux('display-message', '-p', '-t', 'm', format).stdout.trim();

@@ -30,11 +30,13 @@ function plantCommands(repo: string, marks: string, file = join(repo, '.git', 'c
   set('merge.evil.driver', marking(marks, 'merge-driver'));
   set('diff.external', marking(marks, 'external-diff'));
   set('core.pager', marking(marks, 'pager'));
-  const monitor = join(marks, '..', 'fsmonitor.sh');
+  // The planted programs live in a folder of the test's own, beside the marks.
+  const planted = tempDir('ralph-planted-');
+  const monitor = join(planted, 'fsmonitor.sh');
   writeFileSync(monitor, `#!/bin/sh\ntouch '${marks}/fsmonitor'\n`);
   chmodSync(monitor, 0o755);
   set('core.fsmonitor', monitor);
-  const hooks = join(marks, '..', 'hooks');
+  const hooks = join(planted, 'hooks');
   for (const hook of ['pre-commit', 'post-checkout', 'reference-transaction', 'post-index-change']) {
     writeFiles(hooks, { [hook]: `#!/bin/sh\ntouch '${marks}/hook-${hook}'\n` });
     chmodSync(join(hooks, hook), 0o755);

@@ -139,18 +139,20 @@ describe('ralph-import', () => {
   });
 
   it("times out, ending Claude's whole process tree, and leaves nothing behind", async () => {
-    // The smallest --timeout is a minute: the same conversion runs in-process with a short limit.
-    const w = workspace({ shell: WRITE_ALL, fixture: 'json-success-tool-use.json', sleep_ms: 20_000, grandchild: true });
+    // The smallest --timeout is a minute: the same conversion runs in-process with a short limit,
+    // long enough for the fake Claude to start and leave its grandchild on a busy machine (what is
+    // checked below), far below the 60 s it would sleep.
+    const w = workspace({ shell: WRITE_ALL, fixture: 'json-success-tool-use.json', sleep_ms: 60_000, grandchild: true });
     const backend = createConversionBackend(['claude'], w.env, createMemoryLogger());
     const conversion = importProject({
       sourcePath: 'shop-prd.md',
       projectDir: join(w.cwd, 'shop-prd'),
       cwd: w.cwd,
       backend,
-      timeoutMs: 400,
+      timeoutMs: 8_000,
       runner: createProcessRunner(),
     });
-    await expect(conversion).rejects.toThrow('Claude did not finish the conversion within 400 ms');
+    await expect(conversion).rejects.toThrow('Claude did not finish the conversion within 8s');
     expect(readdirSync(w.cwd)).toEqual(['shop-prd.md']);
     const call = JSON.parse(readFileSync(join(w.state, 'call-1.json'), 'utf8')) as { pid: number };
     expect(isRunning(call.pid)).toBe(false);

@@ -100,8 +100,11 @@ describe('seed 003 acceptance: test execution', () => {
     expect(r.exitCode).toBe(0);
     expect(r.json).toMatchObject({ termination_reason: 'max_runtime', exit_code: 7, killed_after_secs: 1 });
     expect(r.json['elapsed_secs'] as number).toBeGreaterThanOrEqual(1);
+    // The session recorded until the stop is kept, from its start to the stop. How far the run got
+    // in one second (its first call started or not) depends on the machine's load, so not asserted.
     const events = readJsonLines(r.json['session_file'] as string).map((e) => e['event']);
-    expect(events).toEqual(expect.arrayContaining(['loop.start', 'iteration.start']));
+    expect(events[0]).toBe('loop.start');
+    expect(events.at(-1)).toBe('loop.exit');
     expect(events).not.toContain('analysis');
     const check = await ralphTest(home, 'test_assert', { workspace_id: 'slow', assertions: [{ type: 'termination_reason', expected: 'MaxRuntime' }] });
     expect(check.json['passed']).toBe(true);

@@ -46,7 +46,9 @@ describe('runLoop: an hourly call budget shared with other loops', () => {
         await Promise.resolve();
       }
     }
-    const store = new IdentifiedStore({ project: '/p', outputDir: '/p' }, () => undefined);
+    // The mock agent writes its output log into outputDir: a folder of the test's own.
+    const dir = tempDir('ralph-shared-rate-');
+    const store = new IdentifiedStore({ project: dir, outputDir: dir }, () => undefined);
     const h = loopHarness({ store, responses: [working(), working()], config: { maxCallsPerHour: 10, maxLoops: 2 } });
     expect((await h.run()).reason).toBe('max_loops');
     expect(store.rate.calls.map((c) => c.id)).toEqual(['loop-a#1', 'loop-a#2']);
