@@ -4,17 +4,10 @@
  * resolved. Pure: the caller says whether the project is a git repository.
  */
 import { isAbsolute, join, normalize } from 'node:path';
-import type { ConfigField, RalphConfig } from '../config/keys.js';
+import { VERIFY_PRESETS, type VerifyPreset } from '../core/verify-presets.js';
+import type { ConfigField, RalphConfig } from './keys.js';
 
-export type VerifyPreset = 'fast' | 'full' | 'extended';
 export type OnExhausted = RalphConfig['onVerifyExhausted'];
-
-/** The presets: `:fast` 1 attempt / 30 s, `:full` 5 / 300 s, `:extended` 10 / 600 s. */
-export const VERIFY_PRESETS: Readonly<Record<VerifyPreset, { maxAttempts: number; timeoutSeconds: number }>> = {
-  fast: { maxAttempts: 1, timeoutSeconds: 30 },
-  full: { maxAttempts: 5, timeoutSeconds: 300 },
-  extended: { maxAttempts: 10, timeoutSeconds: 600 },
-};
 
 /** Only `source` is read: 'default' means the user did not set the value. */
 export type VerifyOrigins = Partial<Record<ConfigField, { source: string }>>;

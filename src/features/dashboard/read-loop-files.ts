@@ -1,5 +1,5 @@
 import { statSync } from 'node:fs';
-import { oddFileReason, readRegularTail, unreadableReason } from '../../infra/regular-file.js';
+import { oddFileReason, readRegularTail, unreadableReason } from '../../state/regular-file.js';
 import type { StatusDocument } from '../../core/status-model.js';
 import { readDocument, type DocumentSpec, type JsonRead } from '../../state/document-store.js';
 import { CIRCUIT_HISTORY, CIRCUIT_STATE } from '../../state/documents/circuit.js';
