@@ -9,6 +9,9 @@ import type { ConfigField, RalphConfig } from './keys.js';
 
 export type OnExhausted = RalphConfig['onVerifyExhausted'];
 
+/** Where a verify number came from: the user, the preset, or the default. */
+export type ValueSource = 'explicit' | 'preset' | 'default';
+
 /** Only `source` is read: 'default' means the user did not set the value. */
 export type VerifyOrigins = Partial<Record<ConfigField, { source: string }>>;
 
@@ -31,7 +34,7 @@ export interface VerifySettings {
   rollbackOnFail: boolean;
   onExhausted: OnExhausted;
   /** Where each of timeout and attempts came from, for `--config` and logs. */
-  sources: { timeout: 'explicit' | 'preset' | 'default'; maxAttempts: 'explicit' | 'preset' | 'default' };
+  sources: { timeout: ValueSource; maxAttempts: ValueSource };
   /** Things the user should hear about (checkpoint asked for outside git, rollback without checkpoints). */
   warnings: string[];
 }
@@ -61,27 +64,21 @@ function explicit(origins: VerifyOrigins, field: ConfigField): boolean {
   return source !== undefined && source !== 'default';
 }
 
+/** A value the user set wins over the preset's, and the preset's over the default. */
+function presetOrSet(value: number, isExplicit: boolean, presetValue: number | undefined): { value: number; source: ValueSource } {
+  if (isExplicit) return { value, source: 'explicit' };
+  if (presetValue !== undefined) return { value: presetValue, source: 'preset' };
+  return { value, source: 'default' };
+}
+
 export function resolveVerifySettings(config: VerifyFields, origins: VerifyOrigins, context: VerifyContext): VerifySettings {
   const command = config.verifyCommand.trim();
   const preset: VerifyPreset | null = config.verifyPreset === '' ? null : config.verifyPreset;
   const presetValues = preset ? VERIFY_PRESETS[preset] : undefined;
   const warnings: string[] = [];
 
-  let timeoutSeconds = config.verifyTimeoutSeconds;
-  let timeoutSource: VerifySettings['sources']['timeout'] = 'default';
-  if (explicit(origins, 'verifyTimeoutSeconds')) timeoutSource = 'explicit';
-  else if (presetValues) {
-    timeoutSeconds = presetValues.timeoutSeconds;
-    timeoutSource = 'preset';
-  }
-
-  let maxAttempts = config.verifyMaxAttempts;
-  let attemptsSource: VerifySettings['sources']['maxAttempts'] = 'default';
-  if (explicit(origins, 'verifyMaxAttempts')) attemptsSource = 'explicit';
-  else if (presetValues) {
-    maxAttempts = presetValues.maxAttempts;
-    attemptsSource = 'preset';
-  }
+  const timeout = presetOrSet(config.verifyTimeoutSeconds, explicit(origins, 'verifyTimeoutSeconds'), presetValues?.timeoutSeconds);
+  const attempts = presetOrSet(config.verifyMaxAttempts, explicit(origins, 'verifyMaxAttempts'), presetValues?.maxAttempts);
 
   const dir = config.verifyCwd.trim();
   const cwd = dir === '' ? normalize(context.projectDir) : isAbsolute(dir) ? normalize(dir) : join(context.projectDir, dir);
@@ -107,15 +104,15 @@ export function resolveVerifySettings(config: VerifyFields, origins: VerifyOrigi
     command,
     enabled: command !== '',
     preset,
-    timeoutMs: timeoutSeconds * 1000,
-    maxAttempts,
+    timeoutMs: timeout.value * 1000,
+    maxAttempts: attempts.value,
     cwd,
     env: { ...config.verifyEnv },
     checkpoint,
     checkpointKeep: config.checkpointKeep,
     rollbackOnFail,
     onExhausted: config.onVerifyExhausted,
-    sources: { timeout: timeoutSource, maxAttempts: attemptsSource },
+    sources: { timeout: timeout.source, maxAttempts: attempts.source },
     warnings,
   };
 }
