@@ -23,7 +23,7 @@ export const LAYER_TABLE = [
     name: 'features',
     paths: ['src/features/'],
     imports: ['engine', 'backends', 'checkpoints', 'ui', 'infra', 'state', 'config', 'ports', 'core', 'errors'],
-    what: 'the product commands, taking parsed options; imports the engine only for the one verify attempt the agents’ verify tool shares',
+    what: 'the product commands, taking parsed options (the agents’ verify tool runs the engine’s one verify attempt)',
   },
   {
     name: 'engine',
