@@ -4,7 +4,7 @@
 import { defineConfig } from 'eslint/config';
 import tseslint from 'typescript-eslint';
 import { layerRule } from './eslint/layer-rule.js';
-import { LAYERS, LAYER_EXCEPTIONS } from './eslint/layers.js';
+import { LAYERS, LAYER_PATHS } from './eslint/layers.js';
 
 export default defineConfig(
   {
@@ -51,7 +51,7 @@ export default defineConfig(
     files: ['src/**/*.ts'],
     plugins: { ralph: { rules: { layers: layerRule } } },
     rules: {
-      'ralph/layers': ['error', { layers: LAYERS, exceptions: LAYER_EXCEPTIONS }],
+      'ralph/layers': ['error', { layers: LAYERS, where: LAYER_PATHS }],
       // Named exports only: one name for a thing across the code base.
       'no-restricted-syntax': ['error', { selector: 'ExportDefaultDeclaration', message: 'Use a named export.' }],
     },

@@ -14,13 +14,24 @@ function projectPath(cwd, absolute) {
 }
 
 /**
- * The layer a project path belongs to: the folder right under src/ (`src/engine/x.ts` → engine),
- * or the file's own name for the loose files (`src/ports.ts` → ports). Outside src/: none.
+ * The layer a project path belongs to: the row of the table whose folder holds it or whose file
+ * it is (the longest match wins). In src/ but in no row: the empty name, which no layer allows.
+ * Outside src/: none.
  */
-export function layerOf(path) {
-  const parts = path.split('/');
-  if (parts[0] !== 'src' || parts.length < 2) return undefined;
-  return parts.length === 2 ? parts[1].replace(/\.[cm]?[jt]s$/, '') : parts[1];
+export function layerOf(path, where) {
+  let found;
+  let longest = -1;
+  for (const layer of where) {
+    for (const prefix of layer.paths) {
+      const hit = prefix.endsWith('/') ? path.startsWith(prefix) : path === prefix;
+      if (hit && prefix.length > longest) {
+        found = layer.name;
+        longest = prefix.length;
+      }
+    }
+  }
+  if (found !== undefined) return found;
+  return path.startsWith('src/') ? '' : undefined;
 }
 
 /**
@@ -28,11 +39,11 @@ export function layerOf(path) {
  * importing file and mapped from the emitted `.js` to the `.ts` source), a Node builtin (always
  * in its `node:` spelling) or a package (its name, scope included, without the subpath).
  */
-export function describeTarget(specifier, importerPath, cwd) {
+export function describeTarget(specifier, importerPath, cwd, where) {
   if (specifier.startsWith('.') || isAbsolute(specifier)) {
     const absolute = resolve(dirname(resolve(cwd, importerPath)), specifier);
     const path = projectPath(cwd, absolute).replace(/\.js$/, '.ts');
-    return { kind: 'file', path, layer: layerOf(path) };
+    return { kind: 'file', path, layer: layerOf(path, where) };
   }
   const bare = specifier.startsWith('node:') ? specifier.slice(5) : specifier;
   if (specifier.startsWith('node:') || BUILTINS.has(bare) || BUILTINS.has(bare.split('/')[0])) {
@@ -48,10 +59,10 @@ function matchesName(name, names) {
   return names.some((entry) => name === entry || name.startsWith(`${entry}/`));
 }
 
-/** The first restriction of a layer that forbids this import, if any. */
-export function findViolation(restrictions, target, typeOnly) {
+/** The first restriction of a layer that forbids this import, if any. A type-only import counts like any other. */
+export function findViolation(restrictions, target) {
   for (const restriction of restrictions) {
-    if (typeOnly && restriction.typeImportsAllowed) continue;
+    if (target.kind === 'file' && target.layer === '' && restriction.unknownLayers) return restriction;
     if (target.kind === 'file' && target.layer !== undefined && (restriction.layers ?? []).includes(target.layer)) return restriction;
     if (target.kind !== 'file' && matchesName(target.name, restriction.packages ?? [])) return restriction;
     if (target.kind === 'builtin' && restriction.builtinsExcept !== undefined && !matchesName(target.name, restriction.builtinsExcept)) return restriction;
@@ -59,7 +70,7 @@ export function findViolation(restrictions, target, typeOnly) {
   return undefined;
 }
 
-/** The name an exception uses for a target: the project path for files, the name otherwise. */
+/** How a message names a target: the project path for files, the name otherwise. */
 function targetKey(target) {
   return target.kind === 'file' ? target.path : target.name;
 }
@@ -81,57 +92,48 @@ export const layerRule = {
         type: 'object',
         properties: {
           layers: { type: 'object' },
-          exceptions: { type: 'array' },
+          where: { type: 'array' },
         },
-        required: ['layers'],
+        required: ['layers', 'where'],
         additionalProperties: false,
       },
     ],
     messages: {
       forbidden: '{{importer}} ({{layer}}) must not import {{target}}: {{why}}',
-      staleException:
-        'The lint exception letting {{importer}} import {{target}} is no longer used: delete it from eslint/layers.js so the rule holds here too.',
+      unplaced:
+        '{{importer}} is in no layer: add its folder to a row of eslint/layer-table.js (and run scripts/render-layer-doc.mjs) before it imports anything.',
     },
   },
   create(context) {
-    const { layers, exceptions = [] } = context.options[0];
+    const { layers, where } = context.options[0];
     const cwd = context.cwd;
     const importer = projectPath(cwd, resolve(cwd, context.filename));
-    const layer = layerOf(importer);
-    const restrictions = layer === undefined ? [] : (layers[layer] ?? []);
-    if (restrictions.length === 0) return {};
-    const ownExceptions = exceptions.filter((entry) => entry.file === importer);
-    const usedExceptions = new Set();
+    const layer = layerOf(importer, where);
+    if (layer === undefined) return {};
+    if (layer === '') {
+      return { Program: (node) => context.report({ node, messageId: 'unplaced', data: { importer } }) };
+    }
+    const restrictions = layers[layer] ?? [];
 
-    const check = (node, sourceNode, typeOnly) => {
+    const check = (node, sourceNode) => {
       const specifier = staticSpecifier(sourceNode);
       // A specifier computed at run time cannot be resolved here; such imports are rare and show in review.
       if (specifier === undefined) return;
-      const target = describeTarget(specifier, importer, cwd);
-      const restriction = findViolation(restrictions, target, typeOnly);
+      const target = describeTarget(specifier, importer, cwd, where);
+      const restriction = findViolation(restrictions, target);
       if (restriction === undefined) return;
-      const exception = ownExceptions.find((entry) => entry.imports === targetKey(target));
-      if (exception !== undefined) {
-        usedExceptions.add(exception);
-        return;
-      }
       context.report({ node, messageId: 'forbidden', data: { importer, layer, target: targetKey(target), why: restriction.why } });
     };
 
+    // `import type` is erased at build, but it still ties the importer to the imported layer's
+    // shape: it counts like a value import.
     return {
-      // `import { type A } from` still loads the module at run time under verbatimModuleSyntax,
-      // so only `import type` counts as a type-only import.
-      ImportDeclaration: (node) => check(node, node.source, node.importKind === 'type'),
-      ExportNamedDeclaration: (node) => check(node, node.source, node.exportKind === 'type'),
-      ExportAllDeclaration: (node) => check(node, node.source, node.exportKind === 'type'),
-      ImportExpression: (node) => check(node, node.source, false),
-      TSImportType: (node) => check(node, node.argument?.literal ?? node.argument, true),
-      TSExternalModuleReference: (node) => check(node, node.expression, false),
-      'Program:exit': (node) => {
-        for (const exception of ownExceptions) {
-          if (!usedExceptions.has(exception)) context.report({ node, messageId: 'staleException', data: { importer, target: exception.imports } });
-        }
-      },
+      ImportDeclaration: (node) => check(node, node.source),
+      ExportNamedDeclaration: (node) => check(node, node.source),
+      ExportAllDeclaration: (node) => check(node, node.source),
+      ImportExpression: (node) => check(node, node.source),
+      TSImportType: (node) => check(node, node.source ?? node.argument?.literal ?? node.argument),
+      TSExternalModuleReference: (node) => check(node, node.expression),
     };
   },
 };

@@ -1,8 +1,9 @@
 import { ExitCode, RalphError } from '../errors.js';
 import type { ProcessRunner } from '../ports.js';
 import { CONFIG_KEYS } from '../config/keys.js';
-import { BACKEND_SETTINGS } from './backend-names.js';
-import { backendEntry, type BackendContext, type BackendEntry, type BackendName } from './registry.js';
+import { BACKEND_SETTINGS } from '../config/backend-settings.js';
+import type { BackendContext } from './backend-context.js';
+import { backendEntry, type BackendEntry, type BackendName } from './registry.js';
 
 /** What a version check needs to know about one agent CLI. */
 export interface AgentCliCheck {

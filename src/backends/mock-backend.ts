@@ -10,7 +10,7 @@ import { writeFileAtomic } from '../state/json-file.js';
 import { readClaudeStdout } from './claude/claude-result.js';
 import { mockResult, wantsClaudeReading } from './mock-result.js';
 import { parseMockScript, pickResponse, type MockResponse } from './mock-script.js';
-import type { BackendContext } from './registry.js';
+import type { BackendContext } from './backend-context.js';
 
 export interface MockBackendOptions {
   scriptPath: string;

@@ -1,24 +1,13 @@
-import type { RalphConfig } from '../config/keys.js';
 import type { SandboxAgentFacts } from '../core/sandbox-policy.js';
-import type { AgentBackend, Clock, Logger, ProcessRunner } from '../ports.js';
-import type { RalphPaths } from '../state/paths.js';
-import { BACKEND_NAMES, type BackendName } from './backend-names.js';
+import type { AgentBackend } from '../ports.js';
+import type { BackendContext } from './backend-context.js';
+import { BACKEND_NAMES, type BackendName } from '../config/backend-names.js';
 import { OPENCODE_SANDBOX } from './opencode/opencode-sandbox.js';
 import { GEMINI_SANDBOX } from './gemini/gemini-sandbox.js';
 import { CODEX_SANDBOX } from './codex/codex-sandbox.js';
 import { CLAUDE_SANDBOX } from './claude/claude-sandbox.js';
 
 export { BACKEND_NAMES, type BackendName };
-
-/** What a backend may need to be built or checked. */
-export interface BackendContext {
-  config: RalphConfig;
-  paths: RalphPaths;
-  runner: ProcessRunner;
-  clock: Clock;
-  logger: Logger;
-  env: NodeJS.ProcessEnv;
-}
 
 /** What a backend can do beyond running a call, for the messages and checks that depend on it. */
 export interface BackendCapabilities {
@@ -66,7 +55,7 @@ export interface BackendEntry {
 
 /**
  * Every agent Ralph can run, by the name `--backend` and RALPH_BACKEND take. Adding an agent is
- * a folder under src/backends/, its name in backend-names.ts and one entry here;
+ * a folder under src/backends/, its name in src/config/backend-names.ts and one entry here;
  * tests/integration/backends/conformance.test.ts runs against every entry.
  */
 export const BACKENDS = {

@@ -1,6 +1,7 @@
 import { accessSync, constants } from 'node:fs';
 import { delimiter, isAbsolute, join, resolve } from 'node:path';
-import { BACKEND_NAMES, BACKEND_SETTINGS, type BackendSettings } from '../backends/backend-names.js';
+import { BACKEND_NAMES } from '../config/backend-names.js';
+import { BACKEND_SETTINGS, type BackendSettings } from '../config/backend-settings.js';
 import { backendEntry } from '../backends/registry.js';
 import { CONFIG_KEYS, type ConfigField } from '../config/keys.js';
 import { formatConfigValue, type LoadedConfig, type ValueOrigin } from '../config/load-config.js';

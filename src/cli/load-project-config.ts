@@ -3,7 +3,7 @@ import { UsageError } from '../errors.js';
 import { collectSecretValues } from '../core/secret-redactor.js';
 import type { RalphPaths } from '../state/paths.js';
 import { addSecretValues } from '../state/redaction.js';
-import { PROJECT_FILES } from '../state/project-layout.js';
+import { PROJECT_FILES } from '../core/project-layout.js';
 import { readRalphrcFile } from '../state/ralphrc-file.js';
 
 /**

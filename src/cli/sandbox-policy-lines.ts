@@ -4,7 +4,7 @@ import { BACKEND_NAMES, backendEntry } from '../backends/registry.js';
 import { ralphFilesForSandbox } from '../state/ralph-files-for-sandbox.js';
 import { ralphPaths } from '../state/paths.js';
 import type { RalphConfig } from '../config/keys.js';
-import { verifyRunsContained } from '../core/verify-placement.js';
+import { verifyRunsContained } from '../config/verify-placement.js';
 import { buildSandboxPolicy, describeSandboxPolicy, type SandboxPolicy } from '../core/sandbox-policy.js';
 
 function homeOf(env: NodeJS.ProcessEnv): string {

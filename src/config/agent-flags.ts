@@ -1,7 +1,8 @@
-import { BACKEND_NAMES, BACKEND_SETTINGS, type BackendName, type BackendSettings } from '../backends/backend-names.js';
+import { BACKEND_NAMES, type BackendName } from './backend-names.js';
+import { BACKEND_SETTINGS, type BackendSettings } from './backend-settings.js';
 import { oneOf } from './value-types.js';
 import type { ConfigField } from './keys.js';
-import type { FlagValues } from './load-config.js';
+import type { FlagValues } from './config-origins.js';
 
 /** The flags that name a setting every agent CLI has under its own key. */
 const AGENT_FLAGS = [

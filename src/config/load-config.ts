@@ -1,25 +1,17 @@
 import { CONFIG_FIELDS, CONFIG_KEYS, FIELD_BY_NAME, INFORMATIONAL_KEYS, UNSUPPORTED_KEY, defaultConfig, type ConfigField, type RalphConfig } from './keys.js';
 import { capMessages, clipText, MAX_SHOWN_CHARS, MAX_SHOWN_MESSAGES } from '../core/message-bounds.js';
 import { didYouMean } from '../core/nearest-word.js';
-import { verifyPlacementConflict } from '../core/verify-placement.js';
+import { verifyPlacementConflict } from './verify-placement.js';
 import { parseRalphrc } from './ralphrc.js';
 import { routeAgentFlags, selectedBackend } from './agent-flags.js';
 import type { ValueType } from './value-types.js';
+import type { FlagValues, ValueOrigin } from './config-origins.js';
 
 /** Lists a repeated flag adds to (on top of .ralphrc and the environment) instead of replacing. */
 type ListField = 'agentEnv' | 'sandboxAllowDomains' | 'sandboxAllowWrite';
 const ADDING_LISTS: ReadonlySet<ConfigField> = new Set<ListField>(['agentEnv', 'sandboxAllowDomains', 'sandboxAllowWrite']);
 
-export type ConfigSource = 'default' | 'ralphrc' | 'env' | 'flag';
-
-export interface ValueOrigin {
-  source: ConfigSource;
-  /** `.ralphrc:12`, `CLAUDE_TIMEOUT_MINUTES` or `--timeout`. */
-  where?: string;
-}
-
-/** Raw flag values from the command line, keyed by config field. */
-export type FlagValues = Partial<Record<ConfigField, string | boolean | readonly string[]>>;
+export type { ConfigSource, FlagValues, ValueOrigin } from './config-origins.js';
 
 export interface ConfigInputs {
   ralphrc?: { path: string; text: string } | undefined;

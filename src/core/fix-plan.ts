@@ -5,6 +5,8 @@
  * and other bracketed text are not checkboxes; code fences and HTML comments
  * are skipped; CRLF files count the same as LF files.
  */
+import { proseLines } from './markdown-prose.js';
+
 export interface PlanTask {
   line: number;
   text: string;
@@ -24,34 +26,13 @@ export interface FixPlanSummary {
 
 const HEADING = /^(#{1,6})\s+(.*?)\s*#*\s*$/;
 const CHECKBOX = /^\s*-\s+\[([ xX])\](?=\s|$)(.*)$/;
-const FENCE = /^\s*(```|~~~)/;
 
 export function parseFixPlan(text: string, optionalSections: readonly string[]): FixPlanSummary {
   const optional = new Set(optionalSections.map((s) => s.trim().toLowerCase()).filter(Boolean));
   const tasks: PlanTask[] = [];
   let optionalLevel: number | undefined;
   let section = '';
-  let inFence: string | undefined;
-  let inComment = false;
-  const lines = text.split('\n');
-  lines.forEach((rawLine, index) => {
-    const line = rawLine.replace(/\r$/, '');
-    if (inComment) {
-      if (line.includes('-->')) inComment = false;
-      return;
-    }
-    const fence = FENCE.exec(line);
-    if (fence) {
-      const marker = fence[1] as string;
-      if (inFence === undefined) inFence = marker;
-      else if (inFence === marker) inFence = undefined;
-      return;
-    }
-    if (inFence !== undefined) return;
-    if (line.trimStart().startsWith('<!--')) {
-      if (!line.includes('-->')) inComment = true;
-      return;
-    }
+  for (const { line, index } of proseLines(text)) {
     const heading = HEADING.exec(line);
     if (heading) {
       const level = (heading[1] as string).length;
@@ -59,10 +40,10 @@ export function parseFixPlan(text: string, optionalSections: readonly string[]):
       section = title;
       if (optionalLevel !== undefined && level <= optionalLevel) optionalLevel = undefined;
       if (optionalLevel === undefined && optional.has(title.toLowerCase())) optionalLevel = level;
-      return;
+      continue;
     }
     const box = CHECKBOX.exec(line);
-    if (!box) return;
+    if (!box) continue;
     tasks.push({
       line: index + 1,
       text: (box[2] as string).trim(),
@@ -70,7 +51,7 @@ export function parseFixPlan(text: string, optionalSections: readonly string[]):
       optional: optionalLevel !== undefined,
       section,
     });
-  });
+  }
   const checked = tasks.filter((t) => t.checked).length;
   const blockingUnchecked = tasks.filter((t) => !t.checked && !t.optional).length;
   const optionalUnchecked = tasks.filter((t) => !t.checked && t.optional).length;

@@ -21,8 +21,7 @@
  * 0-based offset into the input; messages say "character N" counting from 1.
  */
 import { editDistance } from './nearest-word.js';
-import type { FlagValues } from '../config/load-config.js';
-import type { VerifyPreset } from './verify-settings.js';
+import type { VerifyPreset } from './verify-presets.js';
 
 export interface TaskVerify {
   command: string;
@@ -269,19 +268,4 @@ export function parseTaskSpec(input: string): TaskSpecParse {
     if (error instanceof SpecError) return { ok: false, error: error.detail };
     throw error;
   }
-}
-
-/**
- * The task's verify options as command-line flag values, so they go through the
- * same validation and precedence as `--verify …` (explicit max/timeout beat the preset).
- */
-export function taskVerifyFlags(verify: TaskVerify): FlagValues {
-  const flags: FlagValues = { verifyCommand: verify.command };
-  if (verify.max !== undefined) flags.verifyMaxAttempts = String(verify.max);
-  if (verify.timeout !== undefined) flags.verifyTimeoutSeconds = String(verify.timeout);
-  if (verify.preset !== undefined) flags.verifyPreset = verify.preset;
-  if (verify.checkpoint !== undefined) flags.checkpoint = verify.checkpoint;
-  if (verify.rollback !== undefined) flags.rollbackOnFail = verify.rollback;
-  if (verify.workingDir !== undefined) flags.verifyCwd = verify.workingDir;
-  return flags;
 }

@@ -2,7 +2,7 @@ import { applyGateAction, createGate, gateActive, lastResult, reconcileGate, typ
 import { checkpointRequired } from '../core/checkpoint-policy.js';
 import type { RollbackFacts } from '../core/rollback-notice.js';
 import { formatBounceBack, type VerifyOutcome } from '../core/verify-feedback.js';
-import type { VerifySettings } from '../core/verify-settings.js';
+import type { VerifySettings } from '../config/verify-settings.js';
 import type { StatusVerify } from '../core/status-model.js';
 import { isoTimestamp } from '../core/time-format.js';
 import { runGateAttempt } from './gate-attempt.js';

@@ -1,4 +1,4 @@
-import { OddFileError, readRegularFile } from '../infra/regular-file.js';
+import { OddFileError, readRegularFile } from '../state/regular-file.js';
 import * as v from 'valibot';
 import { sessionEventSchema, type SessionEvent } from '../state/documents/session-event.js';
 import { errorMessage } from '../errors.js';

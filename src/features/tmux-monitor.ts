@@ -3,7 +3,7 @@ import { rmSync } from 'node:fs';
 import { describeExitCode } from '../core/exit-code-meaning.js';
 import { shellCommand, shellQuote } from '../core/shell-words.js';
 import { ExitCode, RalphError } from '../errors.js';
-import { readRegularFile } from '../infra/regular-file.js';
+import { readRegularFile } from '../state/regular-file.js';
 import type { ProcessRunner, RunResult } from '../ports.js';
 import { ralphPaths } from '../state/paths.js';
 import { writeFileAtomic } from '../state/json-file.js';

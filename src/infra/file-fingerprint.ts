@@ -1,6 +1,6 @@
 import { readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { PROJECT_FILES } from '../state/project-layout.js';
+import { PROJECT_FILES } from '../core/project-layout.js';
 
 /**
  * Progress detection outside git: size and mtime of every file under the

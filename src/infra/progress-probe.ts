@@ -1,7 +1,6 @@
 import type { ProgressFacts } from '../core/response-analyzer.js';
 import { ExitCode, RalphError } from '../errors.js';
-import type { ProcessRunner } from '../ports.js';
-import type { ProgressProbe } from '../engine/ports.js';
+import type { ProcessRunner, ProgressProbe } from '../ports.js';
 import { diffFingerprints, fingerprintTree, type Fingerprint } from './file-fingerprint.js';
 import { statSync } from 'node:fs';
 import { join } from 'node:path';

@@ -1,4 +1,4 @@
-import { PROJECT_FILES } from '../state/project-layout.js';
+import { PROJECT_FILES } from '../core/project-layout.js';
 
 const RALPH_DIR = `${PROJECT_FILES.dir}/`;
 

@@ -9,7 +9,7 @@ import { looseRalphRefs, refFilesFingerprint } from './ref-files.js';
 import { parseTrackedListing } from './tracked-listing.js';
 import type { StatCache } from './stat-cache.js';
 import { lstatOrNull } from './safe-fs.js';
-import { PROJECT_FILES } from '../state/project-layout.js';
+import { PROJECT_FILES } from '../core/project-layout.js';
 
 /**
  * The state of a Ralph project's repository that an agent can change, read

@@ -1,12 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { AcceptedRalphrc } from '../core/ralphrc-review.js';
+import type { AcceptedRalphrc } from '../config/ralphrc-review.js';
 import { writeJsonAtomic } from './json-file.js';
 import type { RalphPaths } from './paths.js';
 import { ensureRuntimeDir } from './runtime-dir.js';
 
 /**
- * The .ralphrc values the last run accepted (src/core/ralphrc-review.ts), kept in the run-time
+ * The .ralphrc values the last run accepted (src/config/ralphrc-review.ts), kept in the run-time
  * folder beside the lock: outside `.ralph/`, where a sandboxed agent cannot write and `git clean`
  * or `rm -rf .ralph` does not reach. Secret values are kept only as digests.
  */

@@ -1,7 +1,7 @@
 import { rmSync, statSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { isoTimestamp, parseIso } from '../core/time-format.js';
-import { readRegularFile } from '../infra/regular-file.js';
+import { readRegularFile } from './regular-file.js';
 import { loadDocument, saveDocument } from './document-store.js';
 import { RALPH_SESSION, RALPH_SESSION_HISTORY, SESSION_HISTORY_LIMIT, type RalphSession } from './documents/sessions.js';
 import { writeJsonAtomic } from './json-file.js';

@@ -1,6 +1,6 @@
 import { closeSync, constants, fstatSync, mkdirSync, openSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { openErrorOf, requireRegular } from '../infra/regular-file.js';
+import { openErrorOf, requireRegular } from './regular-file.js';
 
 /**
  * The logs the loop appends to several times an iteration (ralph.log, the session recording,

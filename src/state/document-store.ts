@@ -1,7 +1,7 @@
 import { renameSync } from 'node:fs';
 import { basename } from 'node:path';
 import * as v from 'valibot';
-import { readRegularFile } from '../infra/regular-file.js';
+import { readRegularFile } from './regular-file.js';
 import { describeIssue } from './documents/lenient.js';
 import { writeJsonDocument } from './document-writes.js';
 import type { RalphPaths } from './paths.js';

@@ -1,6 +1,6 @@
 import { closeSync, constants, fstatSync, ftruncateSync, lstatSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { Utf8Batch } from '../infra/utf8-batch.js';
+import { Utf8Batch } from '../core/utf8-batch.js';
 import { redactText } from './redaction.js';
 
 /** live.log holds the current loop's stream; past this size it starts over, so a runaway agent cannot fill the disk. */

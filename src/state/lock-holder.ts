@@ -1,4 +1,4 @@
-import { readRegularFile } from '../infra/regular-file.js';
+import { readRegularFile } from './regular-file.js';
 import { isRecord } from './json-file.js';
 import type { RalphPaths } from './paths.js';
 

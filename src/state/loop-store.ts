@@ -1,8 +1,8 @@
 import { existsSync, rmSync } from 'node:fs';
-import { readRegularFile } from '../infra/regular-file.js';
+import { readRegularFile } from './regular-file.js';
 import { relative } from 'node:path';
 import { RalphError } from '../errors.js';
-import { readProjectText } from '../infra/project-file-read.js';
+import { readProjectText } from './project-file-read.js';
 import { outputLogPath, pruneOutputLogs, rotateLogIfNeeded, type LogFileFacts } from './log-files.js';
 import { appendHistory, type CircuitState, type Transition } from '../core/circuit-breaker.js';
 import { emptyExitSignals, type ExitSignals } from '../core/exit-signals.js';
@@ -28,7 +28,7 @@ import { LIVE_LOG_MAX_BYTES, LiveLogFile, type DeferFlush } from './live-log-fil
 import type { RalphPaths } from './paths.js';
 import type { SharedRate } from './shared-rate.js';
 import { StreamRedactor } from '../core/secret-redactor.js';
-import type { LoopStorePort } from '../engine/ports.js';
+import type { LoopStorePort } from '../ports.js';
 import { currentRedactors } from './redaction.js';
 import { readAgentSession, rememberAgentSession, resetSession, touchRalphSession, type StoredAgentSession } from './agent-session-store.js';
 

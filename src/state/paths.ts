@@ -1,5 +1,5 @@
 import { join, resolve } from 'node:path';
-import { PROJECT_FILES } from './project-layout.js';
+import { PROJECT_FILES } from '../core/project-layout.js';
 import { locateRuntimeDir } from './runtime-dir.js';
 
 /**

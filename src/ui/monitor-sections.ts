@@ -4,7 +4,8 @@ import type { StatusDocument, StatusWaiting } from '../core/status-model.js';
 import { nearCallLimit } from '../core/call-limit.js';
 import { clockTime, formatCountdown, formatDuration, parseIso } from '../core/time-format.js';
 import { part, type Line, type Part, type Style } from './styled-line.js';
-import type { MonitorSnapshot, ProgressDocument } from './render-monitor.js';
+import type { ProgressDocument } from '../state/documents/progress.js';
+import type { MonitorSnapshot } from '../state/monitor-snapshot.js';
 import { describePendingStop } from './render-status.js';
 
 /** The dashboard's sections, one function each, as styled lines. Pure. */

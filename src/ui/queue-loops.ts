@@ -1,4 +1,4 @@
-import type { RunningLoopView } from '../features/queue/running-loops.js';
+import type { RunningLoopView } from '../core/queue/running-loop-view.js';
 
 /**
  * The running loops of a queue run, one line each: item, loop number, state,

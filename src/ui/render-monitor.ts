@@ -1,11 +1,6 @@
-import type { CircuitState } from '../core/circuit-breaker.js';
-import type { StatusDocument } from '../core/status-model.js';
-import type { JsonRead } from '../state/document-store.js';
-import type { ProgressDocument } from '../state/documents/progress.js';
-import type { PendingStop } from '../state/stop-request.js';
+import type { MonitorSnapshot } from '../state/monitor-snapshot.js';
 import { clockTime } from '../core/time-format.js';
 import { fitLine, part, type Line } from './styled-line.js';
-import type { RunningLoopView } from '../features/queue/running-loops.js';
 import { runningLoopLine } from './queue-loops.js';
 import {
   circuitSection,
@@ -17,35 +12,6 @@ import {
   verifySection,
   waitingSection,
 } from './monitor-sections.js';
-
-/** .ralph/progress.json as the loop writes it while the agent runs. */
-export type { ProgressDocument };
-
-/** .ralph/.circuit_breaker_state (the original's fields plus consecutive_failures). */
-/** The circuit breaker file, as the loop writes it. */
-export type CircuitDocument = CircuitState;
-
-export type StatusRead = { kind: 'ok'; doc: StatusDocument } | { kind: 'missing' } | { kind: 'corrupt'; reason: string };
-
-/** Everything the dashboard shows, read from .ralph/ at one moment. */
-export interface MonitorSnapshot {
-  /** When the files were read (ISO). */
-  takenAt: string;
-  projectDir: string;
-  status: StatusRead;
-  progress: JsonRead<ProgressDocument>;
-  circuit: JsonRead<CircuitDocument>;
-  /** From .ralph/.claude_session_id, else status.json session_id. */
-  sessionId: string | null;
-  /** The last lines of .ralph/logs/ralph.log, oldest first. */
-  logLines: string[];
-  /** Whether status.json's pid is a live process; null when unknown or not applicable. */
-  loopAlive: boolean | null;
-  /** The loops of a `ralph queue run` working in this project's worktrees, if any. */
-  queueLoops?: RunningLoopView[];
-  /** A stop asked for that the loop has not acted on yet (null: none). */
-  stopRequest?: PendingStop | null;
-}
 
 export interface RenderOptions {
   width: number;

@@ -3,6 +3,7 @@
  * and cutting it to a width. Pure; no ANSI in, no ANSI out — colour is applied
  * after fitting so truncation never cuts an escape sequence in half.
  */
+import { eastAsianWidth } from 'get-east-asian-width';
 
 // Anything a terminal would interpret: CSI/OSC escape sequences and C0/C1 controls.
 const ESCAPE_SEQUENCE = /\u001b(?:\[[0-?]*[ -/]*[@-~]|\][^\u0007\u001b]*(?:\u0007|\u001b\\)?|[@-Z\\-_])/g;
@@ -20,63 +21,24 @@ export function sanitizeLine(text: string): string {
     .replace(CONTROL, '');
 }
 
-/** Code points a terminal draws two columns wide (CJK, most emoji). */
-function isWide(cp: number): boolean {
-  return (
-    (cp >= 0x1100 && cp <= 0x115f) ||
-    cp === 0x231a ||
-    cp === 0x231b ||
-    (cp >= 0x23e9 && cp <= 0x23ec) ||
-    cp === 0x23f0 ||
-    cp === 0x23f3 ||
-    cp === 0x25fd ||
-    cp === 0x25fe ||
-    cp === 0x2614 ||
-    cp === 0x2615 ||
-    cp === 0x26a1 ||
-    cp === 0x26aa ||
-    cp === 0x26ab ||
-    cp === 0x26bd ||
-    cp === 0x26be ||
-    cp === 0x26d4 ||
-    cp === 0x26ea ||
-    cp === 0x26f5 ||
-    cp === 0x26fa ||
-    cp === 0x26fd ||
-    cp === 0x2705 ||
-    cp === 0x270a ||
-    cp === 0x270b ||
-    cp === 0x2728 ||
-    cp === 0x274c ||
-    cp === 0x274e ||
-    (cp >= 0x2753 && cp <= 0x2755) ||
-    cp === 0x2757 ||
-    (cp >= 0x2795 && cp <= 0x2797) ||
-    cp === 0x27b0 ||
-    cp === 0x27bf ||
-    (cp >= 0x2e80 && cp <= 0xa4cf) ||
-    (cp >= 0xac00 && cp <= 0xd7a3) ||
-    (cp >= 0xf900 && cp <= 0xfaff) ||
-    (cp >= 0xfe30 && cp <= 0xfe4f) ||
-    (cp >= 0xff00 && cp <= 0xff60) ||
-    (cp >= 0xffe0 && cp <= 0xffe6) ||
-    (cp >= 0x1f300 && cp <= 0x1f64f) ||
-    (cp >= 0x1f680 && cp <= 0x1f6ff) ||
-    (cp >= 0x1f900 && cp <= 0x1f9ff) ||
-    (cp >= 0x1fa70 && cp <= 0x1faff) ||
-    (cp >= 0x20000 && cp <= 0x3fffd)
-  );
-}
+/**
+ * Code points that take no column of their own: combining marks (the accent of `e\u0301`),
+ * variation selectors, joiners and the other characters Unicode marks as ignorable.
+ */
+const ZERO_WIDTH = /^[\p{Mn}\p{Me}\p{Default_Ignorable_Code_Point}]$/u;
 
-function isZeroWidth(cp: number): boolean {
-  return (cp >= 0x0300 && cp <= 0x036f) || cp === 0x200b || cp === 0x200d || (cp >= 0xfe00 && cp <= 0xfe0f);
-}
-
+/**
+ * Columns one code point takes. How wide a character is drawn is Unicode's East Asian Width
+ * (CJK, Hangul, fullwidth forms and emoji are two columns), read from get-east-asian-width,
+ * the table string-width uses, rather than a list of ranges kept by hand. string-width itself
+ * is not used: it builds an Intl.Segmenter when it is loaded, which costs the read-only
+ * commands that draw a frame (`ralph-monitor --once`) a large part of their start.
+ */
 function charWidth(cp: number, next: number | undefined): number {
-  if (isZeroWidth(cp)) return 0;
+  if (ZERO_WIDTH.test(String.fromCodePoint(cp))) return 0;
   // VS16 turns a text-style symbol (⚠ ℹ) into a two-column emoji.
   if (next === 0xfe0f) return 2;
-  return isWide(cp) ? 2 : 1;
+  return eastAsianWidth(cp);
 }
 
 /** Printable ASCII: one column a character, the case of almost every line the dashboard draws. */

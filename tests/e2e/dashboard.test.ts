@@ -480,9 +480,11 @@ describe.skipIf(missing !== undefined)(`ralph dashboard in a browser${missing ? 
   it("a running call: the agent's current tool, and its clock moving in the page", async () => {
     const dir = ralphProject();
     const stream = readFileSync(join(import.meta.dirname, '..', 'fixtures', 'claude-cli', 'stream-json-success.jsonl'), 'utf8');
-    // The init event, the text and the Write tool call; the agent then works a while before the rest.
+    // The init event, the text and the Write tool call; the agent then works until the test has
+    // seen the clock move, and only then writes the rest.
     const first = `${stream.split('\n').slice(0, 3).join('\n')}\n`;
-    const fake = fakeClaude([{ stdout_first: first, shell: 'sleep 6', stdout: stream.slice(first.length) }]);
+    const release = join(dir, '.ralph', 'release-the-agent');
+    const fake = fakeClaude([{ stdout_first: first, shell: `while [ ! -e '${release}' ]; do sleep 0.05; done`, stdout: stream.slice(first.length) }]);
     const loop = runCli('ralph', ['--live', '--pause', '0', '--max-loops', '1'], dir, fake.env, 60_000);
     const progressPath = join(dir, '.ralph', 'progress.json');
     await waitFor(() => String(readJson(progressPath)['current_tool']).startsWith('Write'), 'the call to report its tool');
@@ -495,6 +497,7 @@ describe.skipIf(missing !== undefined)(`ralph dashboard in a browser${missing ? 
     const before = await seconds();
     await expect.poll(seconds, { timeout: 60_000 }).toBeGreaterThan(before);
     await page.screenshot({ path: join(shots, 'dashboard-call.png'), fullPage: true });
+    writeFileSync(release, '');
     expect((await loop).exitCode).toBe(7);
     await expect.poll(() => page.getByTestId('card-call').textContent(), { timeout: 60_000 }).toContain('The loop has finished.');
     await dashboard.stop();

@@ -6,7 +6,7 @@ import { lstatSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:f
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { OddFileError, readRegularFile, readRegularTail } from '../../src/infra/regular-file.js';
+import { OddFileError, readRegularFile, readRegularTail } from '../../src/state/regular-file.js';
 import { appendToFile, closeAppendFile } from '../../src/state/append-files.js';
 import { readDocument } from '../../src/state/document-store.js';
 import { PROGRESS } from '../../src/state/documents/progress.js';

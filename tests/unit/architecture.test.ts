@@ -119,7 +119,7 @@ function packageOf(spec: string): string | undefined {
  * installed Ralph never loads them from node_modules. Adding one here is a choice to ship its code
  * to every user; a test-only package (execa drives the built commands in tests) never belongs here.
  */
-const BUNDLED = ['@modelcontextprotocol/sdk', '@octokit/rest', 'chalk', 'commander', 'ora', 'proper-lockfile', 'valibot', 'zod'];
+const BUNDLED = ['@modelcontextprotocol/sdk', '@octokit/rest', 'chalk', 'commander', 'get-east-asian-width', 'ora', 'proper-lockfile', 'valibot', 'zod'];
 
 describe('dependencies', () => {
   const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {

@@ -3,7 +3,9 @@ import type { StatusDocument } from '../../src/core/status-model.js';
 import { statusSchema } from '../../src/state/documents/status.js';
 import { parseOrReason } from '../helpers/parse-document.js';
 import { clockTime } from '../../src/core/time-format.js';
-import { renderMonitor, type MonitorSnapshot, type ProgressDocument } from '../../src/ui/render-monitor.js';
+import type { ProgressDocument } from '../../src/state/documents/progress.js';
+import type { MonitorSnapshot } from '../../src/state/monitor-snapshot.js';
+import { renderMonitor } from '../../src/ui/render-monitor.js';
 import { renderStatusText } from '../../src/ui/render-status.js';
 import { displayWidth } from '../../src/ui/text-fit.js';
 

@@ -2,7 +2,7 @@ import { EventEmitter } from 'node:events';
 import { describe, expect, it } from 'vitest';
 import { runMonitor, type MonitorStream } from '../../src/features/monitor/run-monitor.js';
 import type { Clock } from '../../src/ports.js';
-import type { MonitorSnapshot } from '../../src/ui/render-monitor.js';
+import type { MonitorSnapshot } from '../../src/state/monitor-snapshot.js';
 
 const HIDE = '\u001b[?25l';
 const SHOW = '\u001b[?25h';

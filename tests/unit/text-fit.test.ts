@@ -12,6 +12,11 @@ describe('displayWidth', () => {
     ['⚠️ x', 4],
     ['日本', 4],
     ['e\u0301', 1],
+    ['한국어', 6],
+    ['ＡＢ', 4],
+    ['ｱ', 1],
+    ['a\u200bb', 2],
+    ['🀄 tile', 7],
   ])('%j is %i columns', (text, width) => {
     expect(displayWidth(text)).toBe(width);
   });

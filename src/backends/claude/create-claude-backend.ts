@@ -1,7 +1,7 @@
 import type { AgentBackend, Logger } from '../../ports.js';
 import { adviseOnWithheld, agentEnvFor, agentEnvironment } from '../agent-environment.js';
 import { agentCliAbout, checkCliBeforeLoop } from '../cli-version-check.js';
-import type { BackendContext } from '../registry.js';
+import type { BackendContext } from '../backend-context.js';
 import { ClaudeBackend } from './claude-backend.js';
 import { claudeCredentials } from './claude-credentials.js';
 

@@ -3,7 +3,7 @@ import { isSecretName } from '../../core/secret-env.js';
 import type { AgentBackend } from '../../ports.js';
 import { agentCliAbout, checkCliBeforeLoop } from '../cli-version-check.js';
 import { adviseOnWithheld, agentEnvFor, agentEnvironment } from '../agent-environment.js';
-import type { BackendContext } from '../registry.js';
+import type { BackendContext } from '../backend-context.js';
 import { CodexBackend } from './codex-backend.js';
 import { codexCredentials } from './codex-credentials.js';
 import { pricedModel, readCodexConfig } from './codex-priced-model.js';

@@ -4,7 +4,7 @@ import type { AgentBackend } from '../../ports.js';
 import { agentCliAbout, checkCliBeforeLoop } from '../cli-version-check.js';
 import { modelPrice } from '../price-table.js';
 import { adviseOnWithheld, agentEnvFor, agentEnvironment } from '../agent-environment.js';
-import type { BackendContext } from '../registry.js';
+import type { BackendContext } from '../backend-context.js';
 import { GeminiBackend } from './gemini-backend.js';
 import { GEMINI_CLI_DEFAULT_MODELS } from './gemini-default-models.js';
 import { commandEnvRedaction, geminiUserSettingsPath, redactionWarning } from './gemini-command-env.js';

@@ -2,7 +2,7 @@ import type { AgentOwnEnv } from '../../core/agent-env.js';
 import type { AgentBackend } from '../../ports.js';
 import { agentCliAbout, checkCliBeforeLoop } from '../cli-version-check.js';
 import { adviseOnWithheld, agentEnvFor, agentEnvironment } from '../agent-environment.js';
-import type { BackendContext } from '../registry.js';
+import type { BackendContext } from '../backend-context.js';
 import { OpencodeBackend } from './opencode-backend.js';
 import { opencodeCredentials, readOpencodeUserConfig } from './opencode-credentials.js';
 

@@ -4,7 +4,7 @@ import type { ConfigField, RalphConfig } from '../../config/keys.js';
 import type { ValueOrigin } from '../../config/load-config.js';
 import { describeEnvFilter } from '../../core/secret-env.js';
 import { buildVerifyEnv, strippedVerifyEnvNames } from '../../core/verify-env.js';
-import { resolveVerifySettings } from '../../core/verify-settings.js';
+import { resolveVerifySettings } from '../../config/verify-settings.js';
 import type { CheckpointPort, EngineIo } from '../../engine/ports.js';
 import { VerifyGateStep } from '../../engine/verify-gate-step.js';
 import {

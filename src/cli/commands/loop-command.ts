@@ -6,7 +6,7 @@ import { LOCK_LOST } from '../../core/exit-reasons.js';
 import { runLoop } from '../../engine/loop-controller.js';
 import type { LoopDeps, TaskMode } from '../../engine/loop-deps.js';
 import type { EngineIo } from '../../engine/ports.js';
-import { readProjectText } from '../../infra/project-file-read.js';
+import { readProjectText } from '../../state/project-file-read.js';
 import { createProcessRunner } from '../../infra/process-runner.js';
 import { createProgressProbe } from '../../infra/progress-probe.js';
 import { startRunGuard, type RunGuard } from '../../infra/run-guard.js';
@@ -31,7 +31,7 @@ import { createGate } from './gate-factory.js';
 import { createStopSignalHandler } from './stop-signals.js';
 import { createLoopSubscribers } from '../loop/loop-subscribers.js';
 import { prepareProjectRepository } from '../../infra/git-checkpoints.js';
-import { verifyPlacementNotice, verifyRunsContained } from '../../core/verify-placement.js';
+import { verifyPlacementNotice, verifyRunsContained } from '../../config/verify-placement.js';
 import { checkRalphrcChange, reportRalphrcChangedDuringRun } from './ralphrc-check.js';
 import { startLoopSandbox, sweepSandboxLeftovers, type LoopSandbox } from './loop-sandbox.js';
 

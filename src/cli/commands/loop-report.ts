@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import { isoTimestamp } from '../../core/time-format.js';
 import { ExitCode, RalphError, UsageError } from '../../errors.js';
 import { runGitText } from '../../infra/git.js';
-import { readProjectText } from '../../infra/project-file-read.js';
+import { readProjectText } from '../../state/project-file-read.js';
 import { createProcessRunner } from '../../infra/process-runner.js';
 import { ralphPaths } from '../../state/paths.js';
 import { writeRunReport } from '../../state/run-report-file.js';

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { parseRalphrc } from '../../config/ralphrc.js';
-import { acceptRalphrc, describeRalphrcChange, ralphrcChanges, type AcceptedRalphrc } from '../../core/ralphrc-review.js';
+import { acceptRalphrc, describeRalphrcChange, ralphrcChanges, type AcceptedRalphrc } from '../../config/ralphrc-review.js';
 import { ExitCode, RalphError } from '../../errors.js';
 import type { Logger } from '../../ports.js';
 import { readAcceptedRalphrc, saveAcceptedRalphrc } from '../../state/accepted-ralphrc.js';
@@ -30,7 +30,7 @@ function currentValues(paths: RalphPaths, env: RalphrcCheckInput['env']): Accept
 }
 
 /**
- * Compares .ralphrc with the values the last run accepted (src/core/ralphrc-review.ts) before a
+ * Compares .ralphrc with the values the last run accepted (src/config/ralphrc-review.ts) before a
  * run starts: says every change, and for a change to a guarded setting asks on a terminal, or
  * goes on only with --accept-config-change; elsewhere it stops with exit 2. The values the run
  * goes on with become the accepted ones, at once, so a run killed later keeps them too.

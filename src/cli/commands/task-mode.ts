@@ -1,5 +1,6 @@
 import type { FlagValues } from '../../config/load-config.js';
-import { parseTaskSpec, taskVerifyFlags } from '../../core/task-spec.js';
+import { parseTaskSpec } from '../../core/task-spec.js';
+import { taskVerifyFlags } from '../../config/task-verify-flags.js';
 import type { TaskMode } from '../../engine/loop-deps.js';
 import { UsageError } from '../../errors.js';
 

@@ -4,7 +4,7 @@ import { describeRefusedDespiteRule } from '../../core/permission-denials.js';
 import { formatDuration } from '../../core/time-format.js';
 import { formatEscalationSummary } from '../../core/verify-escalation-summary.js';
 import { describeVerifyFailure } from '../../core/verify-why-line.js';
-import { Utf8Batch } from '../../infra/utf8-batch.js';
+import { Utf8Batch } from '../../core/utf8-batch.js';
 import type { Logger } from '../../ports.js';
 import type { CallProgress } from '../../ui/call-progress.js';
 import { renderAnalysisSummary, renderHaltScreen } from '../../ui/screens.js';

@@ -1,6 +1,6 @@
 import { relative } from 'node:path';
 import { FINISHED_STATES, type QueueDocument, type QueueItem } from '../../core/queue/queue-item.js';
-import { unreadableReason } from '../../infra/regular-file.js';
+import { unreadableReason } from '../../state/regular-file.js';
 import { readDocument, type JsonRead } from '../../state/document-store.js';
 import { QUEUE } from '../../state/documents/queue.js';
 import type { RalphPaths } from '../../state/paths.js';

@@ -1,5 +1,5 @@
 import { statSync } from 'node:fs';
-import { oddFileReason, readRegularTail, unreadableReason } from '../../infra/regular-file.js';
+import { oddFileReason, readRegularTail, unreadableReason } from '../../state/regular-file.js';
 import type { StatusDocument } from '../../core/status-model.js';
 import { readDocument, type DocumentSpec, type JsonRead } from '../../state/document-store.js';
 import { CIRCUIT_HISTORY, CIRCUIT_STATE } from '../../state/documents/circuit.js';
@@ -74,14 +74,15 @@ export interface LoopLocation {
   outcome: QueueOutcomeView | null;
 }
 
+/** What the dashboard shows of a loop before reading any of its files: the queue's record of it. */
+function identity(loop: LoopLocation): Pick<LoopFiles, 'id' | 'title' | 'queueState' | 'location' | 'outcome'> {
+  return { id: loop.id, title: loop.title, queueState: loop.queueState, location: loop.location, outcome: loop.outcome };
+}
+
 /** A finished queue item whose worktree was removed: nothing to read but the queue's record. */
 function recordOnly(loop: LoopLocation): LoopFiles {
   return {
-    id: loop.id,
-    title: loop.title,
-    queueState: loop.queueState,
-    location: loop.location,
-    outcome: loop.outcome,
+    ...identity(loop),
     status: { kind: 'missing' },
     progress: { kind: 'missing' },
     circuit: { kind: 'missing' },
@@ -115,11 +116,7 @@ export function readLoopFiles(loop: LoopLocation): LoopFiles {
   const statusRead = status.kind === 'ok' ? { kind: 'ok' as const, doc: status.value } : status;
   const doc: StatusDocument | undefined = status.kind === 'ok' ? status.value : undefined;
   return {
-    id: loop.id,
-    title: loop.title,
-    queueState: loop.queueState,
-    location: loop.location,
-    outcome: loop.outcome,
+    ...identity(loop),
     status,
     progress: readForDisplay(paths, PROGRESS),
     circuit: readForDisplay(paths, CIRCUIT_STATE),

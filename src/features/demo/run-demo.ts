@@ -10,7 +10,7 @@ import { ralphPaths } from '../../state/paths.js';
 import { readEventLog } from '../event-log-inspect.js';
 import { createRalphLayout } from '../setup/ralph-layout.js';
 import { DEMO_FILES, DEMO_PLAN, DEMO_VERIFY_COMMAND, demoResponses } from './demo-project.js';
-import { PROJECT_FILES } from '../../state/project-layout.js';
+import { PROJECT_FILES } from '../../core/project-layout.js';
 
 export interface DemoOptions {
   keep: boolean;

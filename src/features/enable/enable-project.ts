@@ -10,7 +10,7 @@ import type { BackendName } from '../../backends/registry.js';
 import { backendChoiceFiles } from '../setup/backend-choice.js';
 import { extractPrdTasks, renderFixPlan } from './prd-tasks.js';
 import { readRalphrcValue } from './ralphrc-read.js';
-import { PROJECT_FILES } from '../../state/project-layout.js';
+import { PROJECT_FILES } from '../../core/project-layout.js';
 
 export interface VerifyChoice {
   command: string;

@@ -6,6 +6,8 @@
  * else in the nearest heading: critical/urgent/p0 → High, optional/future/
  * nice to have → Optional (non-blocking), low priority → Low, else Medium.
  */
+import { proseLines } from '../../core/markdown-prose.js';
+
 export type TaskPriority = 'high' | 'medium' | 'low' | 'optional';
 
 export interface PrdTask {
@@ -20,7 +22,6 @@ const HIGH = /\b(critical|urgent|p0|must[- ]have|high[- ]priority|blocker)\b/i;
 const OPTIONAL = /\b(optional|future|nice[- ]to[- ]have|stretch goals?)\b/i;
 const LOW = /\b(low[- ]priority|p3|could[- ]have)\b/i;
 
-const FENCE = /^\s*(```|~~~)/;
 const HEADING = /^\s{0,3}#{1,6}\s+(.*?)\s*#*\s*$/;
 const CHECKBOX = /^\s*(?:[-*+]|\d+[.)])\s+\[[ xX]\]\s+(.*)$/;
 const NUMBERED = /^\s*\d+[.)]\s+(.*)$/;
@@ -45,26 +46,8 @@ interface Candidate extends PrdTask {
 
 function collectCandidates(document: string): Candidate[] {
   const out: Candidate[] = [];
-  let fence: string | undefined;
-  let inComment = false;
   let context: TaskPriority | undefined;
-  for (const rawLine of document.split('\n')) {
-    const line = rawLine.replace(/\r$/, '');
-    if (inComment) {
-      if (line.includes('-->')) inComment = false;
-      continue;
-    }
-    const fenceMatch = FENCE.exec(line);
-    if (fenceMatch) {
-      if (fence === undefined) fence = fenceMatch[1];
-      else if (fence === fenceMatch[1]) fence = undefined;
-      continue;
-    }
-    if (fence !== undefined) continue;
-    if (line.trimStart().startsWith('<!--')) {
-      if (!line.includes('-->')) inComment = true;
-      continue;
-    }
+  for (const { line } of proseLines(document)) {
     if (line.trimStart().startsWith('|')) continue;
     const heading = HEADING.exec(line);
     if (heading) {

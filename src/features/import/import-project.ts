@@ -14,7 +14,7 @@ import { snapshotOutputs, findUnproducedOutputs, addStatusSection } from './conv
 import { describeConversionFailure, describeDenials } from './conversion-outcome.js';
 import { buildConversionPrompt, CONVERSION_OUTPUTS, CONVERSION_TOOLS } from './conversion-prompt.js';
 import { readSourceDocument, type SourceDocument } from './read-source.js';
-import { PROJECT_FILES } from '../../state/project-layout.js';
+import { PROJECT_FILES } from '../../core/project-layout.js';
 
 export interface ImportOptions {
   /** The requirements document as given on the command line. */

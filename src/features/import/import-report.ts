@@ -1,6 +1,5 @@
-import { relative } from 'node:path';
 import { INITIAL_COMMIT_MESSAGE } from '../setup/project-repository.js';
-import { quoteForShell } from '../setup/setup-project.js';
+import { nextStepsLines } from '../setup/next-steps.js';
 import { CONVERSION_OUTPUTS } from './conversion-prompt.js';
 import type { ImportReport } from './import-project.js';
 
@@ -16,14 +15,6 @@ export function formatImportReport(report: ImportReport, cwd: string): string {
   lines.push(`  Claude's output: ${report.logPath}`);
   if (report.repository.committed) lines.push(`  git: commit "${INITIAL_COMMIT_MESSAGE}"`);
   for (const warning of report.repository.warnings) lines.push(`  warning: ${warning}`);
-  const where = relative(cwd, report.projectDir) || '.';
-  lines.push(
-    '',
-    'Next steps:',
-    ...(where === '.' ? [] : [`  cd ${quoteForShell(where)}`]),
-    '  1. Review .ralph/PROMPT.md, .ralph/fix_plan.md and .ralph/specs/requirements.md',
-    '  2. Optional: set VERIFY_COMMAND in .ralphrc (for example "npm test") so Ralph checks the work itself',
-    '  3. Start the loop: ralph        watch it from another terminal: ralph-monitor',
-  );
+  lines.push(...nextStepsLines(cwd, report.projectDir, 'Review .ralph/PROMPT.md, .ralph/fix_plan.md and .ralph/specs/requirements.md'));
   return `${lines.join('\n')}\n`;
 }

@@ -1,11 +1,10 @@
-import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import * as z from 'zod';
 import { buildStatusJson } from '../../state/status-snapshot.js';
 import { ralphPaths } from '../../state/paths.js';
-import { badInput } from '../test-tools/tool-error.js';
 import type { ToolContext } from '../test-tools/tool-home.js';
 import { requireWorkspace } from '../test-tools/workspace.js';
+import { requireDirectory } from './require-directory.js';
 import { WORKSPACE_ID_PATTERN } from '../test-tools/workspace.js';
 
 /**
@@ -27,13 +26,7 @@ export function runStatusTool(input: StatusInput, ctx: ToolContext): Record<stri
   if (input.workspace_id !== undefined) dir = requireWorkspace(ctx, input.workspace_id).entry.path;
   else {
     dir = resolve(ctx.cwd, input.project_dir ?? '.');
-    let isDir = false;
-    try {
-      isDir = statSync(dir).isDirectory();
-    } catch {
-      isDir = false;
-    }
-    if (!isDir) throw badInput(`project_dir ${dir} is not a directory`, { project_dir: dir });
+    requireDirectory(dir, 'project_dir');
   }
   return { project: dir, ...buildStatusJson(ralphPaths(dir)) };
 }

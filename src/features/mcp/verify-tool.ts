@@ -1,4 +1,3 @@
-import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import * as z from 'zod';
 import { buildVerifyEnv } from '../../core/verify-env.js';
@@ -10,6 +9,7 @@ import { badInput, ToolError } from '../test-tools/tool-error.js';
 import { toolPaths, type ToolContext } from '../test-tools/tool-home.js';
 import { type GateCheckpoints, gitCheckpoints } from './verify-checkpoints.js';
 import { defaultGateId, withGate, type StoredGate } from './verify-gate-store.js';
+import { requireDirectory } from './require-directory.js';
 
 /**
  * The `verify` tool: the loop's shell verification gate as chat
@@ -79,16 +79,6 @@ export const DEFAULT_TIMEOUT_SECS = 300;
 const NEXT_STEP = (gateId: string): string => `Fix the cause of this failure, then call \`verify\` again with gate_id "${gateId}"; exit code 0 passes.`;
 const ACTION_PROMPT = (gateId: string): string => `Call \`verify\` with gate_id "${gateId}" and \`gate_action\`:`;
 
-function checkDirectory(dir: string): void {
-  let ok = false;
-  try {
-    ok = statSync(dir).isDirectory();
-  } catch {
-    ok = false;
-  }
-  if (!ok) throw badInput(`working_dir ${dir} is not a directory`, { working_dir: dir });
-}
-
 function summary(result: VerifyOutcome | undefined): VerifyToolResult['verification']['lastResult'] {
   if (!result) return null;
   return { exitCode: result.exitCode, stdout: result.stdout, stderr: result.stderr, durationMs: result.durationMs, timedOut: result.timedOut };
@@ -108,7 +98,7 @@ function settingsFor(input: VerifyInput, ctx: ToolContext, stored: StoredGate | 
   const command = input.command ?? stored?.gate.command;
   if (command === undefined) throw badInput(`verify gate "${gateId}" is unknown: give the command to verify`, { gate_id: gateId });
   const cwd = input.working_dir !== undefined ? resolve(ctx.cwd, input.working_dir) : (stored?.cwd ?? resolve(ctx.cwd));
-  checkDirectory(cwd);
+  requireDirectory(cwd, 'working_dir');
   return {
     gateId,
     command,

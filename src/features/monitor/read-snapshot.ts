@@ -6,12 +6,13 @@ import { CIRCUIT_STATE } from '../../state/documents/circuit.js';
 import { PROGRESS } from '../../state/documents/progress.js';
 import { STATUS } from '../../state/documents/status.js';
 import { isFinished } from '../../ui/monitor-sections.js';
-import type { MonitorSnapshot, StatusRead } from '../../ui/render-monitor.js';
+import type { MonitorSnapshot, StatusRead } from '../../state/monitor-snapshot.js';
 import { parseStoredAgentSession } from '../../core/agent-session-expiry.js';
 import { readLastLines } from './read-log-tail.js';
-import { readRegularFile, unreadableReason } from '../../infra/regular-file.js';
+import { readRegularFile, unreadableReason } from '../../state/regular-file.js';
 import { QUEUE } from '../../state/documents/queue.js';
-import { readRunningLoops, type RunningLoopView } from '../queue/running-loops.js';
+import type { RunningLoopView } from '../../core/queue/running-loop-view.js';
+import { readRunningLoops } from '../queue/running-loops.js';
 
 /** How many ralph.log lines a snapshot carries (the frame shows at most this many). */
 export const SNAPSHOT_LOG_LINES = 20;

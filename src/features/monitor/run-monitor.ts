@@ -1,5 +1,6 @@
 import type { Clock } from '../../ports.js';
-import { renderMonitor, type MonitorSnapshot } from '../../ui/render-monitor.js';
+import type { MonitorSnapshot } from '../../state/monitor-snapshot.js';
+import { renderMonitor } from '../../ui/render-monitor.js';
 
 /** The parts of a terminal stream the monitor uses (process.stdout fits). */
 export interface MonitorStream {

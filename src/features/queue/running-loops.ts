@@ -1,4 +1,5 @@
 import type { QueueItem } from '../../core/queue/queue-item.js';
+import type { RunningLoopView } from '../../core/queue/running-loop-view.js';
 import { readDocument, type DocumentSpec, type JsonRead } from '../../state/document-store.js';
 import { PROGRESS } from '../../state/documents/progress.js';
 import { STATUS } from '../../state/documents/status.js';
@@ -11,19 +12,6 @@ import { queueWorktreeDir } from './worktree-dir.js';
  * and the monitor read for a single loop. Read-only: a half-written or
  * missing file just leaves the fields empty.
  */
-export interface RunningLoopView {
-  id: string;
-  title: string;
-  branch: string | undefined;
-  /** The loop's iteration, 0 before the first. */
-  loop: number;
-  /** status.json's status (running, paused, …), or "starting". */
-  state: string;
-  costUsd: number;
-  costEstimated: boolean;
-  lastAction: string;
-}
-
 export function readRunningLoop(project: string, item: QueueItem): RunningLoopView {
   const view: RunningLoopView = {
     id: item.id,

@@ -6,7 +6,7 @@ import { readTemplate, renderTemplate } from '../templates.js';
 import { createFileExclusive, keepBackup, replaceFileKeepingMode } from './file-writes.js';
 import { mergeGitignore } from './gitignore-merge.js';
 import { setRalphrcValue } from './ralphrc-values.js';
-import { PROJECT_FILES } from '../../state/project-layout.js';
+import { PROJECT_FILES } from '../../core/project-layout.js';
 
 /** Commands written into AGENT.md; empty = not known. */
 export interface ProjectCommands {

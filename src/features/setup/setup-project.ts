@@ -1,5 +1,4 @@
 import { statSync } from 'node:fs';
-import { relative } from 'node:path';
 import { ExitCode, RalphError } from '../../errors.js';
 import type { ProcessRunner } from '../../ports.js';
 import { deriveDisplayName } from './project-name.js';
@@ -7,6 +6,7 @@ import { commitInitialSetup, INITIAL_COMMIT_MESSAGE, type RepositoryResult } fro
 import type { BackendName } from '../../backends/registry.js';
 import { backendChoiceFiles } from './backend-choice.js';
 import { createRalphLayout, type LayoutResult } from './ralph-layout.js';
+import { nextStepsLines } from './next-steps.js';
 
 export interface SetupReport {
   projectDir: string;
@@ -46,11 +46,6 @@ export async function setupProject(projectDir: string, runner: ProcessRunner, ba
   return { projectDir, projectName, layout, repository };
 }
 
-/** A path as the user would type it in a shell. */
-export function quoteForShell(path: string): string {
-  return /^[\w./@:+-]+$/.test(path) ? path : `'${path.replace(/'/g, `'\\''`)}'`;
-}
-
 export function formatSetupReport(report: SetupReport, cwd: string): string {
   const lines: string[] = [`Ralph project ready: ${report.projectDir}`];
   if (report.layout.created.length > 0) lines.push(`  created: ${report.layout.created.join(', ')}`);
@@ -62,14 +57,6 @@ export function formatSetupReport(report: SetupReport, cwd: string): string {
       '  git: no identity was configured, so this repository got a local one (change it with: git config user.name "Your Name"; git config user.email you@example.com)',
     );
   for (const warning of repo.warnings) lines.push(`  warning: ${warning}`);
-  const where = relative(cwd, report.projectDir) || '.';
-  lines.push(
-    '',
-    'Next steps:',
-    ...(where === '.' ? [] : [`  cd ${quoteForShell(where)}`]),
-    '  1. Describe what to build in .ralph/specs/ and list the tasks in .ralph/fix_plan.md',
-    '  2. Optional: set VERIFY_COMMAND in .ralphrc (for example "npm test") so Ralph checks the work itself',
-    '  3. Start the loop: ralph        watch it from another terminal: ralph-monitor',
-  );
+  lines.push(...nextStepsLines(cwd, report.projectDir, 'Describe what to build in .ralph/specs/ and list the tasks in .ralph/fix_plan.md'));
   return `${lines.join('\n')}\n`;
 }

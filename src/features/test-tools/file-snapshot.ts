@@ -8,7 +8,7 @@ import { mapOf, record } from '../../state/documents/lenient.js';
 import { writeJsonAtomic } from '../../state/json-file.js';
 import { badInput, ToolError } from './tool-error.js';
 import type { ToolPaths } from './tool-home.js';
-import { PROJECT_FILES } from '../../state/project-layout.js';
+import { PROJECT_FILES } from '../../core/project-layout.js';
 
 /**
  * The files of a workspace at one moment (test_snapshot, test_diff). `.git/`

@@ -14,7 +14,7 @@ import { readRegistry, updateRegistry, type WorkspaceEntry } from './registry.js
 import { badInput, ToolError } from './tool-error.js';
 import { toolPaths, type ToolContext } from './tool-home.js';
 import { readMarker, removeWorkspaceFiles, writeMarker } from './workspace.js';
-import { PROJECT_FILES } from '../../state/project-layout.js';
+import { PROJECT_FILES } from '../../core/project-layout.js';
 import { errorMessage } from '../../errors.js';
 
 /**

@@ -225,5 +225,11 @@ describe('ralph mcp', () => {
     expect(unknown.json['error']).toMatchObject({ code: 'unknown_workspace', available_workspaces: [] });
     const traversal = await call(client, 'test_setup', { workspace_id: 'w', fixtures: { '../../etc/x': 'no' } });
     expect(traversal.json['error']).toMatchObject({ code: 'path_outside_workspace' });
+    const noWorkingDir = await call(client, 'verify', { command: 'true', gate_id: 'nowhere', working_dir: join(home, 'missing') });
+    expect(noWorkingDir.isError).toBe(true);
+    expect(noWorkingDir.text).toContain(`working_dir ${join(home, 'missing')} is not a directory`);
+    const noProject = await call(client, 'ralph_status', { project_dir: join(home, 'missing') });
+    expect(noProject.isError).toBe(true);
+    expect(noProject.text).toContain(`project_dir ${join(home, 'missing')} is not a directory`);
   });
 });

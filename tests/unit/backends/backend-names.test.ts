@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { BACKEND_NAMES } from '../../../src/backends/backend-names.js';
+import { BACKEND_NAMES } from '../../../src/config/backend-names.js';
 import { BACKENDS } from '../../../src/backends/registry.js';
 
 describe('the backend names the settings know', () => {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { routeAgentFlags, selectedBackend } from '../../../src/config/agent-flags.js';
-import { BACKEND_NAMES, BACKEND_SETTINGS } from '../../../src/backends/backend-names.js';
+import { BACKEND_NAMES } from '../../../src/config/backend-names.js';
+import { BACKEND_SETTINGS } from '../../../src/config/backend-settings.js';
 import { load } from '../support/config.js';
 
 describe('routeAgentFlags', () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseTaskSpec, taskVerifyFlags, type TaskSpec } from '../../../src/core/task-spec.js';
+import { parseTaskSpec, type TaskSpec } from '../../../src/core/task-spec.js';
+import { taskVerifyFlags } from '../../../src/config/task-verify-flags.js';
 
 function ok(input: string): TaskSpec {
   const parsed = parseTaskSpec(input);

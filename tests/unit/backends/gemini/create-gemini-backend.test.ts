@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createGeminiBackend } from '../../../../src/backends/gemini/create-gemini-backend.js';
 import { GEMINI_CLI_DEFAULT_MODELS } from '../../../../src/backends/gemini/gemini-default-models.js';
 import { modelPrice } from '../../../../src/backends/price-table.js';
-import type { BackendContext } from '../../../../src/backends/registry.js';
+import type { BackendContext } from '../../../../src/backends/backend-context.js';
 import { loadConfig } from '../../../../src/config/load-config.js';
 import type { ProcessRunner } from '../../../../src/ports.js';
 import { ralphPaths } from '../../../../src/state/paths.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { checkOpencodeBeforeLoop, createOpencodeBackend } from '../../../../src/backends/opencode/create-opencode-backend.js';
-import type { BackendContext } from '../../../../src/backends/registry.js';
+import type { BackendContext } from '../../../../src/backends/backend-context.js';
 import { loadConfig } from '../../../../src/config/load-config.js';
 import { RalphError } from '../../../../src/errors.js';
 import type { RunResult } from '../../../../src/ports.js';

@@ -7,7 +7,7 @@ import type { RalphConfig } from '../../../../src/config/keys.js';
 import { loadConfig } from '../../../../src/config/load-config.js';
 import type { ProgressFacts } from '../../../../src/core/response-analyzer.js';
 import type { VerifyOutcome } from '../../../../src/core/verify-feedback.js';
-import type { VerifySettings } from '../../../../src/core/verify-settings.js';
+import type { VerifySettings } from '../../../../src/config/verify-settings.js';
 import { runLoop, type LoopResult } from '../../../../src/engine/loop-controller.js';
 import type { LoopDeps, TaskMode } from '../../../../src/engine/loop-deps.js';
 import type { LoopEvent, NoticeCode } from '../../../../src/engine/loop-events.js';

@@ -1,5 +1,5 @@
-import type { ConfigField, RalphConfig } from '../config/keys.js';
-import type { ValueOrigin } from '../config/load-config.js';
+import type { ConfigField, RalphConfig } from './keys.js';
+import type { ValueOrigin } from './config-origins.js';
 
 /**
  * Where the verify command of a run goes. The agent writes the tests the verify command runs, so

@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { loadConfig, type FlagValues } from '../../../src/config/load-config.js';
-import { VERIFY_PRESETS, resolveVerifySettings } from '../../../src/core/verify-settings.js';
-import { parseTaskSpec, taskVerifyFlags } from '../../../src/core/task-spec.js';
+import { resolveVerifySettings } from '../../../src/config/verify-settings.js';
+import { VERIFY_PRESETS } from '../../../src/core/verify-presets.js';
+import { parseTaskSpec } from '../../../src/core/task-spec.js';
+import { taskVerifyFlags } from '../../../src/config/task-verify-flags.js';
 
 const project = '/work/project';
 const git = { isGitRepo: true, projectDir: project };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { acceptRalphrc, describeRalphrcChange, ralphrcChanges } from '../../../src/core/ralphrc-review.js';
+import { acceptRalphrc, describeRalphrcChange, ralphrcChanges } from '../../../src/config/ralphrc-review.js';
 
 const entries = (pairs: Record<string, string>): Array<{ key: string; value: string }> => Object.entries(pairs).map(([key, value]) => ({ key, value }));
 

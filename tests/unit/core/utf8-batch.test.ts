@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Utf8Batch } from '../../../src/infra/utf8-batch.js';
+import { Utf8Batch } from '../../../src/core/utf8-batch.js';
 
 /** A batch whose drains are recorded as text. */
 function recorded(capacity: number, reuse: boolean): { batch: Utf8Batch; drained: string[] } {

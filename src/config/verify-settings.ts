@@ -4,17 +4,13 @@
  * resolved. Pure: the caller says whether the project is a git repository.
  */
 import { isAbsolute, join, normalize } from 'node:path';
-import type { ConfigField, RalphConfig } from '../config/keys.js';
+import { VERIFY_PRESETS, type VerifyPreset } from '../core/verify-presets.js';
+import type { ConfigField, RalphConfig } from './keys.js';
 
-export type VerifyPreset = 'fast' | 'full' | 'extended';
 export type OnExhausted = RalphConfig['onVerifyExhausted'];
 
-/** The presets: `:fast` 1 attempt / 30 s, `:full` 5 / 300 s, `:extended` 10 / 600 s. */
-export const VERIFY_PRESETS: Readonly<Record<VerifyPreset, { maxAttempts: number; timeoutSeconds: number }>> = {
-  fast: { maxAttempts: 1, timeoutSeconds: 30 },
-  full: { maxAttempts: 5, timeoutSeconds: 300 },
-  extended: { maxAttempts: 10, timeoutSeconds: 600 },
-};
+/** Where a verify number came from: the user, the preset, or the default. */
+export type ValueSource = 'explicit' | 'preset' | 'default';
 
 /** Only `source` is read: 'default' means the user did not set the value. */
 export type VerifyOrigins = Partial<Record<ConfigField, { source: string }>>;
@@ -38,7 +34,7 @@ export interface VerifySettings {
   rollbackOnFail: boolean;
   onExhausted: OnExhausted;
   /** Where each of timeout and attempts came from, for `--config` and logs. */
-  sources: { timeout: 'explicit' | 'preset' | 'default'; maxAttempts: 'explicit' | 'preset' | 'default' };
+  sources: { timeout: ValueSource; maxAttempts: ValueSource };
   /** Things the user should hear about (checkpoint asked for outside git, rollback without checkpoints). */
   warnings: string[];
 }
@@ -68,27 +64,21 @@ function explicit(origins: VerifyOrigins, field: ConfigField): boolean {
   return source !== undefined && source !== 'default';
 }
 
+/** A value the user set wins over the preset's, and the preset's over the default. */
+function presetOrSet(value: number, isExplicit: boolean, presetValue: number | undefined): { value: number; source: ValueSource } {
+  if (isExplicit) return { value, source: 'explicit' };
+  if (presetValue !== undefined) return { value: presetValue, source: 'preset' };
+  return { value, source: 'default' };
+}
+
 export function resolveVerifySettings(config: VerifyFields, origins: VerifyOrigins, context: VerifyContext): VerifySettings {
   const command = config.verifyCommand.trim();
   const preset: VerifyPreset | null = config.verifyPreset === '' ? null : config.verifyPreset;
   const presetValues = preset ? VERIFY_PRESETS[preset] : undefined;
   const warnings: string[] = [];
 
-  let timeoutSeconds = config.verifyTimeoutSeconds;
-  let timeoutSource: VerifySettings['sources']['timeout'] = 'default';
-  if (explicit(origins, 'verifyTimeoutSeconds')) timeoutSource = 'explicit';
-  else if (presetValues) {
-    timeoutSeconds = presetValues.timeoutSeconds;
-    timeoutSource = 'preset';
-  }
-
-  let maxAttempts = config.verifyMaxAttempts;
-  let attemptsSource: VerifySettings['sources']['maxAttempts'] = 'default';
-  if (explicit(origins, 'verifyMaxAttempts')) attemptsSource = 'explicit';
-  else if (presetValues) {
-    maxAttempts = presetValues.maxAttempts;
-    attemptsSource = 'preset';
-  }
+  const timeout = presetOrSet(config.verifyTimeoutSeconds, explicit(origins, 'verifyTimeoutSeconds'), presetValues?.timeoutSeconds);
+  const attempts = presetOrSet(config.verifyMaxAttempts, explicit(origins, 'verifyMaxAttempts'), presetValues?.maxAttempts);
 
   const dir = config.verifyCwd.trim();
   const cwd = dir === '' ? normalize(context.projectDir) : isAbsolute(dir) ? normalize(dir) : join(context.projectDir, dir);
@@ -114,15 +104,15 @@ export function resolveVerifySettings(config: VerifyFields, origins: VerifyOrigi
     command,
     enabled: command !== '',
     preset,
-    timeoutMs: timeoutSeconds * 1000,
-    maxAttempts,
+    timeoutMs: timeout.value * 1000,
+    maxAttempts: attempts.value,
     cwd,
     env: { ...config.verifyEnv },
     checkpoint,
     checkpointKeep: config.checkpointKeep,
     rollbackOnFail,
     onExhausted: config.onVerifyExhausted,
-    sources: { timeout: timeoutSource, maxAttempts: attemptsSource },
+    sources: { timeout: timeout.source, maxAttempts: attempts.source },
     warnings,
   };
 }

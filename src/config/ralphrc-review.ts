@@ -1,6 +1,6 @@
-import { FIELD_BY_NAME, type ConfigField } from '../config/keys.js';
-import { isSecretName, judgeValue } from './secret-env.js';
-import { sha256Hex } from './sha256.js';
+import { FIELD_BY_NAME, type ConfigField } from './keys.js';
+import { isSecretName, judgeValue } from '../core/secret-env.js';
+import { sha256Hex } from '../core/sha256.js';
 
 /**
  * Without --sandbox the agent can write `.ralphrc`, and what it writes there is the next run's

@@ -1,16 +1,5 @@
-import type { RalphConfig } from '../config/keys.js';
-
-/**
- * The name of every agent Ralph can run, as `--backend` and RALPH_BACKEND take
- * them, in the order help texts list them. The settings need the names alone:
- * they live apart from the registry, whose entries reach each backend's code,
- * so a read-only command that validates the settings never loads or parses an
- * agent's adapter. The registry must have exactly one entry per name (the
- * compiler checks it).
- */
-export const BACKEND_NAMES = ['claude', 'codex', 'gemini', 'opencode', 'mock'] as const;
-
-export type BackendName = (typeof BACKEND_NAMES)[number];
+import { BACKEND_NAMES, type BackendName } from './backend-names.js';
+import type { RalphConfig } from './ralph-config.js';
 
 /** The config fields whose values are of type T (the backend's own field left out: its type is made from the names above). */
 type AgentField = Exclude<keyof RalphConfig, 'backend'>;
@@ -19,8 +8,8 @@ type FieldOf<T> = { [F in AgentField]: RalphConfig[F] extends T ? F : never }[Ag
 /**
  * Which .ralphrc settings belong to one agent CLI, by config field: `--model` and `--effort`
  * set this backend's own keys, and `ralph --config` shows these first. A setting the CLI does
- * not have is left out (`--effort` then says it is ignored). Kept here, with the names, because
- * the settings need it and must not load the registry.
+ * not have is left out (`--effort` then says it is ignored). Kept in config, apart from the registry:
+ * the settings need it and must not load any backend's code.
  */
 export interface BackendSettings {
   command: FieldOf<string[]>;

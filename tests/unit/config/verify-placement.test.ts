@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { verifyPlacementNotice, verifyRunsContained } from '../../../src/core/verify-placement.js';
+import { verifyPlacementNotice, verifyRunsContained } from '../../../src/config/verify-placement.js';
 import { load } from '../support/config.js';
 
 describe('where the verify command runs', () => {

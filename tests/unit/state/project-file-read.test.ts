@@ -2,7 +2,7 @@ import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { RalphError } from '../../../src/errors.js';
-import { readProjectText } from '../../../src/infra/project-file-read.js';
+import { readProjectText } from '../../../src/state/project-file-read.js';
 import { tempDir } from '../../helpers/temp-dir.js';
 
 /** A project and, beside it, a folder standing for the user's home with a key in it. */
