@@ -13,12 +13,31 @@
 // - plain directory (no git): a bare node loop that writes the same run files once each
 //   (atomically, as Ralph does: temp file and rename; the logs appended) and walks the project
 //   once with stat, what measuring progress needs without git.
-// Per-iteration figures come from the session recording: the gap between iteration starts.
+// - real agent process: the same minimal agent (/bin/sh) spawned by a bare node script and waited
+//   for, in a loop, plus one `git status --porcelain` (what measuring progress needs): the time
+//   from one agent's exit to the next one's start, in the same repository.
+// Per-iteration figures come from the session recording: the gap between iteration starts. With a
+// real agent process the agent stamps its own start and end (`date +%s%N`), and the figure is the
+// gap from one call's end to the next call's start, which is all Ralph's: the mock agent is no
+// process, and misses what Ralph does around a real one (its environment, the run marker and the
+// watchdog, the output streams and their drain, the sweep for what it left running).
 // Flatness: one 1,000-iteration run, median of iterations 5–50 beside 950–1,000.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { appendFileSync, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  chmodSync,
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
-import { cleanup, env, iterationGaps, median, project, RALPH, ROOT, write } from './lib.mjs';
+import { cleanup, env, iterationGaps, median, project, RALPH, ROOT, tempDir, write } from './lib.mjs';
 import { saveFigures } from './summary.mjs';
 
 const ROUNDS = 3;
@@ -188,21 +207,133 @@ function measureFlatness() {
   }
 }
 
+// A real agent process: the least a Claude Code CLI does in a call. It stamps its start and end,
+// changes the work file (the same one each time), and prints a result with a status block.
+const REAL_ITERATIONS = Number(process.env.BENCH_REAL_ITERATIONS ?? 40);
+const RESULT_LINE = JSON.stringify({
+  type: 'result',
+  subtype: 'success',
+  is_error: false,
+  result: status(0),
+  session_id: 'bench-session',
+  total_cost_usd: 0,
+  usage: { input_tokens: 1, output_tokens: 1 },
+});
+const AGENT_SCRIPT = `#!/bin/sh
+for a in "$@"; do [ "$a" = --version ] && { echo '2.1.197 (Claude Code)'; exit 0; }; done
+echo "s $(date +%s%N)" >> "$BENCH_STAMPS"
+echo "$$" > src/work.txt
+printf '%s\\n' '${RESULT_LINE}'
+echo "e $(date +%s%N)" >> "$BENCH_STAMPS"
+`;
+// The floor: the same agent spawned with the same pipes and waited for, by node and nothing else.
+const FLOOR_SCRIPT = `import { spawn } from 'node:child_process';
+const [agent, runs] = process.argv.slice(2);
+for (let i = 0; i < Number(runs); i += 1) {
+  await new Promise((resolve) => {
+    const child = spawn(agent, ['-p', 'x'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    child.stdout.on('data', () => undefined);
+    child.stderr.on('data', () => undefined);
+    child.on('close', resolve);
+  });
+}
+`;
+
+/** The gaps (ms) from each call's end to the next call's start, and the whole iterations, from the agent's own stamps. */
+function stampGaps(file) {
+  const stamps = readFileSync(file, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => line.split(' '));
+  const ms = (kind) => stamps.filter(([k]) => k === kind).map(([, ns]) => Number(BigInt(ns) / 1000n) / 1000);
+  const [starts, ends] = [ms('s'), ms('e')];
+  // The first calls warm up (module loading, the first git calls).
+  const gaps = starts.slice(2).map((start, i) => start - ends[i + 1]);
+  const iterations = starts.slice(2).map((start, i) => start - starts[i + 1]);
+  return { gaps, iterations };
+}
+
+function measureRealAgent() {
+  const tools = tempDir('ralph-bench-agent-');
+  const agent = join(tools, 'claude');
+  const floorScript = join(tools, 'floor.mjs');
+  writeFileSync(agent, AGENT_SCRIPT);
+  chmodSync(agent, 0o755);
+  writeFileSync(floorScript, FLOOR_SCRIPT);
+  const dir = makeProject({ git: true, iterations: 1 });
+  writeFileSync(join(dir, '.ralphrc'), `CLAUDE_CODE_CMD="${agent}"\n`);
+  const ours = { gaps: [], iterations: [] };
+  const floor = { spawn: [], status: [] };
+  let peakRssMb = 0;
+  try {
+    for (let round = 0; round < ROUNDS; round += 1) {
+      const stamps = join(tools, `ralph-${round}.stamps`);
+      const rssFile = join(tools, 'rss');
+      const args = [RALPH, '--backend', 'claude', '--pause', '0', '--max-loops', String(REAL_ITERATIONS), '--calls', '100000'];
+      const [file, argv] = TIME ? [TIME, ['-f', '%M', '-o', rssFile, process.execPath, ...args]] : [process.execPath, args];
+      const r = spawnSync(file, argv, { cwd: dir, env: env({ BENCH_STAMPS: stamps }), encoding: 'utf8' });
+      if (r.status !== 7) throw new Error(`loop with a real agent exited ${r.status}: ${r.stderr.slice(-800)}`);
+      if (TIME) peakRssMb = Math.max(peakRssMb, Number(readFileSync(rssFile, 'utf8').trim().split('\n').pop()) / 1024);
+      const run = stampGaps(stamps);
+      ours.gaps.push(...run.gaps);
+      ours.iterations.push(...run.iterations);
+      const floorStamps = join(tools, `floor-${round}.stamps`);
+      const f = spawnSync(process.execPath, [floorScript, agent, String(REAL_ITERATIONS)], {
+        cwd: dir,
+        env: env({ BENCH_STAMPS: floorStamps }),
+        encoding: 'utf8',
+      });
+      if (f.status !== 0) throw new Error(`the floor's node exited ${f.status}: ${f.stderr.slice(-800)}`);
+      floor.spawn.push(...stampGaps(floorStamps).gaps);
+      for (let i = 0; i < FLOOR_RUNS; i += 1) floor.status.push(timed(() => git(dir, ['--no-optional-locks', 'status', '--porcelain'])));
+    }
+  } finally {
+    cleanup(dir);
+    cleanup(tools);
+  }
+  const floorParts = { spawn: median(floor.spawn), status: median(floor.status) };
+  const floorMs = floorParts.spawn + floorParts.status;
+  const oursMs = median(ours.gaps);
+  return {
+    name: 'real agent process (/bin/sh), small repo: its exit → the next start',
+    oursMs,
+    floorMs,
+    ratio: oursMs / floorMs,
+    peakRssMb,
+    samples: ours.gaps.length,
+    floorParts,
+    iterationMs: median(ours.iterations),
+  };
+}
+
 const big = BIG_FILES.toLocaleString('en');
-const results = measureAll([
-  { git: true, modes: [{ name: 'git, small repo' }, { name: '--verify true (checkpoints), small repo', verify: true }] },
-  { git: false, modes: [{ name: 'plain directory' }] },
-  { git: true, files: BIG_FILES, modes: [{ name: `git, ${big} files` }, { name: `--verify true (checkpoints), ${big} files`, verify: true }] },
-]);
-const flat = measureFlatness();
+// BENCH_ROWS=small: the small repository's rows alone (mock and real agent), for a quick look.
+const SMALL_ONLY = process.env.BENCH_ROWS === 'small';
+const results = [
+  ...measureAll([{ git: true, modes: [{ name: 'git, small repo' }, { name: '--verify true (checkpoints), small repo', verify: true }] }]),
+  measureRealAgent(),
+  ...(SMALL_ONLY
+    ? []
+    : measureAll([
+        { git: false, modes: [{ name: 'plain directory' }] },
+        { git: true, files: BIG_FILES, modes: [{ name: `git, ${big} files` }, { name: `--verify true (checkpoints), ${big} files`, verify: true }] },
+      ])),
+];
+const flat = SMALL_ONLY ? undefined : measureFlatness();
 
 const TARGET = 2;
 const fmt = (n) => `${n.toFixed(1)} ms`;
 process.stdout.write(
-  `\nLoop overhead per iteration (instant mock agent, --pause 0; ${ROUNDS} rounds of ${ITERATIONS} iterations, ${VERIFY_ITERATIONS} with --verify, floor interleaved)\n`,
+  `\nLoop overhead per iteration (instant mock agent, --pause 0; ${ROUNDS} rounds of ${ITERATIONS} iterations, ${VERIFY_ITERATIONS} with --verify, ${REAL_ITERATIONS} with a real agent process; floor interleaved)\n`,
 );
-const width = Math.max(...results.map((r) => r.name.length), flat.name.length);
-const PART_NAMES = { agent: "the agent's writes", status: 'git status', stashCreate: 'git stash create', verifyShell: 'sh -c true' };
+const width = Math.max(...results.map((r) => r.name.length), flat?.name.length ?? 0);
+const PART_NAMES = {
+  spawn: 'node spawning the agent and waiting',
+  agent: "the agent's writes",
+  status: 'git status',
+  stashCreate: 'git stash create',
+  verifyShell: 'sh -c true',
+};
 const alternative = (r) =>
   r.floorParts?.writeTree === undefined
     ? ''
@@ -214,18 +345,20 @@ for (const r of results) {
       ? `  floor = ${Object.entries(r.floorParts)
           .filter(([k]) => PART_NAMES[k])
           .map(([k, v]) => `${PART_NAMES[k]} ${v.toFixed(1)}`)
-          .join(' + ')}${alternative(r)}`
+          .join(' + ')}${alternative(r)}${r.iterationMs === undefined ? '' : `; whole iteration ${fmt(r.iterationMs)}`}`
       : '';
   process.stdout.write(
     `  ${r.name.padEnd(width)}  ours ${fmt(r.oursMs).padStart(9)}  floor ${fmt(r.floorMs).padStart(9)}  ${`${r.ratio.toFixed(2)}×`.padStart(6)}  target ≤ ${TARGET}×  ${verdict.padEnd(4)}  peak RSS ${r.peakRssMb.toFixed(0)} MB${parts}\n`,
   );
 }
-const flatOk = flat.ratio <= 1.25;
+const flatOk = flat === undefined || flat.ratio <= 1.25;
+if (flat) {
+  process.stdout.write(
+    `  ${flat.name.padEnd(width)}  5–50 ${fmt(flat.earlyMs).padStart(9)}  last 50 ${fmt(flat.lateMs).padStart(7)}  ${`${flat.ratio.toFixed(2)}×`.padStart(6)}  target ≤ 1.25×  ${flatOk ? 'ok' : 'OVER'}  peak RSS ${flat.peakRssMb.toFixed(0)} MB\n`,
+  );
+}
 process.stdout.write(
-  `  ${flat.name.padEnd(width)}  5–50 ${fmt(flat.earlyMs).padStart(9)}  last 50 ${fmt(flat.lateMs).padStart(7)}  ${`${flat.ratio.toFixed(2)}×`.padStart(6)}  target ≤ 1.25×  ${flatOk ? 'ok' : 'OVER'}  peak RSS ${flat.peakRssMb.toFixed(0)} MB\n`,
-);
-process.stdout.write(
-  "  floors: the agent's own writes + git status (+ git stash create and `sh -c true` with --verify); plain directory: the same run files written once each, the agent's writes and one stat walk\n",
+  "  floors: the agent's own writes + git status (+ git stash create and `sh -c true` with --verify); real agent process: node spawning the same agent and waiting for it, + git status; plain directory: the same run files written once each, the agent's writes and one stat walk\n",
 );
 
 const out = join(ROOT, 'bench', 'results');
@@ -244,14 +377,18 @@ saveFigures('loop-overhead', [
     ok: r.ratio <= TARGET,
     peakRssMb: r.peakRssMb,
   })),
-  {
-    measure: `${flat.name}: last 50 against 5–50`,
-    ours: flat.lateMs,
-    floor: flat.earlyMs,
-    unit: 'ms',
-    target: '≤ 1.25×',
-    ok: flatOk,
-    peakRssMb: flat.peakRssMb,
-  },
+  ...(flat
+    ? [
+        {
+          measure: `${flat.name}: last 50 against 5–50`,
+          ours: flat.lateMs,
+          floor: flat.earlyMs,
+          unit: 'ms',
+          target: '≤ 1.25×',
+          ok: flatOk,
+          peakRssMb: flat.peakRssMb,
+        },
+      ]
+    : []),
 ]);
 process.exitCode = results.every((r) => r.ratio <= TARGET) && flatOk ? 0 : 1;

@@ -13,6 +13,7 @@ import {
 import { ExitCode, RalphError } from '../errors.js';
 import { commandsEnded } from './command-count.js';
 import { run } from './process.js';
+import { driverSourceDigest, sourcesUnchanged, type DriverSources, type RepositoryDirs } from './driver-sources.js';
 import { lstatOrNull } from './safe-fs.js';
 import { activeSandbox } from './sandbox/active-sandbox.js';
 
@@ -33,6 +34,8 @@ interface Known {
   variables: Record<string, string>;
   /** The layout after Ralph's own last git call in this folder. */
   layout: RepositoryLayout | undefined;
+  /** What `variables` were read from, when bytes can tell whether it changed. */
+  sources: DriverSources | undefined;
 }
 
 const known = new Map<string, Known>();
@@ -71,8 +74,17 @@ function fileIdentity(path: string): string {
   return stat === null ? 'absent' : `${stat.dev}:${stat.ino}:${stat.size}:${stat.mtimeMs}:${stat.mode}`;
 }
 
-/** Where git finds the repository of `cwd` and its configuration, read as git discovers it; undefined outside one. */
-export function readRepositoryLayout(cwd: string): RepositoryLayout | undefined {
+/** The `.git` git finds from `cwd` up and the directories it leads to; undefined outside a repository. */
+interface FoundRepository extends RepositoryDirs {
+  dotGit: string;
+  kind: 'link' | 'file' | 'dir';
+  /** The text of a `.git` file. */
+  text: string | undefined;
+  /** The text of the git dir's `commondir` file. */
+  commondir: string | undefined;
+}
+
+function findRepository(cwd: string): FoundRepository | undefined {
   let dir = resolve(cwd);
   for (;;) {
     const dotGit = join(dir, '.git');
@@ -83,19 +95,27 @@ export function readRepositoryLayout(cwd: string): RepositoryLayout | undefined 
       const gitDir = pointed === undefined ? dotGit : resolve(dir, pointed);
       const commondir = smallText(join(gitDir, 'commondir'));
       const commonDir = commondir === undefined ? gitDir : resolve(gitDir, commondir.trim());
-      const configFiles = [join(commonDir, 'config'), join(commonDir, 'config.worktree'), join(gitDir, 'config.worktree')].map(fileIdentity).join(' ');
-      return {
-        dotGit: `${dotGit} ${stat.isSymbolicLink() ? 'link' : stat.isFile() ? 'file' : 'dir'} ${identity(dotGit)} ${text ?? ''}`,
-        gitDir: `${gitDir} ${identity(gitDir)}`,
-        commondir: commondir ?? 'none',
-        commonDir: `${commonDir} ${identity(commonDir)}`,
-        configFiles,
-      };
+      return { dotGit, kind: stat.isSymbolicLink() ? 'link' : stat.isFile() ? 'file' : 'dir', text, gitDir, commondir, commonDir };
     }
     const up = dirname(dir);
     if (up === dir) return undefined;
     dir = up;
   }
+}
+
+/** Where git finds the repository of `cwd` and its configuration, read as git discovers it; undefined outside one. */
+export function readRepositoryLayout(cwd: string): RepositoryLayout | undefined {
+  const found = findRepository(cwd);
+  if (found === undefined) return undefined;
+  const { dotGit, kind, text, gitDir, commondir, commonDir } = found;
+  const configFiles = [join(commonDir, 'config'), join(commonDir, 'config.worktree'), join(gitDir, 'config.worktree')].map(fileIdentity).join(' ');
+  return {
+    dotGit: `${dotGit} ${kind} ${identity(dotGit)} ${text ?? ''}`,
+    gitDir: `${gitDir} ${identity(gitDir)}`,
+    commondir: commondir ?? 'none',
+    commonDir: `${commonDir} ${identity(commonDir)}`,
+    configFiles,
+  };
 }
 
 /** The check's own git calls run nothing of the repository's either (an fsmonitor program, above all). */
@@ -111,22 +131,36 @@ async function driverSettings(cwd: string, env: NodeJS.ProcessEnv): Promise<Scop
 /** How deep submodules in submodules are looked into. */
 const NESTING = 3;
 
+/** The submodules in `cwd`'s index: the work tree of each, and which of them are there on disk. */
+interface Submodules {
+  gitlinks: string[];
+  onDisk: string[];
+}
+
 /**
- * The work trees of the submodules in `cwd`'s index that are there on disk. `git status`
- * looks inside each with that repository's own configuration, and the agent may have made one
- * (a repository inside the project, added as a gitlink).
+ * The submodules in `cwd`'s index. `git status` looks inside each that is there on disk with
+ * that repository's own configuration, and the agent may have made one (a repository inside
+ * the project, added as a gitlink).
  */
-async function submoduleTrees(cwd: string, env: NodeJS.ProcessEnv): Promise<string[]> {
+async function submodules(cwd: string, env: NodeJS.ProcessEnv): Promise<Submodules> {
   const answer = await run('git', [...NEUTRAL_ARGS, 'ls-files', '-z', '--stage', '--', ':/'], { cwd, env });
-  if (answer.exitCode !== 0) return [];
-  const trees: string[] = [];
+  const found: Submodules = { gitlinks: [], onDisk: [] };
+  if (answer.exitCode !== 0) return found;
   for (const entry of answer.stdout.toString('utf8').split('\0')) {
     if (!entry.startsWith('160000 ')) continue;
     const tab = entry.indexOf('\t');
+    if (tab === -1) continue;
     const tree = resolve(cwd, entry.slice(tab + 1));
-    if (tab !== -1 && lstatOrNull(join(tree, '.git')) !== null) trees.push(tree);
+    found.gitlinks.push(tree);
+    if (lstatOrNull(join(tree, '.git')) !== null) found.onDisk.push(tree);
   }
-  return trees;
+  return found;
+}
+
+interface DriverReading {
+  variables: Record<string, string>;
+  /** The submodules of `cwd`'s own index. */
+  top: Submodules;
 }
 
 /**
@@ -134,20 +168,19 @@ async function submoduleTrees(cwd: string, env: NodeJS.ProcessEnv): Promise<stri
  * (switched off by name: the variables reach the git that `git status` starts in a
  * submodule), as git's config variables.
  */
-async function readDriverOverrides(cwd: string, env: NodeJS.ProcessEnv): Promise<Record<string, string>> {
-  const settings = await driverSettings(cwd, env);
-  let level = [cwd];
+async function readDriverOverrides(cwd: string, env: NodeJS.ProcessEnv): Promise<DriverReading> {
+  // Two questions to git that do not depend on each other: asked at once.
+  const [settings, top] = await Promise.all([driverSettings(cwd, env), submodules(cwd, env)]);
+  let level = top.onDisk;
   for (let depth = 0; depth < NESTING && level.length > 0; depth += 1) {
     const next: string[] = [];
     for (const dir of level) {
-      for (const tree of await submoduleTrees(dir, env)) {
-        settings.push(...(await driverSettings(tree, env)));
-        next.push(tree);
-      }
+      settings.push(...(await driverSettings(dir, env)));
+      if (depth + 1 < NESTING) next.push(...(await submodules(dir, env)).onDisk);
     }
     level = next;
   }
-  return configVariables(driverOverrides(settings), env);
+  return { variables: configVariables(driverOverrides(settings), env), top };
 }
 
 /**
@@ -169,9 +202,17 @@ export async function guardGitCall(cwd: string, env: NodeJS.ProcessEnv): Promise
       );
     }
   }
-  const variables = await readDriverOverrides(key, env);
-  known.set(key, { count, variables, layout: before?.layout ?? readRepositoryLayout(key) });
-  return variables;
+  const found = findRepository(key);
+  const digest = found === undefined ? undefined : driverSourceDigest(key, found, env);
+  if (before !== undefined && sourcesUnchanged(before.sources, digest)) {
+    before.count = count;
+    return before.variables;
+  }
+  const reading = await readDriverOverrides(key, env);
+  // Read again next time unless every source compares whole: no submodule on disk.
+  const sources = digest !== undefined && reading.top.onDisk.length === 0 ? { digest, gitlinks: reading.top.gitlinks } : undefined;
+  known.set(key, { count, variables: reading.variables, layout: before?.layout ?? readRepositoryLayout(key), sources });
+  return reading.variables;
 }
 
 /** After Ralph's own git call in `cwd`: what it changed itself is the layout the next check starts from. */

@@ -69,8 +69,20 @@ class GitProgressProbe implements ProgressProbe {
   private async read(): Promise<GitBaseline> {
     // --no-optional-locks: reading status must not rewrite the user's index. Ralph's own files
     // never count, so git neither lists nor walks them (logs pile up there when not ignored).
+    // --no-ahead-behind: only HEAD's commit is read of the branch, so git does not walk the
+    // history to count the commits between the branch and its upstream.
     const pathspec = await this.ws.pathspecWithoutRalphState();
-    const result = await this.ws.git(['--no-optional-locks', 'status', '--porcelain=v2', '-z', '--branch', '--untracked-files=all', '--', ...pathspec]);
+    const result = await this.ws.git([
+      '--no-optional-locks',
+      'status',
+      '--porcelain=v2',
+      '-z',
+      '--branch',
+      '--no-ahead-behind',
+      '--untracked-files=all',
+      '--',
+      ...pathspec,
+    ]);
     if (result.exitCode !== 0) {
       // Not a bug of Ralph's: git itself cannot read this repository (most often a required
       // clean filter that fails). Without `git status` no progress can be measured.

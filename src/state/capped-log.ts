@@ -60,10 +60,11 @@ export class CappedLog {
     return this.cut;
   }
 
+  /** Logs `chunk`, which may be kept as it is until the log closes: it must not be changed afterwards. */
   write(chunk: Buffer): void {
     if (this.closed) return;
     try {
-      this.take(this.redactBytes(chunk));
+      for (const bytes of this.redactBytes(chunk)) this.take(bytes);
     } catch {
       // A full disk or a vanished logs directory ends the log, never the agent call.
       this.close();
@@ -90,14 +91,26 @@ export class CappedLog {
   /**
    * The bytes that can be written now, secrets redacted: a value split between two writes is
    * still found, because the last `longest - 1` bytes wait for the next write (or the close).
+   * Output rarely holds a value: then the chunk goes on as it came, without being joined to
+   * what was held back (a copy of every chunk of a 50 MB answer, for nothing).
    */
-  private redactBytes(chunk: Buffer): Buffer {
-    if (this.needles.length === 0) return chunk;
-    const bytes = this.redactWhole(this.held.length > 0 ? Buffer.concat([this.held, chunk]) : chunk);
-    const keep = Math.min(bytes.length, this.redactor.longest - 1);
-    // A copy: the few bytes held must not keep the whole chunk alive.
-    this.held = Buffer.from(bytes.subarray(bytes.length - keep));
-    return bytes.subarray(0, bytes.length - keep);
+  private redactBytes(chunk: Buffer): Buffer[] {
+    if (this.needles.length === 0) return [chunk];
+    const keep = this.redactor.longest - 1;
+    const held = this.held;
+    if (chunk.length > keep && !this.valueIn(chunk) && !this.valueIn(Buffer.concat([held, chunk.subarray(0, keep)]))) {
+      // A copy: the few bytes held must not keep the whole chunk alive.
+      this.held = Buffer.from(chunk.subarray(chunk.length - keep));
+      return [held, chunk.subarray(0, chunk.length - keep)];
+    }
+    const bytes = this.redactWhole(held.length > 0 ? Buffer.concat([held, chunk]) : chunk);
+    const kept = Math.min(bytes.length, keep);
+    this.held = Buffer.from(bytes.subarray(bytes.length - kept));
+    return [bytes.subarray(0, bytes.length - kept)];
+  }
+
+  private valueIn(bytes: Buffer): boolean {
+    return this.needles.some((needle) => bytes.includes(needle));
   }
 
   /**
@@ -105,7 +118,7 @@ export class CappedLog {
    * bytes that do take the way through a string (latin1: one char per byte, and back unchanged).
    */
   private redactWhole(bytes: Buffer): Buffer {
-    if (!this.needles.some((needle) => bytes.includes(needle))) return bytes;
+    if (!this.valueIn(bytes)) return bytes;
     return Buffer.from(this.redactor.redact(bytes.toString('latin1')), 'latin1');
   }
 
@@ -124,8 +137,9 @@ export class CappedLog {
       rest = rest.subarray(room);
     }
     if (rest.length === 0) return;
-    // Copy, so the tail never pins a large read buffer of the pipe.
-    this.tail.push(Buffer.from(rest));
+    // A piece that is most of the memory it lives in is kept as it is (a chunk of the pipe is
+    // never written again); a small piece of a larger buffer is copied, so the tail never pins it.
+    this.tail.push(rest.length * 2 >= rest.buffer.byteLength ? rest : Buffer.from(rest));
     this.tailSize += rest.length;
     while (this.tailSize > this.cap.tailBytes) {
       const first = this.tail[0] as Buffer;

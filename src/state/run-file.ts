@@ -2,7 +2,7 @@ import { rmSync } from 'node:fs';
 import * as v from 'valibot';
 import { readJsonFile } from './document-store.js';
 import { listOf, record, text } from './documents/lenient.js';
-import { writeJsonAtomic } from './json-file.js';
+import { writeJsonDocument } from './document-writes.js';
 
 /**
  * What a running loop has started (run.json in the run-time directory): the
@@ -68,8 +68,12 @@ export function readRunFile(path: string): RunRecord | undefined {
   return read.kind === 'ok' ? read.value : undefined;
 }
 
+/**
+ * Written on every command the loop starts: in place while the file is still the one this
+ * process wrote (document-writes.ts), so a call costs no new file and rename for it.
+ */
 export function writeRunFile(path: string, record: RunRecord): void {
-  writeJsonAtomic(path, {
+  writeJsonDocument(path, {
     pid: record.pid,
     start_time: record.startTime,
     host: record.host,

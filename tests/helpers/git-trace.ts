@@ -4,7 +4,7 @@ import { tempDir } from './temp-dir.js';
 
 /**
  * The git commands started while `fn` runs, in order of their start, each by
- * its subcommand (`-c` settings left out). Git itself reports them through its
+ * its subcommand (`-c` settings and options before it, such as --no-optional-locks, left out). Git itself reports them through its
  * trace2 event stream, which every git call inherits from this process's
  * environment: a counter around the real runner, for code that calls git
  * without a ProcessRunner.
@@ -32,7 +32,11 @@ export async function gitCommandsDuring(fn: () => Promise<unknown>): Promise<str
     const event = JSON.parse(line) as { event?: string; argv?: string[] };
     if (event.event !== 'start' || !event.argv) continue;
     let i = 1;
-    while (event.argv[i] === '-c') i += 2;
+    for (;;) {
+      if (event.argv[i] === '-c') i += 2;
+      else if (event.argv[i]?.startsWith('--')) i += 1;
+      else break;
+    }
     commands.push(event.argv[i] ?? '');
   }
   return commands;

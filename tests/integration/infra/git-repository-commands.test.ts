@@ -11,6 +11,7 @@ import { start } from '../../../src/infra/process.js';
 import { createProcessRunner } from '../../../src/infra/process-runner.js';
 import { createProgressProbe } from '../../../src/infra/progress-probe.js';
 import { git, gitRepo, writeFiles } from '../../helpers/git-repo.js';
+import { gitCommandsDuring } from '../../helpers/git-trace.js';
 import { tempDir } from '../../helpers/temp-dir.js';
 
 /** A command that leaves `name` in `marks` (and passes its input through, as a filter must). */
@@ -129,6 +130,74 @@ describe("Ralph's git calls run no command of the repository's configuration", (
       { cwd: dir, env: process.env },
     );
     expect(agent.exitCode).toBe(0);
+    plantCommands(nested, marks);
+    touchSameSize(join(nested, 'n.txt'), 'two\n');
+    await probe.measure();
+    expect(readdirSync(marks)).toEqual([]);
+  });
+});
+
+/** The agent's turn: a command Ralph starts (so its next git call checks the repository again). */
+async function agentRuns(dir: string, script: string): Promise<void> {
+  const agent = await start('sh', ['-c', script], { cwd: dir, env: process.env });
+  expect(agent.exitCode).toBe(0);
+}
+
+describe('the drivers of a repository are read again whenever what git reads them from changed', () => {
+  it('asks git only for the status when the agent changed no configuration, index or submodule', async () => {
+    const dir = gitRepo({ 'a.txt': 'one\n' });
+    const probe = await createProgressProbe(dir, createProcessRunner());
+    await probe.begin();
+    await agentRuns(dir, "printf 'two\\n' > a.txt");
+    expect(await gitCommandsDuring(() => probe.measure())).toEqual(['status']);
+    // Staged by the agent: the index changed, so git lists it again.
+    await agentRuns(dir, 'git add a.txt');
+    expect((await gitCommandsDuring(() => probe.measure())).sort()).toEqual(['config', 'ls-files', 'status']);
+  });
+
+  it('a filter the agent added to .git/config after the first reading does not run', async () => {
+    const dir = gitRepo({ 'a.txt': 'one\n' });
+    const marks = tempDir('ralph-marks-');
+    const probe = await createProgressProbe(dir, createProcessRunner());
+    await probe.begin();
+    await agentRuns(dir, "printf '* filter=evil diff=evil\\n' > .gitattributes");
+    plantCommands(dir, marks);
+    touchSameSize(join(dir, 'a.txt'), 'two\n');
+    expect((await probe.measure()).changedFiles).toContain('a.txt');
+    expect(readdirSync(marks)).toEqual([]);
+  });
+
+  it('a filter in a file the configuration includes, changed by the agent, does not run', async () => {
+    const dir = gitRepo({ 'a.txt': 'one\n', '.gitattributes': '* filter=evil\n' });
+    const marks = tempDir('ralph-marks-');
+    const included = join(dir, 'included.cfg');
+    writeFileSync(included, '');
+    git(dir, 'config', 'include.path', included);
+    const probe = await createProgressProbe(dir, createProcessRunner());
+    await probe.begin();
+    await agentRuns(dir, 'true');
+    plantCommands(dir, marks, included);
+    touchSameSize(join(dir, 'a.txt'), 'two\n');
+    await probe.measure();
+    expect(readdirSync(marks)).toEqual([]);
+  });
+
+  it('a submodule the index recorded but that was not on disk, made by the agent: its filters do not run', async () => {
+    const dir = gitRepo({ 'a.txt': 'one\n' });
+    const marks = tempDir('ralph-marks-');
+    git(dir, 'update-index', '--add', '--cacheinfo', `160000,${git(dir, 'rev-parse', 'HEAD').trim()},nested`);
+    git(dir, 'commit', '-qm', 'a gitlink');
+    const probe = await createProgressProbe(dir, createProcessRunner());
+    await probe.begin();
+    const nested = join(dir, 'nested');
+    await agentRuns(
+      dir,
+      [
+        'git init -q nested && cd nested',
+        "printf '* filter=evil\\n' > .gitattributes && printf 'one\\n' > n.txt",
+        'git add -A && git -c user.name=a -c user.email=a@b commit -qm n',
+      ].join(' && '),
+    );
     plantCommands(nested, marks);
     touchSameSize(join(nested, 'n.txt'), 'two\n');
     await probe.measure();

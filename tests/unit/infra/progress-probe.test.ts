@@ -46,4 +46,12 @@ describe('git progress probe', () => {
     const [call] = statusCalls(runner.calls);
     expect(call?.args.slice(call.args.indexOf('--'))).toEqual(['--', ':(top)', ':(top,exclude).ralph']);
   });
+
+  it('asks git for HEAD without counting the commits between the branch and its upstream', async () => {
+    const { dir, runner } = repository();
+    const probe = await createProgressProbe(dir, runner);
+    await probe.begin();
+    const [call] = statusCalls(runner.calls);
+    expect(call?.args).toContain('--no-ahead-behind');
+  });
 });

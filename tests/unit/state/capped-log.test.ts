@@ -84,6 +84,36 @@ describe('CappedLog', () => {
     }
   });
 
+  it('redacts a value wherever the cut between two writes falls, pieces longer than the value included', () => {
+    const redactor = createRedactor([{ name: 'API_KEY', value: 'sk-secret-value-1234' }], toByteString);
+    const text = `${'a'.repeat(40)}sk-secret-value-1234${'b'.repeat(40)}sk-secret-value-1234${'c'.repeat(3)}`;
+    const expected = text.replaceAll('sk-secret-value-1234', '[REDACTED:API_KEY]');
+    const dir = tempDir();
+    for (let cut = 1; cut < text.length; cut += 1) {
+      for (const size of [cut, text.length - cut]) {
+        const log = logIn(dir, 1000, 100, redactor);
+        log.write(Buffer.from(text.slice(0, cut)));
+        for (let i = cut; i < text.length; i += size) log.write(Buffer.from(text.slice(i, i + size)));
+        log.close();
+        expect(readFileSync(log.path, 'utf8')).toBe(expected);
+      }
+    }
+  });
+
+  it('keeps the tail right when it holds whole chunks and pieces of them, a value among them', () => {
+    const redactor = createRedactor([{ name: 'API_KEY', value: 'sk-secret-value-1234' }], toByteString);
+    const text = Array.from({ length: 40 }, (_, i) => `line ${String(i).padStart(2, '0')} ${i === 33 ? 'sk-secret-value-1234' : 'plain'}\n`).join('');
+    const expected = text.replaceAll('sk-secret-value-1234', '[REDACTED:API_KEY]');
+    for (const size of [7, 64, 200]) {
+      const log = logIn(tempDir(), 300, 120, redactor);
+      for (let i = 0; i < text.length; i += size) log.write(Buffer.from(text.slice(i, i + size)));
+      log.close();
+      const written = readFileSync(log.path, 'utf8');
+      const cut = log.cutBytes;
+      expect(written).toBe(expected.slice(0, 180) + describeCut(cut, 180, 120) + expected.slice(-120));
+    }
+  });
+
   it('a log that cannot be opened is skipped, never an error', () => {
     const log = new CappedLog(join(tempDir(), 'missing-dir', 'out.log'), { maxBytes: 10, tailBytes: 5 }, NO_REDACTION);
     expect(() => {

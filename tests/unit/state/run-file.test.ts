@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readRunFile, writeRunFile } from '../../../src/state/run-file.js';
@@ -17,6 +17,21 @@ describe('run file', () => {
       watchdogPid: 43,
       processes: processes.slice(-20),
     });
+  });
+
+  it('is rewritten in place on each command while it is the file this process wrote, and read back as the latest', () => {
+    const path = join(tempDir('ralph-run-'), 'run.json');
+    const run = { pid: 42, startTime: '777', host: 'box', token: '42-0123456789abcdef', processes: [{ pid: 1000, startTime: '1', role: 'agent' }] };
+    writeRunFile(path, run);
+    const inode = statSync(path).ino;
+    const later = { ...run, processes: [...run.processes, { pid: 1001, startTime: '2', role: 'verify' }] };
+    writeRunFile(path, later);
+    expect(statSync(path).ino).toBe(inode);
+    expect(readRunFile(path)).toEqual(later);
+    // Fewer commands than before: the shorter text is padded in place, and reads the same.
+    writeRunFile(path, run);
+    expect(statSync(path).ino).toBe(inode);
+    expect(readRunFile(path)).toEqual(run);
   });
 
   const bad: Array<[string, string]> = [
