@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { closeSync, fstatSync, readdirSync, readSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { openRegularFile } from './regular-file.js';
+import { openRegularFile } from '../state/regular-file.js';
 import { lstatOrNull } from './safe-fs.js';
 
 /**
