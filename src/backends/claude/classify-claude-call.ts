@@ -1,26 +1,12 @@
-import type { AgentEnd, AgentOutcome } from '../../agent-result.js';
+import type { AgentOutcome } from '../../agent-result.js';
 import { parseResetTime } from '../../core/reset-time.js';
 import { digestText } from '../../core/text-digest.js';
 import { detectUnrecoverable } from '../../core/unrecoverable-error.js';
+import type { CliRun } from '../cli-agent/cli-agent.js';
 import type { ClaudeOutput } from './claude-output.js';
 
 /** One run of the Claude CLI: how the process ended and the digest of what it printed. */
-export interface ClaudeRun {
-  end: AgentEnd;
-  exitCode: number | undefined;
-  /** The signal that ended the process, if one did. */
-  signal?: string;
-  durationMs: number;
-  output: ClaudeOutput;
-  /** Last part of stderr (bounded). */
-  stderrTail: string;
-  /** Set when the CLI could not be started. */
-  failure?: string;
-  /** Retrying cannot help (the command is missing): stop the loop. */
-  fatal?: boolean;
-  /** Facts worth recording (the argv). */
-  details?: Record<string, unknown>;
-}
+export type ClaudeRun = CliRun<ClaudeOutput>;
 
 const USAGE_LIMIT_TEXT = [
   /5.*hour.*limit/i,

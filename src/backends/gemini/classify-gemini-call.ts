@@ -1,22 +1,10 @@
-import type { AgentEnd, AgentOutcome } from '../../agent-result.js';
+import type { AgentOutcome } from '../../agent-result.js';
 import { nextMidnight } from '../../core/reset-time.js';
+import type { CliRun } from '../cli-agent/cli-agent.js';
 import type { GeminiOutput } from './gemini-stream.js';
 
 /** One run of the Gemini CLI: how the process ended and the digest of what it printed. */
-export interface GeminiRun {
-  end: AgentEnd;
-  exitCode: number | undefined;
-  signal?: string;
-  durationMs: number;
-  output: GeminiOutput;
-  /** Last part of stderr (bounded). */
-  stderrTail: string;
-  /** Set when the CLI could not be started. */
-  failure?: string;
-  /** Retrying cannot help (the command is missing): stop the loop. */
-  fatal?: boolean;
-  details?: Record<string, unknown>;
-}
+export type GeminiRun = CliRun<GeminiOutput>;
 
 /** Gemini CLI's own exit codes (its FatalError classes). */
 const EXIT_NO_AUTH = 41;

@@ -1,16 +1,16 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve } from 'node:path';
-import { emptyAgentResult, type AgentResult } from '../agent-result.js';
-import { checkFirstTasks } from '../core/fix-plan.js';
-import { errorMessage, ExitCode, RalphError } from '../errors.js';
-import { containedPathRefusal, removeContainedPath, writeContainedFile } from '../infra/contained-files.js';
-import { runGitText } from '../infra/git.js';
-import type { AgentBackend, AgentRequest, Clock, ProcessRunner } from '../ports.js';
-import { writeFileAtomic } from '../state/json-file.js';
-import { readClaudeStdout } from './claude/claude-result.js';
+import { emptyAgentResult, type AgentResult } from '../../agent-result.js';
+import { checkFirstTasks } from '../../core/fix-plan.js';
+import { errorMessage, ExitCode, RalphError } from '../../errors.js';
+import { containedPathRefusal, removeContainedPath, writeContainedFile } from '../../infra/contained-files.js';
+import { runGitText } from '../../infra/git.js';
+import type { AgentBackend, AgentRequest, Clock, ProcessRunner } from '../../ports.js';
+import { writeFileAtomic } from '../../state/json-file.js';
+import { readClaudeStdout } from '../claude/claude-result.js';
 import { mockResult, wantsClaudeReading } from './mock-result.js';
 import { parseMockScript, pickResponse, type MockResponse } from './mock-script.js';
-import type { BackendContext } from './registry.js';
+import type { BackendContext } from '../context.js';
 
 export interface MockBackendOptions {
   scriptPath: string;

@@ -1,7 +1,7 @@
-import type { AgentResult } from '../agent-result.js';
-import { digestOf } from '../core/text-digest.js';
-import { emptyClaudeOutput, type ClaudeOutput } from './claude/claude-output.js';
-import { toAgentResult } from './claude/claude-result.js';
+import type { AgentResult } from '../../agent-result.js';
+import { digestOf } from '../../core/text-digest.js';
+import { emptyClaudeOutput, type ClaudeOutput } from '../claude/claude-output.js';
+import { toAgentResult } from '../claude/claude-result.js';
 import type { MockResponse } from './mock-script.js';
 
 /** How the scripted call ended, besides its reply. */

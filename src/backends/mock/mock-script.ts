@@ -1,6 +1,6 @@
-import { isRecord } from '../core/guards.js';
-import { containedPathProblem } from '../infra/contained-files.js';
-import { errorMessage } from '../errors.js';
+import { isRecord } from '../../core/guards.js';
+import { containedPathProblem } from '../../infra/contained-files.js';
+import { errorMessage } from '../../errors.js';
 
 /**
  * The mock backend's script: ordered

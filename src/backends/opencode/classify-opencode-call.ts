@@ -1,23 +1,11 @@
-import type { AgentEnd, AgentOutcome } from '../../agent-result.js';
+import type { AgentOutcome } from '../../agent-result.js';
 import { digestText } from '../../core/text-digest.js';
+import type { CliRun } from '../cli-agent/cli-agent.js';
 import type { OpencodeError, OpencodeOutput } from './opencode-output.js';
 import { resetTimeFromBody, resetTimeFromHeaders } from './opencode-reset-time.js';
 
 /** One run of the OpenCode CLI: how the process ended and what it printed. */
-export interface OpencodeRun {
-  end: AgentEnd;
-  exitCode: number | undefined;
-  signal?: string;
-  durationMs: number;
-  output: OpencodeOutput;
-  /** Last part of stderr (bounded). */
-  stderrTail: string;
-  /** Set when the CLI could not be started. */
-  failure?: string;
-  /** Retrying cannot help (the command is missing): stop the loop. */
-  fatal?: boolean;
-  details?: Record<string, unknown>;
-}
+export type OpencodeRun = CliRun<OpencodeOutput>;
 
 const AUTH_ADVICE =
   'OpenCode was refused by the model provider: the API key or login it uses is missing, wrong or expired. Check the key of the provider in OpenCode (`opencode auth login`, or the provider key in opencode.json or its environment variable), then run ralph again.';

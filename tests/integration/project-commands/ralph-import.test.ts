@@ -1,3 +1,4 @@
+import { NO_REDACTION } from '../../../src/core/secret-redactor.js';
 import { isRunning } from '../../helpers/processes.js';
 import type { FakeCall } from '../../helpers/run-cli.js';
 import { spawn } from 'node:child_process';
@@ -141,7 +142,7 @@ describe('ralph-import', () => {
   it("times out, ending Claude's whole process tree, and leaves nothing behind", async () => {
     // The smallest --timeout is a minute: the same conversion runs in-process with a short limit.
     const w = workspace({ shell: WRITE_ALL, fixture: 'json-success-tool-use.json', sleep_ms: 20_000, grandchild: true });
-    const backend = createConversionBackend(['claude'], w.env, createMemoryLogger());
+    const backend = createConversionBackend(['claude'], w.env, createMemoryLogger(), () => NO_REDACTION);
     const conversion = importProject({
       sourcePath: 'shop-prd.md',
       projectDir: join(w.cwd, 'shop-prd'),

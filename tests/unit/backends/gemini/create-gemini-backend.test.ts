@@ -1,3 +1,4 @@
+import { NO_REDACTION } from '../../../../src/core/secret-redactor.js';
 import { describe, expect, it } from 'vitest';
 import { createGeminiBackend } from '../../../../src/backends/gemini/create-gemini-backend.js';
 import { GEMINI_CLI_DEFAULT_MODELS } from '../../../../src/backends/gemini/gemini-default-models.js';
@@ -15,7 +16,15 @@ const runner: ProcessRunner = {
 function create(env: Record<string, string>): string[] {
   const logger = createMemoryLogger();
   const config = loadConfig({ env, flags: { backend: 'gemini' } }).config;
-  const ctx: BackendContext = { config, paths: ralphPaths('/p'), runner, clock: { now: () => 0, sleep: () => Promise.resolve() }, logger, env: {} };
+  const ctx: BackendContext = {
+    config,
+    paths: ralphPaths('/p'),
+    runner,
+    clock: { now: () => 0, sleep: () => Promise.resolve() },
+    logger,
+    env: {},
+    outputRedactor: () => NO_REDACTION,
+  };
   createGeminiBackend(ctx);
   return logger.lines.filter((line) => line.startsWith('[WARN]'));
 }
