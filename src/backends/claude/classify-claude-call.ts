@@ -2,7 +2,7 @@ import type { AgentOutcome } from '../../agent-result.js';
 import { parseResetTime } from '../../core/reset-time.js';
 import { digestText } from '../../core/text-digest.js';
 import { detectUnrecoverable } from '../../core/unrecoverable-error.js';
-import type { CliRun } from '../cli-agent/cli-agent.js';
+import { unexitedOutcome, type CliRun } from '../cli-agent/cli-run.js';
 import type { ClaudeOutput } from './claude-output.js';
 
 /** One run of the Claude CLI: how the process ended and the digest of what it printed. */
@@ -46,12 +46,8 @@ function failureMessage(run: ClaudeRun): string {
  * time must be read: the machine's zone costs ~20 ms of ICU start-up per process.
  */
 export function classifyClaudeCall(run: ClaudeRun, nowMs: number, defaultZone: () => string): AgentOutcome {
-  if (run.end === 'interrupted') return { kind: 'interrupted' };
-  if (run.end === 'timeout') return { kind: 'timeout' };
-  if (run.end === 'spawn_failed') {
-    const message = run.failure ?? 'the agent could not be started';
-    return run.fatal ? { kind: 'fatal', message } : { kind: 'failed', message, resetSession: false };
-  }
+  const unexited = unexitedOutcome(run, 'the agent');
+  if (unexited) return unexited;
   const o = run.output;
   const failed = o.isError === true || (run.exitCode !== undefined && run.exitCode !== 0) || run.exitCode === undefined;
   if (!failed) return { kind: 'success' };

@@ -20,7 +20,7 @@ export const CLAUDE_AGENT = defineAgent({
     minVersion: { field: 'claudeMinVersion', key: 'CLAUDE_MIN_VERSION', default: '2.0.76', doc: 'Oldest Claude Code version Ralph runs with' },
   },
   load: async () => {
-    const { createClaudeBackend, checkClaudeBeforeLoop } = await import('./create-claude-backend.js');
-    return { create: createClaudeBackend, preflight: checkClaudeBeforeLoop };
+    const { createClaudeBackend, checkClaudeBeforeLoop, replayClaude } = await import('./create-claude-backend.js');
+    return { create: createClaudeBackend, preflight: checkClaudeBeforeLoop, replay: replayClaude };
   },
 });

@@ -5,7 +5,9 @@ import { cliSettingValues, processHost } from '../cli-agent/cli-context.js';
 import { checkCliBeforeLoop } from '../cli-version-check.js';
 import type { BackendContext } from '../context.js';
 import { CLAUDE_AGENT } from './claude-agent.js';
-import { claudeBackend } from './claude-backend.js';
+import type { ReplayOptions } from '../agent-declaration.js';
+import type { AgentCli } from '../cli-agent/cli-agent.js';
+import { claudeBackend, claudeCli } from './claude-backend.js';
 import { claudeCredentials } from './claude-credentials.js';
 
 /** The Claude backend of a loop: the configured command, model and tools, in the filtered environment. */
@@ -37,4 +39,9 @@ export function createConversionBackend(command: readonly string[], env: NodeJS.
 /** A missing or too old CLI is one clear message before the loop starts, not a loop of failures. */
 export function checkClaudeBeforeLoop(ctx: BackendContext): Promise<void> {
   return checkCliBeforeLoop(ctx, CLAUDE_AGENT, agentEnvFor(ctx, claudeCredentials(ctx.env)).env);
+}
+
+/** Claude Code's reader and classifier for its recorded output (a mock script's `replay`). */
+export function replayClaude(options: ReplayOptions): AgentCli<unknown> {
+  return claudeCli({ command: ['claude'], model: '', effort: '', outputFormat: 'json', allowedTools: [], ...options });
 }

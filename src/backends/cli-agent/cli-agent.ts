@@ -1,26 +1,8 @@
-import type { AgentEnd, AgentProgress, AgentResult } from '../../agent-result.js';
+import type { AgentProgress, AgentResult } from '../../agent-result.js';
 import type { AgentBackend, AgentRequest } from '../../ports.js';
 import type { AgentProcessHost } from '../agent-process.js';
 import { runAgentProcess } from '../agent-process.js';
-
-/** One run of an agent CLI: how its process ended and what the agent's reader made of its stdout. */
-export interface CliRun<O> {
-  end: AgentEnd;
-  exitCode: number | undefined;
-  /** The signal that ended the process, if one did. */
-  signal?: string;
-  durationMs: number;
-  /** What the agent's reader made of stdout. */
-  output: O;
-  /** Last part of stderr (bounded). */
-  stderrTail: string;
-  /** Set when the CLI could not be started. */
-  failure?: string;
-  /** Retrying cannot help (the command is missing): stop the loop. */
-  fatal?: boolean;
-  /** Facts worth recording (the argv). */
-  details?: Record<string, unknown>;
-}
+import type { CliRun } from './cli-run.js';
 
 /** The command line of one call. */
 export interface CliCall {

@@ -2,7 +2,7 @@ import type { AgentOutcome } from '../../agent-result.js';
 import { parseResetTime } from '../../core/reset-time.js';
 import { digestText } from '../../core/text-digest.js';
 import { isObject, str } from '../claude/json-fields.js';
-import type { CliRun } from '../cli-agent/cli-agent.js';
+import { unexitedOutcome, type CliRun } from '../cli-agent/cli-run.js';
 import type { CodexStream } from './codex-stream.js';
 
 /** One run of the Codex CLI: how the process ended and what it printed. */
@@ -66,12 +66,8 @@ function failureMessage(run: CodexRun, text: string): string {
  * on this machine); the zone is asked for only then.
  */
 export function classifyCodexCall(run: CodexRun, nowMs: number, defaultZone: () => string): AgentOutcome {
-  if (run.end === 'interrupted') return { kind: 'interrupted' };
-  if (run.end === 'timeout') return { kind: 'timeout' };
-  if (run.end === 'spawn_failed') {
-    const message = run.failure ?? 'the Codex CLI could not be started';
-    return run.fatal ? { kind: 'fatal', message } : { kind: 'failed', message, resetSession: false };
-  }
+  const unexited = unexitedOutcome(run, 'the Codex CLI');
+  if (unexited) return unexited;
   const o = run.output.output;
   if (run.exitCode === 0 && o.turnCompleted && o.turnFailed === undefined) return { kind: 'success' };
 

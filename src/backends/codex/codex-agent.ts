@@ -27,7 +27,7 @@ export const CODEX_AGENT = defineAgent({
     minVersion: { field: 'codexMinVersion', key: 'CODEX_MIN_VERSION', default: '0.169.0', doc: 'Oldest Codex CLI version Ralph runs with' },
   },
   load: async () => {
-    const { createCodexBackend, checkCodexBeforeLoop } = await import('./create-codex-backend.js');
-    return { create: createCodexBackend, preflight: checkCodexBeforeLoop };
+    const { createCodexBackend, checkCodexBeforeLoop, replayCodex } = await import('./create-codex-backend.js');
+    return { create: createCodexBackend, preflight: checkCodexBeforeLoop, replay: replayCodex };
   },
 });

@@ -6,7 +6,9 @@ import { cliSettingValues, processHost } from '../cli-agent/cli-context.js';
 import { checkCliBeforeLoop } from '../cli-version-check.js';
 import type { BackendContext } from '../context.js';
 import { CODEX_AGENT } from './codex-agent.js';
-import { codexBackend } from './codex-backend.js';
+import type { ReplayOptions } from '../agent-declaration.js';
+import type { AgentCli } from '../cli-agent/cli-agent.js';
+import { codexBackend, codexCli } from './codex-backend.js';
 import { codexCredentials } from './codex-credentials.js';
 import { pricedModel, readCodexConfig } from './codex-priced-model.js';
 import { threadUsageFile } from './codex-thread-usage.js';
@@ -41,4 +43,9 @@ export function createCodexBackend(ctx: BackendContext): AgentBackend {
 /** A missing or too old Codex CLI is one clear message before the loop starts. */
 export function checkCodexBeforeLoop(ctx: BackendContext): Promise<void> {
   return checkCliBeforeLoop(ctx, CODEX_AGENT, agentEnvFor(ctx, codexOwn(ctx, readCodexConfig(ctx.env))).env);
+}
+
+/** Codex's reader and classifier for its recorded output (a mock script's `replay`); no thread totals are kept. */
+export function replayCodex(options: ReplayOptions): AgentCli<unknown> {
+  return codexCli({ command: ['codex'], model: '', effort: '', extraArgs: [], ...options });
 }

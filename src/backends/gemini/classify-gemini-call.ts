@@ -1,6 +1,6 @@
 import type { AgentOutcome } from '../../agent-result.js';
 import { nextMidnight } from '../../core/reset-time.js';
-import type { CliRun } from '../cli-agent/cli-agent.js';
+import { unexitedOutcome, type CliRun } from '../cli-agent/cli-run.js';
 import type { GeminiOutput } from './gemini-stream.js';
 
 /** One run of the Gemini CLI: how the process ended and the digest of what it printed. */
@@ -101,12 +101,8 @@ function failureMessage(run: GeminiRun): string {
  * reaches Ralph has outlasted those retries.
  */
 export function classifyGeminiCall(run: GeminiRun, nowMs: number): AgentOutcome {
-  if (run.end === 'interrupted') return { kind: 'interrupted' };
-  if (run.end === 'timeout') return { kind: 'timeout' };
-  if (run.end === 'spawn_failed') {
-    const message = run.failure ?? 'the agent could not be started';
-    return run.fatal ? { kind: 'fatal', message } : { kind: 'failed', message, resetSession: false };
-  }
+  const unexited = unexitedOutcome(run, 'the agent');
+  if (unexited) return unexited;
   const o = run.output;
   if (run.exitCode === 0 && o.resultStatus !== 'error') return { kind: 'success' };
 

@@ -7,7 +7,9 @@ import { modelPrice } from '../price-table.js';
 import { adviseOnWithheld, agentEnvFor, agentEnvironment } from '../agent-environment.js';
 import type { BackendContext } from '../context.js';
 import { GEMINI_AGENT } from './gemini-agent.js';
-import { geminiBackend } from './gemini-backend.js';
+import type { ReplayOptions } from '../agent-declaration.js';
+import type { AgentCli } from '../cli-agent/cli-agent.js';
+import { geminiBackend, geminiCli } from './gemini-backend.js';
 import { GEMINI_CLI_DEFAULT_MODELS } from './gemini-default-models.js';
 import { commandEnvRedaction, geminiUserSettingsPath, redactionWarning } from './gemini-command-env.js';
 import { geminiCredentials, readGeminiUserSettings } from './gemini-credentials.js';
@@ -50,4 +52,9 @@ export function createGeminiBackend(ctx: BackendContext): AgentBackend {
 /** A missing or too old CLI is one clear message before the loop starts, not a loop of failures. */
 export function checkGeminiBeforeLoop(ctx: BackendContext): Promise<void> {
   return checkCliBeforeLoop(ctx, GEMINI_AGENT, agentEnvFor(ctx, geminiOwn(ctx)).env);
+}
+
+/** Gemini CLI's reader and classifier for its recorded output (a mock script's `replay`). */
+export function replayGemini(options: ReplayOptions): AgentCli<unknown> {
+  return geminiCli({ command: ['gemini'], model: '', extraArgs: [], allowedTools: [], now: options.now });
 }

@@ -19,7 +19,7 @@ export const GEMINI_AGENT = defineAgent({
     minVersion: { field: 'geminiMinVersion', key: 'GEMINI_MIN_VERSION', default: '0.61.0', doc: 'Oldest Gemini CLI version Ralph runs with' },
   },
   load: async () => {
-    const { createGeminiBackend, checkGeminiBeforeLoop } = await import('./create-gemini-backend.js');
-    return { create: createGeminiBackend, preflight: checkGeminiBeforeLoop };
+    const { createGeminiBackend, checkGeminiBeforeLoop, replayGemini } = await import('./create-gemini-backend.js');
+    return { create: createGeminiBackend, preflight: checkGeminiBeforeLoop, replay: replayGemini };
   },
 });

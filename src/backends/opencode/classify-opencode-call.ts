@@ -1,6 +1,6 @@
 import type { AgentOutcome } from '../../agent-result.js';
 import { digestText } from '../../core/text-digest.js';
-import type { CliRun } from '../cli-agent/cli-agent.js';
+import { unexitedOutcome, type CliRun } from '../cli-agent/cli-run.js';
 import type { OpencodeError, OpencodeOutput } from './opencode-output.js';
 import { resetTimeFromBody, resetTimeFromHeaders } from './opencode-reset-time.js';
 
@@ -54,12 +54,8 @@ function classifyError(error: OpencodeError, run: OpencodeRun, nowMs: number): A
  * Ralph has already outlasted those retries.
  */
 export function classifyOpencodeCall(run: OpencodeRun, nowMs: number): AgentOutcome {
-  if (run.end === 'interrupted') return { kind: 'interrupted' };
-  if (run.end === 'timeout') return { kind: 'timeout' };
-  if (run.end === 'spawn_failed') {
-    const message = run.failure ?? 'OpenCode could not be started';
-    return run.fatal ? { kind: 'fatal', message } : { kind: 'failed', message, resetSession: false };
-  }
+  const unexited = unexitedOutcome(run, 'OpenCode');
+  if (unexited) return unexited;
   const o = run.output;
   if (o.error) return classifyError(o.error, run, nowMs);
   if (run.exitCode === 0) return { kind: 'success' };

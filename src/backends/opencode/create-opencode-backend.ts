@@ -5,7 +5,9 @@ import { cliSettingValues, processHost } from '../cli-agent/cli-context.js';
 import { checkCliBeforeLoop } from '../cli-version-check.js';
 import type { BackendContext } from '../context.js';
 import { OPENCODE_AGENT } from './opencode-agent.js';
-import { opencodeBackend } from './opencode-backend.js';
+import type { ReplayOptions } from '../agent-declaration.js';
+import type { AgentCli } from '../cli-agent/cli-agent.js';
+import { opencodeBackend, opencodeCli } from './opencode-backend.js';
 import { opencodeCredentials, readOpencodeUserConfig } from './opencode-credentials.js';
 
 /** OpenCode's own settings (OPENCODE_*), its model provider's key and the keys its configuration names. */
@@ -32,4 +34,9 @@ export function createOpencodeBackend(ctx: BackendContext): AgentBackend {
 /** A missing or too old OpenCode is one clear message before the loop starts, not a loop of failures. */
 export function checkOpencodeBeforeLoop(ctx: BackendContext): Promise<void> {
   return checkCliBeforeLoop(ctx, OPENCODE_AGENT, agentEnvFor(ctx, opencodeOwn(ctx)).env);
+}
+
+/** OpenCode's reader and classifier for its recorded output (a mock script's `replay`). */
+export function replayOpencode(options: ReplayOptions): AgentCli<unknown> {
+  return opencodeCli({ command: ['opencode'], model: '', allowedTools: [], env: {}, now: options.now });
 }

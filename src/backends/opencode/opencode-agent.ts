@@ -18,7 +18,7 @@ export const OPENCODE_AGENT = defineAgent({
     minVersion: { field: 'opencodeMinVersion', key: 'OPENCODE_MIN_VERSION', default: '1.18.33', doc: 'Oldest OpenCode version Ralph runs with' },
   },
   load: async () => {
-    const { createOpencodeBackend, checkOpencodeBeforeLoop } = await import('./create-opencode-backend.js');
-    return { create: createOpencodeBackend, preflight: checkOpencodeBeforeLoop };
+    const { createOpencodeBackend, checkOpencodeBeforeLoop, replayOpencode } = await import('./create-opencode-backend.js');
+    return { create: createOpencodeBackend, preflight: checkOpencodeBeforeLoop, replay: replayOpencode };
   },
 });
