@@ -3,6 +3,7 @@ import { cpSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, wr
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
+import { gitRepo } from '../../helpers/git-repo.js';
 import { ralphProject } from '../../helpers/ralph-project.js';
 import { cleanEnv, ROOT } from '../../helpers/run-cli.js';
 import { tempDir } from '../../helpers/temp-dir.js';
@@ -185,6 +186,20 @@ describe('a fifth agent', () => {
     const run = await ralph(['--backend', 'echo', '--max-loops', '3', '--pause', '0']);
     expect(run.stderr).toContain('Echo agent 1.2.3');
     expect(run.exitCode, run.stderr).toBe(0);
+    // A project set up for the agent documents its settings in its .ralphrc.
+    const fresh = gitRepo();
+    const enable = await execa(process.execPath, [join(copy, 'bin', 'ralph-enable.js'), '--non-interactive', '--backend', 'echo'], {
+      cwd: fresh,
+      env: cleanEnv(),
+      extendEnv: false,
+      reject: false,
+      stdin: 'ignore',
+    });
+    expect(enable.exitCode, String(enable.stderr)).toBe(0);
+    const ralphrc = readFileSync(join(fresh, '.ralphrc'), 'utf8');
+    expect(ralphrc).toContain('# Command that runs the echo agent.\n');
+    expect(ralphrc).toContain('# ECHO_MIN_VERSION=1.0.0\n');
+
     const outputLogs = readdirSync(join(project, '.ralph', 'logs')).filter((name) => name.endsWith('.log') && name.includes('output'));
     expect(outputLogs.length).toBeGreaterThan(0);
     const answer = outputLogs.map((name) => readFileSync(join(project, '.ralph', 'logs', name), 'utf8')).join('');
