@@ -176,7 +176,7 @@ describe('a fifth agent', () => {
 
     const help = await ralph(['--help']);
     expect(help.exitCode).toBe(0);
-    expect(help.stdout).toMatch(/--backend <name>\s+claude or codex or gemini or opencode or echo or mock/);
+    expect(help.stdout.replace(/\s+/g, ' ')).toContain('--backend <name> claude or codex or gemini or opencode or echo or mock');
 
     const config = await ralph(['--config', '--backend', 'echo']);
     expect(config.exitCode).toBe(0);
