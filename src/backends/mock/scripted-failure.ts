@@ -1,20 +1,13 @@
 import type { AgentOutcome } from '../../agent-result.js';
 import { parseResetTime } from '../../core/reset-time.js';
 import { detectUnrecoverable } from '../../core/unrecoverable-error.js';
+import { USAGE_LIMIT_WORDS } from '../../core/usage-limit-words.js';
 
 /**
  * The words a scripted reply plays an agent's trouble in, as agents print them: a usage limit
  * with its reset time, an overloaded API, a broken session, refused credentials. The mock
  * judges them itself, so a script plays any agent's failure without standing for one agent.
  */
-const USAGE_LIMIT = [
-  /5.*hour.*limit/i,
-  /limit.*reached.*try.*back/i,
-  /usage.*limit.*reached/i,
-  /out of extra usage/i,
-  /hit your\b.*\blimit/i,
-  /\b(weekly|session|opus) limit\b/i,
-];
 const TRANSIENT = /rate_limit_error|overloaded_error|\boverloaded\b|\b529\b|Request rejected \(429\)/i;
 const SESSION_BROKEN = /tool.use.concurrency|No conversation found with session ID|prompt is too long|Prompt is too long/i;
 
@@ -36,7 +29,7 @@ export function judgeScriptedFailure(text: string, exitCode: number, nowMs: numb
     const message = (last3.split('\n').find((line) => line.trim().length > 0) ?? said).trim().slice(0, 300);
     return { kind: 'unrecoverable', message, advice: unrecoverable.advice, ...(unrecoverable.kind === 'credit_balance' ? {} : { refusedCredentials: true }) };
   }
-  if (USAGE_LIMIT.some((re) => re.test(recent))) {
+  if (USAGE_LIMIT_WORDS.some((re) => re.test(recent))) {
     const outcome: AgentOutcome = { kind: 'usage_limit', message: (lastLines(text, 2) || recent).trim().slice(0, 300) };
     const resetAt = parseResetTime(recent, nowMs, zone());
     if (resetAt !== undefined) outcome.resetAt = resetAt;
