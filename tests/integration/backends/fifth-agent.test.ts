@@ -96,10 +96,13 @@ export function preflight(ctx: BackendContext): Promise<void> {
 }
 `;
 
-/** The echo agent's CLI: a version, and an answer that says the work is done. */
-const ECHO_CLI = `if (process.argv.includes('--version')) {
+/** The echo agent's CLI: a version, and an answer that ticks the plan's task and says the work is done. */
+const ECHO_CLI = `const fs = require('node:fs');
+if (process.argv.includes('--version')) {
   console.log('echo-agent 1.2.3');
 } else {
+  const plan = '.ralph/fix_plan.md';
+  fs.writeFileSync(plan, fs.readFileSync(plan, 'utf8').replace('- [ ]', '- [x]'));
   const prompt = process.argv[process.argv.indexOf('-p') + 1] ?? '';
   console.log('Read ' + prompt.length + ' characters of prompt; nothing is left to do.');
   console.log('---RALPH_STATUS---\\nSTATUS: COMPLETE\\nEXIT_SIGNAL: true\\nWORK_TYPE: IMPLEMENTATION\\n---END_RALPH_STATUS---');
@@ -161,7 +164,7 @@ describe('a fifth agent', () => {
     writeFileSync(echoCli, ECHO_CLI);
     const project = ralphProject({
       ralphrc: `ECHO_CMD="${process.execPath} ${echoCli}"\n`,
-      fixPlan: '# Fix Plan\n\n## High Priority\n- [x] the only task\n',
+      fixPlan: '# Fix Plan\n\n## High Priority\n- [ ] the only task\n',
     });
     const ralph = async (args: string[]): Promise<{ exitCode: number | undefined; stdout: string; stderr: string }> => {
       const r = await execa(process.execPath, [join(copy, 'bin', 'ralph.js'), ...args], {
@@ -202,6 +205,7 @@ describe('a fifth agent', () => {
 
     const outputLogs = readdirSync(join(project, '.ralph', 'logs')).filter((name) => name.endsWith('.log') && name.includes('output'));
     expect(outputLogs.length).toBeGreaterThan(0);
+    expect(readFileSync(join(project, '.ralph', 'fix_plan.md'), 'utf8')).toContain('- [x] the only task');
     const answer = outputLogs.map((name) => readFileSync(join(project, '.ralph', 'logs', name), 'utf8')).join('');
     expect(answer).toContain('nothing is left to do');
   });
