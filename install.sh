@@ -32,6 +32,8 @@ Usage: ./install.sh [install|uninstall|--help]
 
 It needs Node.js $MIN_NODE or newer, npm and git. Besides those two places it
 writes only into this checkout (node_modules/, dist/) and npm's download cache.
+The first 'ralph --sandbox' installs the sandbox runtime (about 20 MB) into
+\$RALPH_HOME/sandbox-runtime, once; uninstall removes it with the rest.
 USAGE
 }
 
@@ -79,14 +81,19 @@ copy_package() {
   mkdir -p "$staging"
   printf '%s\n' "$created" | sed '/^$/d' > "$staging/.installed-dirs"
   # -p keeps the build's times: ralph answers --help from the rendered text only when it is not older than the bundle.
-  cp -pR "$SRC_DIR/bin" "$SRC_DIR/templates" "$SRC_DIR/package.json" "$SRC_DIR/package-lock.json" "$staging/"
-  # The commands run from the bundle alone; the rest of dist/ is what tests and benches import.
+  cp -pR "$SRC_DIR/bin" "$SRC_DIR/templates" "$SRC_DIR/package.json" "$staging/"
+  # The commands run from the bundle alone, which carries every package they use; the rest of
+  # dist/ is what tests and benches import.
   mkdir -p "$staging/dist"
   cp -pR "$SRC_DIR/dist/bundle" "$staging/dist/"
   [ -f "$SRC_DIR/README.md" ] && cp "$SRC_DIR/README.md" "$staging/"
-  # The bundle carries every package but the ones package.json lists as dependencies (loaded from
-  # node_modules at run time): only those are installed, without their optional peers.
-  (cd "$staging" && npm ci --omit=dev --omit=optional --omit=peer --no-audit --no-fund --prefer-offline --ignore-scripts >/dev/null)
+  # The sandbox runtime of --sandbox is a package of its own: only its manifest and lockfile come
+  # along, and the first run with --sandbox installs it beside them (kept across updates, below).
+  mkdir -p "$staging/sandbox-runtime"
+  cp -p "$SRC_DIR/sandbox-runtime/package.json" "$SRC_DIR/sandbox-runtime/package-lock.json" "$staging/sandbox-runtime/"
+  if [ -f "$RALPH_HOME/sandbox-runtime/node_modules/.ralph-installed-lock-sha256" ] && cmp -s "$RALPH_HOME/sandbox-runtime/package-lock.json" "$SRC_DIR/sandbox-runtime/package-lock.json"; then
+    cp -pR "$RALPH_HOME/sandbox-runtime/node_modules" "$staging/sandbox-runtime/"
+  fi
   # Swap in the new copy only once it is complete.
   rm -rf "$RALPH_HOME.old"
   [ -d "$RALPH_HOME" ] && mv "$RALPH_HOME" "$RALPH_HOME.old"

@@ -11,6 +11,11 @@ export interface Clock {
   now(): number;
   /** Resolves after `ms`, or rejects with an AbortError as soon as `signal` aborts. */
   sleep(ms: number, signal?: AbortSignal): Promise<void>;
+  /**
+   * Calls `tick` with the time every `ms` until `signal` aborts: the beat of a sign of life
+   * while something else is awaited. Beats never keep the process alive.
+   */
+  every(ms: number, signal: AbortSignal, tick: (now: number) => void): void;
 }
 
 export interface RunOptions {

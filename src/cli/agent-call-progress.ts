@@ -1,4 +1,4 @@
-import type { AgentBackend } from '../ports.js';
+import type { AgentBackend, Clock } from '../ports.js';
 import { createCallProgress } from '../ui/call-progress.js';
 
 /** How often the sign of life is redrawn on a terminal (without one it prints a line a minute). */
@@ -15,22 +15,23 @@ export interface ProgressOutput {
  * An agent backend with a sign of life while a single call runs outside the
  * loop (ralph-import's conversion): a spinner with the elapsed time on a
  * terminal, a "still running" line a minute in a log. Such a call can take
- * minutes, and a silent command looks hung.
+ * minutes, and a silent command looks hung. The beats come from `clock`.
  */
-export function showingProgress(backend: AgentBackend, output: ProgressOutput): AgentBackend {
+export function showingProgress(backend: AgentBackend, output: ProgressOutput, clock: Clock): AgentBackend {
   const run: AgentBackend['run'] = async (request, signal) => {
     const progress = createCallProgress({
       tty: output.tty,
       write: output.write,
-      startedAt: Date.now(),
+      startedAt: clock.now(),
       agent: backend.displayName,
       ...(output.columns ? { columns: output.columns } : {}),
     });
-    const timer = setInterval(() => progress.tick(Date.now()), output.tty ? TERMINAL_TICK_MS : PLAIN_TICK_MS);
+    const beating = new AbortController();
+    clock.every(output.tty ? TERMINAL_TICK_MS : PLAIN_TICK_MS, beating.signal, (now) => progress.tick(now));
     try {
       return await backend.run(request, signal);
     } finally {
-      clearInterval(timer);
+      beating.abort();
       progress.stop();
     }
   };

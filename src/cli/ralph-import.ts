@@ -85,6 +85,7 @@ async function importCommand(argv: string[]): Promise<number> {
         write: (text) => process.stderr.write(text),
         ...(process.stderr.columns ? { columns: process.stderr.columns } : {}),
       },
+      systemClock,
     );
     const report = await importProject({
       sourcePath: file,

@@ -45,9 +45,14 @@ export function emptyRateState(): RateState {
   return { calls: [] };
 }
 
+/** Whether a call counts in the window at `nowMs`. */
+function inWindow(call: Readonly<CallRecord>, nowMs: number): boolean {
+  return call.at > nowMs - WINDOW_MS && call.at <= nowMs + WINDOW_MS;
+}
+
 /** Drops calls that left the window. */
 export function pruneCalls(state: RateState, nowMs: number): RateState {
-  const calls = state.calls.filter((c) => c.at > nowMs - WINDOW_MS && c.at <= nowMs + WINDOW_MS);
+  const calls = state.calls.filter((c) => inWindow(c, nowMs));
   return calls.length === state.calls.length ? state : { ...state, calls };
 }
 
@@ -58,8 +63,9 @@ export interface WindowUsage {
   nextReset?: number;
 }
 
-export function windowUsage(state: RateState, nowMs: number): WindowUsage {
-  const live = pruneCalls(state, nowMs).calls;
+/** Reads the calls only: a frozen snapshot of the state will do. */
+export function windowUsage(state: { readonly calls: ReadonlyArray<Readonly<CallRecord>> }, nowMs: number): WindowUsage {
+  const live = state.calls.filter((c) => inWindow(c, nowMs));
   const usage: WindowUsage = { calls: live.length, tokens: live.reduce((sum, c) => sum + c.tokens, 0) };
   const oldest = live.reduce<number | undefined>((min, c) => (min === undefined || c.at < min ? c.at : min), undefined);
   if (oldest !== undefined) usage.nextReset = oldest + WINDOW_MS;

@@ -1,15 +1,7 @@
-import type { AgentProgress } from '../agent-result.js';
 import type { RalphConfig } from '../config/keys.js';
 import type { AgentBackend } from '../ports.js';
 import type { EngineIo, LoopStorePort, ProgressProbe, Randomness } from './ports.js';
 import type { VerifyGate } from './verify-gate.js';
-
-/** Turns stream events into display text for --live and live.log. */
-export interface LiveView {
-  push(event: AgentProgress): string;
-  /** What is still held when the call ends (text that could have been the start of a secret). */
-  end?(): string;
-}
 
 export interface LoopDeps extends EngineIo {
   backend: AgentBackend;
@@ -17,7 +9,6 @@ export interface LoopDeps extends EngineIo {
   probe: ProgressProbe;
   /** The usage-limit jitter. */
   random: Randomness;
-  createLiveView(): LiveView;
   /** The verify gate, when a verify command is configured. */
   gate?: VerifyGate;
 }

@@ -1,4 +1,4 @@
-import type { AgentOutcome, AgentResult } from '../agent-result.js';
+import type { AgentOutcome, AgentProgress, AgentResult } from '../agent-result.js';
 import type { CircuitState, Transition } from '../core/circuit-breaker.js';
 import type { ExitReason } from '../core/exit-reasons.js';
 import type { CallResult } from '../core/iteration-verdict.js';
@@ -9,7 +9,7 @@ import type { StatusTotals } from '../core/status-model.js';
 import type { VerifyOutcome } from '../core/verify-feedback.js';
 import type { Refusal } from '../core/sandbox-refusals.js';
 import type { TransientCause } from '../core/transient-api-error.js';
-import type { RunState } from './run-state.js';
+import type { RunSnapshot } from './run-snapshot.js';
 import type { GateRun } from './verify-gate.js';
 
 /**
@@ -23,9 +23,9 @@ export type LoopEvent =
   | { type: 'iteration.start'; iteration: number }
   | { type: 'call.start'; iteration: number; call: number; backend: string; timeoutMinutes: number }
   | { type: 'call.running'; iteration: number; startedAt: number }
-  | CallProgress
-  | { type: 'call.activity'; tool?: string; lastLine?: string }
-  | { type: 'call.output'; text: string }
+  /** What the agent is doing, as its backend reported it; the live view renders it. */
+  | { type: 'call.progress'; iteration: number; event: AgentProgress }
+  | CallTick
   | { type: 'call.end'; iteration: number; run?: Pick<AgentResult, 'durationMs' | 'end' | 'exitCode'> }
   | { type: 'agent.result'; iteration: number; outcome: AgentOutcome['kind']; run: AgentResult }
   | { type: 'analysis'; iteration: number; analysis: Analysis; progress: ProgressFacts }
@@ -44,8 +44,8 @@ export type LoopEvent =
   /** The sandbox (--sandbox) refused the agent something during the iteration's call. */
   | { type: 'sandbox.refused'; iteration: number; refusal: Refusal }
   | IterationEnd
-  /** The run state changed (status.json). `run` is the live state: read it when the event arrives. */
-  | { type: 'status'; run: Readonly<RunState> }
+  /** The run state changed (status.json). `run` is a frozen copy: it stays as it was, however late it is read. */
+  | { type: 'status'; run: RunSnapshot }
   | Notice
   | LoopStop
   | LoopExit
@@ -66,15 +66,12 @@ export interface LoopStart {
   pid: number;
 }
 
-/** A beat while the agent works: the facts a sign of life shows. */
-export interface CallProgress {
-  type: 'call.progress';
+/** A beat of the clock while the agent works: a sign of life redraws on it, progress.json follows. */
+export interface CallTick {
+  type: 'call.tick';
   iteration: number;
   startedAt: number;
   now: number;
-  lastLine: string;
-  currentTool: string | null;
-  toolUses: number;
 }
 
 export interface VerifyResult {

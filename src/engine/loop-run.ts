@@ -6,6 +6,7 @@ import type { RalphConfig } from '../config/keys.js';
 import type { LoopEvent, NoticeBody } from './loop-events.js';
 import type { LoopDeps, LoopOptions } from './loop-deps.js';
 import { newRunState, type RunState } from './run-state.js';
+import { snapshotRun } from './run-snapshot.js';
 
 /** A step's verdict: stop for this reason, or go on (undefined). */
 export type Step = { stop: ExitReason; message?: string } | undefined;
@@ -56,7 +57,7 @@ export class LoopRun {
 
   /** The run state changed in a way watchers of status.json should see. */
   publish(): void {
-    this.deps.emit({ type: 'status', run: this.state });
+    this.deps.emit({ type: 'status', run: snapshotRun(this.state) });
   }
 
   setAction(lastAction: string, status: string, message = ''): void {

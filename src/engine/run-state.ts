@@ -4,7 +4,7 @@ import type { RateState } from '../core/rate-limiter.js';
 import type { Analysis } from '../core/response-analyzer.js';
 import { emptyTotals, type StatusIteration, type StatusTotals, type StatusVerify, type StatusWaiting } from '../core/status-model.js';
 
-/** Everything a running loop knows about itself; persisted piecewise by the store, shown through `status` events. */
+/** Everything a running loop knows about itself; persisted piecewise by the store, shown through `status` events (as a snapshot). */
 export interface RunState {
   loop: number;
   startedAt: number;

@@ -28,4 +28,11 @@ export const systemClock: Clock = {
       signal?.addEventListener('abort', onAbort, { once: true });
     });
   },
+  every(ms, signal, tick) {
+    if (signal.aborted) return;
+    const timer = setInterval(() => tick(Date.now()), ms);
+    // A beat is a sign of life, never a reason to stay: the process ends when its work does.
+    timer.unref();
+    signal.addEventListener('abort', () => clearInterval(timer), { once: true });
+  },
 };

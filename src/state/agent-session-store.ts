@@ -53,7 +53,7 @@ export function touchRalphSession(paths: RalphPaths, nowMs: number, warn: (m: st
 }
 
 /**
- * Forgets the Claude session and the completion evidence that belongs to it
+ * Forgets the agent session and the completion evidence that belongs to it
  * (stale signals must not end the next run), recording why.
  */
 export function resetSession(paths: RalphPaths, reason: string, loop: number, nowMs: number, warn: (m: string) => void): void {

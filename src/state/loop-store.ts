@@ -271,7 +271,7 @@ export class LoopStore implements LoopStorePort {
     rmSync(this.paths.claudeSession, { force: true });
   }
 
-  /** Forgets the Claude session and its completion evidence, recording why. */
+  /** Forgets the agent session and its completion evidence, recording why. */
   resetSession(reason: string, loop: number, nowMs: number): void {
     resetSession(this.paths, reason, loop, nowMs, this.warn);
   }

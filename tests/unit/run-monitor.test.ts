@@ -45,6 +45,7 @@ function fakeClock(onSleep: (count: number) => void): Clock & { sleeps: number[]
       onSleep(sleeps.length);
       if (signal?.aborted) throw new Error('aborted');
     },
+    every: () => undefined,
   };
 }
 

@@ -25,7 +25,7 @@ import { checkTaskFolder } from '../task-project.js';
 import type { RalphArgs } from '../ralph-args.js';
 import { backendEntry, type BackendContext } from '../../backends/registry.js';
 import { currentRedactors } from '../../state/redaction.js';
-import { createLiveView, createLoopNotifier } from './observers.js';
+import { createLoopNotifier } from './observers.js';
 import { ExitGuard } from './exit-guard.js';
 import { capabilityWarnings } from '../../backends/capability-warnings.js';
 import { createGate } from './gate-factory.js';
@@ -118,7 +118,7 @@ export async function runLoopCommand(input: LoopCommandInput): Promise<number> {
   try {
     guard = await startRunGuard(paths.runFile, logger);
     await sweepSandboxLeftovers(paths.project, runner, logger);
-    if (config.sandbox && !args.dryRun) sandbox = await startLoopSandbox(config, paths.project, env, runner, logger);
+    if (config.sandbox && !args.dryRun) sandbox = await startLoopSandbox(config, paths.project, env, runner, logger, abort.signal);
     const readPrompt = (): string => {
       const text = readProjectText(paths.project, promptPath, 'The prompt file');
       if (input.task && !text) return taskPrompt(input.task);
@@ -162,7 +162,6 @@ export async function runLoopCommand(input: LoopCommandInput): Promise<number> {
       store,
       probe,
       random: { next: Math.random },
-      createLiveView: () => createLiveView(config.showToolArgs),
     };
     // A rollback a crash cut short is finished before anything else looks at the tree.
     await prepareProjectRepository(paths.project, (m) => logger.warn(m));

@@ -34,6 +34,8 @@ export async function startLoopSandbox(
   env: NodeJS.ProcessEnv,
   runner: ProcessRunner,
   logger: Logger,
+  /** Stops the runtime's first install, when one is under way. */
+  interrupt?: AbortSignal,
 ): Promise<LoopSandbox> {
   // The runtime protects the files of the working directory (shell start-up files, .git/hooks, …):
   // that must be the project.
@@ -48,6 +50,8 @@ export async function startLoopSandbox(
       project,
       policy,
       env,
+      say: (line) => logger.info(line),
+      ...(interrupt ? { interrupt } : {}),
       // The agent's refusals are the loop's events; the verify command's are told here.
       onRefusal: (refusal, role) => {
         if (role !== 'agent') logger.warn(`🛡️  Sandbox refused the ${role} command: ${refusal.detail}`);

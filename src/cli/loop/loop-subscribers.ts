@@ -5,8 +5,10 @@ import type { Emit } from '../../engine/ports.js';
 import type { Clock, Logger, Notifier } from '../../ports.js';
 import { createEventLog } from '../../state/event-log.js';
 import type { LoopStore } from '../../state/loop-store.js';
+import { currentRedactors } from '../../state/redaction.js';
 import { createCallProgress } from '../../ui/call-progress.js';
 import { createEventLogRecorder } from './event-log-recorder.js';
+import { createLiveView, type ShownEvent } from './live-view.js';
 import { createNotifierPolicy } from './notifier-policy.js';
 import { createRunFilesProjector } from './run-files-projector.js';
 import { createTerminalPresenter } from './terminal-presenter.js';
@@ -29,11 +31,11 @@ export interface LoopSubscriberContext {
 /**
  * The loop's events, delivered to everything that shows them: session.jsonl, the files
  * watchers read, the terminal and ralph.log, then desktop notifications (after the line
- * that explains them).
+ * that explains them). The agent's progress is rendered once, by the live view, for both
+ * the terminal and live.log.
  */
 export function createLoopSubscribers(c: LoopSubscriberContext): Emit {
-  const subscribers: Array<(event: LoopEvent) => void> = [
-    createEventLogRecorder(createEventLog(c.store.paths.sessionRecording, () => c.clock.now())),
+  const shown: Array<(event: ShownEvent) => void> = [
     createRunFilesProjector(c.store, { config: c.config, project: c.store.paths.project, backend: c.backend, pid: c.pid }, () => c.clock.now()),
     createTerminalPresenter({
       logger: c.logger,
@@ -45,6 +47,12 @@ export function createLoopSubscribers(c: LoopSubscriberContext): Emit {
       deferLiveOutput: (flush) => queueMicrotask(flush),
       createCallProgress: (startedAt) =>
         createCallProgress({ tty: c.tty, write: c.write, startedAt, agent: agentDisplayName(c.config.backend), ...(c.columns ? { columns: c.columns } : {}) }),
+    }),
+  ];
+  const subscribers: Array<(event: LoopEvent) => void> = [
+    createEventLogRecorder(createEventLog(c.store.paths.sessionRecording, () => c.clock.now())),
+    createLiveView({ showToolArgs: c.config.showToolArgs, redactor: () => currentRedactors().text }, (event) => {
+      for (const subscriber of shown) subscriber(event);
     }),
     createNotifierPolicy(c.notifier),
   ];

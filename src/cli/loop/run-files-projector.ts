@@ -1,8 +1,9 @@
 import { isCostUnknown } from '../../core/cost-display.js';
 import { isoTimestamp, localTimestamp } from '../../core/time-format.js';
 import type { CallResult } from '../../core/iteration-verdict.js';
-import type { CallProgress, IterationEnd, LoopEvent } from '../../engine/loop-events.js';
+import type { IterationEnd } from '../../engine/loop-events.js';
 import type { StatusDocument } from '../../core/status-model.js';
+import type { CallBeat, ShownEvent } from './live-view.js';
 import { toStatusDocument, type StatusContext } from './status-document.js';
 
 /** The files of .ralph/ that show a running loop to watchers (the monitor, `ralph --status`, stats). */
@@ -71,10 +72,10 @@ function iterationMetrics(e: IterationEnd, backend: string): Record<string, unkn
  * Projects the loop's events onto status.json, progress.json, metrics.jsonl and live.log:
  * what other processes read to follow the loop.
  */
-export function createRunFilesProjector(files: RunFiles, ctx: StatusContext, now: () => number): (event: LoopEvent) => void {
+export function createRunFilesProjector(files: RunFiles, ctx: StatusContext, now: () => number): (event: ShownEvent) => void {
   let beats = 0;
   let frame = 0;
-  const callProgress = (p: Omit<CallProgress, 'type'>): void => {
+  const callProgress = (p: Omit<CallBeat, 'type'>): void => {
     files.writeProgress({
       status: 'executing',
       indicator: SPINNER[frame % SPINNER.length],
@@ -98,7 +99,7 @@ export function createRunFilesProjector(files: RunFiles, ctx: StatusContext, now
         frame = 0;
         callProgress({ iteration: e.iteration, startedAt: e.startedAt, now: now(), lastLine: '', currentTool: null, toolUses: 0 });
         return;
-      case 'call.progress':
+      case 'call.beat':
         beats += 1;
         if (beats % PROGRESS_FILE_EVERY !== 0) return;
         frame += 1;

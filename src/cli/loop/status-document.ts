@@ -2,7 +2,7 @@ import { windowUsage } from '../../core/rate-limiter.js';
 import type { StatusDocument } from '../../core/status-model.js';
 import { clockTime, isoTimestamp } from '../../core/time-format.js';
 import type { RalphConfig } from '../../config/keys.js';
-import type { RunState } from '../../engine/run-state.js';
+import type { RunSnapshot } from '../../engine/run-snapshot.js';
 
 export interface StatusContext {
   config: RalphConfig;
@@ -12,7 +12,7 @@ export interface StatusContext {
 }
 
 /** Projects the run state onto status.json (original fields first, then ours). */
-export function toStatusDocument(run: RunState, ctx: StatusContext, nowMs: number): StatusDocument {
+export function toStatusDocument(run: RunSnapshot, ctx: StatusContext, nowMs: number): StatusDocument {
   const usage = windowUsage(run.rate, nowMs);
   return {
     timestamp: isoTimestamp(nowMs),

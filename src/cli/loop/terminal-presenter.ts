@@ -4,13 +4,13 @@ import { describeRefusedDespiteRule } from '../../core/permission-denials.js';
 import { formatDuration } from '../../core/time-format.js';
 import { formatEscalationSummary } from '../../core/verify-escalation-summary.js';
 import { describeVerifyFailure } from '../../core/verify-why-line.js';
-import type { LoopEvent } from '../../engine/loop-events.js';
 import { Utf8Batch } from '../../infra/utf8-batch.js';
 import type { Logger } from '../../ports.js';
 import type { CallProgress } from '../../ui/call-progress.js';
 import { renderAnalysisSummary, renderHaltScreen } from '../../ui/screens.js';
 import { startWaitCountdown, type WaitCountdown } from '../../ui/wait-countdown.js';
 import { presentLoopExit, presentLoopStop } from './exit-lines.js';
+import type { ShownEvent } from './live-view.js';
 import { noticeLine } from './notice-lines.js';
 
 export interface TerminalPresenterOptions {
@@ -49,7 +49,7 @@ function plural(n: number, word: string): string {
 }
 
 /** What the person at the terminal (and ralph.log) sees of a running loop. */
-export function createTerminalPresenter(o: TerminalPresenterOptions): (event: LoopEvent) => void {
+export function createTerminalPresenter(o: TerminalPresenterOptions): (event: ShownEvent) => void {
   const { logger } = o;
   let progress: CallProgress | undefined;
   let countdown: WaitCountdown | undefined;
@@ -95,7 +95,7 @@ export function createTerminalPresenter(o: TerminalPresenterOptions): (event: Lo
         progress = o.live ? undefined : o.createCallProgress(e.startedAt);
         progress?.tick(e.startedAt);
         return;
-      case 'call.progress':
+      case 'call.beat':
         progress?.tick(e.now);
         return;
       case 'call.activity':

@@ -9,12 +9,11 @@ import { start, type CommandContainer, type ContainedCommand, type ProcessOutcom
 import { nextCommandMarker } from '../run-marker.js';
 import { gitProtectedPaths } from './git-protection.js';
 import { sandboxStartFailure } from './sandbox-failure.js';
-
-type Runtime = typeof import('@anthropic-ai/sandbox-runtime');
+import type { SandboxManagerApi as Manager } from './sandbox-runtime-api.js';
+import { loadSandboxRuntime } from './sandbox-runtime-package.js';
 
 /** Process names of the sandbox itself, around the contained command. */
 const SANDBOX_PLUMBING: ReadonlySet<string> = new Set(['bwrap', 'socat', 'apply-seccomp']);
-type Manager = Runtime['SandboxManager'];
 
 /** Whether `path` is `dir` or lies under it (both absolute, as given). */
 function isInsideDir(path: string, dir: string): boolean {
@@ -29,6 +28,10 @@ export interface SandboxSessionOptions {
   env: NodeJS.ProcessEnv;
   /** Told of each refusal as a contained command ends, with the command's role ("agent", "verify"). */
   onRefusal?: (refusal: Refusal, role: string) => void;
+  /** Told when the runtime has to be installed first (the first run with --sandbox). */
+  say: (line: string) => void;
+  /** Stops that install. */
+  interrupt?: AbortSignal;
 }
 
 /** A run's sandbox: started once, every contained command goes through it, closed once at the end. */
@@ -46,11 +49,12 @@ export interface SandboxSession extends CommandContainer {
  * `true`, since without user namespaces the runtime's own checks pass and only the first
  * contained command fails. Throws a RalphError saying what is missing when it cannot work.
  *
- * The runtime is loaded only here, so a run without --sandbox never pays for it, and it is
- * initialised once per run: initialising it again while a run goes on breaks its network.
+ * The runtime is loaded (and installed, the first time) only here, so a run without --sandbox
+ * never pays for it, and it is initialised once per run: initialising it again while a run
+ * goes on breaks its network.
  */
 export async function openSandboxSession(options: SandboxSessionOptions): Promise<SandboxSession> {
-  const { SandboxManager: manager } = await import('@anthropic-ai/sandbox-runtime');
+  const { SandboxManager: manager } = await loadSandboxRuntime({ say: options.say, ...(options.interrupt ? { signal: options.interrupt } : {}) });
   if (!manager.isSupportedPlatform()) throw sandboxStartFailure(`this platform (${process.platform}) is not supported by the sandbox runtime`);
   const check = manager.checkDependencies();
   if (check.errors.length > 0) throw sandboxStartFailure(check.errors.join('; '));

@@ -8,7 +8,7 @@ import { loadMockScript, MockBackend } from '../../../src/backends/mock/mock-bac
 import type { AgentRequest, Clock, ProcessRunner } from '../../../src/ports.js';
 import { tempDir } from '../../helpers/temp-dir.js';
 
-const clock: Clock = { now: () => 1_767_000_000_000, sleep: async () => undefined };
+const clock: Clock = { now: () => 1_767_000_000_000, sleep: async () => undefined, every: () => undefined };
 const runner: ProcessRunner = {
   run: () => {
     throw new Error('the mock agent must not run processes here');

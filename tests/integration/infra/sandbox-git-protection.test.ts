@@ -36,6 +36,7 @@ async function contained(base: string, project: string, script: string): Promise
     project,
     policy: { tmpDir: base, agentDirs: [], allowWrite: [base], denyRead: [], denyWrite: [], allowedDomains: [], localApi: false },
     env: process.env,
+    say: () => undefined,
   });
   const outcome = await start('sh', ['-c', `t() { if (eval "$2") 2>/dev/null; then echo "wrote $1"; else echo "refused $1"; fi; }\n${script}`], {
     cwd: project,

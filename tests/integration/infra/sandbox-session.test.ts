@@ -29,6 +29,7 @@ async function open(onRefusal?: (refusal: Refusal, role: string) => void): Promi
     project,
     policy: { tmpDir: project, agentDirs: [], allowWrite: [project], denyWrite: [], denyRead: [], allowedDomains: [], localApi: false },
     env: process.env,
+    say: () => undefined,
     ...(onRefusal ? { onRefusal } : {}),
   });
   return { project, outside, session };

@@ -1,7 +1,8 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { AgentBackend, AgentRequest } from '../../../src/ports.js';
 import { emptyAgentResult } from '../../../src/agent-result.js';
 import { showingProgress } from '../../../src/cli/agent-call-progress.js';
+import { ManualClock } from '../engine/support/manual-clock.js';
 
 /** A backend whose one call ends when the test says so. */
 function slowBackend(): { backend: AgentBackend; finish(): void } {
@@ -19,34 +20,33 @@ function slowBackend(): { backend: AgentBackend; finish(): void } {
   return { backend, finish: () => finish() };
 }
 
-afterEach(() => {
-  vi.useRealTimers();
-});
-
 describe('showingProgress', () => {
   it('on a terminal, a spinner with the elapsed time while the call runs, cleared at its end', async () => {
-    vi.useFakeTimers();
+    const clock = new ManualClock();
     const written: string[] = [];
     const { backend, finish } = slowBackend();
-    const call = showingProgress(backend, { tty: true, write: (t) => written.push(t), columns: 80 }).run({} as AgentRequest, new AbortController().signal);
-    await vi.advanceTimersByTimeAsync(3_000);
+    const call = showingProgress(backend, { tty: true, write: (t) => written.push(t), columns: 80 }, clock).run(
+      {} as AgentRequest,
+      new AbortController().signal,
+    );
+    clock.advance(3_000);
     expect(written.join('')).toMatch(/Claude Code working · 3s/);
     finish();
     await call;
     expect(written.at(-1)).toBe('\r\x1b[2K');
     const count = written.length;
-    await vi.advanceTimersByTimeAsync(5_000);
+    clock.advance(5_000);
     expect(written).toHaveLength(count);
   });
 
   it('in a log, one "still running" line a minute and no escape codes', async () => {
-    vi.useFakeTimers();
+    const clock = new ManualClock();
     const written: string[] = [];
     const { backend, finish } = slowBackend();
-    const call = showingProgress(backend, { tty: false, write: (t) => written.push(t) }).run({} as AgentRequest, new AbortController().signal);
-    await vi.advanceTimersByTimeAsync(59_000);
+    const call = showingProgress(backend, { tty: false, write: (t) => written.push(t) }, clock).run({} as AgentRequest, new AbortController().signal);
+    clock.advance(59_000);
     expect(written).toEqual([]);
-    await vi.advanceTimersByTimeAsync(62_000);
+    clock.advance(62_000);
     expect(written).toEqual(['  still running: 1m 0s\n', '  still running: 2m 0s\n']);
     finish();
     await call;
@@ -55,7 +55,7 @@ describe('showingProgress', () => {
 
   it('keeps what the backend is and says', () => {
     const { backend } = slowBackend();
-    const shown = showingProgress(backend, { tty: false, write: () => undefined });
+    const shown = showingProgress(backend, { tty: false, write: () => undefined }, new ManualClock());
     expect([shown.name, shown.displayName, shown.describe({} as AgentRequest), shown.describeOutput({} as AgentRequest)]).toEqual([
       'claude',
       'Claude Code',

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { toEventRecord } from '../../../src/cli/loop/event-log-recorder.js';
+import type { ShownEvent } from '../../../src/cli/loop/live-view.js';
 import { createNotifierPolicy } from '../../../src/cli/loop/notifier-policy.js';
 import { createTerminalPresenter } from '../../../src/cli/loop/terminal-presenter.js';
 import { emptyTotals } from '../../../src/core/status-model.js';
@@ -13,7 +14,7 @@ import { done, loopHarness, working } from '../engine/support/loop-harness.js';
 const asText = (t: string | Uint8Array): string => (typeof t === 'string' ? t : Buffer.from(t).toString('utf8'));
 
 /** What a person at the terminal sees of these events (no terminal: no spinner). */
-function present(events: LoopEvent[], live = false): { lines: string[]; written: string[] } {
+function present(events: ShownEvent[], live = false): { lines: string[]; written: string[] } {
   const logger = createMemoryLogger();
   const written: string[] = [];
   const presenter = createTerminalPresenter({
@@ -117,7 +118,7 @@ describe('the terminal presenter', () => {
 
   describe('with --live output held until its burst is handled', () => {
     /** Lines and writes in the one order a terminal shows them; `flush` runs what was deferred. */
-    function heldPresenter(): { seen: string[]; writes: string[]; present(e: LoopEvent): void; flush(): void } {
+    function heldPresenter(): { seen: string[]; writes: string[]; present(e: ShownEvent): void; flush(): void } {
       const seen: string[] = [];
       const writes: string[] = [];
       const logger = createMemoryLogger();

@@ -142,24 +142,3 @@ describe('runLoop: what a call amounts to', () => {
     expect(h.recorded().at(-1)).toBe('loop.exit');
   });
 });
-
-describe('runLoop: the live view of a call', () => {
-  it("each piece of output names the last line with words on it as the call's latest line", async () => {
-    const h = loopHarness({
-      responses: [working({ output: `Reading the plan.\n \u00a0\r\nEditing src/app.ts\u3000\n\n${statusBlock()}\n\n \t\u2028\n` })],
-      config: { maxLoops: 1 },
-    });
-    await h.run();
-    const outputs = h.of('call.output').map((e) => e.text);
-    expect(outputs.length).toBeGreaterThan(0);
-    const lastLines = h.of('call.activity').map((e) => e.lastLine);
-    const expected = outputs.map((text) =>
-      text
-        .split('\n')
-        .filter((line) => line.trim())
-        .at(-1),
-    );
-    expect(lastLines).toEqual(expected);
-    expect(lastLines).not.toContain(undefined);
-  });
-});

@@ -20,7 +20,7 @@ function create(env: Record<string, string>): string[] {
     config,
     paths: ralphPaths('/p'),
     runner,
-    clock: { now: () => 0, sleep: () => Promise.resolve() },
+    clock: { now: () => 0, sleep: () => Promise.resolve(), every: () => undefined },
     logger,
     env: {},
     outputRedactor: () => NO_REDACTION,

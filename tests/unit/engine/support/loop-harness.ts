@@ -14,7 +14,6 @@ import type { LoopEvent, NoticeCode } from '../../../../src/engine/loop-events.j
 import type { CheckpointPort, EngineIo, ProgressProbe, Question } from '../../../../src/engine/ports.js';
 import { VerifyGateStep } from '../../../../src/engine/verify-gate-step.js';
 import type { ProcessRunner } from '../../../../src/ports.js';
-import { createLiveRenderer } from '../../../../src/ui/live-renderer.js';
 import { tempDir } from '../../../helpers/temp-dir.js';
 import { ManualClock } from './manual-clock.js';
 import { MemoryStore } from './memory-store.js';
@@ -156,8 +155,7 @@ export function loopHarness(o: HarnessOptions = {}) {
   const answers = [...(o.answers ?? [])];
   const io: EngineIo = {
     clock,
-    // The status event carries the live run state: keep it as it was at that moment.
-    emit: (event) => events.push(event.type === 'status' ? { type: 'status', run: structuredClone(event.run) } : event),
+    emit: (event) => events.push(event),
     questions: {
       tty: o.tty ?? false,
       ask: async <T extends string>(q: Question<T>): Promise<T> => {
@@ -175,7 +173,6 @@ export function loopHarness(o: HarnessOptions = {}) {
     store,
     probe,
     random: { next: () => o.random ?? 0.5 },
-    createLiveView: () => createLiveRenderer({ showToolArgs: false }),
   };
   const verifyRuns: boolean[] = [...(o.gate?.results ?? [])];
   let checkpoints: FakeCheckpoints | undefined;
