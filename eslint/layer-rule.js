@@ -14,6 +14,25 @@ function projectPath(cwd, absolute) {
 }
 
 /**
+ * A path pattern of the table as a regular expression: `<name>` is one file or folder name, the
+ * same one wherever the pattern repeats it (`src/backends/<agent>/<agent>-agent.ts`).
+ */
+function patternOf(pattern) {
+  const names = [];
+  const source = pattern
+    .split(/(<[a-z]+>)/)
+    .map((part) => {
+      if (!/^<[a-z]+>$/.test(part)) return part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+      const seen = names.indexOf(part);
+      if (seen >= 0) return `\\${seen + 1}`;
+      names.push(part);
+      return '([^/]+)';
+    })
+    .join('');
+  return new RegExp(`^${source}$`);
+}
+
+/**
  * The layer a project path belongs to: the row of the table whose folder holds it or whose file
  * it is (the longest match wins). In src/ but in no row: the empty name, which no layer allows.
  * Outside src/: none.
@@ -23,7 +42,7 @@ export function layerOf(path, where) {
   let longest = -1;
   for (const layer of where) {
     for (const prefix of layer.paths) {
-      const hit = prefix.endsWith('/') ? path.startsWith(prefix) : path === prefix;
+      const hit = prefix.includes('<') ? patternOf(prefix).test(path) : prefix.endsWith('/') ? path.startsWith(prefix) : path === prefix;
       if (hit && prefix.length > longest) {
         found = layer.name;
         longest = prefix.length;
@@ -60,8 +79,9 @@ function matchesName(name, names) {
 }
 
 /** The first restriction of a layer that forbids this import, if any. A type-only import counts like any other. */
-export function findViolation(restrictions, target) {
+export function findViolation(restrictions, target, lazy = false) {
   for (const restriction of restrictions) {
+    if (lazy && target.kind === 'file' && (restriction.lazyLayers ?? []).includes(target.layer)) continue;
     if (target.kind === 'file' && target.layer === '' && restriction.unknownLayers) return restriction;
     if (target.kind === 'file' && target.layer !== undefined && (restriction.layers ?? []).includes(target.layer)) return restriction;
     if (target.kind !== 'file' && matchesName(target.name, restriction.packages ?? [])) return restriction;
@@ -115,12 +135,12 @@ export const layerRule = {
     }
     const restrictions = layers[layer] ?? [];
 
-    const check = (node, sourceNode) => {
+    const check = (node, sourceNode, lazy = false) => {
       const specifier = staticSpecifier(sourceNode);
       // A specifier computed at run time cannot be resolved here; such imports are rare and show in review.
       if (specifier === undefined) return;
       const target = describeTarget(specifier, importer, cwd, where);
-      const restriction = findViolation(restrictions, target);
+      const restriction = findViolation(restrictions, target, lazy);
       if (restriction === undefined) return;
       context.report({ node, messageId: 'forbidden', data: { importer, layer, target: targetKey(target), why: restriction.why } });
     };
@@ -131,7 +151,7 @@ export const layerRule = {
       ImportDeclaration: (node) => check(node, node.source),
       ExportNamedDeclaration: (node) => check(node, node.source),
       ExportAllDeclaration: (node) => check(node, node.source),
-      ImportExpression: (node) => check(node, node.source),
+      ImportExpression: (node) => check(node, node.source, true),
       TSImportType: (node) => check(node, node.source ?? node.argument?.literal ?? node.argument),
       TSExternalModuleReference: (node) => check(node, node.expression),
     };

@@ -9,20 +9,22 @@
 
 /**
  * Top to bottom, as docs/architecture.md draws them. `paths` are project-relative: a folder
- * (ending in `/`) or one file. `imports` are the other layers this one may import; a layer
- * always imports itself.
+ * (ending in `/`), one file, or a pattern of files where `<agent>` stands for one name, the same
+ * wherever it appears (`src/backends/<agent>/<agent>-agent.ts`: each agent's declaration). `imports` are the other layers this one may import; a layer
+ * always imports itself. `loads` are layers it may reach only through `import()`, evaluated when
+ * called: how an agent's declaration loads its code, which stands above it.
  */
 export const LAYER_TABLE = [
   {
     name: 'cli',
     paths: ['src/cli/'],
-    imports: ['features', 'engine', 'backends', 'checkpoints', 'ui', 'infra', 'state', 'config', 'ports', 'core', 'errors'],
+    imports: ['features', 'engine', 'backends', 'checkpoints', 'ui', 'infra', 'state', 'config', 'agents', 'ports', 'core', 'errors'],
     what: 'composition roots: argv, process.exit, the terminal; wires the real ports into the engine and the features',
   },
   {
     name: 'features',
     paths: ['src/features/'],
-    imports: ['engine', 'backends', 'checkpoints', 'ui', 'infra', 'state', 'config', 'ports', 'core', 'errors'],
+    imports: ['engine', 'backends', 'checkpoints', 'ui', 'infra', 'state', 'config', 'agents', 'ports', 'core', 'errors'],
     what: 'the product commands, taking parsed options (the agents’ verify tool runs the engine’s one verify attempt)',
   },
   {
@@ -34,7 +36,7 @@ export const LAYER_TABLE = [
   {
     name: 'backends',
     paths: ['src/backends/'],
-    imports: ['infra', 'state', 'config', 'ports', 'core', 'errors'],
+    imports: ['infra', 'state', 'config', 'agents', 'ports', 'core', 'errors'],
     what: 'runs one agent CLI and turns its output into an AgentResult',
   },
   {
@@ -64,8 +66,17 @@ export const LAYER_TABLE = [
   {
     name: 'config',
     paths: ['src/config/'],
+    imports: ['agents', 'core', 'errors'],
+    what: "the key registry (each agent's keys made from its declaration), .ralphrc, flag > env > .ralphrc > default",
+  },
+  {
+    name: 'agents',
+    // Each agent's folder holds its declaration (and the sandbox facts it names) beside its code:
+    // the declarations are data the settings are made from, so they stand below config.
+    paths: ['src/backends/agents.ts', 'src/backends/agent-declaration.ts', 'src/backends/<agent>/<agent>-agent.ts', 'src/backends/<agent>/<agent>-sandbox.ts'],
     imports: ['core', 'errors'],
-    what: 'the key registry, the backend names and settings, .ralphrc, flag > env > .ralphrc > default',
+    loads: ['backends'],
+    what: "each agent's declaration: its name, capabilities, settings and sandbox needs, data only; its code is loaded on demand",
   },
   {
     name: 'ports',
@@ -127,7 +138,8 @@ export const PACKAGE_RULES = {
 export function renderLayerDoc(table = LAYER_TABLE) {
   const code = (text) => `\`${text}\``;
   const rows = table.map((layer) => {
-    const imports = layer.imports.length === 0 ? '—' : layer.imports.map(code).join(', ');
+    const listed = layer.imports.length === 0 ? '—' : layer.imports.map(code).join(', ');
+    const imports = layer.loads === undefined ? listed : `${listed}; ${layer.loads.map(code).join(', ')} only through \`import()\``;
     return `| ${code(layer.name)} | ${layer.paths.map(code).join(' ')} | ${imports} | ${layer.what} |`;
   });
   const packages = Object.entries(PACKAGE_RULES).map(([name, rule]) => {

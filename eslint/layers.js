@@ -14,7 +14,7 @@ function allowListWhy(layer) {
 export const LAYERS = Object.fromEntries(
   LAYER_TABLE.map((layer) => {
     const forbidden = names.filter((name) => name !== layer.name && !layer.imports.includes(name));
-    const restrictions = [{ layers: forbidden, unknownLayers: true, why: allowListWhy(layer) }];
+    const restrictions = [{ layers: forbidden, unknownLayers: true, lazyLayers: layer.loads ?? [], why: allowListWhy(layer) }];
     const packages = PACKAGE_RULES[layer.name];
     if (packages !== undefined) restrictions.push(packages);
     return [layer.name, restrictions];

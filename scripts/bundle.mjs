@@ -103,6 +103,25 @@ function leaving(paths, commonjs) {
   };
 }
 
+/**
+ * The read-only commands (the CommonJS builds) know every agent by its declaration
+ * (src/backends/agents.ts: names, settings, help lines) and never run one: the code a
+ * declaration loads on demand is left out of their files, which would otherwise carry every
+ * agent's adapter inline.
+ */
+const agentCodeLeftOut = {
+  name: 'agent-code-left-out',
+  setup(b) {
+    b.onResolve({ filter: /.*/ }, (args) =>
+      args.kind === 'dynamic-import' && args.importer.includes('/src/backends/') ? { path: args.path, namespace: 'agent-code' } : undefined,
+    );
+    b.onLoad({ filter: /.*/, namespace: 'agent-code' }, () => ({
+      contents: "throw new Error('This command runs no agent: its code is not in this file.');",
+      loader: 'js',
+    }));
+  },
+};
+
 const formatOptions = (commonjs) =>
   commonjs
     ? {
@@ -113,7 +132,7 @@ const formatOptions = (commonjs) =>
         // builds (code that reads it in a CommonJS build fails the build).
         define: { 'import.meta.dirname': '__dirname', 'import.meta.filename': '__filename' },
         logOverride: { 'empty-import-meta': 'error' },
-        plugins: [],
+        plugins: [agentCodeLeftOut],
       }
     : { format: 'esm', banner: { js: REQUIRE_BANNER }, plugins: [builtinsThroughRequire] };
 

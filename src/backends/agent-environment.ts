@@ -2,7 +2,7 @@ import type { AgentResult } from '../agent-result.js';
 import { buildAgentEnv, type AgentEnv, type AgentOwnEnv } from '../core/agent-env.js';
 import { describeEnvFilter } from '../core/secret-env.js';
 import type { AgentBackend, AgentRequest } from '../ports.js';
-import type { BackendContext } from './backend-context.js';
+import type { BackendContext } from './context.js';
 
 /**
  * The environment an agent CLI runs in — every run of it: the loop's calls, its version check

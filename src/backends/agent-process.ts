@@ -1,23 +1,33 @@
 import { describeProcesses } from '../core/process-selection.js';
-import { start, type ProcessOutcome } from '../infra/process.js';
-import { activeSandbox } from '../infra/sandbox/active-sandbox.js';
+import type { Redactor } from '../core/secret-redactor.js';
+import { start, type CommandContainer, type ProcessOutcome } from '../infra/process.js';
 import type { AgentRequest, Logger } from '../ports.js';
 import { CappedLog, type LogCap } from '../state/capped-log.js';
 import { writeFileAtomic } from '../state/json-file.js';
-import { currentRedactors } from '../state/redaction.js';
 
-/** How to start one agent CLI call and who reads what it prints. */
-export interface AgentProcessSpec {
-  file: string;
-  args: readonly string[];
-  /** Written to the CLI's stdin (a prompt too long or too odd for an argument). */
-  input?: string;
+/** What every call of one agent CLI runs with, whatever the agent. */
+export interface AgentProcessHost {
   env: NodeJS.ProcessEnv;
   logger: Logger;
+  /** The run's sandbox (--sandbox): every call is started through it. */
+  sandbox?: CommandContainer;
+  /**
+   * The redactor of the call's output log (bytes read as latin1). Asked at each call, not once:
+   * a secret Ralph learns while the loop runs (a sandbox proxy password) is kept out from then on.
+   */
+  outputRedactor: () => Redactor;
   /** Time between SIGTERM and SIGKILL when the agent must stop (default 5 s). */
   killGraceMs?: number;
   /** Size limit of the call's output log (default 10 MB, the last 1 MB kept). */
   outputLogCap?: LogCap;
+}
+
+/** How to start one agent CLI call and who reads what it prints. */
+export interface AgentProcessSpec extends AgentProcessHost {
+  file: string;
+  args: readonly string[];
+  /** Written to the CLI's stdin (a prompt too long or too odd for an argument). */
+  input?: string;
   /** The backend's reader of the CLI's stdout, given each piece as it arrives. */
   read: (text: string) => void;
 }
@@ -37,8 +47,8 @@ export interface AgentProcessEnd {
 export async function runAgentProcess(request: AgentRequest, signal: AbortSignal, spec: AgentProcessSpec): Promise<AgentProcessEnd> {
   const { logger } = spec;
   const started = Date.now();
-  const log = new CappedLog(request.outputLogPath, spec.outputLogCap, currentRedactors().bytes);
-  const sandbox = activeSandbox();
+  const log = new CappedLog(request.outputLogPath, spec.outputLogCap, spec.outputRedactor());
+  const sandbox = spec.sandbox;
   const outcome = await start(spec.file, spec.args, {
     cwd: request.cwd,
     ...(sandbox ? { contain: sandbox } : {}),

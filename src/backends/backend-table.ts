@@ -1,4 +1,5 @@
-import { BACKEND_NAMES, BACKENDS, type BackendCapabilities, type BackendEntry } from './registry.js';
+import type { AgentDeclaration, BackendCapabilities } from './agent-declaration.js';
+import { AGENTS } from './agents.js';
 
 const COLUMNS: readonly [keyof BackendCapabilities, string][] = [
   ['resume', 'resume'],
@@ -15,10 +16,9 @@ const COLUMNS: readonly [keyof BackendCapabilities, string][] = [
  */
 export function renderBackendTable(): string {
   const head = ['backend', 'agent', ...COLUMNS.map(([, title]) => title), 'instructions file', 'install'];
-  const rows = BACKEND_NAMES.map((name) => {
-    const entry: BackendEntry = BACKENDS[name];
+  const rows = AGENTS.map((entry: AgentDeclaration) => {
     return [
-      `\`${name}\``,
+      `\`${entry.name}\``,
       entry.displayName,
       ...COLUMNS.map(([capability]) => (entry.capabilities[capability] ? 'yes' : 'no')),
       entry.instructionsFile === undefined ? '—' : `\`${entry.instructionsFile}\``,

@@ -1,12 +1,12 @@
 import type { RalphConfig } from '../config/keys.js';
-import type { BackendEntry } from './registry.js';
+import type { AgentDeclaration } from './agent-declaration.js';
 
 /**
  * What the configuration asks of the agent that its backend cannot do, one sentence each,
  * said once before the loop starts instead of silently not happening.
  */
 export function capabilityWarnings(
-  entry: Pick<BackendEntry, 'displayName' | 'capabilities'>,
+  entry: Pick<AgentDeclaration, 'displayName' | 'capabilities'>,
   config: Pick<RalphConfig, 'sessionContinuity' | 'maxCostUsd' | 'live'>,
 ): string[] {
   const { displayName: agent, capabilities: can } = entry;

@@ -1,9 +1,8 @@
 import { ExitCode, RalphError } from '../errors.js';
 import type { ProcessRunner } from '../ports.js';
-import { CONFIG_KEYS } from '../config/keys.js';
-import { BACKEND_SETTINGS } from '../config/backend-settings.js';
-import type { BackendContext } from './backend-context.js';
-import { backendEntry, type BackendEntry, type BackendName } from './registry.js';
+import type { AgentDeclaration, AgentSettings } from './agent-declaration.js';
+import { cliSettingValues } from './cli-agent/cli-context.js';
+import type { BackendContext } from './context.js';
 
 /** What a version check needs to know about one agent CLI. */
 export interface AgentCliCheck {
@@ -78,10 +77,8 @@ export type AgentCliAbout = Pick<AgentCliCheck, 'agent' | 'commandKey' | 'instal
  * has one shape: how to install it and log in, the .ralphrc line that points Ralph at it, and
  * how to try Ralph without it.
  */
-export function agentCliAbout(name: BackendName): AgentCliAbout {
-  const entry: BackendEntry = backendEntry(name);
-  const field = BACKEND_SETTINGS[name]?.command;
-  const commandKey = field === undefined ? 'the agent command' : CONFIG_KEYS[field].key;
+export function agentCliAbout(entry: Pick<AgentDeclaration, 'displayName' | 'install' | 'login' | 'settings'>): AgentCliAbout {
+  const commandKey = entry.settings?.command.key ?? 'the agent command';
   const pkg = entry.install?.replace(/^npm install -g\s+/, '');
   const install = entry.install === undefined ? `Install ${entry.displayName}` : `Install ${entry.displayName} with \`${entry.install}\``;
   const login = entry.login === undefined ? '' : ` and ${entry.login}`;
@@ -96,16 +93,13 @@ export function agentCliAbout(name: BackendName): AgentCliAbout {
 
 /**
  * The check a backend runs before its loop's first call, in `env` (the agent's own filtered
- * environment); the version found goes to the log.
+ * environment), with the command and minimum version of the agent's own settings; the version
+ * found goes to the log.
  */
-export async function checkCliBeforeLoop(
-  ctx: BackendContext,
-  command: readonly string[],
-  minVersion: string,
-  about: AgentCliAbout,
-  env: Record<string, string>,
-): Promise<void> {
+export async function checkCliBeforeLoop(ctx: BackendContext, agent: AgentDeclaration<string, AgentSettings>, env: Record<string, string>): Promise<void> {
   const { logger } = ctx;
+  const { command, minVersion } = cliSettingValues(ctx.config, agent.settings);
+  const about = agentCliAbout(agent);
   const version = await checkAgentCli({ runner: ctx.runner, command, minVersion, cwd: ctx.paths.project, env, warn: (m) => logger.warn(m), ...about });
   if (version) logger.info(`${about.agent} ${version}`);
 }

@@ -1,14 +1,12 @@
 import { accessSync, constants } from 'node:fs';
 import { delimiter, isAbsolute, join, resolve } from 'node:path';
-import { BACKEND_NAMES } from '../config/backend-names.js';
-import { BACKEND_SETTINGS, type BackendSettings } from '../config/backend-settings.js';
-import { backendEntry } from '../backends/registry.js';
+import { AGENTS, agentDeclaration } from '../backends/agents.js';
 import { CONFIG_KEYS, type ConfigField } from '../config/keys.js';
 import { formatConfigValue, type LoadedConfig, type ValueOrigin } from '../config/load-config.js';
 
 /** Every config field that belongs to one backend's CLI, of any backend. */
 export function backendSettingFields(): Set<ConfigField> {
-  return new Set(BACKEND_NAMES.flatMap((name) => Object.values(BACKEND_SETTINGS[name] ?? {}) as ConfigField[]));
+  return new Set(AGENTS.flatMap((agent) => Object.values(agent.settings ?? {}).map((setting) => setting.field)));
 }
 
 function describeOrigin(origin: ValueOrigin): string {
@@ -22,16 +20,16 @@ function describeOrigin(origin: ValueOrigin): string {
  */
 export function backendConfigLines(loaded: LoadedConfig, findProgram: (file: string) => string | undefined): string[] {
   const { config, origins } = loaded;
-  const entry = backendEntry(config.backend);
+  const entry = agentDeclaration(config.backend);
   const lines = [`Backend: ${config.backend} (${entry.displayName})  (${describeOrigin(origins.backend)})`];
-  const settings: BackendSettings | undefined = BACKEND_SETTINGS[config.backend];
+  const settings = entry.settings;
   if (settings === undefined) return lines;
-  const fields = Object.values(settings) as ConfigField[];
+  const fields = Object.values(settings).map((setting) => setting.field as ConfigField);
   const width = Math.max(...fields.map((f) => CONFIG_KEYS[f].key.length));
   for (const field of fields) {
     let value = formatConfigValue(config, field) || '""';
-    if (field === settings.command) {
-      const file = config[settings.command][0];
+    if (field === settings.command.field) {
+      const file = (config[field] as string[])[0];
       const found = file === undefined ? undefined : findProgram(file);
       value += found === undefined ? '  → not found' : `  → ${found}`;
     }

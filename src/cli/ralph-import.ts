@@ -12,6 +12,7 @@ import { createLogger } from '../ui/logger.js';
 import { systemClock } from '../infra/system-clock.js';
 import { createConversionBackend } from '../backends/claude/create-claude-backend.js';
 import { claudeCredentials } from '../backends/claude/claude-credentials.js';
+import { currentRedactors } from '../state/redaction.js';
 import { showingProgress } from './agent-call-progress.js';
 
 function readClaudeCommand(env: NodeJS.ProcessEnv): string[] {
@@ -73,7 +74,12 @@ async function importCommand(argv: string[]): Promise<number> {
   process.on('SIGTERM', onSignal);
   try {
     const backend = showingProgress(
-      createConversionBackend(command, buildAgentEnv(env, [], claudeCredentials(env)).env, createLogger({ clock: systemClock, verbose: false })),
+      createConversionBackend(
+        command,
+        buildAgentEnv(env, [], claudeCredentials(env)).env,
+        createLogger({ clock: systemClock, verbose: false }),
+        () => currentRedactors().bytes,
+      ),
       {
         tty: process.stderr.isTTY === true,
         write: (text) => process.stderr.write(text),

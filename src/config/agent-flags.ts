@@ -1,14 +1,14 @@
-import { BACKEND_NAMES, type BackendName } from './backend-names.js';
-import { BACKEND_SETTINGS, type BackendSettings } from './backend-settings.js';
+import type { AgentSettings } from '../backends/agent-declaration.js';
+import { agentSettingField, BACKEND_NAMES, type BackendName } from '../backends/agents.js';
 import { oneOf } from './value-types.js';
 import type { ConfigField } from './keys.js';
-import type { FlagValues } from './config-origins.js';
+import type { FlagValues } from './load-config.js';
 
 /** The flags that name a setting every agent CLI has under its own key. */
 const AGENT_FLAGS = [
   { field: 'model', setting: 'model', flag: '--model', what: 'model' },
   { field: 'effort', setting: 'effort', flag: '--effort', what: 'effort' },
-] as const satisfies readonly { field: ConfigField; setting: keyof BackendSettings; flag: string; what: string }[];
+] as const satisfies readonly { field: ConfigField; setting: keyof AgentSettings; flag: string; what: string }[];
 
 export interface RoutedAgentFlags {
   /** The flag values, with --model and --effort moved to the selected backend's own fields. */
@@ -33,7 +33,7 @@ export function routeAgentFlags(flags: FlagValues, backend: BackendName): Routed
     const raw = flags[field];
     if (raw === undefined) continue;
     delete routed[field];
-    const target = BACKEND_SETTINGS[backend]?.[setting];
+    const target = agentSettingField(backend, setting) as ConfigField | undefined;
     if (target === undefined) {
       warnings.push(`the ${backend} backend has no ${what} setting: ${flag} ${String(raw)} is ignored`);
       continue;

@@ -1,11 +1,68 @@
 import { PROJECT_FILES } from '../core/project-layout.js';
-import { BACKEND_NAMES } from './backend-names.js';
-import { backendsWithSetting } from './backend-settings.js';
-import type { RalphConfig } from './ralph-config.js';
+import { AGENTS, BACKEND_NAMES, type Agent, type BackendName } from '../backends/agents.js';
+import type { AgentSettings } from '../backends/agent-declaration.js';
 import { argumentList, boolean, commandLine, commaList, decimal, envNames, envPairs, integer, oneOf, text, toolList, type ValueType } from './value-types.js';
 import { domainList, pathList } from './sandbox-value-types.js';
 
-export type { RalphConfig };
+/** The config field of one setting of every agent that declares it. */
+type AgentField<S extends keyof AgentSettings, A = Agent> = A extends { settings: { [K in S]: { field: infer F extends string } } } ? F : never;
+
+/**
+ * Each agent CLI's own settings, made from the agents' declarations (agents.ts): a command and
+ * extra arguments (lists), a model, an effort where the CLI has one, and a minimum version.
+ */
+export type AgentConfig = { [F in AgentField<'command'> | AgentField<'extraArgs'>]: string[] } & {
+  [F in AgentField<'model'> | AgentField<'effort'> | AgentField<'minVersion'>]: string;
+};
+
+/** Every effective setting of a loop, after layering flag > environment > .ralphrc > default. */
+export interface RalphConfig extends AgentConfig {
+  maxCallsPerHour: number;
+  maxTokensPerHour: number;
+  timeoutMinutes: number;
+  outputFormat: 'json' | 'text';
+  allowedTools: string[];
+  sessionContinuity: boolean;
+  sessionExpiryHours: number;
+  verbose: boolean;
+  live: boolean;
+  showToolArgs: boolean;
+  notify: boolean;
+  backup: boolean;
+  promptFile: string;
+  optionalSections: string[];
+  cbNoProgressThreshold: number;
+  cbSameErrorThreshold: number;
+  cbPermissionDenialThreshold: number;
+  cbFailureThreshold: number;
+  cbCooldownMinutes: number;
+  cbAutoReset: boolean;
+  maxLoops: number;
+  maxCostUsd: number;
+  maxRuntimeMinutes: number;
+  pauseSeconds: number;
+  backend: BackendName;
+  mockScript: string;
+  verifyCommand: string;
+  verifyPreset: '' | 'fast' | 'full' | 'extended';
+  verifyTimeoutSeconds: number;
+  verifyMaxAttempts: number;
+  verifyCwd: string;
+  verifyEnv: Record<string, string>;
+  agentEnv: string[];
+  checkpoint: 'auto' | 'on' | 'off';
+  checkpointKeep: number;
+  rollbackOnFail: boolean;
+  onVerifyExhausted: 'ask' | 'retry' | 'skip' | 'abort';
+  usageLimitWaitMinutes: number;
+  apiRetryMax: number;
+  apiRetryWaitSeconds: number;
+  sandbox: boolean;
+  sandboxAllowDomains: string[];
+  sandboxAllowWrite: string[];
+  sandboxVerify: boolean;
+  verifyOutsideSandbox: boolean;
+}
 
 export type ConfigField = keyof RalphConfig;
 
@@ -89,9 +146,51 @@ const semver: ValueType<string> = {
   format: (v) => v,
 };
 
+type AgentConfigField = keyof AgentConfig;
+
+/**
+ * What `--model` and `--effort` say in help. They parse into the fields named `model` and
+ * `effort` (Claude Code's own, from when it was Ralph's only agent); routeAgentFlags then moves
+ * the value to the selected backend's field.
+ */
+const AGENT_FLAGS: Partial<Record<keyof AgentSettings, (agents: string) => ConfigFlag>> = {
+  model: (agents) => ({ name: '--model', value: '<model>', help: `model the selected agent runs, kept per backend (${agents})` }),
+  effort: (agents) => ({ name: '--effort', value: '<level>', help: `reasoning effort of the selected agent, kept per backend (${agents})` }),
+};
+
+/** The value type of each agent setting. */
+const AGENT_SETTING_TYPES: Record<keyof AgentSettings, ValueType<string> | ValueType<string[]>> = {
+  command: commandLine,
+  model: text,
+  effort: text,
+  extraArgs: argumentList,
+  minVersion: semver,
+};
+
+/** The config keys of every agent's settings, made from the agents' declarations. */
+function agentKeys(): { [F in AgentConfigField]: KeySpec<F> } {
+  const keys: Record<string, KeySpec<ConfigField>> = {};
+  for (const agent of AGENTS) {
+    if (agent.settings === undefined) continue;
+    for (const [setting, declared] of Object.entries(agent.settings) as [keyof AgentSettings, AgentSettings[keyof AgentSettings]][]) {
+      if (declared === undefined) continue;
+      const flag = declared.field === setting ? AGENT_FLAGS[setting] : undefined;
+      const withSetting = AGENTS.filter((a) => (a.settings as AgentSettings | undefined)?.[setting] !== undefined).map((a) => a.name);
+      const fallback = setting === 'command' || setting === 'extraArgs' ? [] : '';
+      keys[declared.field] = {
+        key: declared.key,
+        ...(flag ? { flag: flag(withSetting.join(', ')) } : {}),
+        type: AGENT_SETTING_TYPES[setting],
+        default: 'default' in declared ? declared.default : fallback,
+        doc: declared.doc,
+      } as KeySpec<ConfigField>;
+    }
+  }
+  return keys as unknown as { [F in AgentConfigField]: KeySpec<F> };
+}
+
 export const CONFIG_KEYS: { [F in ConfigField]: KeySpec<F> } = {
-  claudeCommand: { key: 'CLAUDE_CODE_CMD', type: commandLine, default: ['claude'], doc: 'Command that runs Claude Code' },
-  claudeExtraArgs: { key: 'CLAUDE_EXTRA_ARGS', type: argumentList, default: [], doc: 'Arguments added to every Claude Code call' },
+  ...agentKeys(),
   maxCallsPerHour: {
     key: 'MAX_CALLS_PER_HOUR',
     flag: { name: '--calls', short: '-c', value: '<num>', help: 'agent calls allowed per hour' },
@@ -148,24 +247,6 @@ export const CONFIG_KEYS: { [F in ConfigField]: KeySpec<F> } = {
     default: 24,
     doc: 'Start a new agent session once the stored one is this old',
   },
-  model: {
-    key: 'CLAUDE_MODEL',
-    flag: { name: '--model', value: '<model>', help: `model the selected agent runs, kept per backend (${backendsWithSetting('model').join(', ')})` },
-    type: text,
-    default: '',
-    doc: 'Model of Claude Code, passed as --model (empty = its default)',
-  },
-  effort: {
-    key: 'CLAUDE_EFFORT',
-    flag: {
-      name: '--effort',
-      value: '<level>',
-      help: `reasoning effort of the selected agent, kept per backend (${backendsWithSetting('effort').join(', ')})`,
-    },
-    type: text,
-    default: '',
-    doc: 'Effort of Claude Code, passed as --effort (empty = its default)',
-  },
   verbose: {
     key: 'RALPH_VERBOSE',
     aliases: ['VERBOSE_PROGRESS'],
@@ -215,20 +296,6 @@ export const CONFIG_KEYS: { [F in ConfigField]: KeySpec<F> } = {
     default: ['Optional', 'Future', 'Future Enhancements', 'Nice to Have'],
     doc: 'fix_plan.md sections whose tasks do not block completion',
   },
-  claudeMinVersion: { key: 'CLAUDE_MIN_VERSION', type: semver, default: '2.0.76', doc: 'Oldest Claude Code version Ralph runs with' },
-  codexCommand: { key: 'CODEX_CMD', type: commandLine, default: ['codex'], doc: 'Command that runs the Codex CLI' },
-  codexModel: { key: 'CODEX_MODEL', type: text, default: '', doc: 'Model of the Codex CLI (empty = its default)' },
-  codexEffort: { key: 'CODEX_REASONING_EFFORT', type: text, default: '', doc: 'Reasoning effort of the Codex CLI (empty = its default)' },
-  codexExtraArgs: { key: 'CODEX_EXTRA_ARGS', type: argumentList, default: [], doc: 'Arguments added to every Codex CLI call' },
-  codexMinVersion: { key: 'CODEX_MIN_VERSION', type: semver, default: '0.169.0', doc: 'Oldest Codex CLI version Ralph runs with' },
-  geminiCommand: { key: 'GEMINI_CMD', type: commandLine, default: ['gemini'], doc: 'Command that runs the Gemini CLI' },
-  geminiModel: { key: 'GEMINI_MODEL', type: text, default: '', doc: 'Model of the Gemini CLI (empty = its default)' },
-  geminiExtraArgs: { key: 'GEMINI_EXTRA_ARGS', type: argumentList, default: [], doc: 'Arguments added to every Gemini CLI call' },
-  geminiMinVersion: { key: 'GEMINI_MIN_VERSION', type: semver, default: '0.61.0', doc: 'Oldest Gemini CLI version Ralph runs with' },
-  opencodeCommand: { key: 'OPENCODE_CMD', type: commandLine, default: ['opencode'], doc: 'Command that runs OpenCode' },
-  opencodeModel: { key: 'OPENCODE_MODEL', type: text, default: '', doc: 'Model of OpenCode as provider/model (empty = its default)' },
-  opencodeExtraArgs: { key: 'OPENCODE_EXTRA_ARGS', type: argumentList, default: [], doc: 'Arguments added to every OpenCode call' },
-  opencodeMinVersion: { key: 'OPENCODE_MIN_VERSION', type: semver, default: '1.18.33', doc: 'Oldest OpenCode version Ralph runs with' },
   cbNoProgressThreshold: { key: 'CB_NO_PROGRESS_THRESHOLD', type: integer(1, 1000), default: 3, doc: 'Iterations without progress that open the circuit' },
   cbSameErrorThreshold: {
     key: 'CB_SAME_ERROR_THRESHOLD',
@@ -458,6 +525,11 @@ export const UNSUPPORTED_KEY =
   /^(SANDBOX_|SYNC_|GITHUB_ISSUE$|COMMENT_PROGRESS$|COMMENT_INTERVAL$|AUTO_CLOSE$|CLOSE_SUMMARY$|CREATE_PR$|LINK_ISSUE$|DRAFT_PR$|CREATE_FOLLOWUPS$|FOLLOWUP_LABEL$|ADD_COMPLETION_LABELS$|QUEUE_FILE$)/;
 
 export const CONFIG_FIELDS = Object.keys(CONFIG_KEYS) as ConfigField[];
+
+/** The fields of every agent's command and extra arguments: what decides which program runs, and how. */
+export const AGENT_COMMAND_FIELDS: readonly ConfigField[] = AGENTS.flatMap((agent) =>
+  agent.settings === undefined ? [] : [agent.settings.command.field, agent.settings.extraArgs.field],
+);
 
 /** .ralphrc / environment name → field. */
 export const FIELD_BY_NAME: ReadonlyMap<string, ConfigField> = new Map(

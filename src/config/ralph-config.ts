@@ -1,4 +1,4 @@
-import type { BackendName } from './backend-names.js';
+import type { BackendName } from '../backends/agents.js';
 
 /** Every effective setting of a loop, after layering flag > environment > .ralphrc > default. */
 export interface RalphConfig {

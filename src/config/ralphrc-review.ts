@@ -1,4 +1,4 @@
-import { FIELD_BY_NAME, type ConfigField } from './keys.js';
+import { AGENT_COMMAND_FIELDS, FIELD_BY_NAME, type ConfigField } from '../config/keys.js';
 import { isSecretName, judgeValue } from '../core/secret-env.js';
 import { sha256Hex } from '../core/sha256.js';
 
@@ -29,14 +29,8 @@ const GUARDED_FIELDS: ReadonlySet<ConfigField> = new Set<ConfigField>([
   'verifyEnv',
   'allowedTools',
   'agentEnv',
-  'claudeCommand',
-  'claudeExtraArgs',
-  'codexCommand',
-  'codexExtraArgs',
-  'geminiCommand',
-  'geminiExtraArgs',
-  'opencodeCommand',
-  'opencodeExtraArgs',
+  // Which program runs as the agent, and with what arguments: every agent's command and extra arguments.
+  ...AGENT_COMMAND_FIELDS,
 ]);
 
 export interface RalphrcChange {

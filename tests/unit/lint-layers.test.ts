@@ -103,6 +103,11 @@ describe('layer rule', () => {
     ['src/checkpoints/probe.ts', "import type { LoopEvent } from '../engine/loop-events.js';", 'src/engine/loop-events.ts'],
     ['src/backends/probe.ts', "import { runLoop } from '../engine/loop-controller.js';", 'src/engine/loop-controller.ts'],
     ['src/ui/probe.ts', "import { git } from '../infra/git.js';", 'src/infra/git.ts'],
+    // An agent's declaration stands below config: it reaches its code only through import().
+    ['src/backends/echo/echo-agent.ts', "import { createEchoBackend } from './create-echo-backend.js';", 'src/backends/echo/create-echo-backend.ts'],
+    ['src/backends/echo/echo-agent.ts', "import type { BackendContext } from '../context.js';", 'src/backends/context.ts'],
+    ['src/backends/echo/echo-agent.ts', "import { RALPH_FILES } from '../../config/keys.js';", 'src/config/keys.ts'],
+    ['src/core/probe.ts', "const m = await import('../backends/agents.js');", 'src/backends/agents.ts'],
     // A folder the table does not know is in no layer, and no layer may import it.
     ['src/core/probe.ts', "import { x } from '../newfolder/x.js';", 'src/newfolder/x.ts'],
     ['src/core/probe.ts', "import { x } from '../loose.js';", 'src/loose.ts'],
@@ -130,7 +135,12 @@ describe('layer rule', () => {
     ['src/infra/probe.ts', "import { ralphPaths } from '../state/paths.js';"],
     ['src/ui/probe.ts', "import type { MonitorSnapshot } from '../state/monitor-snapshot.js';"],
     ['src/config/probe.ts', "import { PROJECT_FILES } from '../core/project-layout.js';"],
-    ['src/backends/probe.ts', "import { BACKEND_NAMES } from '../config/backend-names.js';"],
+    ['src/backends/probe.ts', "import { BACKEND_NAMES } from './agents.js';"],
+    ['src/config/probe.ts', "import { AGENTS } from '../backends/agents.js';"],
+    ['src/backends/echo/echo-agent.ts', "import { defineAgent } from '../agent-declaration.js';"],
+    ['src/backends/echo/echo-agent.ts', "const m = await import('./create-echo-backend.js');"],
+    // Only the same name twice is a declaration: the shared CLI runner is backend code.
+    ['src/backends/cli-agent/cli-agent.ts', "import { runAgentProcess } from '../agent-process.js';"],
     ['src/checkpoints/probe.ts', "import { git } from '../infra/git.js';"],
     ['src/features/probe.ts', "import { runGateAttempt } from '../engine/gate-attempt.js';"],
     ['src/core/probe.ts', "import { isRecord } from './guards.js';"],

@@ -1,35 +1,14 @@
-import type { AgentEnd, AgentOutcome } from '../../agent-result.js';
+import type { AgentOutcome } from '../../agent-result.js';
 import { parseResetTime } from '../../core/reset-time.js';
 import { digestText } from '../../core/text-digest.js';
 import { detectUnrecoverable } from '../../core/unrecoverable-error.js';
+import { USAGE_LIMIT_WORDS } from '../../core/usage-limit-words.js';
+import { unexitedOutcome, type CliRun } from '../cli-agent/cli-run.js';
 import type { ClaudeOutput } from './claude-output.js';
 
 /** One run of the Claude CLI: how the process ended and the digest of what it printed. */
-export interface ClaudeRun {
-  end: AgentEnd;
-  exitCode: number | undefined;
-  /** The signal that ended the process, if one did. */
-  signal?: string;
-  durationMs: number;
-  output: ClaudeOutput;
-  /** Last part of stderr (bounded). */
-  stderrTail: string;
-  /** Set when the CLI could not be started. */
-  failure?: string;
-  /** Retrying cannot help (the command is missing): stop the loop. */
-  fatal?: boolean;
-  /** Facts worth recording (the argv). */
-  details?: Record<string, unknown>;
-}
+export type ClaudeRun = CliRun<ClaudeOutput>;
 
-const USAGE_LIMIT_TEXT = [
-  /5.*hour.*limit/i,
-  /limit.*reached.*try.*back/i,
-  /usage.*limit.*reached/i,
-  /out of extra usage/i,
-  /hit your\b.*\blimit/i,
-  /\b(weekly|session|opus) limit\b/i,
-];
 const TRANSIENT_TEXT = /rate_limit_error|overloaded_error|\boverloaded\b|\b529\b|Request rejected \(429\)/i;
 const SESSION_BROKEN = /tool.use.concurrency|No conversation found with session ID|prompt is too long|Prompt is too long/i;
 /** Lines that echo tool input/output in raw streams must not trigger limit detection. */
@@ -60,12 +39,8 @@ function failureMessage(run: ClaudeRun): string {
  * time must be read: the machine's zone costs ~20 ms of ICU start-up per process.
  */
 export function classifyClaudeCall(run: ClaudeRun, nowMs: number, defaultZone: () => string): AgentOutcome {
-  if (run.end === 'interrupted') return { kind: 'interrupted' };
-  if (run.end === 'timeout') return { kind: 'timeout' };
-  if (run.end === 'spawn_failed') {
-    const message = run.failure ?? 'the agent could not be started';
-    return run.fatal ? { kind: 'fatal', message } : { kind: 'failed', message, resetSession: false };
-  }
+  const unexited = unexitedOutcome(run, 'the agent');
+  if (unexited) return unexited;
   const o = run.output;
   const failed = o.isError === true || (run.exitCode !== undefined && run.exitCode !== 0) || run.exitCode === undefined;
   if (!failed) return { kind: 'success' };
@@ -88,7 +63,7 @@ export function classifyClaudeCall(run: ClaudeRun, nowMs: number, defaultZone: (
   }
   // Structural evidence first: a rejected rate_limit_event, or the CLI's own classification.
   const structural = o.rateLimit?.status === 'rejected' || o.apiError === 'usage_limit_reached';
-  const textual = USAGE_LIMIT_TEXT.some((re) => re.test(recent));
+  const textual = USAGE_LIMIT_WORDS.some((re) => re.test(recent));
   if (structural || textual) {
     const outcome: AgentOutcome = { kind: 'usage_limit', message: (lastLines(digestText(o.text), 2) || recent).trim().slice(0, 300) };
     // A structural reset time already in the past means the limit has lifted: retry after the jitter.

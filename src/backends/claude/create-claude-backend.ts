@@ -1,23 +1,28 @@
 import type { AgentBackend, Logger } from '../../ports.js';
+import type { Redactor } from '../../core/secret-redactor.js';
 import { adviseOnWithheld, agentEnvFor, agentEnvironment } from '../agent-environment.js';
-import { agentCliAbout, checkCliBeforeLoop } from '../cli-version-check.js';
-import type { BackendContext } from '../backend-context.js';
-import { ClaudeBackend } from './claude-backend.js';
+import { cliSettingValues, processHost } from '../cli-agent/cli-context.js';
+import { checkCliBeforeLoop } from '../cli-version-check.js';
+import type { BackendContext } from '../context.js';
+import { CLAUDE_AGENT } from './claude-agent.js';
+import type { ReplayOptions } from '../agent-module.js';
+import type { AgentCli } from '../cli-agent/cli-agent.js';
+import { claudeBackend, claudeCli } from './claude-backend.js';
 import { claudeCredentials } from './claude-credentials.js';
 
 /** The Claude backend of a loop: the configured command, model and tools, in the filtered environment. */
 export function createClaudeBackend(ctx: BackendContext): AgentBackend {
-  const { config, logger } = ctx;
+  const { config } = ctx;
   const agentEnv = agentEnvironment(ctx, claudeCredentials(ctx.env));
-  const backend = new ClaudeBackend({
-    command: config.claudeCommand,
-    model: config.model,
-    effort: config.effort,
-    extraArgs: config.claudeExtraArgs,
+  const settings = cliSettingValues(config, CLAUDE_AGENT.settings);
+  const backend = claudeBackend({
+    ...processHost(ctx, agentEnv.env),
+    command: settings.command,
+    model: settings.model,
+    effort: settings.effort,
+    extraArgs: settings.extraArgs,
     outputFormat: config.outputFormat,
     allowedTools: config.allowedTools,
-    env: agentEnv.env,
-    logger,
     now: () => ctx.clock.now(),
   });
   return adviseOnWithheld(backend, agentEnv.withheld);
@@ -27,12 +32,16 @@ export function createClaudeBackend(ctx: BackendContext): AgentBackend {
  * The Claude backend of ralph-import: one JSON call with the tools the request names, no model
  * or effort of a project (there is none yet), in `env` (see conversionEnvironment).
  */
-export function createConversionBackend(command: readonly string[], env: NodeJS.ProcessEnv, logger: Logger): AgentBackend {
-  return new ClaudeBackend({ command, model: '', effort: '', outputFormat: 'json', allowedTools: [], env, logger, killGraceMs: 3000 });
+export function createConversionBackend(command: readonly string[], env: NodeJS.ProcessEnv, logger: Logger, outputRedactor: () => Redactor): AgentBackend {
+  return claudeBackend({ command, model: '', effort: '', outputFormat: 'json', allowedTools: [], env, logger, outputRedactor, killGraceMs: 3000 });
 }
 
 /** A missing or too old CLI is one clear message before the loop starts, not a loop of failures. */
 export function checkClaudeBeforeLoop(ctx: BackendContext): Promise<void> {
-  const { config } = ctx;
-  return checkCliBeforeLoop(ctx, config.claudeCommand, config.claudeMinVersion, agentCliAbout('claude'), agentEnvFor(ctx, claudeCredentials(ctx.env)).env);
+  return checkCliBeforeLoop(ctx, CLAUDE_AGENT, agentEnvFor(ctx, claudeCredentials(ctx.env)).env);
+}
+
+/** Claude Code's reader and classifier for its recorded output (a mock script's `replay`). */
+export function replayClaude(options: ReplayOptions): AgentCli<unknown> {
+  return claudeCli({ command: ['claude'], model: '', effort: '', outputFormat: 'json', allowedTools: [], ...options });
 }

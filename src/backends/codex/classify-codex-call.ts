@@ -1,24 +1,12 @@
-import type { AgentEnd, AgentOutcome } from '../../agent-result.js';
+import type { AgentOutcome } from '../../agent-result.js';
 import { parseResetTime } from '../../core/reset-time.js';
 import { digestText } from '../../core/text-digest.js';
 import { isObject, str } from '../claude/json-fields.js';
+import { unexitedOutcome, type CliRun } from '../cli-agent/cli-run.js';
 import type { CodexStream } from './codex-stream.js';
 
 /** One run of the Codex CLI: how the process ended and what it printed. */
-export interface CodexRun {
-  end: AgentEnd;
-  exitCode: number | undefined;
-  signal?: string;
-  durationMs: number;
-  stream: CodexStream;
-  /** Last part of stderr (bounded). */
-  stderrTail: string;
-  /** Set when the CLI could not be started. */
-  failure?: string;
-  /** Retrying cannot help (the command is missing): stop the loop. */
-  fatal?: boolean;
-  details?: Record<string, unknown>;
-}
+export type CodexRun = CliRun<CodexStream>;
 
 /** Codex's own messages (0.169), each of which decides what Ralph does next. */
 const USAGE_LIMIT = /hit your usage limit/i;
@@ -42,9 +30,9 @@ const FORBIDDEN_ADVICE =
 
 /** The message that explains a failed run: the turn's failure, else the last error, else stderr. */
 export function codexFailureText(run: CodexRun): string {
-  const o = run.stream.output;
+  const o = run.output.output;
   const stderr = run.stderrTail.trim().split('\n').filter(isStderrMessage).slice(-3).join('\n');
-  const noEvents = o.events === 0 ? digestText(run.stream.raw).trim().split('\n').slice(-3).join('\n') : '';
+  const noEvents = o.events === 0 ? digestText(run.output.raw).trim().split('\n').slice(-3).join('\n') : '';
   const text = [o.turnFailed, o.errors.at(-1), stderr, noEvents, run.failure].find((m) => m !== undefined && m.trim() !== '')?.trim() ?? '';
   return apiErrorMessage(text) ?? text;
 }
@@ -78,13 +66,9 @@ function failureMessage(run: CodexRun, text: string): string {
  * on this machine); the zone is asked for only then.
  */
 export function classifyCodexCall(run: CodexRun, nowMs: number, defaultZone: () => string): AgentOutcome {
-  if (run.end === 'interrupted') return { kind: 'interrupted' };
-  if (run.end === 'timeout') return { kind: 'timeout' };
-  if (run.end === 'spawn_failed') {
-    const message = run.failure ?? 'the Codex CLI could not be started';
-    return run.fatal ? { kind: 'fatal', message } : { kind: 'failed', message, resetSession: false };
-  }
-  const o = run.stream.output;
+  const unexited = unexitedOutcome(run, 'the Codex CLI');
+  if (unexited) return unexited;
+  const o = run.output.output;
   if (run.exitCode === 0 && o.turnCompleted && o.turnFailed === undefined) return { kind: 'success' };
 
   const text = codexFailureText(run);

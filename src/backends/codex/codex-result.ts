@@ -13,13 +13,13 @@ export interface CodexCallFacts {
 
 /** The neutral result of one Codex CLI run: its outcome, judged here, and what it reported. */
 export function toCodexResult(run: CodexRun, facts: CodexCallFacts, nowMs: number, defaultZone: () => string): AgentResult {
-  const o = run.stream.output;
+  const o = run.output.output;
   const outcome = classifyCodexCall(run, nowMs, defaultZone);
   const structured = o.events > 0;
   const result: AgentResult = {
     outcome,
     end: run.end,
-    text: structured ? o.text : run.stream.raw,
+    text: structured ? o.text : run.output.raw,
     structured,
     complete: o.turnCompleted,
     format: structured ? 'codex-jsonl' : 'text',
@@ -27,7 +27,7 @@ export function toCodexResult(run: CodexRun, facts: CodexCallFacts, nowMs: numbe
     toolUses: o.toolUses,
     permissionDenials: [...o.permissionDenials, ...refusedEscalations(run.stderrTail), ...(facts.sandboxed ? o.refusedCommands : [])],
     warnings: o.warnings,
-    outputChars: run.stream.chars,
+    outputChars: run.output.chars,
     exitCode: run.exitCode,
     durationMs: run.durationMs,
     stderrTail: run.stderrTail,

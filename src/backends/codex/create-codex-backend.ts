@@ -1,36 +1,39 @@
 import { isOwnVariable, type AgentOwnEnv } from '../../core/agent-env.js';
 import { isSecretName } from '../../core/secret-env.js';
 import type { AgentBackend } from '../../ports.js';
-import { agentCliAbout, checkCliBeforeLoop } from '../cli-version-check.js';
 import { adviseOnWithheld, agentEnvFor, agentEnvironment } from '../agent-environment.js';
-import type { BackendContext } from '../backend-context.js';
-import { CodexBackend } from './codex-backend.js';
+import { cliSettingValues, processHost } from '../cli-agent/cli-context.js';
+import { checkCliBeforeLoop } from '../cli-version-check.js';
+import type { BackendContext } from '../context.js';
+import { CODEX_AGENT } from './codex-agent.js';
+import type { ReplayOptions } from '../agent-module.js';
+import type { AgentCli } from '../cli-agent/cli-agent.js';
+import { codexBackend, codexCli } from './codex-backend.js';
 import { codexCredentials } from './codex-credentials.js';
 import { pricedModel, readCodexConfig } from './codex-priced-model.js';
 import { threadUsageFile } from './codex-thread-usage.js';
 
 /** Codex's own variables, and the keys its configuration (the user's config.toml, CODEX_EXTRA_ARGS) names. */
 function codexOwn(ctx: BackendContext, configToml: string | undefined): AgentOwnEnv {
-  return codexCredentials(configToml, ctx.config.codexExtraArgs);
+  return codexCredentials(configToml, cliSettingValues(ctx.config, CODEX_AGENT.settings).extraArgs);
 }
 
 /** The Codex backend of a loop: the configured command, model, effort and extra arguments, in the filtered environment. */
 export function createCodexBackend(ctx: BackendContext): AgentBackend {
-  const { config, logger } = ctx;
+  const settings = cliSettingValues(ctx.config, CODEX_AGENT.settings);
   const configToml = readCodexConfig(ctx.env);
   const own = codexOwn(ctx, configToml);
   const agentEnv = agentEnvironment(ctx, own);
   // Codex would hand its own keys on to every command it runs; those named like credentials are kept from them.
   const hiddenEnv = Object.keys(agentEnv.env).filter((name) => isOwnVariable(name, own) && isSecretName(name));
-  const backend = new CodexBackend({
-    command: config.codexCommand,
-    model: config.codexModel,
-    pricedModel: pricedModel(config.codexModel, config.codexExtraArgs, configToml),
-    effort: config.codexEffort,
-    extraArgs: config.codexExtraArgs,
-    env: agentEnv.env,
+  const backend = codexBackend({
+    ...processHost(ctx, agentEnv.env),
+    command: settings.command,
+    model: settings.model,
+    pricedModel: pricedModel(settings.model, settings.extraArgs, configToml),
+    effort: settings.effort,
+    extraArgs: settings.extraArgs,
     hiddenEnv,
-    logger,
     threadUsage: threadUsageFile(ctx.paths.codexThreadUsage),
     now: () => ctx.clock.now(),
   });
@@ -39,6 +42,10 @@ export function createCodexBackend(ctx: BackendContext): AgentBackend {
 
 /** A missing or too old Codex CLI is one clear message before the loop starts. */
 export function checkCodexBeforeLoop(ctx: BackendContext): Promise<void> {
-  const env = agentEnvFor(ctx, codexOwn(ctx, readCodexConfig(ctx.env))).env;
-  return checkCliBeforeLoop(ctx, ctx.config.codexCommand, ctx.config.codexMinVersion, agentCliAbout('codex'), env);
+  return checkCliBeforeLoop(ctx, CODEX_AGENT, agentEnvFor(ctx, codexOwn(ctx, readCodexConfig(ctx.env))).env);
+}
+
+/** Codex's reader and classifier for its recorded output (a mock script's `replay`); no thread totals are kept. */
+export function replayCodex(options: ReplayOptions): AgentCli<unknown> {
+  return codexCli({ command: ['codex'], model: '', effort: '', extraArgs: [], ...options });
 }

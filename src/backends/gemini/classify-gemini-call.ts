@@ -1,22 +1,10 @@
-import type { AgentEnd, AgentOutcome } from '../../agent-result.js';
+import type { AgentOutcome } from '../../agent-result.js';
 import { nextMidnight } from '../../core/reset-time.js';
+import { unexitedOutcome, type CliRun } from '../cli-agent/cli-run.js';
 import type { GeminiOutput } from './gemini-stream.js';
 
 /** One run of the Gemini CLI: how the process ended and the digest of what it printed. */
-export interface GeminiRun {
-  end: AgentEnd;
-  exitCode: number | undefined;
-  signal?: string;
-  durationMs: number;
-  output: GeminiOutput;
-  /** Last part of stderr (bounded). */
-  stderrTail: string;
-  /** Set when the CLI could not be started. */
-  failure?: string;
-  /** Retrying cannot help (the command is missing): stop the loop. */
-  fatal?: boolean;
-  details?: Record<string, unknown>;
-}
+export type GeminiRun = CliRun<GeminiOutput>;
 
 /** Gemini CLI's own exit codes (its FatalError classes). */
 const EXIT_NO_AUTH = 41;
@@ -113,12 +101,8 @@ function failureMessage(run: GeminiRun): string {
  * reaches Ralph has outlasted those retries.
  */
 export function classifyGeminiCall(run: GeminiRun, nowMs: number): AgentOutcome {
-  if (run.end === 'interrupted') return { kind: 'interrupted' };
-  if (run.end === 'timeout') return { kind: 'timeout' };
-  if (run.end === 'spawn_failed') {
-    const message = run.failure ?? 'the agent could not be started';
-    return run.fatal ? { kind: 'fatal', message } : { kind: 'failed', message, resetSession: false };
-  }
+  const unexited = unexitedOutcome(run, 'the agent');
+  if (unexited) return unexited;
   const o = run.output;
   if (run.exitCode === 0 && o.resultStatus !== 'error') return { kind: 'success' };
 

@@ -1,23 +1,11 @@
-import type { AgentEnd, AgentOutcome } from '../../agent-result.js';
+import type { AgentOutcome } from '../../agent-result.js';
 import { digestText } from '../../core/text-digest.js';
+import { unexitedOutcome, type CliRun } from '../cli-agent/cli-run.js';
 import type { OpencodeError, OpencodeOutput } from './opencode-output.js';
 import { resetTimeFromBody, resetTimeFromHeaders } from './opencode-reset-time.js';
 
 /** One run of the OpenCode CLI: how the process ended and what it printed. */
-export interface OpencodeRun {
-  end: AgentEnd;
-  exitCode: number | undefined;
-  signal?: string;
-  durationMs: number;
-  output: OpencodeOutput;
-  /** Last part of stderr (bounded). */
-  stderrTail: string;
-  /** Set when the CLI could not be started. */
-  failure?: string;
-  /** Retrying cannot help (the command is missing): stop the loop. */
-  fatal?: boolean;
-  details?: Record<string, unknown>;
-}
+export type OpencodeRun = CliRun<OpencodeOutput>;
 
 const AUTH_ADVICE =
   'OpenCode was refused by the model provider: the API key or login it uses is missing, wrong or expired. Check the key of the provider in OpenCode (`opencode auth login`, or the provider key in opencode.json or its environment variable), then run ralph again.';
@@ -66,12 +54,8 @@ function classifyError(error: OpencodeError, run: OpencodeRun, nowMs: number): A
  * Ralph has already outlasted those retries.
  */
 export function classifyOpencodeCall(run: OpencodeRun, nowMs: number): AgentOutcome {
-  if (run.end === 'interrupted') return { kind: 'interrupted' };
-  if (run.end === 'timeout') return { kind: 'timeout' };
-  if (run.end === 'spawn_failed') {
-    const message = run.failure ?? 'OpenCode could not be started';
-    return run.fatal ? { kind: 'fatal', message } : { kind: 'failed', message, resetSession: false };
-  }
+  const unexited = unexitedOutcome(run, 'OpenCode');
+  if (unexited) return unexited;
   const o = run.output;
   if (o.error) return classifyError(o.error, run, nowMs);
   if (run.exitCode === 0) return { kind: 'success' };

@@ -1,27 +1,31 @@
 import type { AgentOwnEnv } from '../../core/agent-env.js';
 import type { AgentBackend } from '../../ports.js';
-import { agentCliAbout, checkCliBeforeLoop } from '../cli-version-check.js';
 import { adviseOnWithheld, agentEnvFor, agentEnvironment } from '../agent-environment.js';
-import type { BackendContext } from '../backend-context.js';
-import { OpencodeBackend } from './opencode-backend.js';
+import { cliSettingValues, processHost } from '../cli-agent/cli-context.js';
+import { checkCliBeforeLoop } from '../cli-version-check.js';
+import type { BackendContext } from '../context.js';
+import { OPENCODE_AGENT } from './opencode-agent.js';
+import type { ReplayOptions } from '../agent-module.js';
+import type { AgentCli } from '../cli-agent/cli-agent.js';
+import { opencodeBackend, opencodeCli } from './opencode-backend.js';
 import { opencodeCredentials, readOpencodeUserConfig } from './opencode-credentials.js';
 
 /** OpenCode's own settings (OPENCODE_*), its model provider's key and the keys its configuration names. */
 function opencodeOwn(ctx: BackendContext): AgentOwnEnv {
-  return opencodeCredentials(ctx.config.opencodeModel, ctx.config.opencodeExtraArgs, readOpencodeUserConfig(ctx.env));
+  const settings = cliSettingValues(ctx.config, OPENCODE_AGENT.settings);
+  return opencodeCredentials(settings.model, settings.extraArgs, readOpencodeUserConfig(ctx.env));
 }
 
 /** The OpenCode backend of a loop: the configured command, model and tools, in the filtered environment. */
 export function createOpencodeBackend(ctx: BackendContext): AgentBackend {
-  const { config, logger } = ctx;
+  const settings = cliSettingValues(ctx.config, OPENCODE_AGENT.settings);
   const agentEnv = agentEnvironment(ctx, opencodeOwn(ctx));
-  const backend = new OpencodeBackend({
-    command: config.opencodeCommand,
-    model: config.opencodeModel,
-    extraArgs: config.opencodeExtraArgs,
-    allowedTools: config.allowedTools,
-    env: agentEnv.env,
-    logger,
+  const backend = opencodeBackend({
+    ...processHost(ctx, agentEnv.env),
+    command: settings.command,
+    model: settings.model,
+    extraArgs: settings.extraArgs,
+    allowedTools: ctx.config.allowedTools,
     now: () => ctx.clock.now(),
   });
   return adviseOnWithheld(backend, agentEnv.withheld);
@@ -29,5 +33,10 @@ export function createOpencodeBackend(ctx: BackendContext): AgentBackend {
 
 /** A missing or too old OpenCode is one clear message before the loop starts, not a loop of failures. */
 export function checkOpencodeBeforeLoop(ctx: BackendContext): Promise<void> {
-  return checkCliBeforeLoop(ctx, ctx.config.opencodeCommand, ctx.config.opencodeMinVersion, agentCliAbout('opencode'), agentEnvFor(ctx, opencodeOwn(ctx)).env);
+  return checkCliBeforeLoop(ctx, OPENCODE_AGENT, agentEnvFor(ctx, opencodeOwn(ctx)).env);
+}
+
+/** OpenCode's reader and classifier for its recorded output (a mock script's `replay`). */
+export function replayOpencode(options: ReplayOptions): AgentCli<unknown> {
+  return opencodeCli({ command: ['opencode'], model: '', allowedTools: [], env: {}, now: options.now });
 }

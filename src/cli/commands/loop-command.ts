@@ -23,7 +23,8 @@ import { ignoreTaskState } from '../../state/task-state-ignore.js';
 import { assertPromptFlagFile, assertRalphProject } from '../project-check.js';
 import { checkTaskFolder } from '../task-project.js';
 import type { RalphArgs } from '../ralph-args.js';
-import { backendEntry } from '../../backends/registry.js';
+import { backendEntry, type BackendContext } from '../../backends/registry.js';
+import { currentRedactors } from '../../state/redaction.js';
 import { createLoopNotifier } from './observers.js';
 import { ExitGuard } from './exit-guard.js';
 import { capabilityWarnings } from '../../backends/capability-warnings.js';
@@ -81,7 +82,7 @@ export async function runLoopCommand(input: LoopCommandInput): Promise<number> {
       : {}),
   });
   const agent = backendEntry(config.backend);
-  const backendContext = { config, paths, runner, clock, logger, env };
+  const backendContext: BackendContext = { config, paths, runner, clock, logger, env, outputRedactor: () => currentRedactors().bytes };
   // The probe only asks git where the repository is (read-only, nothing written), so it runs
   // while the agent's CLI answers its version check instead of after it.
   const probeReady = createProgressProbe(paths.project, runner);
@@ -157,7 +158,7 @@ export async function runLoopCommand(input: LoopCommandInput): Promise<number> {
     };
     const deps: LoopDeps = {
       ...io,
-      backend: await agent.create(backendContext),
+      backend: await agent.create(sandbox ? { ...backendContext, sandbox: sandbox.session } : backendContext),
       store,
       probe,
       random: { next: Math.random },

@@ -3,7 +3,7 @@ import { isCompletionReason } from '../../core/exit-reasons.js';
 import { formatDuration } from '../../core/time-format.js';
 import type { LoopExit, LoopStop } from '../../engine/loop-events.js';
 import type { Logger } from '../../ports.js';
-import { agentDisplayName, backendEntry, BACKENDS, type BackendName } from '../../backends/registry.js';
+import { agentDisplayName, backendEntry, isBackendName } from '../../backends/registry.js';
 import { renderPermissionDenied, type DenialRemedy } from '../../ui/screens.js';
 
 /**
@@ -38,7 +38,7 @@ export function presentLoopStop(logger: Logger, e: LoopStop, backend: string, re
 
 /** ALLOWED_TOOLS for an agent that honours it; the agent's own way for one that does not. */
 function denialRemedy(backend: string, halt: NonNullable<LoopStop['permissionHalt']>): DenialRemedy {
-  const entry = backend in BACKENDS ? backendEntry(backend as BackendName) : undefined;
+  const entry = isBackendName(backend) ? backendEntry(backend) : undefined;
   if (entry && !entry.capabilities.allowedTools && entry.deniedAdvice) return { advice: entry.deniedAdvice };
   return { allowedLine: halt.allowedLine, suggestions: halt.suggestions };
 }

@@ -1,5 +1,5 @@
 import type { AgentResult, PermissionDenial } from '../../agent-result.js';
-import { BACKENDS } from '../../backends/registry.js';
+import { CLAUDE_AGENT } from '../../backends/claude/claude-agent.js';
 import { ExitCode } from '../../errors.js';
 import { digestText } from '../../core/text-digest.js';
 import { formatDuration } from '../../core/time-format.js';
@@ -12,7 +12,7 @@ export interface ConversionFailure {
 }
 
 /** Claude Code that could not be started is most often not installed. */
-const INSTALL_HINT = `Install Claude Code with \`${BACKENDS.claude.install}\` and log in (run \`claude\` once), or set CLAUDE_CODE_CMD to the command that starts it.`;
+const INSTALL_HINT = `Install Claude Code with \`${CLAUDE_AGENT.install}\` and log in (run \`claude\` once), or set CLAUDE_CODE_CMD to the command that starts it.`;
 
 function takeFirstLine(text: string, max = 300): string {
   const line =

@@ -4,6 +4,7 @@ import { packageVersion } from '../../infra/package-info.js';
 import { isToolError, ToolError } from '../test-tools/tool-error.js';
 import type { ToolContext } from '../test-tools/tool-home.js';
 import { TOOLS, type ToolSpec } from './tool-catalog.js';
+import { AGENTS } from '../../backends/agents.js';
 import { errorMessage } from '../../errors.js';
 
 /**
@@ -38,12 +39,17 @@ async function callSpec(spec: ToolSpec, args: unknown, ctx: ToolContext): Promis
   }
 }
 
+/** "Claude Code, Codex CLI, Gemini CLI or OpenCode": every registered agent that runs a CLI. */
+function agentCliNames(): string {
+  const names = AGENTS.filter((agent) => agent.settings !== undefined).map((agent) => agent.displayName);
+  return names.length < 2 ? names.join('') : `${names.slice(0, -1).join(', ')} or ${names.at(-1)}`;
+}
+
 export function createRalphMcpServer(options: ServerOptions): McpServer {
   const server = new McpServer(
     { name: 'ralph', title: 'Ralph', version: packageVersion() },
     {
-      instructions:
-        'Ralph runs a coding agent (Claude Code, Codex CLI, Gemini CLI or OpenCode) in a loop until work is verifiably done. Use verify as a ground-truth gate for your own changes (call it after each fix with the same gate_id), ralph_status to see a loop, and the test_* tools to set up, run, assert on and inspect scripted Ralph runs in throwaway workspaces.',
+      instructions: `Ralph runs a coding agent (${agentCliNames()}) in a loop until work is verifiably done. Use verify as a ground-truth gate for your own changes (call it after each fix with the same gate_id), ralph_status to see a loop, and the test_* tools to set up, run, assert on and inspect scripted Ralph runs in throwaway workspaces.`,
     },
   );
   for (const spec of TOOLS) {

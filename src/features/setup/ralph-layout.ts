@@ -2,7 +2,7 @@ import { lstatSync, mkdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { errorMessage, ExitCode, RalphError } from '../../errors.js';
 import { writeFileAtomic } from '../../state/json-file.js';
-import { readTemplate, renderTemplate } from '../templates.js';
+import { ralphrcTemplate, readTemplate, renderTemplate } from '../templates.js';
 import { createFileExclusive, keepBackup, replaceFileKeepingMode } from './file-writes.js';
 import { mergeGitignore } from './gitignore-merge.js';
 import { setRalphrcValue } from './ralphrc-values.js';
@@ -109,7 +109,7 @@ export function renderLayoutFiles(options: LayoutOptions): {
   const type = options.projectType ?? 'generic';
   const commands = options.commands ?? {};
   const command = (value: string | undefined): string => (value && value.trim() !== '' ? value : NOT_DETECTED);
-  let ralphrc = readTemplate('ralphrc');
+  let ralphrc = ralphrcTemplate();
   ralphrc = setRalphrcValue(ralphrc, 'PROJECT_NAME', options.projectName);
   ralphrc = setRalphrcValue(ralphrc, 'PROJECT_TYPE', type);
   for (const setting of [...(options.ralphrcProposals ?? []), ...(options.ralphrcSettings ?? [])]) ralphrc = applySetting(ralphrc, setting);

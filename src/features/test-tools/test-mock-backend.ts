@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { parseMockScript } from '../../backends/mock-script.js';
+import { parseMockScript } from '../../backends/mock/mock-script.js';
 import { writeJsonAtomic } from '../../state/json-file.js';
 import { badInput } from './tool-error.js';
 import type { ToolContext } from './tool-home.js';

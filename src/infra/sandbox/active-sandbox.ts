@@ -1,9 +1,10 @@
 import type { CommandContainer } from '../process.js';
 
 /**
- * The sandbox of this run, when it has one (--sandbox). Installed once by the loop before its
- * first call and removed at its end; every agent call of every backend is started through it
- * (src/backends/agent-process.ts), so no backend can forget it.
+ * Whether this run's agent is contained (--sandbox), for Ralph's own git calls: while it is,
+ * a change to the repository's configuration files means the agent got around the sandbox
+ * (src/infra/git-guard.ts). Installed once by the loop before its first call and removed at its
+ * end. The agent's calls do not read it: the backend gets the sandbox in its BackendContext.
  */
 let active: CommandContainer | undefined;
 

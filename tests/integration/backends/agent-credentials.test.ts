@@ -1,3 +1,4 @@
+import { NO_REDACTION } from '../../../src/core/secret-redactor.js';
 // Every backend's agent CLI — its version check and its calls — runs in an environment built
 // from the backend's own declaration of its credentials: a command that dumps its environment
 // stands in for each CLI (the spawn is the backend's real one).
@@ -5,7 +6,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { AgentResult } from '../../../src/agent-result.js';
-import type { BackendContext } from '../../../src/backends/backend-context.js';
+import type { BackendContext } from '../../../src/backends/context.js';
 import { backendEntry, type BackendName } from '../../../src/backends/registry.js';
 import type { RalphConfig } from '../../../src/config/keys.js';
 import { loadConfig } from '../../../src/config/load-config.js';
@@ -65,7 +66,15 @@ async function runBackend(
   config[COMMAND_FIELD[backend]] = [process.execPath, script, dir, message];
   configure(config);
   const logger = createMemoryLogger();
-  const ctx: BackendContext = { config, paths: ralphPaths(dir), runner: createProcessRunner(), clock: systemClock, logger, env };
+  const ctx: BackendContext = {
+    config,
+    paths: ralphPaths(dir),
+    runner: createProcessRunner(),
+    clock: systemClock,
+    logger,
+    env,
+    outputRedactor: () => NO_REDACTION,
+  };
   const entry = backendEntry(backend);
   await entry.preflight?.(ctx);
   const agent = await entry.create(ctx);

@@ -1,9 +1,10 @@
+import { NO_REDACTION } from '../../../src/core/secret-redactor.js';
 // The Claude backend's call timeout against the fake claude: real processes, the whole tree ends.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AgentResult } from '../../../src/agent-result.js';
-import { ClaudeBackend } from '../../../src/backends/claude/claude-backend.js';
+import { claudeBackend } from '../../../src/backends/claude/claude-backend.js';
 import { createMemoryLogger } from '../../../src/ui/logger.js';
 import { isRunning, killTracked, pidFromFile, survivors, track } from '../../helpers/processes.js';
 import { fakeClaude, resultJson, statusBlock } from '../../helpers/run-cli.js';
@@ -19,7 +20,8 @@ afterEach(() => killTracked());
 
 async function runWithTimeout(env: Record<string, string>, timeoutMs: number): Promise<AgentResult> {
   const dir = tempDir('claude-timeout-');
-  const backend = new ClaudeBackend({
+  const backend = claudeBackend({
+    outputRedactor: () => NO_REDACTION,
     command: ['claude'],
     model: '',
     effort: '',

@@ -1,9 +1,10 @@
+import { NO_REDACTION } from '../../../src/core/secret-redactor.js';
 // The real Codex CLI 0.169.0 running a command that outlives the call: a timeout, and Ctrl+C on the
 // built ralph, end Codex and everything it started, a process that left the group included.
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { CodexBackend } from '../../../src/backends/codex/codex-backend.js';
+import { codexBackend } from '../../../src/backends/codex/codex-backend.js';
 import { createMemoryLogger } from '../../../src/ui/logger.js';
 import { CODEX_TEST_MODEL, codexHome } from '../../helpers/codex-home.js';
 import { startFakeResponsesApi, type FakeResponsesApi, type ResponsesReply } from '../../helpers/fake-api/openai-responses.js';
@@ -32,7 +33,8 @@ describe('Codex processes end with the call', () => {
   it('a call past its time limit is a timeout, and Codex, its command and that command’s child are gone', async () => {
     const dir = tempDir('codex-timeout-');
     api.script([lingering], { hang: true });
-    const backend = new CodexBackend({
+    const backend = codexBackend({
+      outputRedactor: () => NO_REDACTION,
       command: [CODEX_BIN],
       model: CODEX_TEST_MODEL,
       effort: '',

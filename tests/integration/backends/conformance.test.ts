@@ -7,8 +7,8 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import type { AgentProgress, AgentResult } from '../../../src/agent-result.js';
-import type { BackendContext } from '../../../src/backends/backend-context.js';
-import { BACKEND_NAMES, BACKENDS, backendEntry, type BackendName } from '../../../src/backends/registry.js';
+import { NO_REDACTION } from '../../../src/core/secret-redactor.js';
+import { BACKEND_NAMES, backendEntry, type BackendContext, type BackendName } from '../../../src/backends/registry.js';
 import { loadConfig } from '../../../src/config/load-config.js';
 import { createProcessRunner } from '../../../src/infra/process-runner.js';
 import { systemClock } from '../../../src/infra/system-clock.js';
@@ -51,7 +51,7 @@ const ANSWER = 'Created hello.txt and checked git status.';
 
 function context(dir: string, backend: BackendName, env: NodeJS.ProcessEnv = {}): BackendContext {
   const config = loadConfig({ env: {}, flags: { backend, mockScript: '.ralph/mock.json' } }).config;
-  return { config, paths: ralphPaths(dir), runner: createProcessRunner(), clock, logger: createMemoryLogger(), env };
+  return { config, paths: ralphPaths(dir), runner: createProcessRunner(), clock, logger: createMemoryLogger(), env, outputRedactor: () => NO_REDACTION };
 }
 
 const CLAUDE_CALLS: Record<Scenario, FakeCall> = {
@@ -252,7 +252,7 @@ const DRIVERS = {
     const fake = fakeClaude([CLAUDE_CALLS[scenario]]);
     const ctx = context(dir, 'claude', fake.env);
     if (scenario === 'fatal') ctx.config = { ...ctx.config, claudeCommand: ['/nonexistent/claude'] };
-    return BACKENDS.claude.create(ctx);
+    return backendEntry('claude').create(ctx);
   },
   codex: async (scenario, dir) => {
     const call = CODEX_CALLS[scenario];
@@ -261,7 +261,7 @@ const DRIVERS = {
     const ctx = context(dir, 'codex', codexHome(dir, api.baseUrl, { streamIdleMs: 60_000, ...call.home }));
     const command = scenario === 'fatal' ? ['/nonexistent/codex'] : [CODEX_BIN];
     ctx.config = { ...ctx.config, codexCommand: command, codexModel: CODEX_TEST_MODEL, codexExtraArgs: call.extraArgs ?? [] };
-    return BACKENDS.codex.create(ctx);
+    return backendEntry('codex').create(ctx);
   },
   opencode: async (scenario, dir) => {
     const { turns, fallback } = OPENCODE_TURNS[scenario];
@@ -272,18 +272,18 @@ const DRIVERS = {
     const command = scenario === 'fatal' ? ['/nonexistent/opencode'] : [agentCli('opencode')];
     // Only the commands Ralph allows run: `npm test` is refused in the permission scenario.
     ctx.config = { ...ctx.config, opencodeCommand: command, opencodeModel: FAKE_MODEL, allowedTools: ['Write', 'Read', 'Edit', 'Bash(git status *)'] };
-    return BACKENDS.opencode.create(ctx);
+    return backendEntry('opencode').create(ctx);
   },
   gemini: async (scenario, dir) => {
     const fake = fakeClaude([GEMINI_CALLS[scenario]], { env: { FAKE_CLAUDE_FIXTURES: GEMINI_FIXTURES } });
     const ctx = context(dir, 'gemini', fake.env);
     ctx.config = { ...ctx.config, geminiCommand: [scenario === 'fatal' ? '/nonexistent/gemini' : join(FAKE_BIN, 'claude')] };
-    return BACKENDS.gemini.create(ctx);
+    return backendEntry('gemini').create(ctx);
   },
   mock: async (scenario, dir) => {
     mkdirSync(join(dir, '.ralph'), { recursive: true });
     writeFileSync(join(dir, '.ralph', 'mock.json'), JSON.stringify({ responses: MOCK_RESPONSES[scenario] }));
-    return BACKENDS.mock.create(context(dir, 'mock'));
+    return backendEntry('mock').create(context(dir, 'mock'));
   },
 } satisfies Record<BackendName, Driver>;
 

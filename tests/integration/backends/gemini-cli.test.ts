@@ -1,10 +1,11 @@
+import { NO_REDACTION } from '../../../src/core/secret-redactor.js';
 // `ralph --backend gemini` driving the real Gemini CLI (the pinned dev dependency), offline: the
 // CLI talks to the fake Gemini API on 127.0.0.1 from a throwaway HOME. Gemini CLI takes seconds
 // to start, so these few tests each cover as much as they can.
 import { chmodSync, existsSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { GeminiBackend } from '../../../src/backends/gemini/gemini-backend.js';
+import { geminiBackend } from '../../../src/backends/gemini/gemini-backend.js';
 import { DEFAULT_ALLOWED_TOOLS } from '../../../src/config/keys.js';
 import { nextMidnight } from '../../../src/core/reset-time.js';
 import { createMemoryLogger } from '../../../src/ui/logger.js';
@@ -228,7 +229,8 @@ describe('the Gemini backend past its time limit', { timeout: 240_000 }, () => {
     const dir = tempDir('gemini-timeout-');
     const pid = join(dir, 'sleeper.pid');
     const env = await geminiEnv([shell(`trap "" TERM; echo $PPID > "${pid}.parent"; echo $$ > "${pid}"; exec sleep 300`)]);
-    const backend = new GeminiBackend({
+    const backend = geminiBackend({
+      outputRedactor: () => NO_REDACTION,
       command: [GEMINI],
       model: 'gemini-2.5-flash',
       extraArgs: [],

@@ -4,7 +4,7 @@
 import { existsSync, lstatSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadMockScript, MockBackend } from '../../../src/backends/mock-backend.js';
+import { loadMockScript, MockBackend } from '../../../src/backends/mock/mock-backend.js';
 import type { AgentRequest, Clock, ProcessRunner } from '../../../src/ports.js';
 import { tempDir } from '../../helpers/temp-dir.js';
 

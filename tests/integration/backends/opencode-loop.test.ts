@@ -1,9 +1,10 @@
+import { NO_REDACTION } from '../../../src/core/secret-redactor.js';
 // Ralph's loop on the real OpenCode CLI, fully offline: a fake model API on 127.0.0.1 scripts
 // each model call, OpenCode really writes the files and runs the commands, throwaway HOME.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, onTestFinished } from 'vitest';
-import { OpencodeBackend } from '../../../src/backends/opencode/opencode-backend.js';
+import { opencodeBackend } from '../../../src/backends/opencode/opencode-backend.js';
 import { createMemoryLogger } from '../../../src/ui/logger.js';
 import { startFakeChatApi, type ChatTurn, type FakeChatApi } from '../../helpers/fake-api/opencode-chat-completions.js';
 import { FAKE_MODEL, FAKE_OPENCODE_KEY, opencodeOfflineEnv } from '../../helpers/fake-api/opencode-offline-env.js';
@@ -152,7 +153,8 @@ describe('ralph --backend opencode', { timeout: 300_000 }, () => {
     const dir = tempDir('opencode-stop-');
     const pidFile = join(dir, 'sleeper.pid');
     const api = await fakeApi([{ tool: 'bash', args: { command: `echo $$ > ${pidFile}; exec sleep 300`, description: 'Wait' } }]);
-    const backend = new OpencodeBackend({
+    const backend = opencodeBackend({
+      outputRedactor: () => NO_REDACTION,
       command: [OPENCODE],
       model: FAKE_MODEL,
       allowedTools: [],

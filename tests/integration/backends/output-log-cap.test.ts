@@ -1,8 +1,9 @@
+import { NO_REDACTION } from '../../../src/core/secret-redactor.js';
 // A real process that prints without end, through the real Claude backend, with a small cap injected.
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ClaudeBackend } from '../../../src/backends/claude/claude-backend.js';
+import { claudeBackend } from '../../../src/backends/claude/claude-backend.js';
 import { describeCut } from '../../../src/state/capped-log.js';
 import { createMemoryLogger } from '../../../src/ui/logger.js';
 import { tempDir } from '../../helpers/temp-dir.js';
@@ -14,7 +15,8 @@ describe('the per-call output log of an agent that never stops printing', () => 
     const dir = tempDir('capped-');
     const logger = createMemoryLogger();
     const cap = { maxBytes: 64 * 1024, tailBytes: 16 * 1024 };
-    const backend = new ClaudeBackend({
+    const backend = claudeBackend({
+      outputRedactor: () => NO_REDACTION,
       command: ['sh', '-c', `yes '${LINE.trim()}'`, 'sh'],
       model: '',
       effort: '',

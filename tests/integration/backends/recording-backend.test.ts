@@ -1,10 +1,11 @@
+import { NO_REDACTION } from '../../../src/core/secret-redactor.js';
 // The recording decorator around the real Claude backend: a call the fake `claude` answers from a
 // recorded fixture is written as a new fixture, which the fake `claude` then replays unchanged.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { AgentProgress, AgentResult } from '../../../src/agent-result.js';
-import { ClaudeBackend } from '../../../src/backends/claude/claude-backend.js';
+import { claudeBackend } from '../../../src/backends/claude/claude-backend.js';
 import { RecordingBackend } from '../../../src/backends/recording-backend.js';
 import type { AgentBackend, AgentRequest } from '../../../src/ports.js';
 import { createMemoryLogger } from '../../../src/ui/logger.js';
@@ -13,8 +14,9 @@ import { tempDir } from '../../helpers/temp-dir.js';
 
 const FIXTURES = join(import.meta.dirname, '..', '..', 'fixtures', 'claude-cli');
 
-function claude(env: Record<string, string>): ClaudeBackend {
-  return new ClaudeBackend({
+function claude(env: Record<string, string>): AgentBackend {
+  return claudeBackend({
+    outputRedactor: () => NO_REDACTION,
     command: ['claude'],
     model: '',
     effort: '',

@@ -1,3 +1,4 @@
+import { NO_REDACTION } from '../../../src/core/secret-redactor.js';
 import { isRunning } from '../../helpers/processes.js';
 import type { FakeCall } from '../../helpers/run-cli.js';
 import { spawn } from 'node:child_process';
@@ -143,7 +144,7 @@ describe('ralph-import', () => {
     // long enough for the fake Claude to start and leave its grandchild on a busy machine (what is
     // checked below), far below the 60 s it would sleep.
     const w = workspace({ shell: WRITE_ALL, fixture: 'json-success-tool-use.json', sleep_ms: 60_000, grandchild: true });
-    const backend = createConversionBackend(['claude'], w.env, createMemoryLogger());
+    const backend = createConversionBackend(['claude'], w.env, createMemoryLogger(), () => NO_REDACTION);
     const conversion = importProject({
       sourcePath: 'shop-prd.md',
       projectDir: join(w.cwd, 'shop-prd'),

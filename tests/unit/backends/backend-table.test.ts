@@ -5,7 +5,7 @@ import { renderBackendTable } from '../../../src/backends/backend-table.js';
 import { BACKEND_NAMES } from '../../../src/backends/registry.js';
 
 const README = join(import.meta.dirname, '..', '..', '..', 'README.md');
-const START = '<!-- backends table: made by renderBackendTable() from src/backends/registry.ts -->\n';
+const START = '<!-- backends table: made by renderBackendTable() from src/backends/agents.ts -->\n';
 const END = '\n<!-- end of backends table -->';
 
 function readmeTable(): string {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { agentDeclaration } from '../../../src/backends/agents.js';
 import { agentCliAbout, checkAgentCli, compareVersions } from '../../../src/backends/cli-version-check.js';
 import { RalphError } from '../../../src/errors.js';
 import type { ProcessRunner, RunResult } from '../../../src/ports.js';
@@ -59,7 +60,7 @@ describe('agentCliAbout: one "not found" message for every agent, from the regis
     ['gemini', 'Gemini CLI', 'GEMINI_CMD', 'npm install -g @google/gemini-cli', 'gemini'],
     ['opencode', 'OpenCode', 'OPENCODE_CMD', 'npm install -g opencode-ai', 'opencode auth login'],
   ] as const)('%s: install line, login step, the .ralphrc line and the mock hint', async (name, agent, key, install, login) => {
-    const about = agentCliAbout(name);
+    const about = agentCliAbout(agentDeclaration(name));
     expect(about.agent).toBe(agent);
     expect(about.commandKey).toBe(key);
     const pkg = install.replace('npm install -g ', '');

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { routeAgentFlags, selectedBackend } from '../../../src/config/agent-flags.js';
-import { BACKEND_NAMES } from '../../../src/config/backend-names.js';
-import { BACKEND_SETTINGS } from '../../../src/config/backend-settings.js';
+import { agentSettingField, BACKEND_NAMES } from '../../../src/backends/agents.js';
 import { load } from '../support/config.js';
 
 describe('routeAgentFlags', () => {
@@ -14,7 +13,7 @@ describe('routeAgentFlags', () => {
 
   it.each(BACKEND_NAMES)('%s: --model lands on its model setting or is reported as ignored', (name) => {
     const routed = routeAgentFlags({ model: 'm-1' }, name);
-    const target = BACKEND_SETTINGS[name]?.model;
+    const target = agentSettingField(name, 'model');
     if (target === undefined) {
       expect(routed.flags).toEqual({});
       expect(routed.warnings).toEqual([`the ${name} backend has no model setting: --model m-1 is ignored`]);

@@ -8,7 +8,7 @@ import type { ValueType } from '../../../src/config/value-types.js';
 import { parseFixPlan } from '../../../src/core/fix-plan.js';
 import { parseStatusBlock } from '../../../src/core/ralph-status-block.js';
 import { ralphPaths, type RalphPaths } from '../../../src/state/paths.js';
-import { readTemplate, renderTemplate, TEMPLATE_NAMES, templatesDir } from '../../../src/features/templates.js';
+import { ralphrcTemplate, readTemplate, renderTemplate, TEMPLATE_NAMES, templatesDir } from '../../../src/features/templates.js';
 import { packageRoot, packageVersion } from '../../../src/infra/package-info.js';
 import { tempDir } from '../../helpers/temp-dir.js';
 
@@ -40,7 +40,7 @@ function findKey(lines: string[], key: string): { value: string; docs: string } 
 }
 
 describe('templates/ralphrc', () => {
-  const text = readTemplate('ralphrc');
+  const text = ralphrcTemplate();
   const lines = text.split('\n');
 
   it.each(CONFIG_FIELDS.map((field) => [CONFIG_KEYS[field].key, field] as const))('documents %s with its default and doc', (key, field) => {
@@ -182,5 +182,11 @@ describe('templates/gitignore', () => {
 
     const user = ['.ralph/PROMPT.md', '.ralph/fix_plan.md', '.ralph/AGENT.md', '.ralph/specs/api.md', '.ralphrc', 'src/index.ts', 'README.md', '.env.example'];
     expect([...ignoredPaths(root, user).values()].filter((p) => user.includes(p))).toEqual([]);
+  });
+});
+
+describe('ralphrcTemplate', () => {
+  it('is templates/ralphrc as written while the template documents every key', () => {
+    expect(ralphrcTemplate()).toBe(readTemplate('ralphrc'));
   });
 });

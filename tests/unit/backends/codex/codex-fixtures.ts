@@ -27,6 +27,6 @@ export function replay(name: string, facts: CodexCallFacts = { model: 'gpt-5.1-c
   const progress: AgentProgress[] = [];
   const reader = createCodexProgressReader();
   const stream = readCodexStdout(fixture(name), (event) => progress.push(...reader.read(event)));
-  const run: CodexRun = { end: 'exited', exitCode: manifest[name]?.exit ?? undefined, durationMs: 1, stream, stderrTail: stderrOf(name) };
+  const run: CodexRun = { end: 'exited', exitCode: manifest[name]?.exit ?? undefined, durationMs: 1, output: stream, stderrTail: stderrOf(name) };
   return { result: toCodexResult(run, facts, FIXTURE_NOW, () => 'UTC'), progress };
 }

@@ -1,8 +1,9 @@
+import { NO_REDACTION } from '../../../../src/core/secret-redactor.js';
 import { describe, expect, it } from 'vitest';
 import { createGeminiBackend } from '../../../../src/backends/gemini/create-gemini-backend.js';
 import { GEMINI_CLI_DEFAULT_MODELS } from '../../../../src/backends/gemini/gemini-default-models.js';
 import { modelPrice } from '../../../../src/backends/price-table.js';
-import type { BackendContext } from '../../../../src/backends/backend-context.js';
+import type { BackendContext } from '../../../../src/backends/context.js';
 import { loadConfig } from '../../../../src/config/load-config.js';
 import type { ProcessRunner } from '../../../../src/ports.js';
 import { ralphPaths } from '../../../../src/state/paths.js';
@@ -22,6 +23,7 @@ function create(env: Record<string, string>): string[] {
     clock: { now: () => 0, sleep: () => Promise.resolve(), every: () => undefined },
     logger,
     env: {},
+    outputRedactor: () => NO_REDACTION,
   };
   createGeminiBackend(ctx);
   return logger.lines.filter((line) => line.startsWith('[WARN]'));

@@ -1,9 +1,11 @@
+import { NO_REDACTION } from '../../../../src/core/secret-redactor.js';
+import type { AgentBackend } from '../../../../src/ports.js';
 import { describe, expect, it } from 'vitest';
-import { GeminiBackend, policyPathFor } from '../../../../src/backends/gemini/gemini-backend.js';
+import { geminiBackend, policyPathFor } from '../../../../src/backends/gemini/gemini-backend.js';
 import { createMemoryLogger } from '../../../../src/ui/logger.js';
 
-const backend = (allowedTools: string[]): GeminiBackend =>
-  new GeminiBackend({ command: ['gemini'], model: '', extraArgs: [], allowedTools, env: {}, logger: createMemoryLogger() });
+const backend = (allowedTools: string[]): AgentBackend =>
+  geminiBackend({ outputRedactor: () => NO_REDACTION, command: ['gemini'], model: '', extraArgs: [], allowedTools, env: {}, logger: createMemoryLogger() });
 const request = { loop: 1, cwd: '/p', prompt: 'Do it.', loopContext: 'Loop #1.', timeoutMs: 1000, live: false };
 
 describe('GeminiBackend.describe', () => {
@@ -22,7 +24,7 @@ describe('GeminiBackend.describe', () => {
   });
 
   it('always reads stream-json', () => {
-    expect(backend([]).describeOutput()).toBe('stream-json');
+    expect(backend([]).describeOutput({ ...request, outputLogPath: '/p/out.log' })).toBe('stream-json');
     expect(policyPathFor('/a/b.log')).toBe('/a/b.policy.toml');
   });
 });

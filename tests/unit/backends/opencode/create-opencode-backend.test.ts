@@ -1,6 +1,7 @@
+import { NO_REDACTION } from '../../../../src/core/secret-redactor.js';
 import { describe, expect, it } from 'vitest';
 import { checkOpencodeBeforeLoop, createOpencodeBackend } from '../../../../src/backends/opencode/create-opencode-backend.js';
-import type { BackendContext } from '../../../../src/backends/backend-context.js';
+import type { BackendContext } from '../../../../src/backends/context.js';
 import { loadConfig } from '../../../../src/config/load-config.js';
 import { RalphError } from '../../../../src/errors.js';
 import type { RunResult } from '../../../../src/ports.js';
@@ -23,6 +24,7 @@ function context(answer: Partial<RunResult>, env: NodeJS.ProcessEnv = {}): Backe
     clock: { now: () => 0 } as BackendContext['clock'],
     logger: createMemoryLogger(),
     env,
+    outputRedactor: () => NO_REDACTION,
   };
 }
 

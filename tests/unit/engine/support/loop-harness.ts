@@ -1,6 +1,6 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { MockBackend } from '../../../../src/backends/mock-backend.js';
+import { MockBackend } from '../../../../src/backends/mock/mock-backend.js';
 import { toEventRecord } from '../../../../src/cli/loop/event-log-recorder.js';
 import { noticeLine } from '../../../../src/cli/loop/notice-lines.js';
 import type { RalphConfig } from '../../../../src/config/keys.js';

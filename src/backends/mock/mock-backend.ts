@@ -1,16 +1,17 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve } from 'node:path';
-import { emptyAgentResult, type AgentResult } from '../agent-result.js';
-import { checkFirstTasks } from '../core/fix-plan.js';
-import { errorMessage, ExitCode, RalphError } from '../errors.js';
-import { containedPathRefusal, removeContainedPath, writeContainedFile } from '../infra/contained-files.js';
-import { runGitText } from '../infra/git.js';
-import type { AgentBackend, AgentRequest, Clock, ProcessRunner } from '../ports.js';
-import { writeFileAtomic } from '../state/json-file.js';
-import { readClaudeStdout } from './claude/claude-result.js';
-import { mockResult, wantsClaudeReading } from './mock-result.js';
-import { parseMockScript, pickResponse, type MockResponse } from './mock-script.js';
-import type { BackendContext } from './backend-context.js';
+import { emptyAgentResult, type AgentResult } from '../../agent-result.js';
+import { checkFirstTasks } from '../../core/fix-plan.js';
+import { errorMessage, ExitCode, RalphError } from '../../errors.js';
+import { containedPathRefusal, removeContainedPath, writeContainedFile } from '../../infra/contained-files.js';
+import { runGitText } from '../../infra/git.js';
+import type { AgentBackend, AgentRequest, Clock, ProcessRunner } from '../../ports.js';
+import { writeFileAtomic } from '../../state/json-file.js';
+import type { BackendName } from '../agents.js';
+import { loadableAgent } from '../registry.js';
+import { mockResult, type MockCallFacts } from './mock-result.js';
+import { parseMockScript, pickResponse, replayedAgent, type MockResponse } from './mock-script.js';
+import type { BackendContext } from '../context.js';
 
 export interface MockBackendOptions {
   scriptPath: string;
@@ -62,8 +63,9 @@ export function loadMockScript(path: string): MockResponse[] {
 
 /**
  * Replays scripted responses in-process as agent results, and applies their file effects.
- * No network, no API key. A reply scripted as raw agent output (JSON, or `raw`) is read the
- * way the Claude CLI's own output is, so a script can replay what the real CLI printed.
+ * No network, no API key. A reply is the agent's answer, made into a result directly; a reply
+ * scripted as an agent CLI's raw output (`replay`, or `raw` / JSON for Claude Code) is read by
+ * that agent's own reader and classifier, so a script can replay what a real CLI printed.
  */
 export class MockBackend implements AgentBackend {
   readonly name = 'mock';
@@ -128,10 +130,11 @@ export class MockBackend implements AgentBackend {
     await this.applyEffects(index, response);
     writeFileAtomic(request.outputLogPath, response.output);
     request.onOutput?.(response.output);
-    const facts = { end: 'exited' as const, exitCode: response.exitCode, durationMs: clock.now() - started, stderrTail: '', details };
+    const facts: MockCallFacts = { exitCode: response.exitCode, durationMs: clock.now() - started, details };
     const configured = this.options.timeZone;
     const zone = (): string => configured ?? Intl.DateTimeFormat().resolvedOptions().timeZone;
-    if (wantsClaudeReading(response)) return readClaudeStdout(response.output, facts, clock.now(), zone, request.onProgress);
+    const replayed = replayedAgent(response);
+    if (replayed !== undefined) return this.replay(replayed, response.output, facts, request);
     const result = mockResult(response, response.sessionId ?? this.sessionId, facts, clock.now(), zone);
     request.onProgress?.({
       kind: 'finished',
@@ -144,6 +147,22 @@ export class MockBackend implements AgentBackend {
       durationMs: facts.durationMs,
     });
     return result;
+  }
+
+  /** A reply that is an agent CLI's recorded output: read by that agent's reader, judged by its classifier. */
+  private async replay(agent: BackendName, output: string, facts: MockCallFacts, request: AgentRequest): Promise<AgentResult> {
+    const clock = this.options.clock;
+    const cli = (await loadableAgent(agent).load()).replay?.({
+      now: () => clock.now(),
+      ...(this.options.timeZone !== undefined ? { timeZone: this.options.timeZone } : {}),
+    });
+    if (cli === undefined) throw new RalphError(`The ${agent} agent has no reader of recorded output to replay.`, ExitCode.Usage);
+    const reader = cli.createReader(request.onProgress);
+    reader.write(output);
+    return cli.classify(
+      { end: 'exited', exitCode: facts.exitCode, durationMs: facts.durationMs, output: reader.end(), stderrTail: '', details: facts.details },
+      request,
+    );
   }
 
   private describeRefusal(index: number, relative: string, reason: string): string {

@@ -1,6 +1,7 @@
-import { isRecord } from '../core/guards.js';
-import { containedPathProblem } from '../infra/contained-files.js';
-import { errorMessage } from '../errors.js';
+import { isRecord } from '../../core/guards.js';
+import { containedPathProblem } from '../../infra/contained-files.js';
+import { errorMessage } from '../../errors.js';
+import { agentDeclaration, BACKEND_NAMES, type BackendName } from '../agents.js';
 
 /**
  * The mock backend's script: ordered
@@ -16,7 +17,14 @@ export interface MockResponse {
   triggerSource?: string;
   /** Accepted so scripts that name an agent role ("hat") still load; Ralph has one agent role. */
   hat?: string;
-  /** `output` is what the Claude CLI printed, to be read as such (JSON output always is). */
+  /**
+   * The agent whose recorded output `output` is, read by that agent's own reader and judged by
+   * its classifier ("codex", "gemini", …). A reply marked `raw`, or that looks like JSON, is
+   * Claude Code's unless it names another: scripts written when the mock stood for Claude
+   * Code replay as they did.
+   */
+  replay?: BackendName;
+  /** `output` is what an agent CLI printed (Claude Code's unless `replay` says), not its answer. */
   raw: boolean;
   /** Files to write (string) or delete (null), relative to the project. */
   files: Record<string, string | null>;
@@ -42,6 +50,7 @@ const KNOWN_FIELDS = new Set([
   'trigger_pattern',
   'hat',
   'raw',
+  'replay',
   'files',
   'check_tasks',
   'commit',
@@ -108,6 +117,12 @@ export function parseMockScript(value: unknown): MockScriptResult {
         }
       }
     }
+    const replay = item['replay'];
+    if (replay !== undefined) {
+      const agents = BACKEND_NAMES.filter((name) => agentDeclaration(name).settings !== undefined);
+      if (typeof replay === 'string' && (agents as readonly string[]).includes(replay)) response.replay = replay as BackendName;
+      else errors.push(`${at}.replay: must name an agent with a CLI (${agents.join(', ')})`);
+    }
     if (typeof item['hat'] === 'string') response.hat = item['hat'];
     if (typeof item['commit'] === 'string') response.commit = item['commit'];
     else if (item['commit'] !== undefined) errors.push(`${at}.commit: must be a commit message string`);
@@ -140,4 +155,11 @@ export function pickResponse(responses: readonly MockResponse[], consumed: Reado
     if (pattern === undefined || pattern.test(prompt)) return i;
   }
   return undefined;
+}
+
+/** The agent whose recorded output a reply replays, or undefined for a reply that is the agent's answer. */
+export function replayedAgent(response: MockResponse): BackendName | undefined {
+  if (response.replay !== undefined) return response.replay;
+  const trimmed = response.output.trimStart();
+  return response.raw || trimmed.startsWith('{') || trimmed.startsWith('[') ? 'claude' : undefined;
 }
