@@ -29,7 +29,7 @@ const ONLY_CLI_COMPOSES = {
 export const LAYERS = {
   core: [
     {
-      layers: ['engine', 'state', 'infra', 'ui', 'cli', 'features', 'backends'],
+      layers: ['engine', 'state', 'infra', 'checkpoints', 'ui', 'cli', 'features', 'backends'],
       why: 'src/core decides from data alone. Pass what it needs in as arguments and keep the effect at the edge.',
     },
     {
@@ -40,7 +40,7 @@ export const LAYERS = {
   ],
   engine: [
     {
-      layers: ['ui', 'cli', 'infra', 'state', 'features', 'backends'],
+      layers: ['ui', 'cli', 'infra', 'checkpoints', 'state', 'features', 'backends'],
       typeImportsAllowed: true,
       why: 'the engine works through the ports it is given (src/engine/ports.ts, src/ports.ts); it may name their types with `import type` but never loads an implementation. Wire implementations in src/cli.',
     },
@@ -64,6 +64,7 @@ export const LAYERS = {
   ],
   state: [ONLY_CLI_COMPOSES],
   infra: [ONLY_CLI_COMPOSES],
+  checkpoints: [ONLY_CLI_COMPOSES],
   ui: [ONLY_CLI_COMPOSES],
   config: [ONLY_CLI_COMPOSES],
 };

@@ -1,9 +1,9 @@
 import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { gitBytes, gitText, ralphGitDir, runGit, tempName, type RepoContext } from './git-plumbing.js';
-import { readStashLog, type RepoState } from './repo-state.js';
-import { readFilesTree, trailers, writeSnapshot } from './snapshot-commit.js';
-import { StatCache } from './stat-cache.js';
+import { gitBytes, gitText, ralphGitDir, runGit, tempName, type RepoContext } from './git/git-plumbing.js';
+import { readStashLog, type RepoState } from './capture/repo-state.js';
+import { readFilesTree, trailers, writeSnapshot } from './store/snapshot-commit.js';
+import { StatCache } from './capture/stat-cache.js';
 
 /**
  * Older versions of Ralph kept checkpoints in the user's stash list

@@ -3,15 +3,15 @@ import { ExitCode, RalphError, errorMessage } from '../errors.js';
 import { CheckpointError, checkpointFailure, type CheckpointFailure } from './checkpoint-error.js';
 import type { Checkpoint } from '../state/documents/checkpoint.js';
 import { migrateStashCheckpoints } from './checkpoint-migration.js';
-import { gitBytes, gitText, ralphGitDir, repoContext, runGit, tempName, worktreeName, type RepoContext } from './git-plumbing.js';
-import { ATTEMPT_REF_PREFIX, finishInterruptedRollback, removeLeftovers, rollbackWith, type RollbackResult } from './git-rollback.js';
-import type { GitWorkspace } from './git-workspace.js';
-import { createRalphRef, deleteRalphRef } from './loose-refs.js';
-import { refsAtMost } from './ref-files.js';
-import { captureRepoState, readRefsAgain, readStashLog, type RepoState } from './repo-state.js';
-import type { AttemptEnd } from './rollback-scope.js';
-import { PREFIX_TRAILER, trailers, WORKTREE_TRAILER, writeSnapshot } from './snapshot-commit.js';
-import { StatCache } from './stat-cache.js';
+import { gitBytes, gitText, ralphGitDir, repoContext, runGit, tempName, worktreeName, type RepoContext } from './git/git-plumbing.js';
+import { ATTEMPT_REF_PREFIX, finishInterruptedRollback, removeLeftovers, rollbackWith, type RollbackResult } from './rollback/git-rollback.js';
+import type { GitWorkspace } from '../infra/git-workspace.js';
+import { createRalphRef, deleteRalphRef } from './git/loose-refs.js';
+import { refsAtMost } from './git/ref-files.js';
+import { captureRepoState, readRefsAgain, readStashLog, type RepoState } from './capture/repo-state.js';
+import type { AttemptEnd } from './rollback/rollback-scope.js';
+import { PREFIX_TRAILER, trailers, WORKTREE_TRAILER, writeSnapshot } from './store/snapshot-commit.js';
+import { StatCache } from './capture/stat-cache.js';
 
 /**
  * Checkpoints: snapshot commits under Ralph's own refs,
@@ -25,8 +25,8 @@ import { StatCache } from './stat-cache.js';
  */
 export type { Checkpoint } from '../state/documents/checkpoint.js';
 export { CheckpointError, type CheckpointFailure } from './checkpoint-error.js';
-export { ATTEMPT_REF_PREFIX, restoreCommandFor, type RollbackOptions, type RollbackResult } from './git-rollback.js';
-export type { AttemptEnd } from './rollback-scope.js';
+export { ATTEMPT_REF_PREFIX, restoreCommandFor, type RollbackOptions, type RollbackResult } from './rollback/git-rollback.js';
+export type { AttemptEnd } from './rollback/rollback-scope.js';
 
 export const CHECKPOINT_REF_PREFIX = 'refs/ralph/checkpoints/';
 export const CHECKPOINT_SUBJECT = 'ralph checkpoint:';

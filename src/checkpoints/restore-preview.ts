@@ -1,5 +1,5 @@
 import type { RestoreMoveFacts } from '../core/restore-move.js';
-import type { GitWorkspace } from './git-workspace.js';
+import type { GitWorkspace } from '../infra/git-workspace.js';
 
 /** The checkpoint fields a preview needs (any checkpoint record has them). */
 export interface CheckpointRefs {

@@ -1,4 +1,4 @@
-import type { FileEntry, OpFile, RefEntry, RepoState } from './repo-state.js';
+import type { FileEntry, OpFile, RefEntry, RepoState } from './repo-state-model.js';
 
 /**
  * Where two repository states differ, as short plain sentences (paths as

@@ -1,7 +1,7 @@
 import { readFileSync, type BigIntStats } from 'node:fs';
-import { CheckpointError } from './checkpoint-error.js';
-import { displayPath, gitText, quoteLine, runGit, underRoot, type RepoContext } from './git-plumbing.js';
-import { looseObjectStore } from './loose-objects.js';
+import { CheckpointError } from '../checkpoint-error.js';
+import { displayPath, gitText, quoteLine, runGit, underRoot, type RepoContext } from '../git/git-plumbing.js';
+import { looseObjectStore } from '../git/loose-objects.js';
 
 /**
  * The raw bytes of a checkpoint's files (and symlink targets) stored as

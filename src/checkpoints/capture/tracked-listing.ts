@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { isRalphStatePath } from './ralph-state-paths.js';
+import { isRalphStatePath } from '../ralph-state-paths.js';
 
 /**
  * What `git ls-files -z -t -s --cached -o --directory` says about a project:

@@ -1,6 +1,9 @@
-import { existsSync } from 'node:fs';
-import { basename, isAbsolute, join, resolve } from 'node:path';
-import { runGitBytes, type GitBytesCall } from './git.js';
+import { basename, join } from 'node:path';
+import type { RepoContext } from '../../infra/git-repository.js';
+import { runGitBytes, type GitBytesCall } from '../../infra/git.js';
+
+export { repoContext, type RepoContext } from '../../infra/git-repository.js';
+export { underRoot } from '../../infra/safe-fs.js';
 
 /**
  * Git as Ralph's checkpoints use it: bytes in, bytes out, through the one
@@ -68,11 +71,6 @@ export function displayPath(path: string): string {
   return binary(path).toString('utf8');
 }
 
-/** The absolute file-system path (as bytes) of `rel` under `root`. */
-export function underRoot(root: string, rel: string): Buffer {
-  return rel === '' ? Buffer.from(root) : Buffer.concat([Buffer.from(root), Buffer.from('/'), binary(rel)]);
-}
-
 /**
  * C-style quoting for the line-based `--stdin-paths` of hash-object: only names
  * with a newline, a backslash or a leading quote need it; other bytes pass raw.
@@ -86,36 +84,6 @@ export function quoteLine(path: string): string {
     else out += path[i];
   }
   return `${out}"`;
-}
-
-export interface RepoContext {
-  /** The Ralph project's directory (absolute). */
-  project: string;
-  /** The repository's top level (absolute). */
-  root: string;
-  /** The project relative to the top, '' or ending in '/'. */
-  prefix: string;
-  /** This work tree's git dir: index, HEAD and operation state live here. */
-  gitDir: string;
-  /** Shared refs, objects and reflogs (differs from gitDir in a linked worktree). */
-  commonDir: string;
-}
-
-const contexts = new Map<string, RepoContext>();
-
-/** The repository around `project`, or null when it is not inside a git work tree. */
-export async function repoContext(project: string): Promise<RepoContext | null> {
-  // A project does not move between repositories while Ralph runs; the answer is kept once found.
-  const known = contexts.get(resolve(project));
-  if (known && existsSync(known.gitDir)) return known;
-  const result = await runGit(['rev-parse', '--show-toplevel', '--show-prefix', '--git-dir', '--git-common-dir'], { cwd: project });
-  if (result.code !== 0) return null;
-  const [root = '', prefix = '', gitDir = '', commonDir = ''] = result.stdout.toString('utf8').split('\n');
-  if (!root) return null;
-  const abs = (p: string): string => (isAbsolute(p) ? p : resolve(project, p));
-  const ctx = { project: resolve(project), root, prefix, gitDir: abs(gitDir), commonDir: abs(commonDir) };
-  contexts.set(ctx.project, ctx);
-  return ctx;
 }
 
 /**

@@ -1,17 +1,17 @@
 import { existsSync, lstatSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { errorMessage } from '../errors.js';
-import type { Checkpoint } from '../state/documents/checkpoint.js';
-import { CheckpointError } from './checkpoint-error.js';
-import { PROCESS_FILE, displayPath, gitBytes, gitText, ralphGitDir, tempName, underRoot, type RepoContext } from './git-plumbing.js';
-import { captureRepoState, type FileEntry, type OpFile, type RepoState } from './repo-state.js';
+import { errorMessage } from '../../errors.js';
+import type { Checkpoint } from '../../state/documents/checkpoint.js';
+import { CheckpointError } from '../checkpoint-error.js';
+import { PROCESS_FILE, displayPath, gitBytes, gitText, ralphGitDir, tempName, underRoot, type RepoContext } from '../git/git-plumbing.js';
+import { captureRepoState, type FileEntry, type OpFile, type RepoState } from '../capture/repo-state.js';
 import { clearJournal, readJournal, writeJournal, type RollbackJournal } from './rollback-journal.js';
-import { readSnapshot, writeSnapshot, type Snapshot } from './snapshot-commit.js';
+import { readSnapshot, writeSnapshot, type Snapshot } from '../store/snapshot-commit.js';
 import { applyState, emptyApplyReport, type ApplyReport, type AttemptPlace, type RefScope, type StepHook } from './state-apply.js';
-import { diffStates, isSameState } from './state-diff.js';
-import { describeLeftRefs, describeLeftStash, describeMovedRefs } from '../core/rollback-ref-scope.js';
+import { diffStates, isSameState } from '../../core/checkpoint-state-diff.js';
+import { describeLeftRefs, describeLeftStash, describeMovedRefs } from '../../core/rollback-ref-scope.js';
 import { planRollbackScope, type AttemptEnd } from './rollback-scope.js';
-import { StatCache } from './stat-cache.js';
+import { StatCache } from '../capture/stat-cache.js';
 
 /**
  * Lossless rollback of one loop's attempt: first the present — files, index,

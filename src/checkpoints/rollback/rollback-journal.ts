@@ -1,7 +1,7 @@
 import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
-import type { RefMove } from '../core/rollback-ref-scope.js';
-import { ralphGitDir, tempName, type RepoContext } from './git-plumbing.js';
+import type { RefMove } from '../../core/rollback-ref-scope.js';
+import { ralphGitDir, tempName, type RepoContext } from '../git/git-plumbing.js';
 import type { StashChange } from './rollback-scope.js';
 
 /**

@@ -8,9 +8,9 @@ import {
   type ScopedRef,
   type StashEntry,
   type StashPlan,
-} from '../core/rollback-ref-scope.js';
-import { gitText, runGit, type RepoContext } from './git-plumbing.js';
-import type { RefEntry, RepoState } from './repo-state.js';
+} from '../../core/rollback-ref-scope.js';
+import { gitText, runGit, type RepoContext } from '../git/git-plumbing.js';
+import type { RefEntry, RepoState } from '../capture/repo-state.js';
 import { headsSince, readOtherWorktrees } from './worktree-facts.js';
 
 /**

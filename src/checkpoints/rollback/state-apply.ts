@@ -13,15 +13,15 @@ import {
   writeSync,
 } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { indexLockedError } from './checkpoint-error.js';
-import { binary, gitBytes, ralphGitDir, runGit, splitZ, tempName, underRoot, type RepoContext } from './git-plumbing.js';
-import { OP_STATE_NAMES, captureFiles, readHeadFile, readOpState, readRefs, type FileCapture, type RepoState } from './repo-state.js';
-import { SafeTree } from './safe-fs.js';
-import { catBlobs } from './snapshot-commit.js';
-import { RALPH_IDENTITY } from './git.js';
-import { movesStillValid, type RefLeft, type RefMove } from '../core/rollback-ref-scope.js';
+import { indexLockedError } from '../checkpoint-error.js';
+import { binary, gitBytes, ralphGitDir, runGit, splitZ, tempName, underRoot, type RepoContext } from '../git/git-plumbing.js';
+import { OP_STATE_NAMES, captureFiles, readHeadFile, readOpState, readRefs, type FileCapture, type RepoState } from '../capture/repo-state.js';
+import { SafeTree } from '../../infra/safe-fs.js';
+import { catBlobs } from '../store/snapshot-commit.js';
+import { RALPH_IDENTITY } from '../../infra/git.js';
+import { movesStillValid, type RefLeft, type RefMove } from '../../core/rollback-ref-scope.js';
 import type { StashChange } from './rollback-scope.js';
-import type { StatCache } from './stat-cache.js';
+import type { StatCache } from '../capture/stat-cache.js';
 
 /**
  * Makes the repository hold a recorded state: files (bytes, modes, deletions),

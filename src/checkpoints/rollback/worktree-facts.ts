@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import type { RepoContext } from './git-plumbing.js';
+import type { RepoContext } from '../git/git-plumbing.js';
 
 /**
  * What the other worktrees of a repository are doing, read from their git

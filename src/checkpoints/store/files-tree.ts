@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { gitBytes, gitText, keptName, ralphGitDir, type RepoContext } from './git-plumbing.js';
-import { looseObjectStore, type LooseObjectStore } from './loose-objects.js';
-import type { FileEntry } from './repo-state.js';
-import type { StatCache } from './stat-cache.js';
+import { gitBytes, gitText, keptName, ralphGitDir, type RepoContext } from '../git/git-plumbing.js';
+import { looseObjectStore, type LooseObjectStore } from '../git/loose-objects.js';
+import type { FileEntry } from '../capture/repo-state.js';
+import type { StatCache } from '../capture/stat-cache.js';
 import { TreeWriter } from './tree-writer.js';
 
 /**

@@ -2,11 +2,11 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { filesTree } from './files-tree.js';
-import { binary, gitBytes, gitText, ralphGitDir, runGit, splitZ, tempName, worktreeName, type RepoContext } from './git-plumbing.js';
-import { RALPH_IDENTITY } from './git.js';
-import { looseObjectStore, treeContent, type LooseObjectStore } from './loose-objects.js';
-import type { FileEntry, OpFile, RefEntry, RepoState, SubRepo } from './repo-state.js';
-import type { StatCache } from './stat-cache.js';
+import { binary, gitBytes, gitText, ralphGitDir, runGit, splitZ, tempName, worktreeName, type RepoContext } from '../git/git-plumbing.js';
+import { RALPH_IDENTITY } from '../../infra/git.js';
+import { looseObjectStore, treeContent, type LooseObjectStore } from '../git/loose-objects.js';
+import type { FileEntry, OpFile, RefEntry, RepoState, SubRepo } from '../capture/repo-state.js';
+import type { StatCache } from '../capture/stat-cache.js';
 
 /**
  * A RepoState as git objects, and back. The snapshot commit's tree holds the

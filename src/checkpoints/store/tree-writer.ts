@@ -1,5 +1,5 @@
-import { treeContent, type LooseObjectStore } from './loose-objects.js';
-import type { FileEntry } from './repo-state.js';
+import { treeContent, type LooseObjectStore } from '../git/loose-objects.js';
+import type { FileEntry } from '../capture/repo-state.js';
 
 /**
  * The tree objects of a snapshot's files, written by Ralph. Directories are

@@ -1,11 +1,11 @@
 import { chmodSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createCheckpoint, dropCheckpoint, pruneExcessCheckpoints, type Checkpoint } from '../../../src/infra/git-checkpoints.js';
-import { repoContext } from '../../../src/infra/git-plumbing.js';
+import { createCheckpoint, dropCheckpoint, pruneExcessCheckpoints, type Checkpoint } from '../../../src/checkpoints/git-checkpoints.js';
+import { repoContext } from '../../../src/checkpoints/git/git-plumbing.js';
 import { GitWorkspace } from '../../../src/infra/git-workspace.js';
 import { createProcessRunner } from '../../../src/infra/process-runner.js';
-import { readSnapshot } from '../../../src/infra/snapshot-commit.js';
+import { readSnapshot } from '../../../src/checkpoints/store/snapshot-commit.js';
 import { git, gitRepo, writeFiles } from '../../helpers/git-repo.js';
 import { gitCommandsDuring } from '../../helpers/git-trace.js';
 import { tempDir } from '../../helpers/temp-dir.js';

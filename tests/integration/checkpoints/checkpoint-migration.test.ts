@@ -3,7 +3,7 @@ import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createProcessRunner } from '../../../src/infra/process-runner.js';
-import { listCheckpoints, rollbackToCheckpoint } from '../../../src/infra/git-checkpoints.js';
+import { listCheckpoints, rollbackToCheckpoint } from '../../../src/checkpoints/git-checkpoints.js';
 import { GitWorkspace } from '../../../src/infra/git-workspace.js';
 import { git, gitRepo } from '../../helpers/git-repo.js';
 

@@ -9,7 +9,7 @@ import {
   pruneCheckpoints,
   rollbackToCheckpoint,
   type Checkpoint,
-} from '../../../src/infra/git-checkpoints.js';
+} from '../../../src/checkpoints/git-checkpoints.js';
 import { GitWorkspace } from '../../../src/infra/git-workspace.js';
 import { createProgressProbe } from '../../../src/infra/progress-probe.js';
 import { git, gitRepo, writeFiles } from '../../helpers/git-repo.js';

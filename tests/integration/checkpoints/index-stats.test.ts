@@ -1,7 +1,7 @@
 import { lstatSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readIndexStats, readIndexStatsOf, statKey } from '../../../src/infra/index-stats.js';
+import { readIndexStats, readIndexStatsOf, statKey } from '../../../src/checkpoints/capture/index-stats.js';
 import { git, gitRepo } from '../../helpers/git-repo.js';
 
 /** The index reader agrees with git on every index version git writes, and skips what git does not check. */

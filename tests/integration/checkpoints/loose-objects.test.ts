@@ -2,12 +2,12 @@ import { execFileSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createCheckpoint } from '../../../src/infra/git-checkpoints.js';
+import { createCheckpoint } from '../../../src/checkpoints/git-checkpoints.js';
 import { GitWorkspace } from '../../../src/infra/git-workspace.js';
-import { LooseObjectStore, looseObjectStore, treeContent } from '../../../src/infra/loose-objects.js';
+import { LooseObjectStore, looseObjectStore, treeContent } from '../../../src/checkpoints/git/loose-objects.js';
 import { createProcessRunner } from '../../../src/infra/process-runner.js';
-import type { FileEntry } from '../../../src/infra/repo-state.js';
-import { TreeWriter } from '../../../src/infra/tree-writer.js';
+import type { FileEntry } from '../../../src/checkpoints/capture/repo-state.js';
+import { TreeWriter } from '../../../src/checkpoints/store/tree-writer.js';
 import { git, gitRepo, writeFiles } from '../../helpers/git-repo.js';
 
 /**

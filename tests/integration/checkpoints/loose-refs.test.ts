@@ -1,8 +1,8 @@
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { repoContext, type RepoContext } from '../../../src/infra/git-plumbing.js';
-import { createRalphRef, deleteRalphRef } from '../../../src/infra/loose-refs.js';
+import { repoContext, type RepoContext } from '../../../src/checkpoints/git/git-plumbing.js';
+import { createRalphRef, deleteRalphRef } from '../../../src/checkpoints/git/loose-refs.js';
 import { git, gitRepo } from '../../helpers/git-repo.js';
 
 /**

@@ -2,9 +2,9 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { repoContext, ralphGitDir, type RepoContext } from '../../../src/infra/git-plumbing.js';
-import { captureFiles } from '../../../src/infra/repo-state.js';
-import { StatCache } from '../../../src/infra/stat-cache.js';
+import { repoContext, ralphGitDir, type RepoContext } from '../../../src/checkpoints/git/git-plumbing.js';
+import { captureFiles } from '../../../src/checkpoints/capture/repo-state.js';
+import { StatCache } from '../../../src/checkpoints/capture/stat-cache.js';
 import { git, gitRepo, writeFiles } from '../../helpers/git-repo.js';
 
 async function contextOf(dir: string): Promise<RepoContext> {

@@ -3,7 +3,7 @@ import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createProcessRunner } from '../../../src/infra/process-runner.js';
-import { createCheckpoint, prepareProjectRepository, rollbackToCheckpoint, type Checkpoint } from '../../../src/infra/git-checkpoints.js';
+import { createCheckpoint, prepareProjectRepository, rollbackToCheckpoint, type Checkpoint } from '../../../src/checkpoints/git-checkpoints.js';
 import { GitWorkspace } from '../../../src/infra/git-workspace.js';
 import { git, gitRepo } from '../../helpers/git-repo.js';
 import { fingerprint } from '../../helpers/repo-fingerprint.js';
@@ -15,7 +15,7 @@ import { fingerprint } from '../../helpers/repo-fingerprint.js';
  */
 
 const JOURNAL = ['.git', 'ralph', 'rollback-journal.json'];
-const DIST = resolve(__dirname, '../../../dist/infra/git-checkpoints.js');
+const DIST = resolve(__dirname, '../../../dist/checkpoints/git-checkpoints.js');
 
 function workspace(dir: string): GitWorkspace {
   return new GitWorkspace(dir, createProcessRunner());

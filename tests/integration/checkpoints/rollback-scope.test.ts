@@ -10,7 +10,7 @@ import {
   readAttemptEnd,
   rollbackToCheckpoint,
   type Checkpoint,
-} from '../../../src/infra/git-checkpoints.js';
+} from '../../../src/checkpoints/git-checkpoints.js';
 import { GitWorkspace } from '../../../src/infra/git-workspace.js';
 import { git, gitRepo } from '../../helpers/git-repo.js';
 import { fingerprint } from '../../helpers/repo-fingerprint.js';
@@ -26,7 +26,7 @@ import { tempDir } from '../../helpers/temp-dir.js';
  */
 
 const JOURNAL = ['.git', 'ralph', 'rollback-journal.json'];
-const DIST = resolve(__dirname, '../../../dist/infra/git-checkpoints.js');
+const DIST = resolve(__dirname, '../../../dist/checkpoints/git-checkpoints.js');
 
 function ws(dir: string): GitWorkspace {
   return new GitWorkspace(dir, createProcessRunner());

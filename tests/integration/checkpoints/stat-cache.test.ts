@@ -1,8 +1,8 @@
 import { lstatSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { statKey } from '../../../src/infra/index-stats.js';
-import { StatCache } from '../../../src/infra/stat-cache.js';
+import { statKey } from '../../../src/checkpoints/capture/index-stats.js';
+import { StatCache } from '../../../src/checkpoints/capture/stat-cache.js';
 import { tempDir } from '../../helpers/temp-dir.js';
 
 const LATER = Date.now() + 60_000;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseTrackedListing } from '../../../src/infra/tracked-listing.js';
+import { parseTrackedListing } from '../../../src/checkpoints/capture/tracked-listing.js';
 
 const A = 'a'.repeat(40);
 const B = 'b'.repeat(40);
