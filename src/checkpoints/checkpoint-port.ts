@@ -3,7 +3,15 @@ import { join } from 'node:path';
 import type { CheckpointPort } from '../engine/ports.js';
 import type { GitWorkspace } from '../infra/git-workspace.js';
 import type { Clock } from '../ports.js';
-import { createCheckpoint, dropCheckpoint, pruneExcessCheckpoints, readAttemptEnd, rollbackToCheckpoint, type AttemptEnd, type Checkpoint } from './git-checkpoints.js';
+import {
+  createCheckpoint,
+  dropCheckpoint,
+  pruneExcessCheckpoints,
+  readAttemptEnd,
+  rollbackToCheckpoint,
+  type AttemptEnd,
+  type Checkpoint,
+} from './git-checkpoints.js';
 
 const INDEX_LOCK_WAIT_MS = 2000;
 const INDEX_LOCK_POLL_MS = 100;
@@ -83,4 +91,3 @@ export function createCheckpointPort(ws: GitWorkspace, options: CheckpointPortOp
     },
   };
 }
-

@@ -37,4 +37,3 @@ export async function repoContext(project: string): Promise<RepoContext | null> 
   contexts.set(ctx.project, ctx);
   return ctx;
 }
-

@@ -60,7 +60,9 @@ export async function createGate(config: RalphConfig, origins: Record<ConfigFiel
       if (result.stoppedProcesses) ctx.logger.info(`Stopped what the verify command left running: ${result.stoppedProcesses.join(', ')}`);
       return result;
     },
-    ...(withCheckpoints ? { checkpoints: createCheckpointPort(ws, { clock: ctx.io.clock, warn, protect: (label, work) => ctx.exitGuard.protect(label, work) }) } : {}),
+    ...(withCheckpoints
+      ? { checkpoints: createCheckpointPort(ws, { clock: ctx.io.clock, warn, protect: (label, work) => ctx.exitGuard.protect(label, work) }) }
+      : {}),
     keepCheckpoints: config.backup ? Math.max(settings.checkpointKeep, 50) : settings.checkpointKeep,
     keepPassed: config.backup,
     store: { load: () => ctx.store.loadGate(), save: (s) => ctx.store.saveGate(s), takeAction: () => ctx.store.takeGateAction() },
