@@ -6,12 +6,13 @@ import { migrateStashCheckpoints } from './checkpoint-migration.js';
 import { gitBytes, gitText, ralphGitDir, repoContext, runGit, tempName, worktreeName, type RepoContext } from './git/git-plumbing.js';
 import { ATTEMPT_REF_PREFIX, finishInterruptedRollback, removeLeftovers, rollbackWith, type RollbackResult } from './rollback/git-rollback.js';
 import type { GitWorkspace } from '../infra/git-workspace.js';
-import { createRalphRef, deleteRalphRef } from './git/loose-refs.js';
+import { objectWriter, withObjectWriter } from './git/object-writer.js';
 import { refsAtMost } from './git/ref-files.js';
 import { captureRepoState, readRefsAgain, readStashLog, type RepoState } from './capture/repo-state.js';
 import type { AttemptEnd } from './rollback/rollback-scope.js';
 import { PREFIX_TRAILER, trailers, WORKTREE_TRAILER, writeSnapshot } from './store/snapshot-commit.js';
 import { StatCache } from './capture/stat-cache.js';
+import { forgetKeptTrees } from './store/files-tree.js';
 
 /**
  * Checkpoints: snapshot commits under Ralph's own refs,
@@ -44,10 +45,12 @@ const noWarn: Warn = () => undefined;
 export async function prepareRepository(ctx: RepoContext, warn: Warn, options: { write: boolean } = { write: true }): Promise<void> {
   checkStateDir(ctx);
   removeLeftovers(ctx);
-  const resumed = await finishInterruptedRollback(ctx, options);
-  if (resumed.message) warn(resumed.message);
-  const moved = await migrateStashCheckpoints(ctx);
-  if (moved.message) warn(moved.message);
+  await withObjectWriter(ctx, async (scoped) => {
+    const resumed = await finishInterruptedRollback(scoped, options);
+    if (resumed.message) warn(resumed.message);
+    const moved = await migrateStashCheckpoints(scoped);
+    if (moved.message) warn(moved.message);
+  });
 }
 
 /** `write: false` for listings: an interrupted rollback is only mentioned, the work tree is never written. */
@@ -114,7 +117,7 @@ function uniqueId(base: string, taken: ReadonlySet<string>): string {
   for (let n = 2; ; n += 1) if (!taken.has(`${base}-${n}`)) return `${base}-${n}`;
 }
 
-const MISSING_OBJECT = /missing|invalid object|not a valid object|bad object|unable to read/i;
+const MISSING_OBJECT = /missing|invalid object|not a valid object|bad object|unable to read|is unavailable/i;
 
 async function snapshotNow(ctx: RepoContext, options: CreateCheckpointOptions): Promise<{ checkpoint: Checkpoint; cache: StatCache }> {
   const loop = Math.max(0, Math.floor(options.loop));
@@ -124,6 +127,8 @@ async function snapshotNow(ctx: RepoContext, options: CreateCheckpointOptions): 
     const cache = StatCache.load(ralphGitDir(ctx));
     if (round > 0) cache.clear();
     try {
+      // git's start overlaps the capture below.
+      objectWriter(ctx).startRefUpdate(`ralph: ${message}`);
       const ralphRefs: string[] = [];
       const state = await captureRepoState(ctx, cache, [], ralphRefs);
       const taken = new Set(ralphRefs.filter((r) => r.startsWith(CHECKPOINT_REF_PREFIX)).map((r) => r.slice(CHECKPOINT_REF_PREFIX.length)));
@@ -145,11 +150,14 @@ async function snapshotNow(ctx: RepoContext, options: CreateCheckpointOptions): 
         options.now,
       );
       const ref = `${CHECKPOINT_REF_PREFIX}${id}`;
-      if (!createRalphRef(ctx, ref, commit)) await gitBytes(['update-ref', '-m', `ralph: ${message}`, ref, commit, ''], { cwd: ctx.root });
+      await objectWriter(ctx).createRef(ref, commit, `ralph: ${message}`);
       return { checkpoint: { id, loop, message, createdAt, ...headFacts(state), commit }, cache };
     } catch (error) {
       // A cached id whose object was pruned since: hash everything again, once.
-      if (round === 0 && !(error instanceof CheckpointError) && MISSING_OBJECT.test(errorMessage(error))) continue;
+      if (round === 0 && !(error instanceof CheckpointError) && MISSING_OBJECT.test(errorMessage(error))) {
+        forgetKeptTrees(ctx);
+        continue;
+      }
       throw error;
     }
   }
@@ -159,7 +167,7 @@ export async function createCheckpoint(ws: GitWorkspace, options: CreateCheckpoi
   try {
     const ctx = await context(ws, options.warn ?? noWarn);
     if (!ctx) return NOT_REPO;
-    const { checkpoint, cache } = await snapshotNow(ctx, options);
+    const { checkpoint, cache } = await withObjectWriter(ctx, (scoped) => snapshotNow(scoped, options));
     cache.save(Date.now(), tempName('cache'));
     return { ok: true, checkpoint };
   } catch (error) {
@@ -269,7 +277,6 @@ export async function dropCheckpoint(
     const id = typeof checkpoint === 'string' ? checkpoint : checkpoint.id;
     const ref = `${CHECKPOINT_REF_PREFIX}${id}`;
     if (typeof checkpoint !== 'string') {
-      if (deleteRalphRef(ctx, ref, checkpoint.commit)) return { ok: true, dropped: true };
       // One call: deleting with the expected value fails when the ref is already gone.
       const result = await runGit(['update-ref', '-d', ref, checkpoint.commit], { cwd: ctx.root });
       if (result.code === 0) return { ok: true, dropped: true };
@@ -335,7 +342,7 @@ export async function rollbackToCheckpoint(
   }
   if (!ctx) return NOT_REPO;
   const { attemptEnd, ...rest } = options;
-  return rollbackWith(ctx, cp, { ...rest, ...(attemptEnd ? { attemptEnd } : {}) });
+  return withObjectWriter(ctx, (scoped) => rollbackWith(scoped, cp, { ...rest, ...(attemptEnd ? { attemptEnd } : {}) }));
 }
 
 /** The checkpoint `id` names: exactly, as the only id it starts, or by a commit prefix of 7+ characters. */

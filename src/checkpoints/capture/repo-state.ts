@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { indexLockedError } from '../checkpoint-error.js';
 import { isRalphStatePath } from '../ralph-state-paths.js';
 import { gitBytes, gitText, runGit, splitZ, underRoot, type RepoContext } from '../git/git-plumbing.js';
-import { hashBlob, hashFiles } from './content-blobs.js';
+import { hashFiles, storeBlobs } from './content-blobs.js';
 import { readIndexStatsOf, statKey } from './index-stats.js';
 import { looseRalphRefs, refFilesFingerprint } from '../git/ref-files.js';
 import { parseTrackedListing } from './tracked-listing.js';
@@ -321,8 +321,11 @@ export async function captureFiles(ctx: RepoContext, cache: StatCache, extraPath
   for (const path of tracked) consider(path);
   for (const path of others) consider(path);
   const [oids, linkOids] = await Promise.all([
-    hashFiles(ctx, toHash, stats),
-    Promise.all(links.map((path) => hashBlob(ctx, readlinkSync(underRoot(cwd, path), { encoding: 'buffer' })))),
+    hashFiles(ctx, toHash),
+    storeBlobs(
+      ctx,
+      links.map((path) => readlinkSync(underRoot(cwd, path), { encoding: 'buffer' })),
+    ),
   ]);
   const record = (path: string, oid: string): void => {
     const st = stats.get(path) as BigIntStats;

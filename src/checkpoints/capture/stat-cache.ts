@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, type BigIntStats } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync, type BigIntStats } from 'node:fs';
 import { statKey } from './index-stats.js';
 import { join } from 'node:path';
 import type { FileEntry } from './repo-state.js';
@@ -54,17 +54,10 @@ export interface FilesObjects {
 interface LastWritten {
   files?: { prefix: string; files: ReadonlyMap<string, FileEntry>; objects: FilesObjects };
   indexTree?: { index: Buffer; tree: string | null };
-  /** The private index file that holds the files of the last tree written, with those files. */
-  filesIndex?: { prefix: string; file: string; files: ReadonlyMap<string, FileEntry> };
   /** Blob contents by their name in the data tree (the raw index is the large one). */
   blobs?: ReadonlyMap<string, { content: Buffer; oid: string }>;
 }
 const lastWritten = new Map<string, LastWritten>();
-
-function removeIndexFile(file: string): void {
-  rmSync(file, { force: true });
-  rmSync(`${file}.lock`, { force: true });
-}
 
 function sameFiles(a: ReadonlyMap<string, FileEntry>, b: ReadonlyMap<string, FileEntry>): boolean {
   if (a === b) return true;
@@ -182,28 +175,8 @@ export class StatCache {
     lastWritten.set(this.path, { ...lastWritten.get(this.path), blobs });
   }
 
-  /** The private index file kept from the last files tree written for `prefix`, and the files it holds. */
-  keptFilesIndex(prefix: string): { file: string; files: ReadonlyMap<string, FileEntry> } | undefined {
-    const kept = lastWritten.get(this.path)?.filesIndex;
-    return kept && kept.prefix === prefix ? kept : undefined;
-  }
-
-  keepFilesIndex(prefix: string, file: string, files: ReadonlyMap<string, FileEntry>): void {
-    const old = lastWritten.get(this.path)?.filesIndex;
-    if (old && old.file !== file) removeIndexFile(old.file);
-    lastWritten.set(this.path, { ...lastWritten.get(this.path), filesIndex: { prefix, file, files } });
-  }
-
-  forgetFilesIndex(): void {
-    const last = lastWritten.get(this.path);
-    if (!last?.filesIndex) return;
-    removeIndexFile(last.filesIndex.file);
-    lastWritten.set(this.path, { ...last, filesIndex: undefined });
-  }
-
   /** Forgets everything (after git reported a missing object the cache pointed at). */
   clear(): void {
-    this.forgetFilesIndex();
     lastWritten.delete(this.path);
     this.treesChanged = true;
     this.entries = new Map();

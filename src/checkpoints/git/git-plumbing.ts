@@ -108,11 +108,5 @@ export function tempName(kind: string): string {
   return `tmp-${process.pid}-${Date.now().toString(36)}-${tmpCounter}-${kind}`;
 }
 
-/** A name for a file this process keeps in Ralph's git-dir area while it runs (removed at the next start once the process is gone). */
-export function keptName(kind: string): string {
-  tmpCounter += 1;
-  return `kept-${process.pid}-${Date.now().toString(36)}-${tmpCounter}-${kind}`;
-}
-
-/** The process that made a file named by tempName or keptName. */
+/** The process that made a file named by tempName (or kept a private index, as older versions did). */
 export const PROCESS_FILE = /^(?:tmp|kept)-(\d+)-/;

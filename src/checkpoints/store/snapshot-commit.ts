@@ -3,8 +3,7 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { filesTree } from './files-tree.js';
 import { binary, gitBytes, gitText, ralphGitDir, runGit, splitZ, tempName, worktreeName, type RepoContext } from '../git/git-plumbing.js';
-import { RALPH_IDENTITY } from '../../infra/git.js';
-import { looseObjectStore, treeContent, type LooseObjectStore } from '../git/loose-objects.js';
+import { objectWriter, type TreeEntry } from '../git/object-writer.js';
 import type { FileEntry, OpFile, RefEntry, RepoState, SubRepo } from '../capture/repo-state.js';
 import type { StatCache } from '../capture/stat-cache.js';
 
@@ -63,56 +62,22 @@ function unb64(text: string): string {
   return Buffer.from(text, 'base64').toString('latin1');
 }
 
-/** The commit `git commit-tree` writes with Ralph's identity and date (duplicate parents left out, as it does). */
-function commitContent(tree: string, parents: readonly string[], message: string, now: number): Buffer {
-  const who = `${RALPH_IDENTITY.name} <${RALPH_IDENTITY.email}> ${Math.floor(now / 1000)} +0000`;
-  const lines = [`tree ${tree}`, ...[...new Set(parents)].map((p) => `parent ${p}`), `author ${who}`, `committer ${who}`, '', ''];
-  return Buffer.from(lines.join('\n') + message, 'utf8');
-}
-
 async function commitTree(ctx: RepoContext, tree: string, parents: readonly string[], message: string, now: number): Promise<string> {
-  const store = looseObjectStore(ctx);
-  if (store) return store.write('commit', commitContent(tree, parents, message, now));
-  const args = ['commit-tree', tree, ...parents.flatMap((p) => ['-p', p])];
-  return (await gitText(args, { cwd: ctx.root, input: message, identity: RALPH_IDENTITY, at: now })).trim();
-}
-
-/** Whether an object a cache remembers may be used again: where Ralph writes objects it checks they are still stored; git's own calls check for themselves. */
-function stillStored(store: LooseObjectStore | null, oid: string): boolean {
-  return store === null || store.has(oid);
-}
-
-/** The index's blob ids as a set, made once per listing (an unchanged listing gives back the same list). */
-const indexObjectSets = new WeakMap<readonly string[], ReadonlySet<string>>();
-function indexObjectSet(objects: readonly string[]): ReadonlySet<string> {
-  let set = indexObjectSets.get(objects);
-  if (!set) {
-    set = new Set(objects);
-    indexObjectSets.set(objects, set);
-  }
-  return set;
+  return objectWriter(ctx).writeCommit(tree, parents, message, now);
 }
 
 /**
  * Trees and blobs are remembered by a digest of their input: an unchanged
- * index or mode list (the common case between iterations) costs no git call.
- * The objects stay in the store because the last checkpoint refers to them.
+ * index or mode list (the common case between iterations) costs no request to
+ * git. A remembered id whose object was pruned since is found out by git: the
+ * tree or commit that names it is refused, and the checkpoint starts over
+ * without its caches.
  */
-async function mktree(ctx: RepoContext, entries: readonly string[], cache: StatCache): Promise<string> {
-  const store = looseObjectStore(ctx);
-  if (store) {
-    const parsed = entries.map((e) => {
-      const tab = e.indexOf('\t');
-      const [mode = '', , oid = ''] = e.slice(0, tab).split(' ');
-      return { mode: mode.replace(/^0+/, ''), oid, name: e.slice(tab + 1) };
-    });
-    return store.write('tree', treeContent(parsed));
-  }
-  const input = Buffer.from(entries.map((e) => `${e}\0`).join(''), 'latin1');
-  const digest = `tree:${sha1(input)}`;
+async function mktree(ctx: RepoContext, entries: readonly TreeEntry[], cache: StatCache): Promise<string> {
+  const digest = `tree:${sha1(entries.map((e) => `${e.mode} ${e.oid}\t${e.name}\0`).join(''))}`;
   const known = cache.tree(digest);
   if (known) return known;
-  const tree = (await gitText(['mktree', '-z', '--missing'], { cwd: ctx.root, input })).trim();
+  const tree = await objectWriter(ctx).writeTree(entries);
   cache.rememberTree(digest, tree);
   return tree;
 }
@@ -120,16 +85,11 @@ async function mktree(ctx: RepoContext, entries: readonly string[], cache: StatC
 async function writeBlobs(ctx: RepoContext, blobs: readonly (readonly [string, Buffer])[], cache: StatCache): Promise<Map<string, string>> {
   const result = new Map<string, string>();
   const missing: (readonly [string, Buffer, string])[] = [];
-  const store = looseObjectStore(ctx);
   for (const [name, content] of blobs) {
     // Comparing with the bytes written last time is cheaper than digesting them (the index is large).
     const again = cache.writtenBlob(name, content);
-    if (again && stillStored(store, again)) {
+    if (again) {
       result.set(name, again);
-      continue;
-    }
-    if (store) {
-      result.set(name, store.write('blob', content));
       continue;
     }
     const digest = `blob:${sha1(content)}`;
@@ -137,21 +97,11 @@ async function writeBlobs(ctx: RepoContext, blobs: readonly (readonly [string, B
     if (known) result.set(name, known);
     else missing.push([name, content, digest]);
   }
-  if (missing.length > 0) {
-    const dir = join(ralphGitDir(ctx), tempName('blobs'));
-    mkdirSync(dir, { recursive: true });
-    try {
-      missing.forEach(([, content], i) => writeFileSync(join(dir, String(i)), content));
-      const input = missing.map((_, i) => join(dir, String(i))).join('\n') + '\n';
-      const oids = (await gitText(['hash-object', '-w', '--no-filters', '--stdin-paths'], { cwd: ctx.root, input })).trim().split('\n');
-      missing.forEach(([name, , digest], i) => {
-        result.set(name, oids[i] as string);
-        cache.rememberTree(digest, oids[i] as string);
-      });
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
-  }
+  const oids = await objectWriter(ctx).writeBlobs(missing.map(([, content]) => content));
+  missing.forEach(([name, , digest], i) => {
+    result.set(name, oids[i] as string);
+    cache.rememberTree(digest, oids[i] as string);
+  });
   cache.rememberWrittenBlobs(new Map(blobs.map(([name, content]) => [name, { content, oid: result.get(name) as string }])));
   return result;
 }
@@ -195,18 +145,13 @@ async function treeOfIndexCopy(ctx: RepoContext, index: Buffer): Promise<string 
 async function indexObjectsTree(ctx: RepoContext, state: RepoState, cache: StatCache): Promise<string | null> {
   if (!state.index) return null;
   const known = cache.writtenIndexTree(state.index);
-  if (known !== undefined && (known === null || stillStored(looseObjectStore(ctx), known))) return known;
+  if (known !== undefined) return known;
   let tree = await treeOfIndexCopy(ctx, state.index);
   if (tree === null) {
     const objects = state.indexObjects.filter((o) => o !== EMPTY_BLOB);
-    tree =
-      objects.length === 0
-        ? null
-        : await mktree(
-            ctx,
-            objects.map((o) => `100644 blob ${o}\t${o}`),
-            cache,
-          );
+    // Not checked by git (--missing): an index may name a blob that is not stored, and a tree of it still keeps the others.
+    const listing = Buffer.from(objects.map((o) => `100644 blob ${o}\t${o}\0`).join(''), 'latin1');
+    tree = objects.length === 0 ? null : (await gitText(['mktree', '-z', '--missing'], { cwd: ctx.root, input: listing })).trim();
   }
   cache.rememberWrittenIndexTree(state.index, tree);
   return tree;
@@ -223,7 +168,7 @@ async function indexObjectsTree(ctx: RepoContext, state: RepoState, cache: StatC
 async function dataCommitOf(ctx: RepoContext, dataTree: string, kind: SnapshotInfo['kind'], cache: StatCache, now: number): Promise<string> {
   const key = `data-commit:${kind}:${dataTree}`;
   const known = cache.tree(key);
-  if (known && stillStored(looseObjectStore(ctx), known)) return known;
+  if (known) return known;
   const commit = await commitTree(ctx, dataTree, [], `ralph ${kind} data\n`, now);
   cache.rememberTree(key, commit);
   return commit;
@@ -246,26 +191,24 @@ export async function writeSnapshot(ctx: RepoContext, state: RepoState, info: Sn
     opState: state.opState?.map((f) => ({ path: f.path, perm: f.perm, content: f.content ? f.content.toString('base64') : null })) ?? null,
   };
   // The files as the last snapshot wrote them need neither their tree nor their permission listing again.
-  const store = looseObjectStore(ctx);
-  const last = cache.writtenFiles(ctx.prefix, state.files);
-  const written = last && stillStored(store, last.tree) && stillStored(store, last.perms) ? last : undefined;
+  const written = cache.writtenFiles(ctx.prefix, state.files);
   const blobs: [string, Buffer][] = [['ralph-snapshot.json', Buffer.from(`${JSON.stringify(data, null, 1)}\n`)]];
   if (!written) blobs.push(['perms', permsListing(state.files)]);
   blobs.push(['empty-dirs', Buffer.from((state.emptyDirs ?? []).map((d) => `${d}\0`).join(''), 'latin1')]);
   if (state.index) blobs.push(['index', state.index]);
   if (state.stashLog) blobs.push(['stash-log', state.stashLog]);
   const [tree, blobIds, objectsTree] = await Promise.all([
-    written?.tree ?? filesTree(ctx, state.files, cache, indexObjectSet(state.indexObjects)),
+    written?.tree ?? filesTree(ctx, state.files),
     writeBlobs(ctx, blobs, cache),
     indexObjectsTree(ctx, state, cache),
   ]);
   const perms = written?.perms ?? (blobIds.get('perms') as string);
   if (!written) cache.rememberWrittenFiles(ctx.prefix, state.files, { tree, perms });
-  const dataEntries = DATA_BLOBS.flatMap((name) => {
+  const dataEntries: TreeEntry[] = DATA_BLOBS.flatMap((name) => {
     const oid = name === 'perms' ? perms : blobIds.get(name);
-    return oid ? [`100644 blob ${oid}\t${name}`] : [];
+    return oid ? [{ mode: '100644', oid, name }] : [];
   });
-  if (objectsTree) dataEntries.push(`040000 tree ${objectsTree}\tindex-objects`);
+  if (objectsTree) dataEntries.push({ mode: '40000', oid: objectsTree, name: 'index-objects' });
   const dataTree = await mktree(ctx, dataEntries, cache);
   const marker = info.kind === 'checkpoint' ? 'Ralph-Checkpoint' : 'Ralph-Attempt';
   const dataCommit = await dataCommitOf(ctx, dataTree, info.kind, cache, now);

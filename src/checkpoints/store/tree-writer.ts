@@ -1,13 +1,15 @@
-import { treeContent, type LooseObjectStore } from '../git/loose-objects.js';
 import type { FileEntry } from '../capture/repo-state.js';
+import type { GitObjectWriter } from '../git/object-writer.js';
 
 /**
- * The tree objects of a snapshot's files, written by Ralph. Directories are
- * kept between snapshots with their entries and tree ids, so the next
+ * The tree objects of a snapshot's files, handed to git's mktree. Directories
+ * are kept between snapshots with their entries and tree ids, so the next
  * snapshot writes only the trees of the directories where something changed
  * (and their parents up to the top), as git's cached index trees would let
- * write-tree do. A kept tree id is used again only while its object is still
- * stored; one pruned since is written again.
+ * write-tree do. Git checks every entry of a tree it writes; a kept id whose
+ * object was pruned since makes it refuse, and the snapshot then starts over
+ * with a new TreeWriter (a top tree that is still stored keeps everything
+ * below it: git prunes nothing reachable from a recent object).
  */
 
 const DIR_MODE = '40000';
@@ -41,7 +43,6 @@ export class TreeWriter {
   private top = '';
 
   constructor(
-    private readonly store: LooseObjectStore,
     /** The project's place in the repository ('' or ending in '/'), as a binary string. */
     private readonly prefix: string,
   ) {}
@@ -83,7 +84,7 @@ export class TreeWriter {
   }
 
   /** Brings the kept directories to `files` (binary paths relative to the project) and writes what changed; returns the top tree's id. */
-  write(files: ReadonlyMap<string, FileEntry>): string {
+  async write(objects: GitObjectWriter, files: ReadonlyMap<string, FileEntry>): Promise<string> {
     const before = this.files;
     // Removals first: a file may take the name of a directory that went, and the other way round.
     for (const path of before.keys()) if (!files.has(path)) this.remove(path);
@@ -92,19 +93,13 @@ export class TreeWriter {
       if (!old || old.mode !== entry.mode || old.oid !== entry.oid) this.add(path, entry);
     }
     this.files = files;
-    // Trees kept from earlier snapshots must still exist; a pruned one is written again.
-    if (this.top === '' || !this.store.has(this.top)) this.markDirty('');
-    for (const [dir, entries] of this.dirs) {
-      for (const [name, entry] of entries) {
-        if (entry.mode === DIR_MODE && entry.oid !== '' && !this.store.has(entry.oid)) this.markDirty(dir === '' ? name : `${dir}/${name}`);
-      }
-    }
-    for (const dir of [...this.dirty].sort((a, b) => depthOf(b) - depthOf(a))) this.writeDir(dir);
+    if (this.top === '') this.markDirty('');
+    for (const dir of [...this.dirty].sort((a, b) => depthOf(b) - depthOf(a))) await this.writeDir(objects, dir);
     this.dirty.clear();
     return this.top;
   }
 
-  private writeDir(dir: string): void {
+  private async writeDir(objects: GitObjectWriter, dir: string): Promise<void> {
     const entries = this.dirs.get(dir);
     if (!entries) return;
     const parent = dir === '' ? undefined : this.dirs.get(parentOf(dir));
@@ -114,7 +109,7 @@ export class TreeWriter {
       if (parent?.get(nameIn(dir))?.mode === DIR_MODE) parent.delete(nameIn(dir));
       return;
     }
-    const oid = this.store.write('tree', treeContent([...entries].map(([name, e]) => ({ name, mode: e.mode, oid: e.oid }))));
+    const oid = await objects.writeTree([...entries].map(([name, e]) => ({ name, mode: e.mode, oid: e.oid })));
     if (dir === '') this.top = oid;
     else parent?.set(nameIn(dir), { mode: DIR_MODE, oid });
   }

@@ -79,7 +79,7 @@ describe('rollback journal', () => {
       agentEdits(dir, 300);
       const script = `
         const { createCheckpoint, rollbackToCheckpoint } = await import(${JSON.stringify(DIST)});
-        const { GitWorkspace } = await import(${JSON.stringify(DIST.replace('git-checkpoints.js', 'git-workspace.js'))});
+        const { GitWorkspace } = await import(${JSON.stringify(DIST.replace('checkpoints/git-checkpoints.js', 'infra/git-workspace.js'))});
         const cp = JSON.parse(process.argv[1]);
         const ws = new GitWorkspace(process.cwd(), null);
         const r = await rollbackToCheckpoint(ws, cp, { attemptLabel: 'killed' });

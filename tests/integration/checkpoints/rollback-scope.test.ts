@@ -278,7 +278,7 @@ describe('an interrupted rollback and later work', () => {
   async function killMidRollback(dir: string, cp: Checkpoint, step = 'written'): Promise<boolean> {
     const script = `
       const { rollbackToCheckpoint } = await import(${JSON.stringify(DIST)});
-      const { GitWorkspace } = await import(${JSON.stringify(DIST.replace('git-checkpoints.js', 'git-workspace.js'))});
+      const { GitWorkspace } = await import(${JSON.stringify(DIST.replace('checkpoints/git-checkpoints.js', 'infra/git-workspace.js'))});
       const cp = JSON.parse(process.argv[1]);
       await rollbackToCheckpoint(new GitWorkspace(process.cwd(), null), cp, {
         attemptLabel: 'killed',
