@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createCheckpoint, dropCheckpoint } from '../../../src/checkpoints/git-checkpoints.js';
@@ -39,6 +39,22 @@ function gitTree(dir: string, files: ReadonlyMap<string, FileEntry>, prefix = ''
   }
 }
 
+/** The git processes this test process started that are still there (Linux's /proc). */
+function gitChildren(): string[] {
+  return readdirSync('/proc')
+    .filter((name) => /^\d+$/.test(name))
+    .flatMap((pid) => {
+      try {
+        const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+        const comm = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+        const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+        return ppid === process.pid && comm === 'git' ? [pid] : [];
+      } catch {
+        return [];
+      }
+    });
+}
+
 describe('the object writer', () => {
   it('stores blobs from files and from bytes as git does, and its batch commands end with it', async () => {
     const dir = gitRepo();
@@ -54,17 +70,27 @@ describe('the object writer', () => {
       gitWithInput(dir, ['hash-object', '--stdin'], 'three\n'),
       gitWithInput(dir, ['hash-object', '--stdin'], Buffer.from([0, 255, 10])),
     ]);
+    expect(gitChildren()).toEqual([]);
     for (const id of ids) expect(git(dir, 'cat-file', '-t', id).trim()).toBe('blob');
     // No temporary file is left in Ralph's area of the git dir.
     expect(readdirSync(join(dir, '.git', 'ralph')).filter((name) => name.startsWith('tmp-'))).toEqual([]);
     git(dir, 'fsck', '--strict', '--no-dangling');
   });
 
-  it('is used only inside withObjectWriter, and a request git refuses fails with what git said', async () => {
+  it('is used only inside withObjectWriter, a request git refuses fails with what git said, and an error ends every batch command', async () => {
     const ctx = await contextOf(gitRepo());
     expect(() => objectWriter(ctx)).toThrow(/withObjectWriter/);
     const refused = withObjectWriter(ctx, (scoped) => objectWriter(scoped).writeTree([{ mode: '100644', name: 'gone', oid: '1'.repeat(40) }]));
     await expect(refused).rejects.toThrow(/git mktree failed: .*is unavailable/);
+    // A writer whose work failed midway has ended its batch commands too.
+    const failed = withObjectWriter(ctx, async (scoped) => {
+      const writer = objectWriter(scoped);
+      writer.startRefUpdate('test');
+      await writer.hashPaths(['.git/HEAD']);
+      throw new Error('the checkpoint failed');
+    });
+    await expect(failed).rejects.toThrow('the checkpoint failed');
+    expect(gitChildren()).toEqual([]);
   });
 
   it("honours the repository's settings wherever they are set: an included file asking for shared permissions", async () => {
