@@ -3,10 +3,11 @@ import { ExitCode, RalphError, errorMessage } from '../errors.js';
 import { CheckpointError, checkpointFailure, type CheckpointFailure } from './checkpoint-error.js';
 import type { Checkpoint } from '../state/documents/checkpoint.js';
 import { migrateStashCheckpoints } from './checkpoint-migration.js';
-import { gitBytes, gitText, ralphGitDir, repoContext, runGit, tempName, worktreeName, type RepoContext } from './git/git-plumbing.js';
+import { gitBytes, gitText, ralphGitDir, repoContext, tempName, worktreeName, type RepoContext } from './git/git-plumbing.js';
 import { ATTEMPT_REF_PREFIX, finishInterruptedRollback, removeLeftovers, rollbackWith, type RollbackResult } from './rollback/git-rollback.js';
 import type { GitWorkspace } from '../infra/git-workspace.js';
-import { objectWriter, withObjectWriter } from './git/object-writer.js';
+import { withObjectWriter } from './git/object-writer.js';
+import { fileRefs, type RalphRefWriter } from './git/ralph-refs.js';
 import { refsAtMost } from './git/ref-files.js';
 import { captureRepoState, readRefsAgain, readStashLog, type RepoState } from './capture/repo-state.js';
 import type { AttemptEnd } from './rollback/rollback-scope.js';
@@ -117,6 +118,9 @@ function uniqueId(base: string, taken: ReadonlySet<string>): string {
   for (let n = 2; ; n += 1) if (!taken.has(`${base}-${n}`)) return `${base}-${n}`;
 }
 
+/** Who writes the checkpoints' own refs: see ralph-refs.ts for the measured reason it is not git alone. */
+const RALPH_REFS: RalphRefWriter = fileRefs;
+
 const MISSING_OBJECT = /missing|invalid object|not a valid object|bad object|unable to read|is unavailable/i;
 
 async function snapshotNow(ctx: RepoContext, options: CreateCheckpointOptions): Promise<{ checkpoint: Checkpoint; cache: StatCache }> {
@@ -127,8 +131,7 @@ async function snapshotNow(ctx: RepoContext, options: CreateCheckpointOptions): 
     const cache = StatCache.load(ralphGitDir(ctx));
     if (round > 0) cache.clear();
     try {
-      // git's start overlaps the capture below.
-      objectWriter(ctx).startRefUpdate(`ralph: ${message}`);
+      RALPH_REFS.prepare(ctx, `ralph: ${message}`);
       const ralphRefs: string[] = [];
       const state = await captureRepoState(ctx, cache, [], ralphRefs);
       const taken = new Set(ralphRefs.filter((r) => r.startsWith(CHECKPOINT_REF_PREFIX)).map((r) => r.slice(CHECKPOINT_REF_PREFIX.length)));
@@ -150,7 +153,7 @@ async function snapshotNow(ctx: RepoContext, options: CreateCheckpointOptions): 
         options.now,
       );
       const ref = `${CHECKPOINT_REF_PREFIX}${id}`;
-      await objectWriter(ctx).createRef(ref, commit, `ralph: ${message}`);
+      await RALPH_REFS.create(ctx, ref, commit, `ralph: ${message}`);
       return { checkpoint: { id, loop, message, createdAt, ...headFacts(state), commit }, cache };
     } catch (error) {
       // A cached id whose object was pruned since: hash everything again, once.
@@ -277,9 +280,8 @@ export async function dropCheckpoint(
     const id = typeof checkpoint === 'string' ? checkpoint : checkpoint.id;
     const ref = `${CHECKPOINT_REF_PREFIX}${id}`;
     if (typeof checkpoint !== 'string') {
-      // One call: deleting with the expected value fails when the ref is already gone.
-      const result = await runGit(['update-ref', '-d', ref, checkpoint.commit], { cwd: ctx.root });
-      if (result.code === 0) return { ok: true, dropped: true };
+      // One step: deleting with the expected value fails when the ref is already gone.
+      if (await RALPH_REFS.remove(ctx, ref, checkpoint.commit)) return { ok: true, dropped: true };
     }
     const existed = (await refNames(ctx, ref)).includes(ref);
     if (existed) await deleteRefs(ctx, [ref]);
