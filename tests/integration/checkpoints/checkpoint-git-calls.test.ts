@@ -44,8 +44,8 @@ describe('git processes of a checkpoint', () => {
     const commands = await gitCommandsDuring(async () => {
       second = await checkpoint(dir, 2);
     });
-    // Ralph writes the one new object (the commit) and its ref itself, and checks a small index's files itself: git lists the files and the refs.
-    expect(commands.sort()).toEqual(['for-each-ref', 'ls-files', 'ls-files']);
+    // git lists the files and the refs and writes the one new object (the commit); Ralph checks a small index's files and writes its own ref itself.
+    expect(commands.sort()).toEqual(['commit-tree', 'for-each-ref', 'ls-files', 'ls-files']);
     expect(git(dir, 'rev-parse', `${second?.commit}^{tree}`)).toBe(git(dir, 'rev-parse', `${first.commit}^{tree}`));
     // The data (index, refs, permission bits) is the same too: one commit carries it for both.
     expect(git(dir, 'rev-parse', `${second?.commit}^1`)).toBe(git(dir, 'rev-parse', `${first.commit}^1`));
@@ -179,9 +179,9 @@ describe('git processes of a checkpoint', () => {
 
 describe('the files tree after the agent committed', () => {
   it.each([
-    ['written by Ralph', undefined, 'write-tree'],
-    ['written by git from the index kept since the last checkpoint, where git writes the objects', ['core.fsync', 'loose-object'], 'update-index'],
-  ])('is the tree of the new commit, %s', async (_how, setting, treeWriter) => {
+    ['in a repository with git defaults', undefined],
+    ['where the configuration asks git to fsync loose objects', ['core.fsync', 'loose-object']],
+  ])("is the tree of the new commit, written by git's mktree %s", async (_how, setting) => {
     const dir = gitRepo({ 'src/a.ts': 'a\n', 'src/b.ts': 'b\n', 'docs/c.md': 'c\n', 'run.sh': '#!/bin/sh\n' });
     if (setting) git(dir, 'config', ...setting);
     await checkpoint(dir, 1);
@@ -194,8 +194,8 @@ describe('the files tree after the agent committed', () => {
     const commands = await gitCommandsDuring(async () => {
       second = await checkpoint(dir, 2);
     });
-    // One write-tree writes the tree of the new index; the files tree is the same tree, by Ralph or from the kept index.
-    expect(commands.includes('update-index')).toBe(treeWriter === 'update-index');
+    // The trees of the directories that changed go to one mktree: the files tree is the tree of the new commit.
+    expect(commands.filter((c) => c === 'mktree')).toHaveLength(1);
     expect(git(dir, 'rev-parse', `${second?.commit}^{tree}`)).toBe(git(dir, 'rev-parse', 'HEAD^{tree}'));
     // And back: the file deleted and the mode changed again, without a commit.
     writeFiles(dir, { 'docs/c.md': 'c\n' });
@@ -206,16 +206,14 @@ describe('the files tree after the agent committed', () => {
     expect(git(dir, 'rev-parse', `${third.commit}^{tree}`)).toBe(git(dir, 'rev-parse', 'HEAD~1^{tree}'));
   });
 
-  it('removes the kept index of a process that is gone, and keeps its own while it runs', async () => {
+  it('removes the kept index an older version left in a process that is gone, and keeps none of its own', async () => {
     const dir = gitRepo();
-    // Where git writes the objects, it writes the files tree from a kept index.
-    git(dir, 'config', 'core.fsync', 'loose-object');
     mkdirSync(join(dir, '.git', 'ralph'), { recursive: true });
     // PID 2^22+1 is above Linux's pid_max: no live process has it.
     writeFileSync(join(dir, '.git', 'ralph', 'kept-4194305-abc-1-files-index'), 'left by kill -9');
     await checkpoint(dir, 1);
     const left = readdirSync(join(dir, '.git', 'ralph')).filter((n) => n.startsWith('kept-'));
-    expect(left).toEqual([expect.stringMatching(new RegExp(`^kept-${process.pid}-`))]);
+    expect(left).toEqual([]);
   });
 });
 

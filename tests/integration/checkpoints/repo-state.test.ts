@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { repoContext, ralphGitDir, type RepoContext } from '../../../src/checkpoints/git/git-plumbing.js';
 import { captureFiles } from '../../../src/checkpoints/capture/repo-state.js';
+import { withObjectWriter } from '../../../src/checkpoints/git/object-writer.js';
 import { StatCache } from '../../../src/checkpoints/capture/stat-cache.js';
 import { git, gitRepo, writeFiles } from '../../helpers/git-repo.js';
 
@@ -13,7 +14,7 @@ async function contextOf(dir: string): Promise<RepoContext> {
   return ctx;
 }
 
-const capture = async (ctx: RepoContext) => captureFiles(ctx, StatCache.load(ralphGitDir(ctx)));
+const capture = async (ctx: RepoContext) => withObjectWriter(ctx, (scoped) => captureFiles(scoped, StatCache.load(ralphGitDir(scoped))));
 
 /** What a checkpoint sees of the project's files, read with one listing of tracked and untracked files. */
 describe('captureFiles', () => {
