@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createProcessRunner } from '../dist/infra/process-runner.js';
-import { createCheckpoint, dropCheckpoint, rollbackToCheckpoint } from '../dist/infra/git-checkpoints.js';
+import { createCheckpoint, dropCheckpoint, rollbackToCheckpoint } from '../dist/checkpoints/index.js';
 import { GitWorkspace } from '../dist/infra/git-workspace.js';
 import { saveFigures } from './summary.mjs';
 

@@ -1,7 +1,7 @@
 import { NEUTRAL_SETTINGS } from '../core/git-command-config.js';
 import type { ProcessRunner, RunResult } from '../ports.js';
 import { guardGitCall, noteGitCallDone } from './git-guard.js';
-import { run, type RunOutcome } from './process.js';
+import { converse, run, type Conversation, type RunOutcome } from './process.js';
 
 /**
  * Every git call Ralph makes, with one sanitized setup:
@@ -95,6 +95,23 @@ export async function runGitBytes(args: readonly string[], call: GitBytesCall): 
   } finally {
     if (call.hooks !== 'user') noteGitCallDone(call.cwd);
   }
+}
+
+export interface GitConversationCall extends GitSetup {
+  cwd: string;
+  onStdout: (bytes: Buffer) => void;
+}
+
+/**
+ * A git command that answers a stream of requests (`mktree --batch`,
+ * `hash-object --stdin-paths`, `update-ref --stdin`, `cat-file --batch`), set
+ * up like every other call. Its `finish()` closes stdin and waits for its exit.
+ */
+export async function converseWithGit(args: readonly string[], call: GitConversationCall): Promise<Conversation> {
+  const env = await guardedEnvironment(call);
+  const conversation = converse('git', gitArguments(args, call), { cwd: call.cwd, env, onStdout: call.onStdout });
+  if (call.hooks !== 'user') void conversation.ended.then(() => noteGitCallDone(call.cwd));
+  return conversation;
 }
 
 /** The call's environment, with the repository's own drivers switched off once its repository is checked. */

@@ -275,3 +275,86 @@ export async function run(file: string, args: readonly string[], options: RunOpt
   if (exit.failure !== undefined) return { ...nothing, ...output, end: 'spawn_failed', durationMs, failure: exit.failure };
   return { end, exitCode: exit.code ?? undefined, signal: exit.signal ?? undefined, ...output, durationMs };
 }
+
+export interface ConversationOptions {
+  cwd: string;
+  /** The complete environment. */
+  env: NodeJS.ProcessEnv;
+  /** Each chunk of stdout as it comes (stderr is kept for the outcome). */
+  onStdout: (bytes: Buffer) => void;
+}
+
+/** A helper that answers requests on stdin for as long as stdin stays open (git's `--batch` and `--stdin` commands). */
+export interface Conversation {
+  /** Sends bytes to the helper; after it exited they go nowhere, and `ended` says why. */
+  write(bytes: Buffer | string): void;
+  /** Resolves once the helper exited (also when it could not start), with its stderr. */
+  readonly ended: Promise<RunOutcome>;
+  /** Closes stdin and waits for the helper to exit: every conversation ends with this, also after an error. */
+  finish(): Promise<RunOutcome>;
+}
+
+/**
+ * Starts a short helper that is asked many things over one stdin, so that a
+ * batch of small requests costs one process instead of one each. It never
+ * outlives Ralph: its stdin is a pipe from this process, which the system
+ * closes when this process ends, and a batch command ends at the end of its input.
+ */
+export function converse(file: string, args: readonly string[], options: ConversationOptions): Conversation {
+  const started = performance.now();
+  const empty = Buffer.alloc(0);
+  let child: ChildProcess;
+  try {
+    child = spawn(file, args, { cwd: options.cwd, env: options.env, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
+  } catch (error) {
+    const ended = Promise.resolve<RunOutcome>({
+      end: 'spawn_failed',
+      exitCode: undefined,
+      signal: undefined,
+      stdout: empty,
+      stderr: empty,
+      durationMs: 0,
+      failure: describeSpawnFailure(error, file),
+    });
+    return { write: () => undefined, ended, finish: () => ended };
+  }
+  const err: Buffer[] = [];
+  let open = true;
+  child.stdin?.on('error', () => undefined);
+  child.stdout?.on('data', (bytes: Buffer) => options.onStdout(bytes));
+  child.stderr?.on('data', (bytes: Buffer) => err.push(bytes));
+  const ended = new Promise<RunOutcome>((resolve) => {
+    let failure: string | undefined;
+    child.once('error', (error) => {
+      failure ??= describeSpawnFailure(error, file);
+      // A helper that never started emits no exit.
+      if (child.pid === undefined)
+        resolve({ end: 'spawn_failed', exitCode: undefined, signal: undefined, stdout: empty, stderr: empty, durationMs: 0, failure });
+    });
+    child.once('exit', (code, signal) => {
+      open = false;
+      void drainPipes([child.stdout, child.stderr], DEFAULT_DRAIN_MS).then(() =>
+        resolve({
+          end: failure === undefined ? 'exited' : 'spawn_failed',
+          exitCode: code ?? undefined,
+          signal: signal ?? undefined,
+          stdout: empty,
+          stderr: Buffer.concat(err),
+          durationMs: elapsed(started),
+          ...(failure !== undefined ? { failure } : {}),
+        }),
+      );
+    });
+  });
+  return {
+    write(bytes) {
+      if (open) child.stdin?.write(bytes);
+    },
+    ended,
+    finish() {
+      open = false;
+      child.stdin?.end();
+      return ended;
+    },
+  };
+}

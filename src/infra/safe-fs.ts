@@ -13,7 +13,6 @@ import {
   writeSync,
   type Stats,
 } from 'node:fs';
-import { underRoot } from './git-plumbing.js';
 
 /**
  * File operations of a rollback, confined to one root. Paths are binary
@@ -198,4 +197,9 @@ export class SafeTree {
       }
     }
   }
+}
+
+/** The absolute file-system path (as bytes) of `rel` under `root`. */
+export function underRoot(root: string, rel: string): Buffer {
+  return rel === '' ? Buffer.from(root) : Buffer.concat([Buffer.from(root), Buffer.from('/'), Buffer.from(rel, 'latin1')]);
 }

@@ -2,7 +2,7 @@ import { chmodSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync,
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createProcessRunner } from '../../src/infra/process-runner.js';
-import { createCheckpoint, dropCheckpoint, readAttemptEnd, rollbackToCheckpoint } from '../../src/infra/git-checkpoints.js';
+import { createCheckpoint, dropCheckpoint, readAttemptEnd, rollbackToCheckpoint } from '../../src/checkpoints/git-checkpoints.js';
 import { GitWorkspace } from '../../src/infra/git-workspace.js';
 import { git, gitRepo } from '../helpers/git-repo.js';
 import { fingerprint, readTreeFiles } from '../helpers/repo-fingerprint.js';

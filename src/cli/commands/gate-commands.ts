@@ -1,9 +1,9 @@
 import type { GateAction } from '../../core/verify-gate.js';
 import { describeRestoreMove, restoreRewindsBranch } from '../../core/restore-move.js';
 import { ExitCode, RalphError, UsageError } from '../../errors.js';
-import { findCheckpoint, listCheckpoints, pruneCheckpoints, restoreCheckpoint } from '../../infra/git-checkpoints.js';
+import { findCheckpoint, listCheckpoints, pruneCheckpoints, readRestoreMove, restoreCheckpoint } from '../../checkpoints/index.js';
 import { GitWorkspace } from '../../infra/git-workspace.js';
-import { readRestoreMove } from '../../infra/restore-preview.js';
+
 import { askChoice } from '../../ui/ask.js';
 import { answerVerifyGate } from '../../state/loop-controls.js';
 import type { RalphPaths } from '../../state/paths.js';

@@ -1,25 +1,15 @@
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import type { ConfigField, RalphConfig } from '../../config/keys.js';
 import type { ValueOrigin } from '../../config/load-config.js';
 import { describeEnvFilter } from '../../core/secret-env.js';
 import { buildVerifyEnv, strippedVerifyEnvNames } from '../../core/verify-env.js';
 import { resolveVerifySettings } from '../../config/verify-settings.js';
-import type { CheckpointPort, EngineIo } from '../../engine/ports.js';
+import type { EngineIo } from '../../engine/ports.js';
 import { VerifyGateStep } from '../../engine/verify-gate-step.js';
-import {
-  createCheckpoint,
-  dropCheckpoint,
-  pruneExcessCheckpoints,
-  readAttemptEnd,
-  rollbackToCheckpoint,
-  type AttemptEnd,
-  type Checkpoint,
-} from '../../infra/git-checkpoints.js';
+import { createCheckpointPort } from '../../checkpoints/index.js';
 import { GitWorkspace } from '../../infra/git-workspace.js';
 import { runVerifyCommand } from '../../infra/verify-executor.js';
 import type { CommandContainer } from '../../infra/process.js';
-import type { Clock, Logger, ProcessRunner } from '../../ports.js';
+import type { Logger, ProcessRunner } from '../../ports.js';
 import type { LoopStore } from '../../state/loop-store.js';
 import type { ExitGuard } from './exit-guard.js';
 
@@ -33,77 +23,6 @@ export interface GateContext {
   exitGuard: ExitGuard;
   /** The sandbox the verify command runs in (under --sandbox, unless --verify-outside-sandbox). */
   contain?: CommandContainer;
-}
-
-const INDEX_LOCK_WAIT_MS = 2000;
-const INDEX_LOCK_POLL_MS = 100;
-
-/**
- * A git command the user runs holds .git/index.lock for a moment; a lock that
- * stays is left by a crashed one, and every rollback would be refused while it
- * is there. Waits briefly, then says what to do.
- */
-async function waitForIndexLock(ws: GitWorkspace, clock: Clock): Promise<string | undefined> {
-  const info = await ws.repo();
-  if (!info) return undefined;
-  const lock = join(info.gitDir, 'index.lock');
-  for (let waited = 0; existsSync(lock); waited += INDEX_LOCK_POLL_MS) {
-    if (waited >= INDEX_LOCK_WAIT_MS) {
-      return `${lock} exists: a git command is running or one crashed and left it behind; if no git command is running, delete that file`;
-    }
-    await clock.sleep(INDEX_LOCK_POLL_MS);
-  }
-  return undefined;
-}
-
-/** Checkpoints over the git plumbing of src/infra/git-checkpoints.ts. */
-function gitCheckpoints(ws: GitWorkspace, clock: Clock, warn: (m: string) => void, guard: ExitGuard): CheckpointPort {
-  const made = new Map<string, Checkpoint>();
-  // The refs each attempt left when its agent call ended: a rollback undoes only what the attempt did.
-  const ends = new Map<string, AttemptEnd>();
-  return {
-    async create(loop) {
-      const locked = await waitForIndexLock(ws, clock);
-      if (locked) return { ok: false, reason: locked };
-      const r = await createCheckpoint(ws, { loop, now: clock.now(), warn });
-      if (!r.ok) return r;
-      made.set(r.checkpoint.id, r.checkpoint);
-      return { ok: true, id: r.checkpoint.id };
-    },
-    async drop(id) {
-      const r = await dropCheckpoint(ws, made.get(id) ?? id, { warn });
-      if (!r.ok) warn(`could not drop checkpoint ${id}: ${r.reason}`);
-      made.delete(id);
-      ends.delete(id);
-    },
-    async attemptEnded(id) {
-      const end = await readAttemptEnd(ws).catch(() => null);
-      if (end) ends.set(id, end);
-    },
-    async rollback(id, label) {
-      const checkpoint = made.get(id);
-      if (!checkpoint) return { ok: false, reason: `checkpoint ${id} is unknown to this run` };
-      const attemptEnd = ends.get(id) ?? null;
-      const r = await guard.protect('rollback', () => rollbackToCheckpoint(ws, checkpoint, { attemptLabel: label, now: clock.now(), warn, attemptEnd }));
-      return r.ok
-        ? {
-            ok: true,
-            restored: r.restored,
-            attemptRef: r.attemptRef,
-            reverted: r.report.reverted,
-            restoreCommand: r.restoreCommand,
-            headMoved: r.headMoved,
-            refsMoved: r.report.refsMoved,
-            refsLeft: r.report.refsLeft,
-            notes: r.report.notes,
-          }
-        : r;
-    },
-    async prune(keep) {
-      const r = await pruneExcessCheckpoints(ws, keep, { warn });
-      if (!r.ok) warn(`could not prune checkpoints: ${r.reason}`);
-    },
-  };
 }
 
 /**
@@ -141,7 +60,9 @@ export async function createGate(config: RalphConfig, origins: Record<ConfigFiel
       if (result.stoppedProcesses) ctx.logger.info(`Stopped what the verify command left running: ${result.stoppedProcesses.join(', ')}`);
       return result;
     },
-    ...(withCheckpoints ? { checkpoints: gitCheckpoints(ws, ctx.io.clock, warn, ctx.exitGuard) } : {}),
+    ...(withCheckpoints
+      ? { checkpoints: createCheckpointPort(ws, { clock: ctx.io.clock, warn, protect: (label, work) => ctx.exitGuard.protect(label, work) }) }
+      : {}),
     keepCheckpoints: config.backup ? Math.max(settings.checkpointKeep, 50) : settings.checkpointKeep,
     keepPassed: config.backup,
     store: { load: () => ctx.store.loadGate(), save: (s) => ctx.store.saveGate(s), takeAction: () => ctx.store.takeGateAction() },

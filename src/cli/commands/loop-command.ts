@@ -31,7 +31,7 @@ import { capabilityWarnings } from '../../backends/capability-warnings.js';
 import { createGate } from './gate-factory.js';
 import { createStopSignalHandler } from './stop-signals.js';
 import { createLoopSubscribers } from '../loop/loop-subscribers.js';
-import { prepareProjectRepository } from '../../infra/git-checkpoints.js';
+import { prepareProjectRepository } from '../../checkpoints/index.js';
 import { verifyPlacementNotice, verifyRunsContained } from '../../config/verify-placement.js';
 import { checkRalphrcChange, reportRalphrcChangedDuringRun } from './ralphrc-check.js';
 import { startLoopSandbox, sweepSandboxLeftovers, type LoopSandbox } from './loop-sandbox.js';

@@ -1,4 +1,4 @@
-import { createCheckpoint, dropCheckpoint, rollbackToCheckpoint, type Checkpoint } from '../../infra/git-checkpoints.js';
+import { createCheckpoint, dropCheckpoint, rollbackToCheckpoint, type Checkpoint } from '../../checkpoints/index.js';
 import { GitWorkspace } from '../../infra/git-workspace.js';
 import type { ToolContext } from '../test-tools/tool-home.js';
 

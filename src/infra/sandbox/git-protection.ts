@@ -1,6 +1,6 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { repoContext } from '../git-plumbing.js';
+import { repoContext } from '../git-repository.js';
 import { lstatOrNull } from '../safe-fs.js';
 
 /**

@@ -5,7 +5,7 @@
 import { chmodSync, existsSync, readdirSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createCheckpoint, rollbackToCheckpoint } from '../../../src/infra/git-checkpoints.js';
+import { createCheckpoint, rollbackToCheckpoint } from '../../../src/checkpoints/git-checkpoints.js';
 import { GitWorkspace } from '../../../src/infra/git-workspace.js';
 import { start } from '../../../src/infra/process.js';
 import { createProcessRunner } from '../../../src/infra/process-runner.js';

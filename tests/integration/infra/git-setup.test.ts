@@ -1,7 +1,7 @@
 import { chmodSync, existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createCheckpoint, rollbackToCheckpoint } from '../../../src/infra/git-checkpoints.js';
+import { createCheckpoint, rollbackToCheckpoint } from '../../../src/checkpoints/git-checkpoints.js';
 import { GitWorkspace } from '../../../src/infra/git-workspace.js';
 import { createProcessRunner } from '../../../src/infra/process-runner.js';
 import { git, gitRepo, writeFiles } from '../../helpers/git-repo.js';

@@ -2,7 +2,7 @@ import { mkdirSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createProcessRunner } from '../../../src/infra/process-runner.js';
-import { createCheckpoint } from '../../../src/infra/git-checkpoints.js';
+import { createCheckpoint } from '../../../src/checkpoints/git-checkpoints.js';
 import { createProgressProbe } from '../../../src/infra/progress-probe.js';
 import { GitWorkspace } from '../../../src/infra/git-workspace.js';
 import { git, gitRepo } from '../../helpers/git-repo.js';
