@@ -1,5 +1,5 @@
-import { runMonitorCommand, type MonitorOptions } from '../features/monitor/monitor-command.js';
-import type { MonitorStream } from '../features/monitor/run-monitor.js';
+import { runMonitorCommand, type MonitorOptions } from '../features/observe/monitor/monitor-command.js';
+import type { MonitorStream } from '../features/observe/monitor/run-monitor.js';
 import { systemClock } from '../infra/system-clock.js';
 import { stdoutIsTerminal } from './direct-stdout.js';
 import { runMain } from './main.js';

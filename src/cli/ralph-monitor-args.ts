@@ -1,5 +1,5 @@
 import { InvalidArgumentError } from 'commander';
-import { DEFAULT_INTERVAL_SEC, MAX_INTERVAL_SEC, MIN_INTERVAL_SEC, type MonitorOptions } from '../features/monitor/monitor-command.js';
+import { DEFAULT_INTERVAL_SEC, MAX_INTERVAL_SEC, MIN_INTERVAL_SEC, type MonitorOptions } from '../features/observe/monitor/monitor-command.js';
 import { packageVersion } from '../infra/package-info.js';
 import { createCommand, parseArgv, processIo, type CommandIo } from './program.js';
 

@@ -1,4 +1,4 @@
-import { DEFAULT_INTERVAL_SEC, type MonitorOptions } from '../features/monitor/monitor-command.js';
+import { DEFAULT_INTERVAL_SEC, type MonitorOptions } from '../features/observe/monitor/monitor-command.js';
 import { quickFlags } from './quick-flags.js';
 
 /** `ralph-monitor` with its switches alone (`--once`, `--json`, `--no-color`) as the parser reads it; undefined for any other argv. */

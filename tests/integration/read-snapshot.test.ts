@@ -1,8 +1,8 @@
 import { mkdirSync, openSync, writeFileSync, writeSync, closeSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readLastLines } from '../../src/features/monitor/read-log-tail.js';
-import { readMonitorSnapshot } from '../../src/features/monitor/read-snapshot.js';
+import { readLastLines } from '../../src/features/observe/monitor/read-log-tail.js';
+import { readMonitorSnapshot } from '../../src/features/observe/monitor/read-snapshot.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
 const NOW = Date.parse('2026-03-01T12:00:00Z');

@@ -1,5 +1,5 @@
 import type { LiveView } from '../../engine/loop-deps.js';
-import { createNotifier } from '../../features/notify.js';
+import { createNotifier } from '../../features/observe/notify.js';
 import type { Notifier, ProcessRunner } from '../../ports.js';
 import { LiveTextRedactor } from '../../core/live-text-redactor.js';
 import { currentRedactors } from '../../state/redaction.js';

@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { computeStats, formatStatsText, readMetricsFile } from '../../features/stats.js';
+import { computeStats, formatStatsText, readMetricsFile } from '../../features/observe/stats.js';
 import { ralphPaths } from '../../state/paths.js';
 import { ExitCode, RalphError } from '../../errors.js';
 import { printRedacted } from '../redacted-output.js';

@@ -1,7 +1,7 @@
-import { OddFileError, readRegularFile } from '../infra/regular-file.js';
+import { OddFileError, readRegularFile } from '../../infra/regular-file.js';
 import * as v from 'valibot';
-import { sessionEventSchema, type SessionEvent } from '../state/documents/session-event.js';
-import { errorMessage } from '../errors.js';
+import { sessionEventSchema, type SessionEvent } from '../../state/documents/session-event.js';
+import { errorMessage } from '../../errors.js';
 
 /**
  * Reading and filtering the event log (.ralph/logs/session.jsonl) in

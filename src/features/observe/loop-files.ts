@@ -7,12 +7,12 @@ import { PROGRESS } from '../../state/documents/progress.js';
 import { STATUS } from '../../state/documents/status.js';
 import { VERIFY_GATE } from '../../state/documents/verify-gate.js';
 import { ralphPaths, type RalphPaths } from '../../state/paths.js';
-import { parseEventRecords } from '../event-log-inspect.js';
-import { isLoopAlive, readSessionId } from '../monitor/read-snapshot.js';
-import { readLastLines } from '../monitor/read-log-tail.js';
-import { parseMetrics, type ParsedMetrics } from '../stats.js';
-import type { QueueOutcomeView } from './dashboard-view.js';
-import type { LoopFiles } from './loop-view.js';
+import { parseEventRecords } from './event-log-inspect.js';
+import { isLoopAlive, readSessionId } from './monitor/read-snapshot.js';
+import { readLastLines } from './monitor/read-log-tail.js';
+import { parseMetrics, type ParsedMetrics } from './stats.js';
+import type { QueueOutcomeView } from './dashboard/dashboard-view.js';
+import type { LoopFiles } from './dashboard/loop-view.js';
 
 /** Session recording lines read from its end: the recent iterations are in there. */
 const EVENT_LINES = 400;

@@ -1,6 +1,6 @@
 import { accessSync, constants } from 'node:fs';
 import { delimiter, join } from 'node:path';
-import type { Notifier, NotifyEvent, ProcessRunner } from '../ports.js';
+import type { Notifier, NotifyEvent, ProcessRunner } from '../../ports.js';
 
 /**
  * Desktop notifications for `--notify`: only the events that need a person

@@ -1,7 +1,7 @@
-import { isRecord as isRec } from '../core/guards.js';
-import { formatDuration } from '../core/time-format.js';
-import { formatCost, formatCount, formatUsd } from '../ui/monitor-sections.js';
-import { readRegularFile } from '../infra/regular-file.js';
+import { isRecord as isRec } from '../../core/guards.js';
+import { formatDuration } from '../../core/time-format.js';
+import { formatCost, formatCount, formatUsd } from '../../ui/monitor-sections.js';
+import { readRegularFile } from '../../infra/regular-file.js';
 
 /**
  * ralph-stats: totals and averages over .ralph/logs/metrics.jsonl. Lines

@@ -1,12 +1,12 @@
 import { spawnSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
-import { describeExitCode } from '../core/exit-code-meaning.js';
-import { shellCommand, shellQuote } from '../core/shell-words.js';
-import { ExitCode, RalphError } from '../errors.js';
-import { readRegularFile } from '../infra/regular-file.js';
-import type { ProcessRunner, RunResult } from '../ports.js';
-import { ralphPaths } from '../state/paths.js';
-import { writeFileAtomic } from '../state/json-file.js';
+import { describeExitCode } from '../../core/exit-code-meaning.js';
+import { shellCommand, shellQuote } from '../../core/shell-words.js';
+import { ExitCode, RalphError } from '../../errors.js';
+import { readRegularFile } from '../../infra/regular-file.js';
+import type { ProcessRunner, RunResult } from '../../ports.js';
+import { ralphPaths } from '../../state/paths.js';
+import { writeFileAtomic } from '../../state/json-file.js';
 
 /**
  * `ralph --monitor`: one tmux window, the loop on the left, the agent's live
@@ -23,7 +23,7 @@ export interface TmuxLayoutOptions {
   projectDir: string;
   loopCommand: readonly string[];
   monitorCommand: readonly string[];
-  /** Runs the loop in its pane (see features/monitor/loop-pane.ts): executable and arguments. */
+  /** Runs the loop in its pane (see features/observe/monitor/loop-pane.ts): executable and arguments. */
   paneRunner: readonly string[];
   baseIndex: number;
   paneBaseIndex: number;

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { errorMessage, ExitCode, RalphError } from '../errors.js';
-import { packageRoot } from '../infra/package-info.js';
+import { errorMessage, ExitCode, RalphError } from '../../errors.js';
+import { packageRoot } from '../../infra/package-info.js';
 
 /** The files in `templates/` that project commands copy into a project. */
 export type TemplateName = 'PROMPT.md' | 'fix_plan.md' | 'AGENT.md' | 'ralphrc' | 'gitignore';

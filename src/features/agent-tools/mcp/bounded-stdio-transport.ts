@@ -2,7 +2,7 @@ import type { Readable, Writable } from 'node:stream';
 import { deserializeMessage, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import { JsonRpcIdScanner, type JsonRpcId } from '../../core/json-rpc-id-scanner.js';
+import { JsonRpcIdScanner, type JsonRpcId } from '../../../core/json-rpc-id-scanner.js';
 
 /**
  * MCP over stdio, one JSON-RPC message per line, with a size limit per

@@ -1,10 +1,10 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { packageVersion } from '../../infra/package-info.js';
-import { isToolError, ToolError } from '../test-tools/tool-error.js';
-import type { ToolContext } from '../test-tools/tool-home.js';
+import { packageVersion } from '../../../infra/package-info.js';
+import { isToolError, ToolError } from '../test/tool-error.js';
+import type { ToolContext } from '../test/tool-home.js';
 import { TOOLS, type ToolSpec } from './tool-catalog.js';
-import { errorMessage } from '../../errors.js';
+import { errorMessage } from '../../../errors.js';
 
 /**
  * Ralph's MCP server: every tool of the catalog, with its zod schema as the

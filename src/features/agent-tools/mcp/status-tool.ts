@@ -1,12 +1,12 @@
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import * as z from 'zod';
-import { buildStatusJson } from '../../state/status-snapshot.js';
-import { ralphPaths } from '../../state/paths.js';
-import { badInput } from '../test-tools/tool-error.js';
-import type { ToolContext } from '../test-tools/tool-home.js';
-import { requireWorkspace } from '../test-tools/workspace.js';
-import { WORKSPACE_ID_PATTERN } from '../test-tools/workspace.js';
+import { buildStatusJson } from '../../../state/status-snapshot.js';
+import { ralphPaths } from '../../../state/paths.js';
+import { badInput } from '../test/tool-error.js';
+import type { ToolContext } from '../test/tool-home.js';
+import { requireWorkspace } from '../test/workspace.js';
+import { WORKSPACE_ID_PATTERN } from '../test/workspace.js';
 
 /**
  * `ralph_status`: the snapshot of a project's loop, the same document as

@@ -1,15 +1,15 @@
 import type * as z from 'zod';
-import { toolSchemas } from '../test-tools/schemas.js';
-import { testAssert } from '../test-tools/test-assert.js';
-import { testCleanup } from '../test-tools/test-cleanup.js';
-import { testDiff } from '../test-tools/test-diff.js';
-import { testInspect } from '../test-tools/test-inspect.js';
-import { testMockBackend } from '../test-tools/test-mock-backend.js';
-import { testRun } from '../test-tools/test-run.js';
-import { testSetup } from '../test-tools/test-setup.js';
-import { testSnapshot } from '../test-tools/test-snapshot.js';
-import { badInput } from '../test-tools/tool-error.js';
-import type { ToolContext } from '../test-tools/tool-home.js';
+import { toolSchemas } from '../test/schemas.js';
+import { testAssert } from '../test/test-assert.js';
+import { testCleanup } from '../test/test-cleanup.js';
+import { testDiff } from '../test/test-diff.js';
+import { testInspect } from '../test/test-inspect.js';
+import { testMockBackend } from '../test/test-mock-backend.js';
+import { testRun } from '../test/test-run.js';
+import { testSetup } from '../test/test-setup.js';
+import { testSnapshot } from '../test/test-snapshot.js';
+import { badInput } from '../test/tool-error.js';
+import type { ToolContext } from '../test/tool-home.js';
 import { runStatusTool, statusSchema } from './status-tool.js';
 import { runVerifyTool, verifySchema } from './verify-tool.js';
 

@@ -1,6 +1,6 @@
-import { createCheckpoint, dropCheckpoint, rollbackToCheckpoint, type Checkpoint } from '../../infra/git-checkpoints.js';
-import { GitWorkspace } from '../../infra/git-workspace.js';
-import type { ToolContext } from '../test-tools/tool-home.js';
+import { createCheckpoint, dropCheckpoint, rollbackToCheckpoint, type Checkpoint } from '../../../infra/git-checkpoints.js';
+import { GitWorkspace } from '../../../infra/git-workspace.js';
+import type { ToolContext } from '../test/tool-home.js';
 
 /**
  * The verify tool's checkpoints, over the loop's git checkpoints (stash-style

@@ -3,12 +3,12 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import lockfile from 'proper-lockfile';
 import * as v from 'valibot';
-import { loadDocument, saveDocument, type DocumentSpec } from '../../state/document-store.js';
-import { checkpointSchema } from '../../state/documents/checkpoint.js';
-import { record } from '../../state/documents/lenient.js';
-import { gateStateSchema } from '../../state/documents/verify-gate.js';
-import { ToolError } from '../test-tools/tool-error.js';
-import type { ToolPaths } from '../test-tools/tool-home.js';
+import { loadDocument, saveDocument, type DocumentSpec } from '../../../state/document-store.js';
+import { checkpointSchema } from '../../../state/documents/checkpoint.js';
+import { record } from '../../../state/documents/lenient.js';
+import { gateStateSchema } from '../../../state/documents/verify-gate.js';
+import { ToolError } from '../test/tool-error.js';
+import type { ToolPaths } from '../test/tool-home.js';
 
 /**
  * The MCP verify gate's memory between calls (its purpose:

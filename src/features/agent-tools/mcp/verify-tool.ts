@@ -1,13 +1,13 @@
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import * as z from 'zod';
-import { buildVerifyEnv } from '../../core/verify-env.js';
-import { codeSpan, formatBounceBack, formatEscalation, formatPassed, type VerifyOutcome } from '../../core/verify-feedback.js';
-import { applyGateAction, lastResult, reconcileGate, type GateAction, type GateState } from '../../core/verify-gate.js';
-import { runGateAttempt } from '../../engine/gate-attempt.js';
-import { runVerifyCommand } from '../../infra/verify-executor.js';
-import { badInput, ToolError } from '../test-tools/tool-error.js';
-import { toolPaths, type ToolContext } from '../test-tools/tool-home.js';
+import { buildVerifyEnv } from '../../../core/verify-env.js';
+import { codeSpan, formatBounceBack, formatEscalation, formatPassed, type VerifyOutcome } from '../../../core/verify-feedback.js';
+import { applyGateAction, lastResult, reconcileGate, type GateAction, type GateState } from '../../../core/verify-gate.js';
+import { runGateAttempt } from '../../../engine/gate-attempt.js';
+import { runVerifyCommand } from '../../../infra/verify-executor.js';
+import { badInput, ToolError } from '../test/tool-error.js';
+import { toolPaths, type ToolContext } from '../test/tool-home.js';
 import { type GateCheckpoints, gitCheckpoints } from './verify-checkpoints.js';
 import { defaultGateId, withGate, type StoredGate } from './verify-gate-store.js';
 

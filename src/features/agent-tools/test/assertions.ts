@@ -1,5 +1,5 @@
-import { globToRegExp, MAX_PATTERN_CHARS, type EventRecord } from '../event-log-inspect.js';
-import { errorMessage } from '../../errors.js';
+import { globToRegExp, MAX_PATTERN_CHARS, type EventRecord } from '../../observe/event-log-inspect.js';
+import { errorMessage } from '../../../errors.js';
 
 /**
  * test_assert's evaluation, pure: the caller

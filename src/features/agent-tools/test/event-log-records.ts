@@ -1,6 +1,6 @@
 import { closeSync, constants, fstatSync, lstatSync, openSync, readFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
-import { parseEventRecords, type EventRecord } from '../event-log-inspect.js';
+import { parseEventRecords, type EventRecord } from '../../observe/event-log-inspect.js';
 import { ToolError } from './tool-error.js';
 
 /**

@@ -1,14 +1,14 @@
 import { createHash } from 'node:crypto';
 import { lstatSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import { checkGlobPattern, compileGlobs } from '../../core/path-glob.js';
+import { checkGlobPattern, compileGlobs } from '../../../core/path-glob.js';
 import * as v from 'valibot';
-import { readJsonFile } from '../../state/document-store.js';
-import { mapOf, record } from '../../state/documents/lenient.js';
-import { writeJsonAtomic } from '../../state/json-file.js';
+import { readJsonFile } from '../../../state/document-store.js';
+import { mapOf, record } from '../../../state/documents/lenient.js';
+import { writeJsonAtomic } from '../../../state/json-file.js';
 import { badInput, ToolError } from './tool-error.js';
 import type { ToolPaths } from './tool-home.js';
-import { PROJECT_FILES } from '../../state/project-layout.js';
+import { PROJECT_FILES } from '../../../state/project-layout.js';
 
 /**
  * The files of a workspace at one moment (test_snapshot, test_diff). `.git/`

@@ -1,7 +1,7 @@
 import { lstatSync, readlinkSync, realpathSync } from 'node:fs';
 import { dirname, join, resolve, sep } from 'node:path';
 import { ToolError } from './tool-error.js';
-import { errorMessage } from '../../errors.js';
+import { errorMessage } from '../../../errors.js';
 
 /**
  * Every path a test tool takes (fixtures, file assertions) must stay inside

@@ -1,5 +1,5 @@
 import { lstatSync, mkdirSync } from 'node:fs';
-import { privateDirProblem } from '../../core/private-dir.js';
+import { privateDirProblem } from '../../../core/private-dir.js';
 import { ToolError } from './tool-error.js';
 
 /**

@@ -1,11 +1,11 @@
 import { mkdirSync } from 'node:fs';
 import lockfile from 'proper-lockfile';
 import * as v from 'valibot';
-import { loadDocument, updateDocument, type DocumentSpec } from '../../state/document-store.js';
-import { mapOf, record } from '../../state/documents/lenient.js';
+import { loadDocument, updateDocument, type DocumentSpec } from '../../../state/document-store.js';
+import { mapOf, record } from '../../../state/documents/lenient.js';
 import { ToolError } from './tool-error.js';
 import { isWorkspaceId, type ToolPaths } from './tool-home.js';
-import { errorMessage } from '../../errors.js';
+import { errorMessage } from '../../../errors.js';
 
 /**
  * The registry of test workspaces: one JSON file that survives between calls

@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import { join } from 'node:path';
-import { packageRoot } from '../../infra/package-info.js';
-import { start } from '../../infra/process.js';
+import { packageRoot } from '../../../infra/package-info.js';
+import { start } from '../../../infra/process.js';
 
 /**
  * Runs the real `ralph` of this package (node bin/ralph.js, the same code a

@@ -1,12 +1,12 @@
 import { existsSync, lstatSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { StatusDocument } from '../../core/status-model.js';
-import { readDocument } from '../../state/document-store.js';
-import { LOOP_DOCUMENTS } from '../../state/documents.js';
-import { STATUS } from '../../state/documents/status.js';
-import { writeFileAtomic } from '../../state/json-file.js';
-import { loopScratchFiles, ralphPaths } from '../../state/paths.js';
-import { parseEventRecords, type EventRecord } from '../event-log-inspect.js';
+import type { StatusDocument } from '../../../core/status-model.js';
+import { readDocument } from '../../../state/document-store.js';
+import { LOOP_DOCUMENTS } from '../../../state/documents.js';
+import { STATUS } from '../../../state/documents/status.js';
+import { writeFileAtomic } from '../../../state/json-file.js';
+import { loopScratchFiles, ralphPaths } from '../../../state/paths.js';
+import { parseEventRecords, type EventRecord } from '../../observe/event-log-inspect.js';
 import { removeInside } from './safe-remove.js';
 import { isRealFileInside } from './event-log-records.js';
 

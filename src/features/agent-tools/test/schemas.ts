@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { backendNamesFirst, describeBackendChoices } from '../../backends/registry.js';
+import { backendNamesFirst, describeBackendChoices } from '../../../backends/registry.js';
 import { WORKSPACE_ID_PATTERN } from './workspace.js';
 
 /**

@@ -5,7 +5,7 @@ import { ToolError } from './tool-error.js';
 import type { ToolContext } from './tool-home.js';
 import { loadEventRecords } from './event-log-records.js';
 import { requireWorkspace, sessionFile, touchWorkspace } from './workspace.js';
-import { PROJECT_FILES } from '../../state/project-layout.js';
+import { PROJECT_FILES } from '../../../state/project-layout.js';
 
 /**
  * test_assert: gathers the facts — the workspace's last run,

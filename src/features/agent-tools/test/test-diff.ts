@@ -1,4 +1,4 @@
-import { diffLines, type DiffHunk } from '../../core/line-diff.js';
+import { diffLines, type DiffHunk } from '../../../core/line-diff.js';
 import { captureFiles, loadSnapshot, type SnapshotFile } from './file-snapshot.js';
 import type { ToolContext } from './tool-home.js';
 import { requireWorkspace, touchWorkspace } from './workspace.js';

@@ -1,4 +1,11 @@
-import { inspectEventLog, type InspectFormat, type InspectJson, type InspectSummary, type InspectTimeline, type EventFilter } from '../event-log-inspect.js';
+import {
+  inspectEventLog,
+  type InspectFormat,
+  type InspectJson,
+  type InspectSummary,
+  type InspectTimeline,
+  type EventFilter,
+} from '../../observe/event-log-inspect.js';
 import { readRegistry } from './registry.js';
 import { loadEventRecords } from './event-log-records.js';
 import { badInput, ToolError } from './tool-error.js';

@@ -1,10 +1,10 @@
 import { join } from 'node:path';
-import { parseMockScript } from '../../backends/mock-script.js';
-import { writeJsonAtomic } from '../../state/json-file.js';
+import { parseMockScript } from '../../../backends/mock-script.js';
+import { writeJsonAtomic } from '../../../state/json-file.js';
 import { badInput } from './tool-error.js';
 import type { ToolContext } from './tool-home.js';
 import { requireWorkspace, touchWorkspace } from './workspace.js';
-import { PROJECT_FILES } from '../../state/project-layout.js';
+import { PROJECT_FILES } from '../../../state/project-layout.js';
 
 /**
  * test_mock_backend: the responses go to

@@ -1,21 +1,21 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import type { ProcessRunner } from '../../ports.js';
+import type { ProcessRunner } from '../../../ports.js';
 import { dirname } from 'node:path';
-import { CONFIG_KEYS, FIELD_BY_NAME } from '../../config/keys.js';
-import type { ValueType } from '../../config/value-types.js';
-import { loadConfig } from '../../config/load-config.js';
-import { ownRepositoryConfig, runGitText } from '../../infra/git.js';
-import { ralphPaths } from '../../state/paths.js';
-import { createRalphLayout } from '../setup/ralph-layout.js';
-import { quoteRalphrcValue } from '../setup/ralphrc-values.js';
+import { CONFIG_KEYS, FIELD_BY_NAME } from '../../../config/keys.js';
+import type { ValueType } from '../../../config/value-types.js';
+import { loadConfig } from '../../../config/load-config.js';
+import { ownRepositoryConfig, runGitText } from '../../../infra/git.js';
+import { ralphPaths } from '../../../state/paths.js';
+import { createRalphLayout } from '../../project/setup/ralph-layout.js';
+import { quoteRalphrcValue } from '../../project/setup/ralphrc-values.js';
 import { captureFiles, INITIAL_SNAPSHOT, saveSnapshot } from './file-snapshot.js';
 import { resolveInside } from './path-safety.js';
 import { readRegistry, updateRegistry, type WorkspaceEntry } from './registry.js';
 import { badInput, ToolError } from './tool-error.js';
 import { toolPaths, type ToolContext } from './tool-home.js';
 import { readMarker, removeWorkspaceFiles, writeMarker } from './workspace.js';
-import { PROJECT_FILES } from '../../state/project-layout.js';
-import { errorMessage } from '../../errors.js';
+import { PROJECT_FILES } from '../../../state/project-layout.js';
+import { errorMessage } from '../../../errors.js';
 
 /**
  * test_setup: a Ralph project in `<tmp>/ralph-test-<id>`, made

@@ -1,5 +1,5 @@
 import { tmpdir, userInfo } from 'node:os';
-import type { ProcessRunner } from '../../ports.js';
+import type { ProcessRunner } from '../../../ports.js';
 import { join, resolve } from 'node:path';
 import { ensurePrivateHome } from './private-home.js';
 import { badInput } from './tool-error.js';

@@ -1,7 +1,7 @@
 import { existsSync, lstatSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ralphPaths } from '../../state/paths.js';
-import { isRecord } from '../../state/json-file.js';
+import { ralphPaths } from '../../../state/paths.js';
+import { isRecord } from '../../../state/json-file.js';
 import { readRegistry, updateRegistry, type WorkspaceEntry } from './registry.js';
 import { ToolError } from './tool-error.js';
 import { removeInside } from './safe-remove.js';

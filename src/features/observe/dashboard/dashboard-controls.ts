@@ -1,9 +1,9 @@
 import { existsSync } from 'node:fs';
-import { GATE_ACTIONS, type GateAction } from '../../core/verify-gate.js';
-import { RalphError } from '../../errors.js';
-import { answerVerifyGate, requestLoopStop, resetCircuitBreaker } from '../../state/loop-controls.js';
-import { ralphPaths } from '../../state/paths.js';
-import type { LoopLocation } from './read-loop-files.js';
+import { GATE_ACTIONS, type GateAction } from '../../../core/verify-gate.js';
+import { RalphError } from '../../../errors.js';
+import { answerVerifyGate, requestLoopStop, resetCircuitBreaker } from '../../../state/loop-controls.js';
+import { ralphPaths } from '../../../state/paths.js';
+import type { LoopLocation } from '../loop-files.js';
 
 /** A button of the page, as its POST body names it. */
 export type ControlRequest = { action: 'stop' } | { action: 'gate'; answer: GateAction } | { action: 'reset-circuit' };

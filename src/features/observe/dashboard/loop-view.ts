@@ -1,9 +1,9 @@
-import type { CircuitHistoryEntry, CircuitState } from '../../core/circuit-breaker.js';
-import { emptyTotals, type StatusDocument } from '../../core/status-model.js';
-import type { GateState } from '../../core/verify-gate.js';
-import type { JsonRead } from '../../state/document-store.js';
-import type { ProgressDocument } from '../../state/documents/progress.js';
-import { isFinished } from '../../ui/monitor-sections.js';
+import type { CircuitHistoryEntry, CircuitState } from '../../../core/circuit-breaker.js';
+import { emptyTotals, type StatusDocument } from '../../../core/status-model.js';
+import type { GateState } from '../../../core/verify-gate.js';
+import type { JsonRead } from '../../../state/document-store.js';
+import type { ProgressDocument } from '../../../state/documents/progress.js';
+import { isFinished } from '../../../ui/monitor-sections.js';
 import type { EventRecord } from '../event-log-inspect.js';
 import type { IterationMetric, ParsedMetrics } from '../stats.js';
 import type {

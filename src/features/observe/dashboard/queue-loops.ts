@@ -1,12 +1,12 @@
 import { relative } from 'node:path';
-import { FINISHED_STATES, type QueueDocument, type QueueItem } from '../../core/queue/queue-item.js';
-import { unreadableReason } from '../../infra/regular-file.js';
-import { readDocument, type JsonRead } from '../../state/document-store.js';
-import { QUEUE } from '../../state/documents/queue.js';
-import type { RalphPaths } from '../../state/paths.js';
-import { queueWorktreeDir } from '../queue/worktree-dir.js';
+import { FINISHED_STATES, type QueueDocument, type QueueItem } from '../../../core/queue/queue-item.js';
+import { unreadableReason } from '../../../infra/regular-file.js';
+import { readDocument, type JsonRead } from '../../../state/document-store.js';
+import { QUEUE } from '../../../state/documents/queue.js';
+import type { RalphPaths } from '../../../state/paths.js';
+import { queueWorktreeDir } from '../../queue/worktree-dir.js';
 import type { QueueOutcomeView } from './dashboard-view.js';
-import type { LoopLocation } from './read-loop-files.js';
+import type { LoopLocation } from '../loop-files.js';
 
 /** What the dashboard learned from `.ralph/queue.json`: the loops it names, or why it could not tell. */
 export interface QueueLoops {

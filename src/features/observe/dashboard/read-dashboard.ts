@@ -1,9 +1,9 @@
 import { basename } from 'node:path';
-import { ralphPaths } from '../../state/paths.js';
+import { ralphPaths } from '../../../state/paths.js';
 import type { DashboardState } from './dashboard-view.js';
 import { buildLoopView } from './loop-view.js';
 import { readQueueLoops } from './queue-loops.js';
-import { readLoopFiles, type LoopLocation } from './read-loop-files.js';
+import { readLoopFiles, type LoopLocation } from '../loop-files.js';
 
 /** The id of the project's own loop (queue item ids never take it). */
 export const MAIN_LOOP_ID = 'main';

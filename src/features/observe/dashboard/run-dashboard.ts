@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { ExitCode, NotAProjectError, RalphError, UsageError } from '../../errors.js';
-import type { ProcessRunner } from '../../ports.js';
-import { ralphPaths } from '../../state/paths.js';
+import { ExitCode, NotAProjectError, RalphError, UsageError } from '../../../errors.js';
+import type { ProcessRunner } from '../../../ports.js';
+import { ralphPaths } from '../../../state/paths.js';
 import { runControl } from './dashboard-controls.js';
 import { startDashboardServer, type DashboardServer } from './dashboard-server.js';
 import { OpeningCodes } from './opening-codes.js';

@@ -1,8 +1,8 @@
 import { spawn } from 'node:child_process';
 import { constants as osConstants } from 'node:os';
-import { describeExitCode } from '../../core/exit-code-meaning.js';
-import { run } from '../../infra/process.js';
-import { writeFileAtomic } from '../../state/json-file.js';
+import { describeExitCode } from '../../../core/exit-code-meaning.js';
+import { run } from '../../../infra/process.js';
+import { writeFileAtomic } from '../../../state/json-file.js';
 
 /**
  * The left pane of `ralph --monitor`: runs the loop, keeps its exit code for

@@ -1,8 +1,8 @@
 import { resolve } from 'node:path';
-import type { Clock } from '../../ports.js';
-import { ralphPaths } from '../../state/paths.js';
-import { requireProjectDir } from '../../state/project-files.js';
-import { renderMonitor } from '../../ui/render-monitor.js';
+import type { Clock } from '../../../ports.js';
+import { ralphPaths } from '../../../state/paths.js';
+import { requireProjectDir } from '../../../state/project-files.js';
+import { renderMonitor } from '../../../ui/render-monitor.js';
 import { readMonitorSnapshot } from './read-snapshot.js';
 import { runMonitor, type MonitorStream } from './run-monitor.js';
 

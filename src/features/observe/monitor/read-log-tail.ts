@@ -1,5 +1,5 @@
 import { closeSync, fstatSync, readSync } from 'node:fs';
-import { openRegularFile } from '../../infra/regular-file.js';
+import { openRegularFile } from '../../../infra/regular-file.js';
 
 const CHUNK = 8 * 1024;
 /** Never read more than this from the end of the log, however long its lines. */

@@ -1,17 +1,17 @@
-import { readPendingStop } from '../../state/stop-request.js';
-import type { StatusDocument } from '../../core/status-model.js';
-import { ralphPaths, type RalphPaths } from '../../state/paths.js';
-import { readDocument, type DocumentSpec, type JsonRead } from '../../state/document-store.js';
-import { CIRCUIT_STATE } from '../../state/documents/circuit.js';
-import { PROGRESS } from '../../state/documents/progress.js';
-import { STATUS } from '../../state/documents/status.js';
-import { isFinished } from '../../ui/monitor-sections.js';
-import type { MonitorSnapshot, StatusRead } from '../../ui/render-monitor.js';
-import { parseStoredAgentSession } from '../../core/agent-session-expiry.js';
+import { readPendingStop } from '../../../state/stop-request.js';
+import type { StatusDocument } from '../../../core/status-model.js';
+import { ralphPaths, type RalphPaths } from '../../../state/paths.js';
+import { readDocument, type DocumentSpec, type JsonRead } from '../../../state/document-store.js';
+import { CIRCUIT_STATE } from '../../../state/documents/circuit.js';
+import { PROGRESS } from '../../../state/documents/progress.js';
+import { STATUS } from '../../../state/documents/status.js';
+import { isFinished } from '../../../ui/monitor-sections.js';
+import type { MonitorSnapshot, StatusRead } from '../../../ui/render-monitor.js';
+import { parseStoredAgentSession } from '../../../core/agent-session-expiry.js';
 import { readLastLines } from './read-log-tail.js';
-import { readRegularFile, unreadableReason } from '../../infra/regular-file.js';
-import { QUEUE } from '../../state/documents/queue.js';
-import { readRunningLoops, type RunningLoopView } from '../queue/running-loops.js';
+import { readRegularFile, unreadableReason } from '../../../infra/regular-file.js';
+import { QUEUE } from '../../../state/documents/queue.js';
+import { readRunningLoops, type RunningLoopView } from '../../queue/running-loops.js';
 
 /** How many ralph.log lines a snapshot carries (the frame shows at most this many). */
 export const SNAPSHOT_LOG_LINES = 20;

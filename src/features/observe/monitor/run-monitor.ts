@@ -1,5 +1,5 @@
-import type { Clock } from '../../ports.js';
-import { renderMonitor, type MonitorSnapshot } from '../../ui/render-monitor.js';
+import type { Clock } from '../../../ports.js';
+import { renderMonitor, type MonitorSnapshot } from '../../../ui/render-monitor.js';
 
 /** The parts of a terminal stream the monitor uses (process.stdout fits). */
 export interface MonitorStream {

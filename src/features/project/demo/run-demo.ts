@@ -1,16 +1,16 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { formatDuration } from '../../core/time-format.js';
-import { ownRepositoryConfig, runGitText } from '../../infra/git.js';
-import { createProcessRunner } from '../../infra/process-runner.js';
-import { readDocument } from '../../state/document-store.js';
-import { STATUS } from '../../state/documents/status.js';
-import { ralphPaths } from '../../state/paths.js';
-import { readEventLog } from '../event-log-inspect.js';
+import { formatDuration } from '../../../core/time-format.js';
+import { ownRepositoryConfig, runGitText } from '../../../infra/git.js';
+import { createProcessRunner } from '../../../infra/process-runner.js';
+import { readDocument } from '../../../state/document-store.js';
+import { STATUS } from '../../../state/documents/status.js';
+import { ralphPaths } from '../../../state/paths.js';
+import { readEventLog } from '../../observe/event-log-inspect.js';
 import { createRalphLayout } from '../setup/ralph-layout.js';
 import { DEMO_FILES, DEMO_PLAN, DEMO_VERIFY_COMMAND, demoResponses } from './demo-project.js';
-import { PROJECT_FILES } from '../../state/project-layout.js';
+import { PROJECT_FILES } from '../../../state/project-layout.js';
 
 export interface DemoOptions {
   keep: boolean;

@@ -1,6 +1,6 @@
 import { basename } from 'node:path';
-import { BACKEND_NAMES, agentDisplayName, type BackendName } from '../../backends/registry.js';
-import { ExitCode, RalphError } from '../../errors.js';
+import { BACKEND_NAMES, agentDisplayName, type BackendName } from '../../../backends/registry.js';
+import { ExitCode, RalphError } from '../../../errors.js';
 import { readSourceDocument, type SourceDocument } from '../import/read-source.js';
 import { detectProject, type ProjectInfo } from './detect-project.js';
 import { enableProject, type EnableRequest, type EnableResult, type VerifyChoice } from './enable-project.js';

@@ -1,16 +1,16 @@
 import { join } from 'node:path';
-import { ExitCode, RalphError } from '../../errors.js';
+import { ExitCode, RalphError } from '../../../errors.js';
 import { createFileExclusive } from '../setup/file-writes.js';
-import { missingProjectFiles } from '../../state/project-files.js';
-import { ralphPaths } from '../../state/paths.js';
-import { dropTaskStateIgnore } from '../../state/task-state-ignore.js';
+import { missingProjectFiles } from '../../../state/project-files.js';
+import { ralphPaths } from '../../../state/paths.js';
+import { dropTaskStateIgnore } from '../../../state/task-state-ignore.js';
 import { createRalphLayout, type LayoutResult, type ProjectCommands, type RalphrcSetting } from '../setup/ralph-layout.js';
 import type { SourceDocument } from '../import/read-source.js';
-import type { BackendName } from '../../backends/registry.js';
+import type { BackendName } from '../../../backends/registry.js';
 import { backendChoiceFiles } from '../setup/backend-choice.js';
 import { extractPrdTasks, renderFixPlan } from './prd-tasks.js';
 import { readRalphrcValue } from './ralphrc-read.js';
-import { PROJECT_FILES } from '../../state/project-layout.js';
+import { PROJECT_FILES } from '../../../state/project-layout.js';
 
 export interface VerifyChoice {
   command: string;

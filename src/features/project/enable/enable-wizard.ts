@@ -1,4 +1,4 @@
-import { BACKEND_NAMES, backendEntry, type BackendName } from '../../backends/registry.js';
+import { BACKEND_NAMES, backendEntry, type BackendName } from '../../../backends/registry.js';
 import type { ProjectInfo } from './detect-project.js';
 import type { Prompter } from './prompts.js';
 

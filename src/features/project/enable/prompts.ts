@@ -1,5 +1,5 @@
 import { createInterface } from 'node:readline';
-import { RalphError } from '../../errors.js';
+import { RalphError } from '../../../errors.js';
 
 /**
  * Wizard questions over injected streams: prompts go to `output` (stderr in

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { ralphPaths } from '../../state/paths.js';
+import { ralphPaths } from '../../../state/paths.js';
 
 /** How far Ralph is set up in a folder. */
 export type RalphState = 'none' | 'partial' | 'complete';

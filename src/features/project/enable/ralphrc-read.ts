@@ -1,6 +1,6 @@
-import { parseRalphrc } from '../../config/ralphrc.js';
-import { ralphPaths } from '../../state/paths.js';
-import { readRalphrcFile } from '../../state/ralphrc-file.js';
+import { parseRalphrc } from '../../../config/ralphrc.js';
+import { ralphPaths } from '../../../state/paths.js';
+import { readRalphrcFile } from '../../../state/ralphrc-file.js';
 
 /** The value a project's .ralphrc gives `key` (the last assignment wins), or undefined. */
 export function readRalphrcValue(projectDir: string, key: string): string | undefined {

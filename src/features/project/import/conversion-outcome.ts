@@ -1,8 +1,8 @@
-import type { AgentResult, PermissionDenial } from '../../agent-result.js';
-import { BACKENDS } from '../../backends/registry.js';
-import { ExitCode } from '../../errors.js';
-import { digestText } from '../../core/text-digest.js';
-import { formatDuration } from '../../core/time-format.js';
+import type { AgentResult, PermissionDenial } from '../../../agent-result.js';
+import { BACKENDS } from '../../../backends/registry.js';
+import { ExitCode } from '../../../errors.js';
+import { digestText } from '../../../core/text-digest.js';
+import { formatDuration } from '../../../core/time-format.js';
 
 export interface ConversionFailure {
   message: string;

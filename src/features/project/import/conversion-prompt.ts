@@ -1,5 +1,5 @@
-import { dataRule, fenceMarkers, fenceUntrusted, type DataKind } from '../../core/untrusted-text.js';
-import { PROJECT_FILES } from '../../state/project-layout.js';
+import { dataRule, fenceMarkers, fenceUntrusted, type DataKind } from '../../../core/untrusted-text.js';
+import { PROJECT_FILES } from '../../../state/project-layout.js';
 
 /**
  * The prompt that asks Claude to turn a requirements document into a Ralph

@@ -2,10 +2,10 @@ import { randomBytes } from 'node:crypto';
 import { copyFileSync, existsSync, writeFileSync, mkdirSync, readdirSync, readFileSync, renameSync, rmdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
-import { errorMessage, ExitCode, RalphError } from '../../errors.js';
-import type { AgentBackend, ProcessRunner } from '../../ports.js';
-import { fileTimestamp, formatDuration } from '../../core/time-format.js';
-import { writeFileAtomic } from '../../state/json-file.js';
+import { errorMessage, ExitCode, RalphError } from '../../../errors.js';
+import type { AgentBackend, ProcessRunner } from '../../../ports.js';
+import { fileTimestamp, formatDuration } from '../../../core/time-format.js';
+import { writeFileAtomic } from '../../../state/json-file.js';
 import { commitInitialSetup, type RepositoryResult } from '../setup/project-repository.js';
 import { deriveDisplayName } from '../setup/project-name.js';
 import { createRalphLayout } from '../setup/ralph-layout.js';
@@ -14,7 +14,7 @@ import { snapshotOutputs, findUnproducedOutputs, addStatusSection } from './conv
 import { describeConversionFailure, describeDenials } from './conversion-outcome.js';
 import { buildConversionPrompt, CONVERSION_OUTPUTS, CONVERSION_TOOLS } from './conversion-prompt.js';
 import { readSourceDocument, type SourceDocument } from './read-source.js';
-import { PROJECT_FILES } from '../../state/project-layout.js';
+import { PROJECT_FILES } from '../../../state/project-layout.js';
 
 export interface ImportOptions {
   /** The requirements document as given on the command line. */

@@ -1,6 +1,6 @@
 import { readFileSync, statSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
-import { errorMessage, ExitCode, RalphError } from '../../errors.js';
+import { errorMessage, ExitCode, RalphError } from '../../../errors.js';
 
 /** ralph-enable and ralph-import use exit code 4 for "the document does not exist". */
 export const FILE_NOT_FOUND_EXIT = 4;

@@ -1,4 +1,4 @@
-import { backendEntry, type BackendName } from '../../backends/registry.js';
+import { backendEntry, type BackendName } from '../../../backends/registry.js';
 import type { RalphrcSetting } from './ralph-layout.js';
 
 /**

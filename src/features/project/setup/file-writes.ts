@@ -1,5 +1,5 @@
 import { chmodSync, linkSync, statSync, writeFileSync } from 'node:fs';
-import { writeFileAtomic } from '../../state/json-file.js';
+import { writeFileAtomic } from '../../../state/json-file.js';
 
 /**
  * Creates `path` only if nothing exists there yet. The check and the write are

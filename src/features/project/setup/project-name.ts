@@ -1,5 +1,5 @@
 import { basename, isAbsolute, resolve } from 'node:path';
-import { UsageError } from '../../errors.js';
+import { UsageError } from '../../../errors.js';
 
 /**
  * Turns any text (a file's base name, an issue title) into a directory-safe

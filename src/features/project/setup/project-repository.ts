@@ -1,6 +1,6 @@
 import { realpathSync } from 'node:fs';
-import { runGitText } from '../../infra/git.js';
-import type { ProcessRunner, RunResult } from '../../ports.js';
+import { runGitText } from '../../../infra/git.js';
+import type { ProcessRunner, RunResult } from '../../../ports.js';
 
 export const INITIAL_COMMIT_MESSAGE = 'Initial Ralph project setup';
 

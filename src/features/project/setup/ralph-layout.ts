@@ -1,12 +1,12 @@
 import { lstatSync, mkdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { errorMessage, ExitCode, RalphError } from '../../errors.js';
-import { writeFileAtomic } from '../../state/json-file.js';
+import { errorMessage, ExitCode, RalphError } from '../../../errors.js';
+import { writeFileAtomic } from '../../../state/json-file.js';
 import { readTemplate, renderTemplate } from '../templates.js';
 import { createFileExclusive, keepBackup, replaceFileKeepingMode } from './file-writes.js';
 import { mergeGitignore } from './gitignore-merge.js';
 import { setRalphrcValue } from './ralphrc-values.js';
-import { PROJECT_FILES } from '../../state/project-layout.js';
+import { PROJECT_FILES } from '../../../state/project-layout.js';
 
 /** Commands written into AGENT.md; empty = not known. */
 export interface ProjectCommands {

@@ -1,10 +1,10 @@
 import { statSync } from 'node:fs';
 import { relative } from 'node:path';
-import { ExitCode, RalphError } from '../../errors.js';
-import type { ProcessRunner } from '../../ports.js';
+import { ExitCode, RalphError } from '../../../errors.js';
+import type { ProcessRunner } from '../../../ports.js';
 import { deriveDisplayName } from './project-name.js';
 import { commitInitialSetup, INITIAL_COMMIT_MESSAGE, type RepositoryResult } from './project-repository.js';
-import type { BackendName } from '../../backends/registry.js';
+import type { BackendName } from '../../../backends/registry.js';
 import { backendChoiceFiles } from './backend-choice.js';
 import { createRalphLayout, type LayoutResult } from './ralph-layout.js';
 

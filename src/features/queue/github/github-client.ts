@@ -1,6 +1,6 @@
 import { Octokit } from '@octokit/rest';
-import { isRecord } from '../../core/guards.js';
-import { ExitCode, RalphError } from '../../errors.js';
+import { isRecord } from '../../../core/guards.js';
+import { ExitCode, RalphError } from '../../../errors.js';
 import { MISSING_TOKEN_HINT } from './github-token.js';
 import type { GithubTarget } from './github-target.js';
 

@@ -1,7 +1,7 @@
-import { defaultApiUrl, formatRepo, parseRemoteUrl, parseRepoSlug, type GithubRepo } from '../../core/github-remote.js';
-import { ExitCode, RalphError, UsageError } from '../../errors.js';
-import { runGitText } from '../../infra/git.js';
-import type { ProcessRunner } from '../../ports.js';
+import { defaultApiUrl, formatRepo, parseRemoteUrl, parseRepoSlug, type GithubRepo } from '../../../core/github-remote.js';
+import { ExitCode, RalphError, UsageError } from '../../../errors.js';
+import { runGitText } from '../../../infra/git.js';
+import type { ProcessRunner } from '../../../ports.js';
 
 /**
  * The repository a queue command talks to and the API that serves it.

@@ -1,6 +1,6 @@
-import type { ProcessRunner } from '../../ports.js';
-import { ExitCode, RalphError } from '../../errors.js';
-import { addSecretValues } from '../../state/redaction.js';
+import type { ProcessRunner } from '../../../ports.js';
+import { ExitCode, RalphError } from '../../../errors.js';
+import { addSecretValues } from '../../../state/redaction.js';
 
 /**
  * The user's GitHub token: GITHUB_TOKEN (what GitHub Actions provides), then

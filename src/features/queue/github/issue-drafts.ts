@@ -1,9 +1,9 @@
-import { dependencyNumbers } from '../../core/queue/issue-dependencies.js';
-import { githubItemId } from '../../core/queue/queue-ids.js';
-import { DEFAULT_PRIORITY } from '../../core/queue/queue-item.js';
-import type { QueueDraft } from '../../core/queue/queue-ops.js';
-import { priorityFromLabels } from '../../core/queue/queue-priority.js';
-import { fenceMarkers, fenceUntrusted, type DataKind } from '../../core/untrusted-text.js';
+import { dependencyNumbers } from '../../../core/queue/issue-dependencies.js';
+import { githubItemId } from '../../../core/queue/queue-ids.js';
+import { DEFAULT_PRIORITY } from '../../../core/queue/queue-item.js';
+import type { QueueDraft } from '../../../core/queue/queue-ops.js';
+import { priorityFromLabels } from '../../../core/queue/queue-priority.js';
+import { fenceMarkers, fenceUntrusted, type DataKind } from '../../../core/untrusted-text.js';
 import type { GithubIssue } from './github-client.js';
 
 /**

@@ -2,15 +2,15 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CONFIG_FIELDS, CONFIG_KEYS, defaultConfig } from '../../../src/config/keys.js';
-import { loadConfig } from '../../../src/config/load-config.js';
-import type { ValueType } from '../../../src/config/value-types.js';
-import { parseFixPlan } from '../../../src/core/fix-plan.js';
-import { parseStatusBlock } from '../../../src/core/ralph-status-block.js';
-import { ralphPaths, type RalphPaths } from '../../../src/state/paths.js';
-import { readTemplate, renderTemplate, TEMPLATE_NAMES, templatesDir } from '../../../src/features/templates.js';
-import { packageRoot, packageVersion } from '../../../src/infra/package-info.js';
-import { tempDir } from '../../helpers/temp-dir.js';
+import { CONFIG_FIELDS, CONFIG_KEYS, defaultConfig } from '../../../../src/config/keys.js';
+import { loadConfig } from '../../../../src/config/load-config.js';
+import type { ValueType } from '../../../../src/config/value-types.js';
+import { parseFixPlan } from '../../../../src/core/fix-plan.js';
+import { parseStatusBlock } from '../../../../src/core/ralph-status-block.js';
+import { ralphPaths, type RalphPaths } from '../../../../src/state/paths.js';
+import { readTemplate, renderTemplate, TEMPLATE_NAMES, templatesDir } from '../../../../src/features/project/templates.js';
+import { packageRoot, packageVersion } from '../../../../src/infra/package-info.js';
+import { tempDir } from '../../../helpers/temp-dir.js';
 
 describe('templatesDir', () => {
   it('finds the package root from the module location, with every template', () => {

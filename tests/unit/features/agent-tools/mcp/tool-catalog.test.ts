@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { callTool, findTool, TOOLS } from '../../../../src/features/mcp/tool-catalog.js';
-import { ToolError } from '../../../../src/features/test-tools/tool-error.js';
-import type { ToolContext } from '../../../../src/features/test-tools/tool-home.js';
+import { callTool, findTool, TOOLS } from '../../../../../src/features/agent-tools/mcp/tool-catalog.js';
+import { ToolError } from '../../../../../src/features/agent-tools/test/tool-error.js';
+import type { ToolContext } from '../../../../../src/features/agent-tools/test/tool-home.js';
 
 const ctx: ToolContext = {
   env: { RALPH_TEST_TOOLS_HOME: '/nonexistent/never-used' },

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { createGate } from '../../../../src/core/verify-gate.js';
-import { STORED_GATE, defaultGateId, gateFileName } from '../../../../src/features/mcp/verify-gate-store.js';
-import { parseOrReason } from '../../../helpers/parse-document.js';
+import { createGate } from '../../../../../src/core/verify-gate.js';
+import { STORED_GATE, defaultGateId, gateFileName } from '../../../../../src/features/agent-tools/mcp/verify-gate-store.js';
+import { parseOrReason } from '../../../../helpers/parse-document.js';
 
 const normalizeStoredGate = (value: unknown) => parseOrReason(STORED_GATE.schema, value);
 

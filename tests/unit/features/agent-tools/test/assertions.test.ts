@@ -6,8 +6,8 @@ import {
   type Assertion,
   type AssertionFacts,
   type FileRead,
-} from '../../../../src/features/test-tools/assertions.js';
-import type { EventRecord } from '../../../../src/features/event-log-inspect.js';
+} from '../../../../../src/features/agent-tools/test/assertions.js';
+import type { EventRecord } from '../../../../../src/features/observe/event-log-inspect.js';
 
 const rec = (event: string, data: Record<string, unknown> = {}): EventRecord => ({ ts: 0, event, data });
 const RECORDS = [

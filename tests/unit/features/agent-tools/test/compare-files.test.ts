@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { compareFiles } from '../../../../src/features/test-tools/test-diff.js';
-import type { SnapshotFile } from '../../../../src/features/test-tools/file-snapshot.js';
+import { compareFiles } from '../../../../../src/features/agent-tools/test/test-diff.js';
+import type { SnapshotFile } from '../../../../../src/features/agent-tools/test/file-snapshot.js';
 
 const file = (text: string | null, sha = text ?? 'bin'): SnapshotFile => ({ bytes: text?.length ?? 10, sha256: sha, text });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkRelativePath, isInside } from '../../../../src/features/test-tools/path-safety.js';
+import { checkRelativePath, isInside } from '../../../../../src/features/agent-tools/test/path-safety.js';
 
 describe('checkRelativePath', () => {
   it.each([

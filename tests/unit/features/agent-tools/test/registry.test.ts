@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { REGISTRY, emptyRegistry } from '../../../../src/features/test-tools/registry.js';
-import { parseOrReason } from '../../../helpers/parse-document.js';
+import { REGISTRY, emptyRegistry } from '../../../../../src/features/agent-tools/test/registry.js';
+import { parseOrReason } from '../../../../helpers/parse-document.js';
 
 const normalizeRegistry = (value: unknown) => parseOrReason(REGISTRY.schema, value);
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { withTask } from '../../../../src/features/test-tools/run-state.js';
+import { withTask } from '../../../../../src/features/agent-tools/test/run-state.js';
 
 describe('withTask', () => {
   const prompt = '# Ralph development instructions\n\nWork through the plan.\n';

@@ -1,11 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { initialCircuit } from '../../../../src/core/circuit-breaker.js';
-import { emptyTotals, type StatusDocument } from '../../../../src/core/status-model.js';
-import type { GateState } from '../../../../src/core/verify-gate.js';
-import { buildLoopView, DASHBOARD_CHART_POINTS, describeState, iterationPoints, type LoopFiles } from '../../../../src/features/dashboard/loop-view.js';
-import { recentIterations } from '../../../../src/features/dashboard/recent-iterations.js';
-import type { EventRecord } from '../../../../src/features/event-log-inspect.js';
-import { parseMetrics } from '../../../../src/features/stats.js';
+import { initialCircuit } from '../../../../../src/core/circuit-breaker.js';
+import { emptyTotals, type StatusDocument } from '../../../../../src/core/status-model.js';
+import type { GateState } from '../../../../../src/core/verify-gate.js';
+import {
+  buildLoopView,
+  DASHBOARD_CHART_POINTS,
+  describeState,
+  iterationPoints,
+  type LoopFiles,
+} from '../../../../../src/features/observe/dashboard/loop-view.js';
+import { recentIterations } from '../../../../../src/features/observe/dashboard/recent-iterations.js';
+import type { EventRecord } from '../../../../../src/features/observe/event-log-inspect.js';
+import { parseMetrics } from '../../../../../src/features/observe/stats.js';
 
 const NOW = Date.parse('2026-03-01T12:00:00Z');
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { OPENING_CODE_TTL_MS, OpeningCodes } from '../../../../src/features/dashboard/opening-codes.js';
+import { OPENING_CODE_TTL_MS, OpeningCodes } from '../../../../../src/features/observe/dashboard/opening-codes.js';
 
 function codes(): { codes: OpeningCodes; clock: { now: number } } {
   const clock = { now: 1_000 };

@@ -1,11 +1,11 @@
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readQueueLoops } from '../../../../src/features/dashboard/queue-loops.js';
-import { runControl } from '../../../../src/features/dashboard/dashboard-controls.js';
-import { listLoops, readDashboardState } from '../../../../src/features/dashboard/read-dashboard.js';
-import { ralphPaths } from '../../../../src/state/paths.js';
-import { tempDir } from '../../../helpers/temp-dir.js';
+import { readQueueLoops } from '../../../../../src/features/observe/dashboard/queue-loops.js';
+import { runControl } from '../../../../../src/features/observe/dashboard/dashboard-controls.js';
+import { listLoops, readDashboardState } from '../../../../../src/features/observe/dashboard/read-dashboard.js';
+import { ralphPaths } from '../../../../../src/state/paths.js';
+import { tempDir } from '../../../../helpers/temp-dir.js';
 
 const NOW = Date.parse('2026-03-01T12:00:00Z');
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseControlRequest } from '../../../../src/features/dashboard/dashboard-controls.js';
-import { allowedHosts, checkRequest, isLoopback, isPublicRequest, type GuardConfig } from '../../../../src/features/dashboard/request-guard.js';
+import { parseControlRequest } from '../../../../../src/features/observe/dashboard/dashboard-controls.js';
+import { allowedHosts, checkRequest, isLoopback, isPublicRequest, type GuardConfig } from '../../../../../src/features/observe/dashboard/request-guard.js';
 
 const TOKEN = 'abc123_-XYZ';
 const hosts = allowedHosts('127.0.0.1', 4000);

@@ -1,10 +1,10 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { NotAProjectError, RalphError, UsageError } from '../../../../src/errors.js';
-import { browserOpener, runDashboard, type DashboardDeps, type DashboardOptions } from '../../../../src/features/dashboard/run-dashboard.js';
-import { fakeRunner } from '../../../helpers/fake-runner.js';
-import { tempDir } from '../../../helpers/temp-dir.js';
+import { NotAProjectError, RalphError, UsageError } from '../../../../../src/errors.js';
+import { browserOpener, runDashboard, type DashboardDeps, type DashboardOptions } from '../../../../../src/features/observe/dashboard/run-dashboard.js';
+import { fakeRunner } from '../../../../helpers/fake-runner.js';
+import { tempDir } from '../../../../helpers/temp-dir.js';
 
 function setup(over: Partial<DashboardOptions> = {}): { options: DashboardOptions; deps: DashboardDeps; stderr: string[] } {
   const dir = tempDir('ralph-dash-run-');

@@ -1,8 +1,8 @@
 import { EventEmitter } from 'node:events';
 import type { ServerResponse } from 'node:http';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { DashboardState } from '../../../../src/features/dashboard/dashboard-view.js';
-import { createStateStream, MIN_STREAM_INTERVAL_MS } from '../../../../src/features/dashboard/state-stream.js';
+import type { DashboardState } from '../../../../../src/features/observe/dashboard/dashboard-view.js';
+import { createStateStream, MIN_STREAM_INTERVAL_MS } from '../../../../../src/features/observe/dashboard/state-stream.js';
 
 /** The parts of a response the stream uses, recording what was written. */
 class FakeResponse extends EventEmitter {

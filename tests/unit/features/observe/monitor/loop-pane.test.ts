@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { closingMessage, exitCodeOf, runLoopPane, type LoopPaneDeps } from '../../../src/features/monitor/loop-pane.js';
-import { describeExitCode } from '../../../src/core/exit-code-meaning.js';
+import { closingMessage, exitCodeOf, runLoopPane, type LoopPaneDeps } from '../../../../../src/features/observe/monitor/loop-pane.js';
+import { describeExitCode } from '../../../../../src/core/exit-code-meaning.js';
 
 function fakeDeps(loopCode: number, clients: string): { deps: LoopPaneDeps; events: string[] } {
   const events: string[] = [];

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { detectProject, type ProjectInfo } from '../../../../src/features/enable/detect-project.js';
+import { detectProject, type ProjectInfo } from '../../../../../src/features/project/enable/detect-project.js';
 
 type Expected = Partial<Omit<ProjectInfo, 'commands' | 'notes'>> & { commands?: Partial<ProjectInfo['commands']> };
 

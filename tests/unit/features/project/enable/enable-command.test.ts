@@ -1,11 +1,11 @@
 import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parseRalphrc } from '../../../../src/config/ralphrc.js';
-import { RalphError } from '../../../../src/errors.js';
-import { ALREADY_ENABLED_MESSAGE, formatEnableJson, formatEnableReport, runEnable } from '../../../../src/features/enable/enable-command.js';
-import { tempDir } from '../../../helpers/temp-dir.js';
-import { WizardCancelledError } from '../../../../src/features/enable/prompts.js';
+import { parseRalphrc } from '../../../../../src/config/ralphrc.js';
+import { RalphError } from '../../../../../src/errors.js';
+import { ALREADY_ENABLED_MESSAGE, formatEnableJson, formatEnableReport, runEnable } from '../../../../../src/features/project/enable/enable-command.js';
+import { tempDir } from '../../../../helpers/temp-dir.js';
+import { WizardCancelledError } from '../../../../../src/features/project/enable/prompts.js';
 import { scriptedPrompter } from './scripted-prompter.js';
 
 const rc = (dir: string, key: string): string | undefined =>

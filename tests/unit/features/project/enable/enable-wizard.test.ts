@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { detectProject } from '../../../../src/features/enable/detect-project.js';
-import { runEnableWizard, type WizardContext } from '../../../../src/features/enable/enable-wizard.js';
+import { detectProject } from '../../../../../src/features/project/enable/detect-project.js';
+import { runEnableWizard, type WizardContext } from '../../../../../src/features/project/enable/enable-wizard.js';
 import { scriptedPrompter } from './scripted-prompter.js';
 
 const node = detectProject(new Map([['package.json', JSON.stringify({ name: 'web', scripts: { test: 'vitest' } })]]), 'folder');

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { CONFIG_KEYS } from '../../../../src/config/keys.js';
-import { parseFixPlan } from '../../../../src/core/fix-plan.js';
-import { extractPrdTasks, MAX_PRD_TASKS, detectPriority, renderFixPlan } from '../../../../src/features/enable/prd-tasks.js';
+import { CONFIG_KEYS } from '../../../../../src/config/keys.js';
+import { parseFixPlan } from '../../../../../src/core/fix-plan.js';
+import { extractPrdTasks, MAX_PRD_TASKS, detectPriority, renderFixPlan } from '../../../../../src/features/project/enable/prd-tasks.js';
 
 describe('extractPrdTasks', () => {
   it('converts numbered and bulleted items', () => {

@@ -1,8 +1,8 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { findPrdFiles, readProjectFiles } from '../../../../src/features/enable/project-files.js';
-import { tempDir } from '../../../helpers/temp-dir.js';
+import { findPrdFiles, readProjectFiles } from '../../../../../src/features/project/enable/project-files.js';
+import { tempDir } from '../../../../helpers/temp-dir.js';
 
 function write(root: string, files: Record<string, string>): void {
   for (const [rel, text] of Object.entries(files)) {

@@ -1,6 +1,6 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { createPrompter, WizardCancelledError, type Prompter } from '../../../../src/features/enable/prompts.js';
+import { createPrompter, WizardCancelledError, type Prompter } from '../../../../../src/features/project/enable/prompts.js';
 import { scriptedPrompter } from './scripted-prompter.js';
 
 describe('createPrompter', () => {

@@ -1,5 +1,5 @@
 import { PassThrough } from 'node:stream';
-import { createPrompter, type Prompter } from '../../../../src/features/enable/prompts.js';
+import { createPrompter, type Prompter } from '../../../../../src/features/project/enable/prompts.js';
 
 /** Enough Enter presses for every question a wizard has left. */
 const ENTER_FOR_THE_REST = 20;

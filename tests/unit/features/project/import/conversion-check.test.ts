@@ -1,10 +1,10 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { snapshotOutputs, findUnproducedOutputs, addStatusSection } from '../../../../src/features/import/conversion-check.js';
-import { readTemplate } from '../../../../src/features/templates.js';
-import { parseStatusBlock } from '../../../../src/core/ralph-status-block.js';
-import { tempDir } from '../../../helpers/temp-dir.js';
+import { snapshotOutputs, findUnproducedOutputs, addStatusSection } from '../../../../../src/features/project/import/conversion-check.js';
+import { readTemplate } from '../../../../../src/features/project/templates.js';
+import { parseStatusBlock } from '../../../../../src/core/ralph-status-block.js';
+import { tempDir } from '../../../../helpers/temp-dir.js';
 
 const snapshot = (entries: Record<string, string | undefined>): Map<string, string | undefined> => new Map(Object.entries(entries));
 

@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { AgentResult } from '../../../../src/agent-result.js';
-import { readClaudeStdout } from '../../../../src/backends/claude/claude-result.js';
-import type { ClaudeRun } from '../../../../src/backends/claude/classify-claude-call.js';
-import { describeConversionFailure, describeDenials } from '../../../../src/features/import/conversion-outcome.js';
+import type { AgentResult } from '../../../../../src/agent-result.js';
+import { readClaudeStdout } from '../../../../../src/backends/claude/claude-result.js';
+import type { ClaudeRun } from '../../../../../src/backends/claude/classify-claude-call.js';
+import { describeConversionFailure, describeDenials } from '../../../../../src/features/project/import/conversion-outcome.js';
 
 const fixture = (name: string): string => readFileSync(join('tests/fixtures/claude-cli', name), 'utf8');
 /** The result the Claude backend reports for a conversion that printed `stdout`. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildConversionPrompt, CONVERSION_OUTPUTS, MAX_INLINE_SOURCE_BYTES } from '../../../../src/features/import/conversion-prompt.js';
+import { buildConversionPrompt, CONVERSION_OUTPUTS, MAX_INLINE_SOURCE_BYTES } from '../../../../../src/features/project/import/conversion-prompt.js';
 
 const input = { projectName: 'todo', sourceName: 'prd.md', sourceText: '# Todo\n- add items\n', nonce: 'abc123' };
 

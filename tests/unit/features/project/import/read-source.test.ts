@@ -1,9 +1,9 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { RalphError } from '../../../../src/errors.js';
-import { FILE_NOT_FOUND_EXIT, MAX_SOURCE_BYTES, readSourceDocument } from '../../../../src/features/import/read-source.js';
-import { tempDir } from '../../../helpers/temp-dir.js';
+import { RalphError } from '../../../../../src/errors.js';
+import { FILE_NOT_FOUND_EXIT, MAX_SOURCE_BYTES, readSourceDocument } from '../../../../../src/features/project/import/read-source.js';
+import { tempDir } from '../../../../helpers/temp-dir.js';
 
 function failure(cwd: string, path: string): RalphError {
   try {

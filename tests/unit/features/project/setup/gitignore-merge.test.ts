@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { MERGE_HEADER, mergeGitignore, listRalphIgnoreEntries } from '../../../../src/features/setup/gitignore-merge.js';
-import { readTemplate } from '../../../../src/features/templates.js';
+import { MERGE_HEADER, mergeGitignore, listRalphIgnoreEntries } from '../../../../../src/features/project/setup/gitignore-merge.js';
+import { readTemplate } from '../../../../../src/features/project/templates.js';
 
 const TEMPLATE = '# Ralph\n.ralph/logs/\n.ralph/status.json\n\n# OS\n.DS_Store\n';
 

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { UsageError } from '../../../../src/errors.js';
-import { deriveDisplayName, deriveProjectName, resolveProjectDir, slugProjectName } from '../../../../src/features/setup/project-name.js';
+import { UsageError } from '../../../../../src/errors.js';
+import { deriveDisplayName, deriveProjectName, resolveProjectDir, slugProjectName } from '../../../../../src/features/project/setup/project-name.js';
 
 describe('slugProjectName', () => {
   it.each([

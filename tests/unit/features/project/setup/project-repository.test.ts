@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { commitInitialSetup, FALLBACK_IDENTITY, INITIAL_COMMIT_MESSAGE } from '../../../../src/features/setup/project-repository.js';
-import { NO_HOOKS } from '../../../../src/infra/git.js';
-import { fakeRunner, type FakeCommand } from '../../../helpers/fake-runner.js';
+import { commitInitialSetup, FALLBACK_IDENTITY, INITIAL_COMMIT_MESSAGE } from '../../../../../src/features/project/setup/project-repository.js';
+import { NO_HOOKS } from '../../../../../src/infra/git.js';
+import { fakeRunner, type FakeCommand } from '../../../../helpers/fake-runner.js';
 
 /** A repository whose top level is /p, git with a global identity; `extra` rows come first. */
 function git(extra: FakeCommand[] = []) {

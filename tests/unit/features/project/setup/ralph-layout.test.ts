@@ -1,11 +1,11 @@
 import { lstatSync, mkdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parseRalphrc } from '../../../../src/config/ralphrc.js';
-import { createRalphLayout, LAYOUT_DIRS } from '../../../../src/features/setup/ralph-layout.js';
-import { missingProjectFiles } from '../../../../src/state/project-files.js';
-import { MERGE_HEADER } from '../../../../src/features/setup/gitignore-merge.js';
-import { tempDir } from '../../../helpers/temp-dir.js';
+import { parseRalphrc } from '../../../../../src/config/ralphrc.js';
+import { createRalphLayout, LAYOUT_DIRS } from '../../../../../src/features/project/setup/ralph-layout.js';
+import { missingProjectFiles } from '../../../../../src/state/project-files.js';
+import { MERGE_HEADER } from '../../../../../src/features/project/setup/gitignore-merge.js';
+import { tempDir } from '../../../../helpers/temp-dir.js';
 
 const read = (dir: string, rel: string): string => readFileSync(join(dir, rel), 'utf8');
 const rcValue = (dir: string, key: string): string | undefined => parseRalphrc(read(dir, '.ralphrc')).entries.find((e) => e.key === key)?.value;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseRalphrc } from '../../../../src/config/ralphrc.js';
-import { quoteRalphrcValue, setRalphrcValue } from '../../../../src/features/setup/ralphrc-values.js';
+import { parseRalphrc } from '../../../../../src/config/ralphrc.js';
+import { quoteRalphrcValue, setRalphrcValue } from '../../../../../src/features/project/setup/ralphrc-values.js';
 
 function readBack(text: string, key: string): string | undefined {
   const parsed = parseRalphrc(text);

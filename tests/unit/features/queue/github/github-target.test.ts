@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { resolveGithubTarget } from '../../../../src/features/github/github-target.js';
-import { fakeRunner } from '../../../helpers/fake-runner.js';
+import { resolveGithubTarget } from '../../../../../src/features/queue/github/github-target.js';
+import { fakeRunner } from '../../../../helpers/fake-runner.js';
 
 const origin = (url: string, exitCode = 0) =>
   fakeRunner([

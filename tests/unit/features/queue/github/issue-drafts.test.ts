@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { issueDraft, issueSpec } from '../../../../src/features/github/issue-drafts.js';
-import { apiUrlFrom } from '../../../../src/features/github/github-target.js';
-import { pullRequestBody } from '../../../../src/features/github/github-client.js';
+import { issueDraft, issueSpec } from '../../../../../src/features/queue/github/issue-drafts.js';
+import { apiUrlFrom } from '../../../../../src/features/queue/github/github-target.js';
+import { pullRequestBody } from '../../../../../src/features/queue/github/github-client.js';
 
 const issue = {
   number: 15,
