@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
-import { computeStats, formatStatsText, readMetricsFile } from '../../features/observe/stats.js';
+import { readMetricsFile } from '../../features/observe/loop-files.js';
+import { computeStats, formatStatsText } from '../../features/observe/stats.js';
 import { ralphPaths } from '../../state/paths.js';
 import { ExitCode, RalphError } from '../../errors.js';
 import { printRedacted } from '../redacted-output.js';

@@ -1,4 +1,3 @@
-import { OddFileError, readRegularFile } from '../../infra/regular-file.js';
 import * as v from 'valibot';
 import { sessionEventSchema, type SessionEvent } from '../../state/documents/session-event.js';
 import { errorMessage } from '../../errors.js';
@@ -115,20 +114,6 @@ export function parseEventRecords(text: string): EventLogRead {
     if (error === undefined) error = { line: index + 1, message: `line ${index + 1}: ${problem}` };
   });
   return error === undefined ? { records } : { records, error, badLines };
-}
-
-/** Reads an event log; a missing or unreadable file is an error value (line 0). */
-export function readEventLog(path: string): EventLogRead {
-  let text: string;
-  try {
-    text = readRegularFile(path, 'utf8');
-  } catch (e) {
-    if (e instanceof OddFileError) return { records: [], error: { line: 0, message: e.message } };
-    const code = (e as NodeJS.ErrnoException).code;
-    const message = code === 'ENOENT' ? `session recording not found: ${path}` : `cannot read ${path} (${code ?? String(e)})`;
-    return { records: [], error: { line: 0, message } };
-  }
-  return parseEventRecords(text);
 }
 
 export function iterationOf(record: EventRecord): number | undefined {

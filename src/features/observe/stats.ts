@@ -1,7 +1,6 @@
 import { isRecord as isRec } from '../../core/guards.js';
 import { formatDuration } from '../../core/time-format.js';
 import { formatCost, formatCount, formatUsd } from '../../ui/monitor-sections.js';
-import { readRegularFile } from '../../infra/regular-file.js';
 
 /**
  * ralph-stats: totals and averages over .ralph/logs/metrics.jsonl. Lines
@@ -220,18 +219,6 @@ export function computeStats(entries: readonly MetricsEntry[], skippedLines = 0)
     runs: runs.length,
     skipped_lines: skippedLines,
   };
-}
-
-/** Reads and parses a metrics file; undefined when it does not exist. */
-export function readMetricsFile(path: string): ParsedMetrics | undefined {
-  let text: string;
-  try {
-    text = readRegularFile(path, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw error;
-  }
-  return parseMetrics(text);
 }
 
 const percent = (fraction: number): string => `${(fraction * 100).toFixed(1)}%`;

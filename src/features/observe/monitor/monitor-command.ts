@@ -3,7 +3,7 @@ import type { Clock } from '../../../ports.js';
 import { ralphPaths } from '../../../state/paths.js';
 import { requireProjectDir } from '../../../state/project-files.js';
 import { renderMonitor } from '../../../ui/render-monitor.js';
-import { readMonitorSnapshot } from './read-snapshot.js';
+import { readMonitorSnapshot } from '../loop-files.js';
 import { runMonitor, type MonitorStream } from './run-monitor.js';
 
 export interface MonitorCommandIo {

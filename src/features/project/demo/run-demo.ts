@@ -7,7 +7,7 @@ import { createProcessRunner } from '../../../infra/process-runner.js';
 import { readDocument } from '../../../state/document-store.js';
 import { STATUS } from '../../../state/documents/status.js';
 import { ralphPaths } from '../../../state/paths.js';
-import { readEventLog } from '../../observe/event-log-inspect.js';
+import { readEventLog } from '../../observe/loop-files.js';
 import { createRalphLayout } from '../setup/ralph-layout.js';
 import { DEMO_FILES, DEMO_PLAN, DEMO_VERIFY_COMMAND, demoResponses } from './demo-project.js';
 import { PROJECT_FILES } from '../../../state/project-layout.js';

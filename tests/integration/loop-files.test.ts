@@ -2,7 +2,7 @@ import { mkdirSync, openSync, writeFileSync, writeSync, closeSync } from 'node:f
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readLastLines } from '../../src/features/observe/monitor/read-log-tail.js';
-import { readMonitorSnapshot } from '../../src/features/observe/monitor/read-snapshot.js';
+import { readMonitorSnapshot } from '../../src/features/observe/loop-files.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
 const NOW = Date.parse('2026-03-01T12:00:00Z');
