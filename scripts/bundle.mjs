@@ -103,6 +103,25 @@ function leaving(paths, commonjs) {
   };
 }
 
+/**
+ * Ralph's own modules do their work when called, never when loaded (no file
+ * is imported for what loading it does), so a module none of whose exports a
+ * command uses is left out of that command's bundle: a reader that imports
+ * the document schemas for one function does not make every command that
+ * uses another function build them at start.
+ */
+const sourceWithoutSideEffects = {
+  name: 'source-without-side-effects',
+  setup(b) {
+    b.onResolve({ filter: /^\.\.?\// }, async (args) => {
+      if (args.pluginData?.resolving || args.kind === 'entry-point') return undefined;
+      const resolved = await b.resolve(args.path, { kind: args.kind, resolveDir: args.resolveDir, importer: args.importer, pluginData: { resolving: true } });
+      if (resolved.errors.length > 0 || resolved.external || !resolved.path.startsWith(`${root}src/`)) return undefined;
+      return { ...resolved, sideEffects: false };
+    });
+  },
+};
+
 const formatOptions = (commonjs) =>
   commonjs
     ? {
@@ -133,7 +152,7 @@ await Promise.all(
       sourcemap: 'linked',
       external: RUNTIME_PACKAGES,
       ...format,
-      plugins: [...plugins, ...(leaves ? [leaving(leaves, commonjs)] : [])],
+      plugins: [...plugins, ...(leaves ? [leaving(leaves, commonjs)] : []), sourceWithoutSideEffects],
       logLevel: 'warning',
     });
   }),
