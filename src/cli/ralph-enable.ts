@@ -7,7 +7,7 @@ import { formatEnableJson, formatEnableReport, runEnable, type EnableOptions } f
 import { createPrompter } from '../features/project/enable/prompts.js';
 import { packageVersion } from '../infra/package-info.js';
 import { createCommand, parseArgv, parseFlagValue, processIo } from './program.js';
-import { runMain } from './main.js';
+import type { JsonErrorBody } from './error-report.js';
 
 interface EnableFlags {
   from?: string[];
@@ -43,7 +43,7 @@ function requireNonEmpty(flag: string, value: string | undefined): string | unde
   return value.trim();
 }
 
-async function enableCommand(argv: string[]): Promise<number> {
+export async function enableCommand(argv: string[]): Promise<number> {
   const program = createCommand('ralph-enable', processIo, {
     description:
       'Enable Ralph in an existing project: detect the project, then write .ralph/ (PROMPT.md, fix_plan.md, AGENT.md), .ralphrc and .gitignore entries. Asks on a terminal; --non-interactive (or no terminal) uses the detected values.',
@@ -106,5 +106,5 @@ async function enableCommand(argv: string[]): Promise<number> {
   }
 }
 
-// Its JSON error said {success, code, message} before every command shared one envelope; scripts still read those.
-await runMain(enableCommand, { json: true, jsonErrorFields: (error) => ({ success: false, code: error.code, message: error.message }) });
+/** Its JSON error said {success, code, message} before every command shared one envelope; scripts still read those. */
+export const enableJsonErrorFields = (error: JsonErrorBody): Record<string, unknown> => ({ success: false, code: error.code, message: error.message });

@@ -4,7 +4,6 @@ import { importProject } from '../features/project/import/import-project.js';
 import { formatImportReport } from '../features/project/import/import-report.js';
 import { deriveProjectName, resolveProjectDir } from '../features/project/setup/project-name.js';
 import { createDefaultDeps } from './deps.js';
-import { runMain } from './main.js';
 import { buildAgentEnv } from '../core/agent-env.js';
 import { packageVersion } from '../infra/package-info.js';
 import { createCommand, parseArgv, parseFlagValue, processIo } from './program.js';
@@ -26,7 +25,7 @@ function readTimeoutMs(flag: string | undefined): number {
   return parseFlagValue('--timeout', flag ?? '15', integer(1, 120, 'minutes')) * 60_000;
 }
 
-async function importCommand(argv: string[]): Promise<number> {
+export async function importCommand(argv: string[]): Promise<number> {
   const program = createCommand('ralph-import', processIo, {
     description:
       'Turn a requirements document (PRD, spec; .md, .txt, .json or any text file) into a new Ralph project, using Claude Code to write .ralph/PROMPT.md, .ralph/fix_plan.md and .ralph/specs/requirements.md.',
@@ -100,5 +99,3 @@ async function importCommand(argv: string[]): Promise<number> {
     process.off('SIGTERM', onSignal);
   }
 }
-
-await runMain(importCommand);

@@ -4,11 +4,10 @@ import { packageVersion } from '../infra/package-info.js';
 import { Option } from 'commander';
 import { BACKEND_NAMES, describeBackendChoices, type BackendName } from '../backends/registry.js';
 import { createDefaultDeps } from './deps.js';
-import { runMain } from './main.js';
 import { createCommand, parseArgv, processIo } from './program.js';
 
 /** ralph-setup <name>: create a new Ralph project. */
-async function runSetup(argv: string[]): Promise<number> {
+export async function runSetup(argv: string[]): Promise<number> {
   const program = createCommand('ralph-setup', processIo, {
     description:
       'Create a new Ralph project: .ralph/ with PROMPT.md, fix_plan.md and AGENT.md, .ralphrc, .gitignore, src/, a README and a first git commit. Existing files are never overwritten.',
@@ -38,5 +37,3 @@ async function runSetup(argv: string[]): Promise<number> {
   process.stdout.write(formatSetupReport(report, cwd));
   return 0;
 }
-
-await runMain(runSetup);
