@@ -1,10 +1,10 @@
 // Bundles the commands into dist/bundle/ with esbuild: a command then starts by
 // reading a few files instead of resolving and reading about a hundred
-// modules. One ES module build holds every command: what they share is one
-// chunk, so each module, and each error class, exists once, and an error
-// thrown in one chunk is `instanceof` its class in every other. Lazily imported
-// parts (the loop, the MCP server, the dashboard, commander) are chunks of
-// their own, loaded only by the argv that reaches them. Everything sits in one
+// modules. Each command is one ES module build: within it each module, and each
+// error class, exists once, so an error thrown in one chunk is `instanceof` its
+// class in every other. Lazily imported parts (the loop, the MCP server, the
+// dashboard, commander) are chunks of their own, loaded only by the argv that
+// reaches them. Everything sits in one
 // folder, so paths code builds from its own location
 // (`new URL('./watchdog-main.js', import.meta.url)`, the rendered help) and the
 // walk up to package.json and templates/ work from any chunk.
@@ -19,7 +19,10 @@ const require = createRequire(import.meta.url);
 
 const manifest = JSON.parse(readFileSync(`${root}package.json`, 'utf8'));
 
-/** The commands in bin/ (src/cli/fast-path.ts starts each: its table's answer, or the command's parser). */
+/**
+ * The commands in bin/. src/cli/fast-path.ts starts each: its table's answer,
+ * or the command's parser, `program()` of src/cli/<command>.ts.
+ */
 const BINARIES = Object.keys(manifest.bin);
 
 /** The processes Ralph spawns itself, started from their own file. */
@@ -81,7 +84,8 @@ const sourceWithoutSideEffects = {
 
 /**
  * The entries made here rather than kept as files in src/: each command's
- * parser (`<command>.js`, an ES module), and the fast path every command in
+ * parser (`<command>.js`, an ES module running `program()` of
+ * src/cli/<command>.ts), and the fast path every command in
  * bin/ starts with, which hands each argv its table does not answer to that
  * file, left out of its own build.
  */
@@ -99,7 +103,7 @@ const entries = {
               `const parsers = {\n${parsers.join('\n')}\n};`,
               'export function start(binary) { void startBinary(binary, parsers[binary]); }',
             ]
-          : ["import { runProgram } from './src/cli/programs.ts';", `void runProgram(${JSON.stringify(args.path)});`];
+          : [`import { program } from './src/cli/${args.path}.ts';`, 'void program();'];
       return { contents: contents.join('\n'), resolveDir: root, loader: 'ts' };
     });
   },
@@ -144,15 +148,20 @@ const shared = {
 
 rmSync(outdir, { recursive: true, force: true });
 await Promise.all([
-  build({
-    ...shared,
-    entryPoints: { ...Object.fromEntries(BINARIES.map((name) => [name, `entry:${name}`])), ...PROCESSES },
-    splitting: true,
-    format: 'esm',
-    chunkNames: 'chunk-[hash]',
-    banner: { js: REQUIRE_BANNER },
-    plugins: [entries, builtinsThroughRequire, sourceWithoutSideEffects],
-  }),
+  // One build per command and per spawned process: a process loads one build's files alone, so
+  // within it each module, and each error class, exists once, and a build of its own splits
+  // into fewer, larger chunks than one build of everything (fewer files to start).
+  ...[...BINARIES.map((name) => [name, `entry:${name}`]), ...Object.entries(PROCESSES)].map(([name, entry]) =>
+    build({
+      ...shared,
+      entryPoints: { [name]: entry },
+      splitting: true,
+      format: 'esm',
+      chunkNames: `${name}-[hash]`,
+      banner: { js: REQUIRE_BANNER },
+      plugins: [entries, builtinsThroughRequire, sourceWithoutSideEffects],
+    }),
+  ),
   /**
    * The fast path is CommonJS: Node starts a CommonJS file without its ES
    * module loader, and `npm run bench` shows what that saves (docs/architecture.md

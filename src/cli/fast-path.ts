@@ -2,7 +2,7 @@ import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { StatusAction } from './commands/status-commands.js';
 import { stdoutIsTerminal, writeStdout } from './direct-stdout.js';
-import type { StatsArgs } from './ralph-stats-args.js';
+import type { StatsArgs } from './ralph-stats.js';
 
 /**
  * How every installed command starts. The answers scripts ask for most
@@ -124,8 +124,8 @@ async function answer(binary: Binary, fast: FastAnswer, parser: () => Promise<un
 
 /**
  * The start of every command in bin/: the table's answer when it has one, the
- * command's parser otherwise (`parser` loads it: programs.ts, a part of the
- * bundle of its own).
+ * command's parser otherwise (`parser` loads it: `program()` of
+ * src/cli/<command>.ts, a part of the bundle of its own).
  */
 export function startBinary(binary: Binary, parser: () => Promise<unknown>): Promise<unknown> {
   const fast = fastAnswer(binary, process.argv.slice(2));

@@ -8,6 +8,7 @@ import { createPrompter } from '../features/project/enable/prompts.js';
 import { packageVersion } from '../infra/package-info.js';
 import { createCommand, parseArgv, parseFlagValue, processIo } from './program.js';
 import type { JsonErrorBody } from './error-report.js';
+import { runMain } from './main.js';
 
 interface EnableFlags {
   from?: string[];
@@ -43,7 +44,7 @@ function requireNonEmpty(flag: string, value: string | undefined): string | unde
   return value.trim();
 }
 
-export async function enableCommand(argv: string[]): Promise<number> {
+async function enableCommand(argv: string[]): Promise<number> {
   const program = createCommand('ralph-enable', processIo, {
     description:
       'Enable Ralph in an existing project: detect the project, then write .ralph/ (PROMPT.md, fix_plan.md, AGENT.md), .ralphrc and .gitignore entries. Asks on a terminal; --non-interactive (or no terminal) uses the detected values.',
@@ -107,4 +108,7 @@ export async function enableCommand(argv: string[]): Promise<number> {
 }
 
 /** Its JSON error said {success, code, message} before every command shared one envelope; scripts still read those. */
-export const enableJsonErrorFields = (error: JsonErrorBody): Record<string, unknown> => ({ success: false, code: error.code, message: error.message });
+const enableJsonErrorFields = (error: JsonErrorBody): Record<string, unknown> => ({ success: false, code: error.code, message: error.message });
+
+/** `ralph-enable` through its parser (the fast path answers --version and --help). */
+export const program = (): Promise<void> => runMain(enableCommand, { json: true, jsonErrorFields: enableJsonErrorFields });

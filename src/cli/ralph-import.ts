@@ -4,6 +4,7 @@ import { importProject } from '../features/project/import/import-project.js';
 import { formatImportReport } from '../features/project/import/import-report.js';
 import { deriveProjectName, resolveProjectDir } from '../features/project/setup/project-name.js';
 import { createDefaultDeps } from './deps.js';
+import { runMain } from './main.js';
 import { buildAgentEnv } from '../core/agent-env.js';
 import { packageVersion } from '../infra/package-info.js';
 import { createCommand, parseArgv, parseFlagValue, processIo } from './program.js';
@@ -25,7 +26,7 @@ function readTimeoutMs(flag: string | undefined): number {
   return parseFlagValue('--timeout', flag ?? '15', integer(1, 120, 'minutes')) * 60_000;
 }
 
-export async function importCommand(argv: string[]): Promise<number> {
+async function importCommand(argv: string[]): Promise<number> {
   const program = createCommand('ralph-import', processIo, {
     description:
       'Turn a requirements document (PRD, spec; .md, .txt, .json or any text file) into a new Ralph project, using Claude Code to write .ralph/PROMPT.md, .ralph/fix_plan.md and .ralph/specs/requirements.md.',
@@ -99,3 +100,6 @@ export async function importCommand(argv: string[]): Promise<number> {
     process.off('SIGTERM', onSignal);
   }
 }
+
+/** `ralph-import` through its parser (the fast path answers --version and --help). */
+export const program = (): Promise<void> => runMain(importCommand);

@@ -1,6 +1,7 @@
 import { InvalidArgumentError } from 'commander';
 import { DEFAULT_INTERVAL_SEC, MAX_INTERVAL_SEC, MIN_INTERVAL_SEC, type MonitorOptions } from '../features/observe/monitor/monitor-command.js';
 import { packageVersion } from '../infra/package-info.js';
+import { runMonitorProcess } from './monitor-process.js';
 import { createCommand, parseArgv, processIo, type CommandIo } from './program.js';
 
 function parseInterval(value: string): number {
@@ -43,3 +44,6 @@ export async function parseMonitorArgs(argv: readonly string[], io: CommandIo = 
     ...(flags.project !== undefined ? { project: flags.project } : {}),
   };
 }
+
+/** `ralph-monitor` through its parser: --interval, --project, the live dashboard, errors (the fast path answers one frame). */
+export const program = (): Promise<void> => runMonitorProcess((argv) => parseMonitorArgs(argv));

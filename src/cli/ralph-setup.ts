@@ -4,10 +4,11 @@ import { packageVersion } from '../infra/package-info.js';
 import { Option } from 'commander';
 import { BACKEND_NAMES, describeBackendChoices, type BackendName } from '../backends/registry.js';
 import { createDefaultDeps } from './deps.js';
+import { runMain } from './main.js';
 import { createCommand, parseArgv, processIo } from './program.js';
 
 /** ralph-setup <name>: create a new Ralph project. */
-export async function runSetup(argv: string[]): Promise<number> {
+async function runSetup(argv: string[]): Promise<number> {
   const program = createCommand('ralph-setup', processIo, {
     description:
       'Create a new Ralph project: .ralph/ with PROMPT.md, fix_plan.md and AGENT.md, .ralphrc, .gitignore, src/, a README and a first git commit. Existing files are never overwritten.',
@@ -37,3 +38,6 @@ export async function runSetup(argv: string[]): Promise<number> {
   process.stdout.write(formatSetupReport(report, cwd));
   return 0;
 }
+
+/** `ralph-setup` through its parser (the fast path answers --version and --help). */
+export const program = (): Promise<void> => runMain(runSetup);

@@ -1,4 +1,6 @@
 import { packageVersion } from '../infra/package-info.js';
+import { showStats } from './commands/stats-command.js';
+import { runMain } from './main.js';
 import { createCommand, parseArgv, processIo, type CommandIo } from './program.js';
 
 export interface StatsArgs {
@@ -28,3 +30,13 @@ export async function parseStatsArgs(argv: readonly string[], io: CommandIo = pr
   const flags = program.opts<{ json?: boolean; project?: string }>();
   return { json: flags.json === true, ...(flags.project !== undefined ? { project: flags.project } : {}) };
 }
+
+/** `ralph-stats` through its parser: --project, errors (the fast path answers it alone and with --json). */
+export const program = (): Promise<void> =>
+  runMain(
+    async (argv) => {
+      const flags = await parseStatsArgs(argv);
+      return flags ? showStats(flags) : 0;
+    },
+    { json: true },
+  );

@@ -2,6 +2,7 @@ import { UsageError } from '../errors.js';
 import { packageVersion } from '../infra/package-info.js';
 import { parseRalphArgs } from './ralph-args.js';
 import { processIo } from './program.js';
+import { runMain } from './main.js';
 
 /** Dispatches `ralph` to the command the flags ask for. Heavy modules load lazily. */
 export async function runRalph(argv: readonly string[]): Promise<number> {
@@ -59,3 +60,6 @@ export async function runRalph(argv: readonly string[]): Promise<number> {
     }
   }
 }
+
+/** `ralph` through its parser: every flag, subcommand and error message (the fast path answers the rest). */
+export const program = (): Promise<void> => runMain(runRalph, { json: true });

@@ -1,6 +1,6 @@
 // Every argv of the fast-path table (src/cli/fast-path.ts), run through both
 // paths: the built command in bin/, which answers it without commander, and the
-// command's parser (dist/cli/programs.ts) given the same argv. They must print
+// command's parser (`program()` of dist/cli/<command>.js) given the same argv. They must print
 // the same bytes and end with the same exit code, and the built command must
 // really have answered without the parser.
 // Needs `npm run build`.
@@ -48,7 +48,7 @@ describe('the fast path answers exactly what the parser answers', () => {
     expect(run.exitCode, String(run.stderr)).toBe(0);
     writeFileSync(
       viaParser,
-      `const { runProgram } = await import(${JSON.stringify(join(ROOT, 'dist', 'cli', 'programs.js'))});\nawait runProgram(process.env.FAST_PATH_BINARY);\n`,
+      `const { program } = await import(${JSON.stringify(join(ROOT, 'dist', 'cli'))} + '/' + process.env.FAST_PATH_BINARY + '.js');\nawait program();\n`,
     );
     writeFileSync(
       recorder,

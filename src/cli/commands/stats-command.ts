@@ -5,7 +5,7 @@ import { ralphPaths } from '../../state/paths.js';
 import { ExitCode, RalphError } from '../../errors.js';
 import { runMain } from '../main.js';
 import { printRedacted } from '../redacted-output.js';
-import type { StatsArgs } from '../ralph-stats-args.js';
+import type { StatsArgs } from '../ralph-stats.js';
 
 const NO_METRICS = 'No metrics file found. Run ralph first to generate metrics.';
 
