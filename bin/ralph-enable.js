@@ -1,2 +1,2 @@
 #!/usr/bin/env node
-void import('../dist/bundle/ralph-enable.js');
+require('../dist/bundle/fast-path.cjs').start('ralph-enable');

@@ -1,2 +1,2 @@
 #!/usr/bin/env node
-void import('../dist/bundle/ralph-import.js');
+require('../dist/bundle/fast-path.cjs').start('ralph-import');

@@ -1,2 +1,2 @@
 #!/usr/bin/env node
-require('../dist/bundle/ralph-stats.cjs');
+require('../dist/bundle/fast-path.cjs').start('ralph-stats');

@@ -1,2 +1,2 @@
 #!/usr/bin/env node
-require('../dist/bundle/ralph.cjs');
+require('../dist/bundle/fast-path.cjs').start('ralph');

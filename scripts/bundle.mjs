@@ -1,8 +1,11 @@
-// Bundles each command into dist/bundle/ with esbuild: a command then starts by
+// Bundles the commands into dist/bundle/ with esbuild: a command then starts by
 // reading a few files instead of resolving and reading about a hundred
-// modules. Lazily imported parts (the loop, the MCP server, commander) stay in
-// chunks of their own, loaded only by the commands that reach them. Everything
-// sits in one folder, so paths code builds from its own location
+// modules. Each command is one ES module build: within it each module, and each
+// error class, exists once, so an error thrown in one chunk is `instanceof` its
+// class in every other. Lazily imported parts (the loop, the MCP server, the
+// dashboard, commander) are chunks of their own, loaded only by the argv that
+// reaches them. Everything sits in one
+// folder, so paths code builds from its own location
 // (`new URL('./watchdog-main.js', import.meta.url)`, the rendered help) and the
 // walk up to package.json and templates/ work from any chunk.
 import { build } from 'esbuild';
@@ -14,34 +17,16 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const outdir = `${root}dist/bundle`;
 const require = createRequire(import.meta.url);
 
+const manifest = JSON.parse(readFileSync(`${root}package.json`, 'utf8'));
+
 /**
- * The files node starts: the commands in bin/, the processes Ralph spawns
- * itself, and the parts of a command it loads by argv. Each is a build of its
- * own: a process never loads another's files, so only its own lazy parts split
- * into chunks. A part that hands over to another part names it by its file
- * (`leaves`) and leaves it out of its own build.
- *
- * The read-only commands (`commonjs`) are CommonJS files: Node starts one
- * without its ES module loader, which alone costs more than their answer
- * (an empty .mjs file starts ~8 ms later than an empty .cjs one). They are one
- * file each (what they import lazily is inlined, evaluated only when called)
- * and require the CommonJS parts they hand over to; an ES module part (the
- * parser with every other command, which splits into chunks) is imported.
+ * The commands in bin/. src/cli/fast-path.ts starts each: its table's answer,
+ * or the command's parser, `program()` of src/cli/<command>.ts.
  */
-const COMMANDS = [
-  { name: 'ralph', entry: 'src/cli/ralph.ts', commonjs: true, leaves: ['./ralph-status.js', './ralph-with-parser.js'] },
-  { name: 'ralph-status', entry: 'src/cli/ralph-status.ts', commonjs: true },
-  { name: 'ralph-with-parser', entry: 'src/cli/ralph-with-parser.ts' },
-  { name: 'ralph-setup', entry: 'src/cli/ralph-setup.ts' },
-  { name: 'ralph-enable', entry: 'src/cli/ralph-enable.ts' },
-  { name: 'ralph-import', entry: 'src/cli/ralph-import.ts' },
-  { name: 'ralph-monitor', entry: 'src/cli/ralph-monitor.ts', commonjs: true, leaves: ['./ralph-monitor-with-parser.js'] },
-  { name: 'ralph-monitor-with-parser', entry: 'src/cli/ralph-monitor-with-parser.ts', commonjs: true },
-  { name: 'ralph-stats', entry: 'src/cli/ralph-stats.ts', commonjs: true, leaves: ['./ralph-stats-with-parser.js'] },
-  { name: 'ralph-stats-with-parser', entry: 'src/cli/ralph-stats-with-parser.ts', commonjs: true },
-  { name: 'monitor-loop-pane', entry: 'src/cli/monitor-loop-pane.ts' },
-  { name: 'watchdog-main', entry: 'src/infra/watchdog-main.ts' },
-];
+const BINARIES = Object.keys(manifest.bin);
+
+/** The processes Ralph spawns itself, started from their own file. */
+const PROCESSES = { 'monitor-loop-pane': 'src/cli/monitor-loop-pane.ts', 'watchdog-main': 'src/infra/watchdog-main.ts' };
 
 /**
  * The packages loaded from node_modules at run time: package.json's `dependencies`, which is
@@ -50,9 +35,7 @@ const COMMANDS = [
  * finds its helper programs (seccomp filter, proxy agent) beside its own files, so it is loaded
  * as installed, never copied into a bundle.
  */
-const RUNTIME_PACKAGES = Object.keys(JSON.parse(readFileSync(`${root}package.json`, 'utf8')).dependencies ?? {});
-
-const COMMONJS_PARTS = new Set(COMMANDS.filter((c) => c.commonjs).map((c) => `./${c.name}.js`));
+const RUNTIME_PACKAGES = Object.keys(manifest.dependencies ?? {});
 
 /** Each chunk gets a `require` of its own: the CommonJS packages (commander, proper-lockfile) call it for Node's modules. */
 const REQUIRE_BANNER = "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);";
@@ -81,30 +64,26 @@ const builtinsThroughRequire = {
 };
 
 /**
- * Leaves these paths out of the build: the file is another build, beside this
- * one. An ES module part stays `import(path)`; from a CommonJS build, a
- * CommonJS part is required (`import()` would start the ES module loader).
+ * Ralph's own modules do their work when called, never when loaded (no file
+ * is imported for what loading it does), so a module none of whose exports a
+ * command uses is left out of that command's bundle: a reader that imports
+ * the document schemas for one function does not make every command that
+ * uses another function build them at start.
  */
-function leaving(paths, commonjs) {
-  const required = (path) => commonjs && COMMONJS_PARTS.has(path);
-  return {
-    name: 'leave-to-another-build',
-    setup(b) {
-      b.onResolve({ filter: /.*/ }, (args) => {
-        if (args.namespace === 'required-part') return { path: args.path, external: true };
-        if (!paths.includes(args.path)) return undefined;
-        return required(args.path) ? { path: args.path, namespace: 'required-part' } : { path: args.path, external: true };
-      });
-      b.onLoad({ filter: /.*/, namespace: 'required-part' }, (args) => ({
-        contents: `module.exports = require(${JSON.stringify(args.path.replace(/\.js$/, '.cjs'))});`,
-        loader: 'js',
-      }));
-    },
-  };
-}
+const sourceWithoutSideEffects = {
+  name: 'source-without-side-effects',
+  setup(b) {
+    b.onResolve({ filter: /^\.\.?\// }, async (args) => {
+      if (args.pluginData?.resolving || args.kind === 'entry-point') return undefined;
+      const resolved = await b.resolve(args.path, { kind: args.kind, resolveDir: args.resolveDir, importer: args.importer, pluginData: { resolving: true } });
+      if (resolved.errors.length > 0 || resolved.external || !resolved.path.startsWith(`${root}src/`)) return undefined;
+      return { ...resolved, sideEffects: false };
+    });
+  },
+};
 
 /**
- * The read-only commands (the CommonJS builds) know every agent by its declaration
+ * The fast path (the CommonJS builds) knows every agent by its declaration
  * (src/backends/agents.ts: names, settings, help lines) and never run one: the code a
  * declaration loads on demand is left out of their files, which would otherwise carry every
  * agent's adapter inline.
@@ -122,41 +101,105 @@ const agentCodeLeftOut = {
   },
 };
 
-const formatOptions = (commonjs) =>
-  commonjs
-    ? {
-        format: 'cjs',
-        outExtension: { '.js': '.cjs' },
-        // A CommonJS file has no `import.meta`: its dirname and filename are
-        // `__dirname` and `__filename`; its URL is left to the ES module
-        // builds (code that reads it in a CommonJS build fails the build).
-        define: { 'import.meta.dirname': '__dirname', 'import.meta.filename': '__filename' },
-        logOverride: { 'empty-import-meta': 'error' },
-        plugins: [agentCodeLeftOut],
-      }
-    : { format: 'esm', banner: { js: REQUIRE_BANNER }, plugins: [builtinsThroughRequire] };
+/**
+ * The entries made here rather than kept as files in src/: each command's
+ * parser (`<command>.js`, an ES module running `program()` of
+ * src/cli/<command>.ts), and the fast path every command in
+ * bin/ starts with, which hands each argv its table does not answer to that
+ * file, left out of its own build.
+ */
+const entries = {
+  name: 'entries',
+  setup(b) {
+    b.onResolve({ filter: /^entry:/ }, (args) => ({ path: args.path.slice('entry:'.length), namespace: 'entry' }));
+    b.onResolve({ filter: /^\.\/ralph[a-z-]*\.js$/, namespace: 'entry' }, (args) => ({ path: args.path, external: true }));
+    b.onLoad({ filter: /.*/, namespace: 'entry' }, (args) => {
+      const parsers = BINARIES.map((name) => `  ${JSON.stringify(name)}: () => import(${JSON.stringify(`./${name}.js`)}),`);
+      const contents =
+        args.path === 'fast-path'
+          ? [
+              "import { startBinary } from './src/cli/fast-path.ts';",
+              `const parsers = {\n${parsers.join('\n')}\n};`,
+              'export function start(binary) { void startBinary(binary, parsers[binary]); }',
+            ]
+          : [`import { program } from './src/cli/${args.path}.ts';`, 'void program();'];
+      return { contents: contents.join('\n'), resolveDir: root, loader: 'ts' };
+    });
+  },
+};
+
+/**
+ * The answers of the fast path that read a project (status, stats, one
+ * monitor frame) are CommonJS files of their own, required by the one that
+ * answers: --version and --help never read them, and a process runs one
+ * answer, so it holds one copy of each class.
+ */
+const FAST_PARTS = {
+  'src/cli/commands/status-commands.ts': 'fast-status',
+  'src/cli/commands/stats-command.ts': 'fast-stats',
+  'src/cli/monitor-process.ts': 'fast-monitor',
+};
+
+const requiredParts = {
+  name: 'required-parts',
+  setup(b) {
+    b.onResolve({ filter: /^\./ }, async (args) => {
+      if (args.namespace === 'required-part') return { path: args.path, external: true };
+      if (args.kind !== 'dynamic-import' || args.pluginData?.resolving) return undefined;
+      const resolved = await b.resolve(args.path, { kind: args.kind, resolveDir: args.resolveDir, importer: args.importer, pluginData: { resolving: true } });
+      const part = FAST_PARTS[resolved.path.slice(root.length)];
+      return part === undefined ? undefined : { path: `./${part}.cjs`, namespace: 'required-part' };
+    });
+    b.onLoad({ filter: /.*/, namespace: 'required-part' }, (args) => ({ contents: `module.exports = require(${JSON.stringify(args.path)});`, loader: 'js' }));
+  },
+};
+
+const shared = {
+  absWorkingDir: root,
+  outdir,
+  bundle: true,
+  platform: 'node',
+  target: 'node22',
+  sourcemap: 'linked',
+  external: RUNTIME_PACKAGES,
+  logLevel: 'warning',
+};
 
 rmSync(outdir, { recursive: true, force: true });
-await Promise.all(
-  COMMANDS.map(({ name, entry, commonjs = false, leaves }) => {
-    const { plugins, ...format } = formatOptions(commonjs);
-    return build({
-      absWorkingDir: root,
+await Promise.all([
+  // One build per command and per spawned process: a process loads one build's files alone, so
+  // within it each module, and each error class, exists once, and a build of its own splits
+  // into fewer, larger chunks than one build of everything (fewer files to start).
+  ...[...BINARIES.map((name) => [name, `entry:${name}`]), ...Object.entries(PROCESSES)].map(([name, entry]) =>
+    build({
+      ...shared,
       entryPoints: { [name]: entry },
-      outdir,
-      bundle: true,
-      splitting: !commonjs,
-      platform: 'node',
-      target: 'node22',
+      splitting: true,
+      format: 'esm',
       chunkNames: `${name}-[hash]`,
-      sourcemap: 'linked',
-      external: RUNTIME_PACKAGES,
-      ...format,
-      plugins: [...plugins, ...(leaves ? [leaving(leaves, commonjs)] : [])],
-      logLevel: 'warning',
-    });
-  }),
-);
+      banner: { js: REQUIRE_BANNER },
+      plugins: [entries, builtinsThroughRequire, sourceWithoutSideEffects],
+    }),
+  ),
+  /**
+   * The fast path is CommonJS: Node starts a CommonJS file without its ES
+   * module loader, and `npm run bench` shows what that saves (docs/architecture.md
+   * has the figures). A CommonJS file has no `import.meta`: its dirname and
+   * filename are `__dirname` and `__filename`; code that reads its URL fails
+   * this build.
+   */
+  ...['fast-path', ...Object.values(FAST_PARTS)].map((name) =>
+    build({
+      ...shared,
+      entryPoints: { [name]: name === 'fast-path' ? 'entry:fast-path' : Object.keys(FAST_PARTS).find((path) => FAST_PARTS[path] === name) },
+      format: 'cjs',
+      outExtension: { '.js': '.cjs' },
+      define: { 'import.meta.dirname': '__dirname', 'import.meta.filename': '__filename' },
+      logOverride: { 'empty-import-meta': 'error' },
+      plugins: [entries, ...(name === 'fast-path' ? [requiredParts] : []), agentCodeLeftOut, sourceWithoutSideEffects],
+    }),
+  ),
+]);
 
 /**
  * The page of `ralph dashboard`: its script and styles (with the chart

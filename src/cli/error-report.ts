@@ -1,5 +1,5 @@
 import { errorMessage, ExitCode, isRalphError, NotAProjectError, UsageError } from '../errors.js';
-import { isToolError } from '../features/test-tools/tool-error.js';
+import { isToolError } from '../features/agent-tools/test/tool-error.js';
 
 /**
  * How a failed command ends: the exit code, the text for stderr and, when the

@@ -1,4 +1,4 @@
-import type { LoopPaneOptions } from '../features/monitor/loop-pane.js';
+import type { LoopPaneOptions } from '../features/observe/monitor/loop-pane.js';
 import { UsageError } from '../errors.js';
 import { createCommand, parseArgv, type CommandIo } from './program.js';
 

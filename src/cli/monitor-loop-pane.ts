@@ -1,4 +1,4 @@
-import { createLoopPaneDeps, runLoopPane } from '../features/monitor/loop-pane.js';
+import { createLoopPaneDeps, runLoopPane } from '../features/observe/monitor/loop-pane.js';
 import { parseLoopPaneArgs } from './loop-pane-args.js';
 import { runMain } from './main.js';
 import { processIo } from './program.js';

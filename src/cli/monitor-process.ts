@@ -1,5 +1,5 @@
-import { runMonitorCommand, type MonitorOptions } from '../features/monitor/monitor-command.js';
-import type { MonitorStream } from '../features/monitor/run-monitor.js';
+import { DEFAULT_INTERVAL_SEC, runMonitorCommand, type MonitorOptions } from '../features/observe/monitor/monitor-command.js';
+import type { MonitorStream } from '../features/observe/monitor/run-monitor.js';
 import { systemClock } from '../infra/system-clock.js';
 import { stdoutIsTerminal } from './direct-stdout.js';
 import { runMain } from './main.js';
@@ -45,4 +45,9 @@ export function runMonitorProcess(readOptions: (argv: readonly string[]) => Prom
   ).finally(() => {
     for (const name of SIGNALS) process.off(name, onSignal);
   });
+}
+
+/** One frame or one JSON document of `ralph-monitor` with its switches alone (the fast path's answer). */
+export function answerMonitorFrame(switches: Pick<MonitorOptions, 'once' | 'json' | 'color'>): Promise<void> {
+  return runMonitorProcess(async () => ({ intervalSec: DEFAULT_INTERVAL_SEC, ...switches }));
 }

@@ -2,11 +2,12 @@ import { Option } from 'commander';
 import { UsageError } from '../errors.js';
 import { BACKEND_NAMES, describeBackendChoices, type BackendName } from '../backends/registry.js';
 import { oneOf } from '../config/value-types.js';
-import { PROJECT_TYPES } from '../features/enable/detect-project.js';
-import { formatEnableJson, formatEnableReport, runEnable, type EnableOptions } from '../features/enable/enable-command.js';
-import { createPrompter } from '../features/enable/prompts.js';
+import { PROJECT_TYPES } from '../features/project/enable/detect-project.js';
+import { formatEnableJson, formatEnableReport, runEnable, type EnableOptions } from '../features/project/enable/enable-command.js';
+import { createPrompter } from '../features/project/enable/prompts.js';
 import { packageVersion } from '../infra/package-info.js';
 import { createCommand, parseArgv, parseFlagValue, processIo } from './program.js';
+import type { JsonErrorBody } from './error-report.js';
 import { runMain } from './main.js';
 
 interface EnableFlags {
@@ -106,5 +107,8 @@ async function enableCommand(argv: string[]): Promise<number> {
   }
 }
 
-// Its JSON error said {success, code, message} before every command shared one envelope; scripts still read those.
-await runMain(enableCommand, { json: true, jsonErrorFields: (error) => ({ success: false, code: error.code, message: error.message }) });
+/** Its JSON error said {success, code, message} before every command shared one envelope; scripts still read those. */
+const enableJsonErrorFields = (error: JsonErrorBody): Record<string, unknown> => ({ success: false, code: error.code, message: error.message });
+
+/** `ralph-enable` through its parser (the fast path answers --version and --help). */
+export const program = (): Promise<void> => runMain(enableCommand, { json: true, jsonErrorFields: enableJsonErrorFields });

@@ -1,8 +1,8 @@
 import { commandLine, integer } from '../config/value-types.js';
 import { ExitCode, RalphError, UsageError } from '../errors.js';
-import { importProject } from '../features/import/import-project.js';
-import { formatImportReport } from '../features/import/import-report.js';
-import { deriveProjectName, resolveProjectDir } from '../features/setup/project-name.js';
+import { importProject } from '../features/project/import/import-project.js';
+import { formatImportReport } from '../features/project/import/import-report.js';
+import { deriveProjectName, resolveProjectDir } from '../features/project/setup/project-name.js';
 import { createDefaultDeps } from './deps.js';
 import { runMain } from './main.js';
 import { buildAgentEnv } from '../core/agent-env.js';
@@ -108,4 +108,5 @@ async function importCommand(argv: string[]): Promise<number> {
   }
 }
 
-await runMain(importCommand);
+/** `ralph-import` through its parser (the fast path answers --version and --help). */
+export const program = (): Promise<void> => runMain(importCommand);

@@ -1,5 +1,5 @@
-import { resolveProjectDir } from '../features/setup/project-name.js';
-import { formatSetupReport, setupProject } from '../features/setup/setup-project.js';
+import { resolveProjectDir } from '../features/project/setup/project-name.js';
+import { formatSetupReport, setupProject } from '../features/project/setup/setup-project.js';
 import { packageVersion } from '../infra/package-info.js';
 import { Option } from 'commander';
 import { BACKEND_NAMES, describeBackendChoices, type BackendName } from '../backends/registry.js';
@@ -39,4 +39,5 @@ async function runSetup(argv: string[]): Promise<number> {
   return 0;
 }
 
-await runMain(runSetup);
+/** `ralph-setup` through its parser (the fast path answers --version and --help). */
+export const program = (): Promise<void> => runMain(runSetup);

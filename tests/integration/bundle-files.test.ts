@@ -1,7 +1,9 @@
-// The bundle `npm run build` leaves in dist/bundle/: each read-only command is
-// one CommonJS file (or two) that Node starts without its ES module loader,
-// every path the code builds from its own location is there, and a read-only
-// command loads none of Node's heavier modules it does not need.
+// The bundle `npm run build` leaves in dist/bundle/: the fast path every command
+// starts with is CommonJS (Node starts it without its ES module loader) and
+// hands every other argv to one ES module build where each module, and each
+// error class, exists once; every path the code builds from its own location
+// is there, and a read-only command loads none of Node's heavier modules it
+// does not need.
 // Needs `npm run build`.
 import { execa } from 'execa';
 import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
@@ -41,16 +43,18 @@ async function loadedBy(name: string, args: readonly string[]): Promise<{ module
 }
 
 describe('the bundle of the commands', () => {
+  const FAST = 'dist/bundle/fast-path.cjs';
   it.each([
-    ['ralph', ['--version'], ['dist/bundle/ralph.cjs']],
-    ['ralph', ['--help'], ['dist/bundle/ralph.cjs']],
-    ['ralph', ['--status'], ['dist/bundle/ralph.cjs', 'dist/bundle/ralph-status.cjs']],
-    ['ralph', ['--status', '--json'], ['dist/bundle/ralph.cjs', 'dist/bundle/ralph-status.cjs']],
-    ['ralph', ['--circuit-status'], ['dist/bundle/ralph.cjs', 'dist/bundle/ralph-status.cjs']],
-    ['ralph-monitor', ['--once'], ['dist/bundle/ralph-monitor.cjs']],
-    ['ralph-monitor', ['--json'], ['dist/bundle/ralph-monitor.cjs']],
-    ['ralph-stats', [], ['dist/bundle/ralph-stats.cjs']],
-    ['ralph-stats', ['--json'], ['dist/bundle/ralph-stats.cjs']],
+    ['ralph', ['--version'], [FAST]],
+    ['ralph', ['--help'], [FAST]],
+    ['ralph-stats', ['--help'], [FAST]],
+    ['ralph', ['--status'], [FAST, 'dist/bundle/fast-status.cjs']],
+    ['ralph', ['--status', '--json'], [FAST, 'dist/bundle/fast-status.cjs']],
+    ['ralph', ['--circuit-status'], [FAST, 'dist/bundle/fast-status.cjs']],
+    ['ralph-monitor', ['--once'], [FAST, 'dist/bundle/fast-monitor.cjs']],
+    ['ralph-monitor', ['--json'], [FAST, 'dist/bundle/fast-monitor.cjs']],
+    ['ralph-stats', [], [FAST, 'dist/bundle/fast-stats.cjs']],
+    ['ralph-stats', ['--json'], [FAST, 'dist/bundle/fast-stats.cjs']],
   ] as const)('%s %j reads only its CommonJS files, without the ES module loader or the parser', async (name, args, files) => {
     const loaded = await loadedBy(name, args);
     expect(loaded.stdout.length).toBeGreaterThan(0);
@@ -60,29 +64,56 @@ describe('the bundle of the commands', () => {
   });
 
   it.each([
-    ['ralph', ['--bogus'], 'dist/bundle/ralph-with-parser.js'],
-    ['ralph-monitor', ['--interval', '1', '--once'], 'dist/bundle/ralph-monitor-with-parser.cjs'],
-    ['ralph-stats', ['--project', '.'], 'dist/bundle/ralph-stats-with-parser.cjs'],
-  ] as const)('%s %j hands over to the part with the parser', async (name, args, part) => {
+    ['ralph', ['--bogus']],
+    ['ralph-monitor', ['--interval', '1', '--once']],
+    ['ralph-stats', ['--project', '.']],
+    ['ralph-setup', ['--bogus']],
+  ] as const)('%s %j hands over to the ES module build with the parser', async (name, args) => {
     const loaded = await loadedBy(name, args);
-    if (part.endsWith('.cjs')) expect(loaded.files).toContain(part);
-    else expect(loaded.modules).toContain('NativeModule internal/modules/esm/module_job');
+    expect(loaded.files).toEqual([`bin/${name}.js`, 'dist/bundle/fast-path.cjs']);
+    expect(loaded.modules).toContain('NativeModule internal/modules/esm/module_job');
   });
 
-  it.each(['ralph.cjs', 'ralph-status.cjs', 'ralph-monitor.cjs', 'ralph-stats.cjs'])(
+  it.each(['fast-path.cjs', 'fast-status.cjs', 'fast-monitor.cjs', 'fast-stats.cjs'])(
     "%s holds no agent backend's code (the settings know the agents by their declarations only)",
     (name) => {
-      const modules = [...read(name).matchAll(/^\/\/ (src\/[^\s]+\.ts)$/gm)].map((m) => m[1]);
+      const modules = [...read(name).matchAll(/^\s*\/\/ (src\/[^\s]+\.ts)$/gm)].map((m) => m[1]);
       expect(modules.length).toBeGreaterThan(5);
       const declarations = /^src\/backends\/(agents|agent-declaration|\w+\/\w+-(agent|sandbox))\.ts$/;
       expect(modules.filter((path) => path?.startsWith('src/backends/') && !declarations.test(path))).toEqual([]);
     },
   );
 
-  it('ralph.cjs requires the status commands and imports the parser (an ES module part) only for the argv that needs them', () => {
-    const text = read('ralph.cjs');
-    expect([...text.matchAll(/\brequire\("(\.[^"]+)"\)/g)].map((m) => m[1])).toEqual(['./ralph-status.cjs']);
-    expect([...text.matchAll(/\bimport\("([^"]+)"\)/g)].map((m) => m[1])).toEqual(['./ralph-with-parser.js']);
+  it("fast-path.cjs requires the answers that read a project and imports each command's parser, only for the argv that needs them", () => {
+    const text = read('fast-path.cjs');
+    expect([...text.matchAll(/\brequire\("(\.[^"]+)"\)/g)].map((m) => m[1])).toEqual(['./fast-status.cjs', './fast-stats.cjs', './fast-monitor.cjs']);
+    expect([...text.matchAll(/\bimport\("([^"]+)"\)/g)].map((m) => m[1]).sort()).toEqual(
+      ['ralph', 'ralph-enable', 'ralph-import', 'ralph-monitor', 'ralph-setup', 'ralph-stats'].map((name) => `./${name}.js`).sort(),
+    );
+  });
+
+  it.each(['ralph', 'ralph-setup', 'ralph-enable', 'ralph-import', 'ralph-monitor', 'ralph-stats'])(
+    "%s.js and every chunk it can load define each of Ralph's error classes at most once",
+    (command) => {
+      const files = new Set<string>();
+      const visit = (file: string): void => {
+        if (files.has(file)) return;
+        files.add(file);
+        for (const m of read(file).matchAll(/(?:\bimport\(|\bfrom\s*|^import\s*)"\.\/([^"]+\.js)"/gm)) visit(m[1] as string);
+      };
+      visit(`${command}.js`);
+      for (const name of ['RalphError', 'UsageError', 'NotAProjectError', 'OddFileError', 'ToolError', 'CheckpointError']) {
+        const defining = [...files].filter((file) => new RegExp(`\\b${name} = class\\b`).test(read(file)));
+        expect(defining.length, `${name}: ${defining.join(', ')}`).toBeLessThanOrEqual(1);
+      }
+      expect([...files].filter((file) => /\bRalphError = class\b/.test(read(file)))).toHaveLength(1);
+    },
+  );
+
+  it("the fast path defines no class before it hands over to a command's ES module build", () => {
+    // In fast-path.cjs a class is made inside the lazily run part that needs it (esbuild's init_…), never at the top.
+    expect(read('fast-path.cjs')).toMatch(/^\s+RalphError = class\b/m);
+    expect(read('fast-path.cjs')).not.toMatch(/^var \w+ = class\b/m);
   });
 
   it('every file a bundled module finds beside itself exists (the rendered help, the watchdog, the parts of a command)', () => {
@@ -94,16 +125,18 @@ describe('the bundle of the commands', () => {
       ))
         wanted.add((m[1] ?? m[2] ?? m[3] ?? m[4]) as string);
     }
-    for (const file of ['ralph-help.txt', 'ralph-status.cjs', 'ralph-with-parser.js', 'watchdog-main.js']) expect(wanted).toContain(file);
+    for (const file of ['fast-status.cjs', 'ralph.js', 'ralph-setup.js', 'watchdog-main.js']) expect(wanted).toContain(file);
     for (const file of wanted) expect(existsSync(join(BUNDLE, file)), file).toBe(true);
+    for (const name of ['ralph', 'ralph-setup', 'ralph-enable', 'ralph-import', 'ralph-monitor', 'ralph-stats'])
+      expect(existsSync(join(BUNDLE, `${name}-help.txt`)), name).toBe(true);
   });
 
   it('the dashboard is a part of its own: another command through the parser loads neither its server nor its page', async () => {
     const chunks = readdirSync(BUNDLE).filter((n) => n.endsWith('.js') && read(n).includes('x-ralph-token'));
     expect(chunks).toHaveLength(1);
     const importers = readdirSync(BUNDLE).filter((n) => n.endsWith('.js') && read(n).includes(`"./${chunks[0] ?? ''}"`));
-    // Only the lazily imported dashboard command names it.
-    expect(importers).toEqual(['ralph-with-parser.js']);
+    // Only ralph's parser names it, in a lazy import() of the dashboard command.
+    expect(importers).toEqual(['ralph.js']);
     for (const name of importers) expect(read(name)).toMatch(new RegExp(`import\\("\\./${(chunks[0] ?? '').replace('.', '\\.')}"\\)`));
     const config = await loadedBy('ralph', ['--config']);
     expect(config.exitCode).toBe(0);

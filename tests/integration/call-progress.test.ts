@@ -3,7 +3,7 @@
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { shellCommand } from '../../src/features/tmux-monitor.js';
+import { shellCommand } from '../../src/features/observe/tmux-monitor.js';
 import { ralphProject, writeMockScript } from '../helpers/ralph-project.js';
 import { cleanEnv, ROOT, statusBlock } from '../helpers/run-cli.js';
 

@@ -2,10 +2,10 @@
 // the page can get, the refusals, and each bad request's message.
 import { request } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ControlRequest } from '../../src/features/dashboard/dashboard-controls.js';
-import { startDashboardServer, type DashboardServer } from '../../src/features/dashboard/dashboard-server.js';
-import type { DashboardState } from '../../src/features/dashboard/dashboard-view.js';
-import { OpeningCodes } from '../../src/features/dashboard/opening-codes.js';
+import type { ControlRequest } from '../../src/features/observe/dashboard/dashboard-controls.js';
+import { startDashboardServer, type DashboardServer } from '../../src/features/observe/dashboard/dashboard-server.js';
+import type { DashboardState } from '../../src/features/observe/dashboard/dashboard-view.js';
+import { OpeningCodes } from '../../src/features/observe/dashboard/opening-codes.js';
 
 const TOKEN = 'test-token-0123456789abcdefghijkl';
 const STATE: DashboardState = { takenAt: '2026-03-01T12:00:00.000Z', project: { name: 'p', path: '/p' }, notice: null, loops: [] };

@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readEventLog } from '../../src/features/event-log-inspect.js';
+import { readEventLog } from '../../src/features/observe/loop-files.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
 describe('readEventLog', () => {

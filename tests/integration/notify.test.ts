@@ -1,7 +1,7 @@
 import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { appleScriptFor, createNotifier, escapeAppleScript } from '../../src/features/notify.js';
+import { appleScriptFor, createNotifier, escapeAppleScript } from '../../src/features/observe/notify.js';
 import { createProcessRunner } from '../../src/infra/process-runner.js';
 import type { ProcessRunner } from '../../src/ports.js';
 import { tempDir } from '../helpers/temp-dir.js';

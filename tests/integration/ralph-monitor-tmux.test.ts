@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { shellCommand, WINDOW_TITLE } from '../../src/features/tmux-monitor.js';
+import { shellCommand, WINDOW_TITLE } from '../../src/features/observe/tmux-monitor.js';
 import { ralphProject, writeMockScript } from '../helpers/ralph-project.js';
 import { cleanEnv, ralph, readJson, ROOT, statusBlock } from '../helpers/run-cli.js';
 import { tempDir } from '../helpers/temp-dir.js';

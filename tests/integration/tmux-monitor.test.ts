@@ -3,7 +3,7 @@ import { appendFileSync, existsSync, readFileSync, renameSync, writeFileSync } f
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { checkTmux, launchTmuxMonitor, LIVE_LOG_HEADER, shellCommand, WINDOW_TITLE } from '../../src/features/tmux-monitor.js';
+import { checkTmux, launchTmuxMonitor, LIVE_LOG_HEADER, shellCommand, WINDOW_TITLE } from '../../src/features/observe/tmux-monitor.js';
 import { RalphError } from '../../src/errors.js';
 import { createProcessRunner } from '../../src/infra/process-runner.js';
 import { fakeRunner } from '../helpers/fake-runner.js';

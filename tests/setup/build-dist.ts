@@ -10,7 +10,7 @@ const ROOT = resolve(import.meta.dirname, '..', '..');
  * The first and the last file a full build writes (tsc rewrites each output
  * file, the help is rendered from the finished bundle): the older one's age is the build's.
  */
-const BUILD_MARKS = [join(ROOT, 'dist', 'cli', 'ralph.js'), join(ROOT, 'dist', 'bundle', 'ralph-help.txt')];
+const BUILD_MARKS = [join(ROOT, 'dist', 'cli', 'fast-path.js'), join(ROOT, 'dist', 'bundle', 'ralph-help.txt')];
 
 function mtimeOrZero(path: string): number {
   try {

@@ -89,16 +89,16 @@ function reachablePackages(entry: string): Set<string> {
 describe('cold start: a read-only command loads only what answers it', () => {
   const PARSER_AND_LOOP = ['commander', 'proper-lockfile', 'ora', 'chalk', 'zod', '@modelcontextprotocol/sdk', 'node:child_process'];
 
-  it.each(['src/cli/ralph.ts', 'src/cli/commands/state-commands.ts'])('%s loads no heavy library statically (they are imported lazily)', (entry) => {
+  it.each(['src/cli/fast-path.ts', 'src/cli/commands/state-commands.ts'])('%s loads no heavy library statically (they are imported lazily)', (entry) => {
     const packages = reachablePackages(join(ROOT, entry));
     for (const heavy of ['proper-lockfile', 'ora', 'zod', '@modelcontextprotocol/sdk']) expect(packages.has(heavy), `${entry} reaches ${heavy}`).toBe(false);
   });
 
-  it('src/cli/ralph.ts loads no package before it knows the arguments need the parser (--help and --version answer without commander)', () => {
-    expect([...reachablePackages(join(ROOT, 'src/cli/ralph.ts'))].sort()).toEqual(['node:fs', 'node:path']);
+  it('src/cli/fast-path.ts loads no package before it knows the arguments need the parser (--help and --version answer without commander)', () => {
+    expect([...reachablePackages(join(ROOT, 'src/cli/fast-path.ts'))].sort()).toEqual(['node:fs', 'node:path']);
   });
 
-  it.each(['src/cli/ralph-status.ts', 'src/cli/ralph-stats.ts', 'src/cli/ralph-monitor.ts'])(
+  it.each(['src/cli/commands/status-commands.ts', 'src/cli/commands/stats-command.ts', 'src/cli/monitor-process.ts'])(
     '%s loads no parser, lock, git, terminal library or process before it knows the arguments need one',
     (entry) => {
       const packages = reachablePackages(join(ROOT, entry));

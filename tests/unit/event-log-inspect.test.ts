@@ -7,7 +7,7 @@ import {
   type InspectSummary,
   type InspectTimeline,
   type EventRecord,
-} from '../../src/features/event-log-inspect.js';
+} from '../../src/features/observe/event-log-inspect.js';
 
 const T0 = 1_767_000_000_000;
 const rec = (offsetMs: number, event: string, data: Record<string, unknown> = {}): EventRecord => ({ ts: T0 + offsetMs, event, data });

@@ -1,6 +1,6 @@
 import { EventEmitter } from 'node:events';
 import { describe, expect, it } from 'vitest';
-import { runMonitor, type MonitorStream } from '../../src/features/monitor/run-monitor.js';
+import { runMonitor, type MonitorStream } from '../../src/features/observe/monitor/run-monitor.js';
 import type { Clock } from '../../src/ports.js';
 import type { MonitorSnapshot } from '../../src/state/monitor-snapshot.js';
 

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { computeStats, formatStatsText, parseMetrics } from '../../src/features/stats.js';
+import { computeStats, formatStatsText, parseMetrics } from '../../src/features/observe/stats.js';
 
 const MIXED = readFileSync('tests/fixtures/metrics/mixed.jsonl', 'utf8');
 

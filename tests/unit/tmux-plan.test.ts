@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { planTmuxLayout, planTmuxPanes, shellQuote, TMUX_MISSING_MESSAGE, WINDOW_TITLE } from '../../src/features/tmux-monitor.js';
+import { planTmuxLayout, planTmuxPanes, shellQuote, TMUX_MISSING_MESSAGE, WINDOW_TITLE } from '../../src/features/observe/tmux-monitor.js';
 
 const base = {
   sessionName: 'ralph-1767000000',

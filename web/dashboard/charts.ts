@@ -1,5 +1,5 @@
 import uPlot from 'uplot';
-import type { IterationPoint } from '../../src/features/dashboard/dashboard-view.js';
+import type { IterationPoint } from '../../src/features/observe/dashboard/dashboard-view.js';
 import { formatCount, formatUsd } from './format.js';
 
 interface ChartSpec {

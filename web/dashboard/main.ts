@@ -1,4 +1,4 @@
-import type { DashboardState, LoopView } from '../../src/features/dashboard/dashboard-view.js';
+import type { DashboardState, LoopView } from '../../src/features/observe/dashboard/dashboard-view.js';
 import { LoopCharts } from './charts.js';
 import { h } from './dom.js';
 import { forgetToken, obtainAccess, REFUSED_MESSAGE, TOKEN_HEADER } from './access.js';

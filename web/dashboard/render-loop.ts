@@ -1,4 +1,4 @@
-import type { LoopView, RecentIteration } from '../../src/features/dashboard/dashboard-view.js';
+import type { LoopView, RecentIteration } from '../../src/features/observe/dashboard/dashboard-view.js';
 import { card, h, row } from './dom.js';
 import { formatCount, formatSeconds, formatTime, formatUsd, secondsSince } from './format.js';
 

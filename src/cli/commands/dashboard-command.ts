@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { ExitCode } from '../../errors.js';
-import { runDashboard } from '../../features/dashboard/run-dashboard.js';
+import { runDashboard } from '../../features/observe/dashboard/run-dashboard.js';
 import { packageRoot } from '../../infra/package-info.js';
 import { createDefaultDeps } from '../deps.js';
 import type { DashboardArgs } from '../ralph-args.js';

@@ -1,4 +1,4 @@
-import { runDemo } from '../../features/demo/run-demo.js';
+import { runDemo } from '../../features/project/demo/run-demo.js';
 import type { RalphArgs } from '../ralph-args.js';
 import { runLoopCommand } from './loop-command.js';
 

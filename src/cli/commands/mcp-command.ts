@@ -1,5 +1,5 @@
 import { errorMessage, ExitCode } from '../../errors.js';
-import type { ToolContext } from '../../features/test-tools/tool-home.js';
+import type { ToolContext } from '../../features/agent-tools/test/tool-home.js';
 import { createDefaultDeps } from '../deps.js';
 
 /**
@@ -20,10 +20,10 @@ export async function runMcpCommand(cwd: string, env: NodeJS.ProcessEnv): Promis
   };
 
   const [{ BoundedStdioTransport }, { createRalphMcpServer }, { cleanStaleWorkspaces }, { TOOLS }] = await Promise.all([
-    import('../../features/mcp/bounded-stdio-transport.js'),
-    import('../../features/mcp/mcp-server.js'),
-    import('../../features/test-tools/stale-cleanup.js'),
-    import('../../features/mcp/tool-catalog.js'),
+    import('../../features/agent-tools/mcp/bounded-stdio-transport.js'),
+    import('../../features/agent-tools/mcp/mcp-server.js'),
+    import('../../features/agent-tools/test/stale-cleanup.js'),
+    import('../../features/agent-tools/mcp/tool-catalog.js'),
   ]);
   const { runner, clock } = createDefaultDeps();
   const context: Omit<ToolContext, 'signal' | 'progress'> = { env, cwd, now: () => clock.now(), runner, warn: (m) => log(`warning: ${m}`) };

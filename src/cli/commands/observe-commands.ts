@@ -1,7 +1,8 @@
 import { join, resolve } from 'node:path';
 import { ExitCode, RalphError, UsageError } from '../../errors.js';
-import { inspectEventLog, readEventLog, type InspectJson, type InspectSummary, type InspectTimeline } from '../../features/event-log-inspect.js';
-import { launchTmuxMonitor } from '../../features/tmux-monitor.js';
+import { inspectEventLog, type InspectJson, type InspectSummary, type InspectTimeline } from '../../features/observe/event-log-inspect.js';
+import { readEventLog } from '../../features/observe/loop-files.js';
+import { launchTmuxMonitor } from '../../features/observe/tmux-monitor.js';
 import { packageRoot } from '../../infra/package-info.js';
 import { ralphPaths } from '../../state/paths.js';
 import { createDefaultDeps } from '../deps.js';

@@ -1,4 +1,4 @@
-import { createNotifier } from '../../features/notify.js';
+import { createNotifier } from '../../features/observe/notify.js';
 import type { Notifier, ProcessRunner } from '../../ports.js';
 
 /** `--notify`: desktop notifications for the events that need a person. */

@@ -1,8 +1,8 @@
 import { readQueue, currentOwner } from '../../state/queue-store.js';
 import { ExitCode, UsageError } from '../../errors.js';
-import { createGithubClient, type GithubClient } from '../../features/github/github-client.js';
-import { resolveGithubTarget } from '../../features/github/github-target.js';
-import { resolveGithubToken } from '../../features/github/github-token.js';
+import { createGithubClient, type GithubClient } from '../../features/queue/github/github-client.js';
+import { resolveGithubTarget } from '../../features/queue/github/github-target.js';
+import { resolveGithubToken } from '../../features/queue/github/github-token.js';
 import { pushRemoteFor, type PullRequestPlan } from '../../features/queue/item-pull-request.js';
 import { createQueueGit, readStartingPoint } from '../../features/queue/queue-git.js';
 import { runQueue, type QueueRunReport } from '../../features/queue/queue-run.js';

@@ -1,9 +1,11 @@
 import { resolve } from 'node:path';
-import { computeStats, formatStatsText, readMetricsFile } from '../../features/stats.js';
+import { readMetricsFile } from '../../features/observe/loop-files.js';
+import { computeStats, formatStatsText } from '../../features/observe/stats.js';
 import { ralphPaths } from '../../state/paths.js';
 import { ExitCode, RalphError } from '../../errors.js';
+import { runMain } from '../main.js';
 import { printRedacted } from '../redacted-output.js';
-import type { StatsArgs } from '../ralph-stats-args.js';
+import type { StatsArgs } from '../ralph-stats.js';
 
 const NO_METRICS = 'No metrics file found. Run ralph first to generate metrics.';
 
@@ -24,4 +26,9 @@ export function showStats(flags: StatsArgs): number {
     process.stderr.write(`Skipped ${parsed.skippedLines.length} line(s) that are not metrics records (line ${shown}${more}).\n`);
   }
   return 0;
+}
+
+/** `ralph-stats` [--json] as a whole process (the fast path's answer). */
+export function answerStats(flags: StatsArgs): Promise<void> {
+  return runMain(async () => showStats(flags), { json: true });
 }

@@ -10,6 +10,7 @@ import { readPendingStop } from '../../state/stop-request.js';
 import { buildStatusJson } from '../../state/status-snapshot.js';
 import { renderCircuitStatus } from '../../ui/screens.js';
 import { renderStatusText } from '../../ui/render-status.js';
+import { runMain } from '../main.js';
 import { printRedacted } from '../redacted-output.js';
 
 /**
@@ -86,4 +87,9 @@ export async function showReadOnlyStatus(action: StatusAction, paths: RalphPaths
 /** The same for the project in `cwd`. */
 export function runStatusCommand(action: StatusAction, asJson: boolean, cwd: string): Promise<number> {
   return showReadOnlyStatus(action, ralphPaths(cwd), asJson);
+}
+
+/** `ralph --status` / `--circuit-status` [--json] as a whole process (the fast path's answer). */
+export function answerStatus(action: StatusAction, asJson: boolean): Promise<void> {
+  return runMain(async () => runStatusCommand(action, asJson, process.cwd()), { json: true });
 }

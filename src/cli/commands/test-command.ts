@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { errorMessage, ExitCode } from '../../errors.js';
-import { callTool, findTool, TOOLS } from '../../features/mcp/tool-catalog.js';
-import { cleanStaleWorkspaces } from '../../features/test-tools/stale-cleanup.js';
-import { badInput, isToolError, ToolError } from '../../features/test-tools/tool-error.js';
-import type { ToolContext } from '../../features/test-tools/tool-home.js';
+import { callTool, findTool, TOOLS } from '../../features/agent-tools/mcp/tool-catalog.js';
+import { cleanStaleWorkspaces } from '../../features/agent-tools/test/stale-cleanup.js';
+import { badInput, isToolError, ToolError } from '../../features/agent-tools/test/tool-error.js';
+import type { ToolContext } from '../../features/agent-tools/test/tool-home.js';
 import type { TestCommandArgs } from '../agent-tool-args.js';
 import { createDefaultDeps } from '../deps.js';
 

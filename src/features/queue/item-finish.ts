@@ -10,7 +10,7 @@ import { commitItemWork, removeItemWorktree, type CommitOutcome } from './item-c
 import { checkItemFolder } from './own-worktree.js';
 import { openPullRequest, type PullRequestPlan } from './item-pull-request.js';
 import type { QueueGit } from './queue-git.js';
-import type { GithubClient } from '../github/github-client.js';
+import type { GithubClient } from './github/github-client.js';
 
 /**
  * What happens when an item's loop has ended on its own: its work is

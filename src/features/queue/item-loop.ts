@@ -7,7 +7,7 @@ import { readDocument } from '../../state/document-store.js';
 import { STATUS } from '../../state/documents/status.js';
 import { writeFileAtomic } from '../../state/json-file.js';
 import { ralphPaths } from '../../state/paths.js';
-import { ralphBinPath } from '../test-tools/run-process.js';
+import { ralphBinPath } from '../agent-tools/test/run-process.js';
 import { lstatSync, mkdirSync, readFileSync } from 'node:fs';
 import { ExitCode, RalphError } from '../../errors.js';
 

@@ -1,7 +1,7 @@
 import { formatRepo, parseRemoteUrl } from '../../core/github-remote.js';
 import type { QueueItem } from '../../core/queue/queue-item.js';
 import { errorMessage } from '../../errors.js';
-import type { GithubClient } from '../github/github-client.js';
+import type { GithubClient } from './github/github-client.js';
 import { gitFailure, type QueueGit } from './queue-git.js';
 
 /**

@@ -9,7 +9,7 @@ import { errorMessage, ExitCode, RalphError } from '../../errors.js';
 import type { Clock } from '../../ports.js';
 import type { RalphPaths } from '../../state/paths.js';
 import { updateQueue } from '../../state/queue-store.js';
-import type { GithubClient } from '../github/github-client.js';
+import type { GithubClient } from './github/github-client.js';
 import { changeItem, finishRunItem, tryGithub, type FinishContext } from './item-finish.js';
 import { runItemLoop } from './item-loop.js';
 import type { PullRequestPlan } from './item-pull-request.js';

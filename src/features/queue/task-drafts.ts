@@ -5,7 +5,7 @@ import { DEFAULT_PRIORITY, type QueueItem } from '../../core/queue/queue-item.js
 import type { QueueDraft } from '../../core/queue/queue-ops.js';
 import { parseTaskSpec } from '../../core/task-spec.js';
 import { ExitCode, RalphError, UsageError } from '../../errors.js';
-import { extractPrdTasks, type TaskPriority } from '../enable/prd-tasks.js';
+import { extractPrdTasks, type TaskPriority } from '../project/enable/prd-tasks.js';
 
 /** The longest title kept for a task typed on the command line; its spec keeps every word. */
 const TITLE_CHARS = 80;

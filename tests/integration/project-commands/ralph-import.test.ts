@@ -6,7 +6,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import { basename, join } from 'node:path';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { createConversionBackend } from '../../../src/backends/claude/create-claude-backend.js';
-import { importProject } from '../../../src/features/import/import-project.js';
+import { importProject } from '../../../src/features/project/import/import-project.js';
 import { createProcessRunner } from '../../../src/infra/process-runner.js';
 import { createMemoryLogger } from '../../../src/ui/logger.js';
 import { git } from '../../helpers/git-repo.js';

@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, wr
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { FALLBACK_IDENTITY, INITIAL_COMMIT_MESSAGE } from '../../../src/features/setup/project-repository.js';
+import { FALLBACK_IDENTITY, INITIAL_COMMIT_MESSAGE } from '../../../src/features/project/setup/project-repository.js';
 import { tempDir } from '../../helpers/temp-dir.js';
 import { assertBuilt, isolatedEnv, REPO_ROOT, runCommand } from './run-command.js';
 

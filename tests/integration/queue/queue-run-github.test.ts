@@ -8,7 +8,7 @@ import { git } from '../../helpers/git-repo.js';
 import { PLANTED_SECRETS } from '../../helpers/planted-secrets.js';
 import { cleanEnv } from '../../helpers/run-cli.js';
 import { tempDir } from '../../helpers/temp-dir.js';
-import type { GithubClient } from '../../../src/features/github/github-client.js';
+import type { GithubClient } from '../../../src/features/queue/github/github-client.js';
 import { openPullRequest } from '../../../src/features/queue/item-pull-request.js';
 import { createQueueGit } from '../../../src/features/queue/queue-git.js';
 import { createProcessRunner } from '../../../src/infra/process-runner.js';

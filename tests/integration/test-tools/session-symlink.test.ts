@@ -5,12 +5,12 @@ import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, symlinkSync, w
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createDefaultDeps } from '../../../src/cli/deps.js';
-import { resetLoopState } from '../../../src/features/test-tools/run-state.js';
-import { testAssert } from '../../../src/features/test-tools/test-assert.js';
-import { testCleanup } from '../../../src/features/test-tools/test-cleanup.js';
-import { testInspect } from '../../../src/features/test-tools/test-inspect.js';
-import { testSetup } from '../../../src/features/test-tools/test-setup.js';
-import type { ToolContext } from '../../../src/features/test-tools/tool-home.js';
+import { resetLoopState } from '../../../src/features/agent-tools/test/run-state.js';
+import { testAssert } from '../../../src/features/agent-tools/test/test-assert.js';
+import { testCleanup } from '../../../src/features/agent-tools/test/test-cleanup.js';
+import { testInspect } from '../../../src/features/agent-tools/test/test-inspect.js';
+import { testSetup } from '../../../src/features/agent-tools/test/test-setup.js';
+import type { ToolContext } from '../../../src/features/agent-tools/test/tool-home.js';
 import { tempDir } from '../../helpers/temp-dir.js';
 import { toolsHome, writeSession } from '../../helpers/test-tools.js';
 

@@ -6,8 +6,8 @@ import { chmodSync, existsSync, mkdirSync, statSync, symlinkSync, utimesSync, wr
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createDefaultDeps } from '../../../src/cli/deps.js';
-import { cleanStaleWorkspaces } from '../../../src/features/test-tools/stale-cleanup.js';
-import { toolPaths, type ToolContext } from '../../../src/features/test-tools/tool-home.js';
+import { cleanStaleWorkspaces } from '../../../src/features/agent-tools/test/stale-cleanup.js';
+import { toolPaths, type ToolContext } from '../../../src/features/agent-tools/test/tool-home.js';
 import { tempDir } from '../../helpers/temp-dir.js';
 import { ralphTest } from '../../helpers/test-tools.js';
 

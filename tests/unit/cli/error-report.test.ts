@@ -2,7 +2,7 @@ import { CommanderError } from 'commander';
 import { describe, expect, it } from 'vitest';
 import { asksForJson, reportError } from '../../../src/cli/error-report.js';
 import { ExitCode, NotAProjectError, RalphError, UsageError } from '../../../src/errors.js';
-import { badInput, ToolError } from '../../../src/features/test-tools/tool-error.js';
+import { badInput, ToolError } from '../../../src/features/agent-tools/test/tool-error.js';
 
 const TEXT = { json: false, debug: false };
 const JSON_MODE = { json: true, debug: false };

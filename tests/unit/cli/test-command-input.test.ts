@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { readInput } from '../../../src/cli/commands/test-command.js';
-import { ToolError } from '../../../src/features/test-tools/tool-error.js';
+import { ToolError } from '../../../src/features/agent-tools/test/tool-error.js';
 
 const files: Record<string, string> = { 'in.json': '{"workspace_id": "a", "limit": 5}', 'list.json': '[1]', 'bad.json': '{' };
 const read = (path: string): string => {

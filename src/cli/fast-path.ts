@@ -1,0 +1,133 @@
+import { readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import type { StatusAction } from './commands/status-commands.js';
+import { stdoutIsTerminal, writeStdout } from './direct-stdout.js';
+import type { StatsArgs } from './ralph-stats.js';
+
+/**
+ * How every installed command starts. The answers scripts ask for most
+ * (`--version`, `--help`, `ralph --status`, `ralph-monitor --once`,
+ * `ralph-stats --json` …) cost less than loading commander and every option
+ * it declares, so they are answered from the table below without it. The
+ * table lists each argv it answers, word for word: anything else (a value, a
+ * typo, a switch twice) goes to the command's parser, so its checks and its
+ * messages stay the only ones. One integration test runs every argv of the
+ * table through both paths and holds their output equal.
+ */
+
+/** The commands in bin/. */
+export const BINARIES = ['ralph', 'ralph-setup', 'ralph-enable', 'ralph-import', 'ralph-monitor', 'ralph-stats'] as const;
+export type Binary = (typeof BINARIES)[number];
+
+/** What the parser would make of an argv the table answers. */
+export type FastAnswer =
+  | { kind: 'version' }
+  | { kind: 'help' }
+  | { kind: 'status'; action: StatusAction; json: boolean }
+  | { kind: 'stats'; args: StatsArgs }
+  | { kind: 'monitor'; once: boolean; json: boolean; color: boolean };
+
+export interface FastRow {
+  binary: Binary;
+  /** Every argv the row answers, exactly as given. */
+  argvs: readonly (readonly string[])[];
+  /** The answer, from the argv's words (each argv holds a word at most once). */
+  answer: (words: ReadonlySet<string>) => FastAnswer;
+}
+
+/** Every order of every subset of `words` that `keep` accepts: how a parser reads switches. */
+export function switchOrders(words: readonly string[], keep: (picked: readonly string[]) => boolean): string[][] {
+  const orders: string[][] = [[]];
+  for (let size = 1; size <= words.length; size += 1)
+    for (const order of orders.filter((o) => o.length === size - 1)) for (const word of words) if (!order.includes(word)) orders.push([...order, word]);
+  return orders.filter(keep);
+}
+
+const versionAndHelp = (binary: Binary): FastRow[] => [
+  { binary, argvs: [['--version'], ['-V']], answer: () => ({ kind: 'version' }) },
+  { binary, argvs: [['--help'], ['-h']], answer: () => ({ kind: 'help' }) },
+];
+
+const statusRow = (action: StatusAction): FastRow => ({
+  binary: 'ralph',
+  argvs: switchOrders([`--${action}`, '--json'], (o) => o.includes(`--${action}`)),
+  answer: (words) => ({ kind: 'status', action, json: words.has('--json') }),
+});
+
+export const FAST_PATHS: readonly FastRow[] = [
+  ...BINARIES.flatMap(versionAndHelp),
+  statusRow('status'),
+  statusRow('circuit-status'),
+  {
+    binary: 'ralph-stats',
+    argvs: switchOrders(['--json'], () => true),
+    answer: (words) => ({ kind: 'stats', args: { json: words.has('--json') } }),
+  },
+  {
+    // One frame or one JSON document; the live dashboard runs for minutes and can afford the parser.
+    binary: 'ralph-monitor',
+    argvs: switchOrders(['--once', '--json', '--no-color'], (o) => o.includes('--once') || o.includes('--json')),
+    answer: (words) => ({ kind: 'monitor', once: words.has('--once'), json: words.has('--json'), color: !words.has('--no-color') }),
+  },
+];
+
+const sameArgv = (a: readonly string[], b: readonly string[]): boolean => a.length === b.length && a.every((word, i) => word === b[i]);
+
+/** The table's answer for argv, or undefined when the parser must answer. */
+export function fastAnswer(binary: Binary, argv: readonly string[]): FastAnswer | undefined {
+  const row = FAST_PATHS.find((r) => r.binary === binary && r.argvs.some((a) => sameArgv(a, argv)));
+  return row?.answer(new Set(argv));
+}
+
+/** Where the build leaves a command's help as commander printed it to a pipe (scripts/render-help.mjs). */
+export const renderedHelpPath = (binary: Binary): string => join(import.meta.dirname, `${binary}-help.txt`);
+
+/**
+ * The rendered help, or undefined when this build has none or the code ran
+ * from a newer file (built without rendering, so it may declare other options).
+ */
+function renderedHelp(binary: Binary): string | undefined {
+  try {
+    const path = renderedHelpPath(binary);
+    if (statSync(path).mtimeMs < statSync(import.meta.filename).mtimeMs) return undefined;
+    return readFileSync(path, 'utf8');
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Answers one row's argv; the parser answers when the text the answer needs is
+ * not there. What an answer needs is imported when it answers: the start reads
+ * this table and nothing else, so handing over to the parser runs no other
+ * code (no second copy of an error class is ever made before it).
+ */
+async function answer(binary: Binary, fast: FastAnswer, parser: () => Promise<unknown>): Promise<unknown> {
+  switch (fast.kind) {
+    case 'version': {
+      const { packageVersion } = await import('../infra/package-info.js');
+      return writeStdout(`${packageVersion()}\n`);
+    }
+    case 'help': {
+      // commander wraps help to a terminal's width: only a pipe gets the width the build rendered.
+      const text = stdoutIsTerminal() ? undefined : renderedHelp(binary);
+      return text === undefined ? parser() : writeStdout(text);
+    }
+    case 'status':
+      return (await import('./commands/status-commands.js')).answerStatus(fast.action, fast.json);
+    case 'stats':
+      return (await import('./commands/stats-command.js')).answerStats(fast.args);
+    case 'monitor':
+      return (await import('./monitor-process.js')).answerMonitorFrame({ once: fast.once, json: fast.json, color: fast.color });
+  }
+}
+
+/**
+ * The start of every command in bin/: the table's answer when it has one, the
+ * command's parser otherwise (`parser` loads it: `program()` of
+ * src/cli/<command>.ts, a part of the bundle of its own).
+ */
+export function startBinary(binary: Binary, parser: () => Promise<unknown>): Promise<unknown> {
+  const fast = fastAnswer(binary, process.argv.slice(2));
+  return fast === undefined ? parser() : answer(binary, fast, parser);
+}
