@@ -186,7 +186,12 @@ export async function followPullRequest(input: FollowInput): Promise<FollowOutco
             : `round ${round} changed nothing; ${failing} still failing`,
         );
       }
-      const diff = await input.git.run(['diff', `${commit}..${committed.commit}`], input.paths.project);
+      // Plain git diff output whatever the user's git config says (external tools, prefixes, colour, renames).
+      const diff = await input.git.run(
+        ['diff', '--no-ext-diff', '--no-color', '--no-renames', '--src-prefix=a/', '--dst-prefix=b/', `${commit}..${committed.commit}`],
+        input.paths.project,
+      );
+      if (diff.exitCode !== 0) say(`round ${round}'s diff could not be read to check its tests: ${gitFailure(diff)}`);
       for (const found of testTampering(diff.stdout)) {
         tampering.push(`round ${round}: ${found}`);
         say(`round ${round} ${found}: the pull request's reviewer should look at it`);

@@ -8,7 +8,8 @@
 const TEST_FILE = /(^|\/)(tests?|__tests__|spec)\/|\.(test|spec)\.[cm]?[jt]sx?$|(^|\/)test_[^/]*\.py$|_test\.(py|go)$|Tests?\.(java|kt|cs)$|_spec\.rb$/;
 
 /** A line that declares one test case. */
-const TEST_CASE = /^\s*(?:(?:it|test)(?:\.each\([^)]*\))?\s*\(|def test_\w*\s*\(|func Test\w*\s*\(|@Test\b|#\[test\])/;
+const TEST_CASE =
+  /^\s*(?:(?:it|test)(?:\.(?:each\([^)]*\)|skip|only|todo|fails|concurrent))*\s*\(|[xf]it\s*\(|def test_\w*\s*\(|func Test\w*\s*\(|@Test\b|#\[test\])/;
 
 /** A line that skips, focuses or expects the failure of tests. */
 const SKIPPING =
