@@ -66,6 +66,8 @@ export interface LoopLocation {
   id: string;
   title: string;
   queueState: string | null;
+  /** The pull request's round and checks, when the queue follows them. */
+  follow?: string;
   /** The folder holding the loop's `.ralph/`; null for a finished queue item whose worktree is gone. */
   dir: string | null;
   /** `dir` relative to the project, for display. */
@@ -80,6 +82,7 @@ function recordOnly(loop: LoopLocation): LoopFiles {
     id: loop.id,
     title: loop.title,
     queueState: loop.queueState,
+    ...(loop.follow !== undefined ? { follow: loop.follow } : {}),
     location: loop.location,
     outcome: loop.outcome,
     status: { kind: 'missing' },
@@ -118,6 +121,7 @@ export function readLoopFiles(loop: LoopLocation): LoopFiles {
     id: loop.id,
     title: loop.title,
     queueState: loop.queueState,
+    ...(loop.follow !== undefined ? { follow: loop.follow } : {}),
     location: loop.location,
     outcome: loop.outcome,
     status,

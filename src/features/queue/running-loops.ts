@@ -1,4 +1,5 @@
 import type { QueueItem } from '../../core/queue/queue-item.js';
+import { describeFollow } from '../../core/queue/follow/follow-record.js';
 import { readDocument, type DocumentSpec, type JsonRead } from '../../state/document-store.js';
 import { PROGRESS } from '../../state/documents/progress.js';
 import { STATUS } from '../../state/documents/status.js';
@@ -22,6 +23,8 @@ export interface RunningLoopView {
   costUsd: number;
   costEstimated: boolean;
   lastAction: string;
+  /** With --follow-checks: the pull request's round and checks. */
+  follow?: string;
 }
 
 export function readRunningLoop(project: string, item: QueueItem): RunningLoopView {
@@ -34,6 +37,7 @@ export function readRunningLoop(project: string, item: QueueItem): RunningLoopVi
     costUsd: 0,
     costEstimated: false,
     lastAction: '',
+    ...(item.follow ? { follow: describeFollow(item.follow) } : {}),
   };
   // queue.json is written by other processes: a worktree that is not a folder of the project's
   // .ralph/ (links followed) is never read from.
