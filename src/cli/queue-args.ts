@@ -209,9 +209,8 @@ export function createQueueSubcommand(io: CommandIo, onParsed: (args: QueueArgs)
     examples: [
       ['ralph queue run --parallel 3 --backend codex --max-loops 10', 'three loops at once'],
       ['ralph queue run --parallel 2 --merge', 'merge completed branches into the current branch at the end'],
-      ['ralph queue run --pr --comment-progress --auto-close', 'a pull request per completed issue; comment and close'],
+      ['ralph queue run --pr --comment-progress --follow-checks', 'a pull request per completed issue, fixed until its checks pass'],
       ['ralph queue run --parallel 3 --max-cost 5', 'at most $5 across all loops'],
-      ['ralph queue run --pr --follow-checks --follow-reviews --follow-max 2', 'fix failing checks and review comments, at most twice'],
     ],
     exitCodes: QUEUE_RUN_EXIT_CODES,
   })
