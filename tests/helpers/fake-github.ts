@@ -296,8 +296,17 @@ export async function startFakeGithub(options: FakeGithubOptions): Promise<FakeG
         };
         reviewComments.push(reply);
         send(res, 201, { ...reply, user: { login: reply.user } });
+      } else if (route === 'GET /pulls') {
+        const [owner] = options.repo.split('/');
+        const open = pulls.filter((p) => query['head'] === undefined || `${owner}:${p.head}` === query['head']);
+        send(
+          res,
+          200,
+          open.map((p) => ({ number: p.number, html_url: `https://github.com/${options.repo}/pull/${p.number}` })),
+        );
       } else if (route === 'POST /pulls') {
         const input = body as { head: string; base: string; title: string; body: string };
+        if (pulls.some((p) => p.head === input.head)) return send(res, 422, { message: `Validation Failed: A pull request already exists for ${input.head}.` });
         nextPull += 1;
         pulls.push({ number: nextPull, head: input.head, base: input.base, title: input.title, body: input.body });
         send(res, 201, { number: nextPull, html_url: `https://github.com/${options.repo}/pull/${nextPull}` });

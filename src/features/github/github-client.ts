@@ -48,6 +48,8 @@ export interface GithubClient {
   getIssue(issueNumber: number): Promise<GithubIssue>;
   commentOnIssue(issueNumber: number, body: string): Promise<{ url: string }>;
   createPullRequest(input: PullRequestInput): Promise<{ number: number; url: string }>;
+  /** The open pull request from this branch of the repository, if there is one. */
+  findOpenPullRequest(head: string): Promise<{ number: number; url: string } | undefined>;
   closeIssue(issueNumber: number): Promise<void>;
   addLabels(issueNumber: number, labels: readonly string[]): Promise<void>;
   /** The checks of a commit, for `--follow-checks`. */
@@ -262,6 +264,13 @@ export function createGithubClient(target: GithubTarget, token: string, options:
         octokit.rest.pulls.create({ owner, repo, head: input.head, base: input.base, title: input.title, body, ...(input.draft ? { draft: true } : {}) }),
       );
       return { number: data.number, url: data.html_url };
+    },
+    async findOpenPullRequest(head) {
+      const { data } = await call(`look for the pull request from ${head}`, () =>
+        octokit.rest.pulls.list({ owner, repo, head: `${owner}:${head}`, state: 'open', per_page: 1 }),
+      );
+      const found = data[0];
+      return found ? { number: found.number, url: found.html_url } : undefined;
     },
     async closeIssue(issueNumber) {
       await change(`close issue #${issueNumber}`, () =>

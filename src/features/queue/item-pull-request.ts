@@ -68,6 +68,8 @@ export async function openPullRequest(
     });
     return { kind: 'opened', number: pr.number, url: pr.url };
   } catch (error) {
-    return { kind: 'failed', error: errorMessage(error) };
+    // An item resumed after Ctrl+C (while its checks were followed, say) already has its pull request: the push updated it.
+    const open = await plan.client.findOpenPullRequest(branch).catch(() => undefined);
+    return open ? { kind: 'opened', number: open.number, url: open.url } : { kind: 'failed', error: errorMessage(error) };
   }
 }

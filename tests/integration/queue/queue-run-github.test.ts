@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { startFakeGithub, type FakeIssue } from '../../helpers/fake-github.js';
 import { git } from '../../helpers/git-repo.js';
 import { PLANTED_SECRETS } from '../../helpers/planted-secrets.js';
-import type { GithubClient } from '../../../src/features/github/github-client.js';
+import { createGithubClient, type GithubClient } from '../../../src/features/github/github-client.js';
 import { openPullRequest } from '../../../src/features/queue/item-pull-request.js';
 import { createQueueGit } from '../../../src/features/queue/queue-git.js';
 import { createProcessRunner } from '../../../src/infra/process-runner.js';
@@ -105,6 +105,35 @@ describe('ralph queue run --pr', () => {
     );
     expect(outcome).toEqual({ kind: 'nothing', why: 'ralph/t9 has no commits that main lacks' });
     expect(git(remote, 'branch', '--list', 'ralph/t9').trim()).toBe('');
+  });
+
+  it('a branch whose pull request is already open (an item resumed after Ctrl+C) gets that pull request again', async () => {
+    const gh = await startFakeGithub({ token: TOKEN, repo: 'octo/app', issues: [] });
+    const { project } = projectWithRemote();
+    git(project, 'switch', '-q', '-c', 'ralph/t2');
+    git(project, 'commit', '-q', '--allow-empty', '-m', 'work');
+    git(project, 'switch', '-q', 'main');
+    const client = createGithubClient({ repo: { host: 'github.com', owner: 'octo', name: 'app' }, slug: 'octo/app', apiUrl: gh.url }, TOKEN, {
+      retryDelaysMs: [],
+    });
+    const item = {
+      id: 't2',
+      source: 'task',
+      title: 'beta',
+      spec: 'beta',
+      priority: 5,
+      depends_on: [],
+      state: 'running',
+      created_at: '',
+      branch: 'ralph/t2',
+    } as const;
+    const plan = { client, remote: 'origin', base: 'main', draft: false, autoClose: false };
+    const git2 = createQueueGit(createProcessRunner());
+    const first = await openPullRequest(git2, project, { ...item, depends_on: [] }, plan, undefined);
+    const again = await openPullRequest(git2, project, { ...item, depends_on: [] }, plan, undefined);
+    expect(first).toMatchObject({ kind: 'opened', url: 'https://github.com/octo/app/pull/101' });
+    expect(again).toEqual(first);
+    expect(gh.pulls).toHaveLength(1);
   });
 
   it('a pull request GitHub refuses leaves the item completed, its branch pushed, and says why (exit 1)', async () => {
