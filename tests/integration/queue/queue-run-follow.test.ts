@@ -56,7 +56,6 @@ describe('ralph queue run --pr --follow-checks', () => {
     const run = await queueCli(['run', ...FOLLOW, ...mockFlags(script)], setup.project, env);
     const stderr = String(run.stderr);
     expect(run.exitCode, stderr).toBe(0);
-    process.stdout.write(`\n--- transcript: ralph queue run ${FOLLOW.join(' ')} ---\n${stderr}${String(run.stdout)}---\n`);
 
     expect(gh.pulls).toHaveLength(1);
     expect(filesOnBranch(remote, 'ralph/t1')).toEqual(['.gitignore', 'README.md', 'alpha.txt', 'fix.txt']);
