@@ -102,6 +102,11 @@ export async function followPullRequest(input: FollowInput): Promise<FollowOutco
     return { state, stopped, result, roundsCostUsd };
   };
   const say = (message: string): void => input.notice(`${item.id}: ${message}`);
+  // Ctrl+C or the budget: the item goes back to pending, and its record says the following stopped.
+  const stopped = async (): Promise<FollowOutcome> => {
+    await record('stopped').catch(() => undefined);
+    return end('failed', 'stopped', true);
+  };
 
   try {
     for (;;) {
@@ -163,7 +168,7 @@ export async function followPullRequest(input: FollowInput): Promise<FollowOutco
       roundsCostUsd += loop.costUsd ?? 0;
       result.cost = (result.cost ?? 0) + (loop.costUsd ?? 0);
       result.iterations = (result.iterations ?? 0) + (loop.loops ?? 0);
-      if (input.signal.aborted) return end('failed', 'stopped', true);
+      if (input.signal.aborted) return await stopped();
       if (loop.exitCode !== 0) {
         await record('failed');
         return end(
@@ -207,7 +212,7 @@ export async function followPullRequest(input: FollowInput): Promise<FollowOutco
       if (feedback.length > 0) await answerFeedback(plan.client, pr.number, feedback, commit, reviews, say);
     }
   } catch (error) {
-    if (input.signal.aborted) return end('failed', 'stopped', true);
+    if (input.signal.aborted) return await stopped();
     await record('failed').catch(() => undefined);
     return end('failed', `following the pull request failed: ${errorMessage(error)}`);
   }

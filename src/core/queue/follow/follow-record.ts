@@ -30,17 +30,20 @@ export interface QueueFollow {
   updated_at: string;
 }
 
+const STATE_WORDS: Record<FollowState, string> = {
+  waiting: 'waiting for checks',
+  fixing: 'fixing',
+  passed: 'checks passed',
+  failed: 'checks failed',
+  'no-checks': 'no checks',
+  'timed-out': 'checks timed out',
+  stopped: 'stopped (Ctrl+C or the budget)',
+};
+
 /** `round 2/3, waiting on 1a2b3c4d5e6f: ci/test pending, lint success` */
 export function describeFollow(follow: QueueFollow): string {
   const checks = follow.checks.length > 0 ? `: ${follow.checks.map((check) => `${check.name} ${check.state}`).join(', ')}` : '';
-  const state =
-    follow.state === 'waiting'
-      ? 'waiting for checks'
-      : follow.state === 'fixing'
-        ? 'fixing'
-        : follow.state === 'no-checks'
-          ? 'no checks'
-          : `checks ${follow.state}`;
+  const state = STATE_WORDS[follow.state];
   return `round ${follow.round}/${follow.max_rounds}, ${state} on ${follow.commit.slice(0, 12)}${checks}`;
 }
 
