@@ -126,13 +126,21 @@ function runTask(task, cwd) {
   };
 }
 
+/** follow-checks and its inputs: the pull request's checks (and reviews) are followed before the issue counts as done. */
+function followFlags() {
+  if (input('follow-checks') !== 'true') return [];
+  const max = input('follow-max');
+  return ['--follow-checks', ...(input('follow-reviews') === 'true' ? ['--follow-reviews'] : []), ...(max !== '' ? ['--follow-max', max] : [])];
+}
+
 function runIssue(issue, cwd) {
   const repo = input('repo') || process.env.GITHUB_REPOSITORY || '';
   const repoArgs = repo !== '' ? ['--repo', repo] : [];
   const verify = input('verify');
   const added = ralph(['queue', 'add', '--github-issues', issue, ...repoArgs, ...(verify !== '' ? ['--verify', verify] : [])], cwd);
   if (added !== 0) return { 'exit-reason': 'queue_add_failed', 'exit-code': String(added), cost: '', iterations: '', branch: '', 'pr-url': '' };
-  const lifecycle = input('pull-request') === 'false' ? [] : ['--pr', '--comment-progress', ...(input('auto-close') === 'true' ? ['--auto-close'] : [])];
+  const lifecycle =
+    input('pull-request') === 'false' ? [] : ['--pr', '--comment-progress', ...(input('auto-close') === 'true' ? ['--auto-close'] : []), ...followFlags()];
   const code = ralph(['queue', 'run', ...lifecycle, ...(lifecycle.length > 0 ? repoArgs : []), ...loopFlags(false)], cwd);
   const item = (readJson(join(cwd, '.ralph', 'queue.json'))?.items ?? []).find((candidate) => candidate.id === `gh-${issue}`);
   const result = item?.result ?? {};

@@ -6,6 +6,7 @@ import type { QueueAddSource } from '../features/queue/queue-add.js';
 import type { FlagValues } from '../config/load-config.js';
 import type { HelpRow } from '../ui/help-footer.js';
 import { addConfigOptions, readConfigFlags } from './config-options.js';
+import { addFollowOptions, readFollowArgs, type FollowArgs } from './follow-args.js';
 import { createCommand, usageHint, type CommandIo } from './program.js';
 import { TASK_SYNTAX_HELP } from './task-syntax-help.js';
 
@@ -31,6 +32,8 @@ export interface QueueRunArgs {
   commentProgress: boolean;
   autoClose: boolean;
   draftPr: boolean;
+  /** --follow-checks and its settings. */
+  follow?: FollowArgs;
   /** Loop flags typed on `queue run` (--backend, --max-loops, --verify…); --max-cost is the run's shared budget. */
   flags: FlagValues;
 }
@@ -206,7 +209,7 @@ export function createQueueSubcommand(io: CommandIo, onParsed: (args: QueueArgs)
     examples: [
       ['ralph queue run --parallel 3 --backend codex --max-loops 10', 'three loops at once'],
       ['ralph queue run --parallel 2 --merge', 'merge completed branches into the current branch at the end'],
-      ['ralph queue run --pr --comment-progress --auto-close', 'a pull request per completed issue; comment and close'],
+      ['ralph queue run --pr --comment-progress --follow-checks', 'a pull request per completed issue, fixed until its checks pass'],
       ['ralph queue run --parallel 3 --max-cost 5', 'at most $5 across all loops'],
     ],
     exitCodes: QUEUE_RUN_EXIT_CODES,
@@ -218,6 +221,7 @@ export function createQueueSubcommand(io: CommandIo, onParsed: (args: QueueArgs)
     .option('--comment-progress', 'comment on the issue of a GitHub item when its loop starts and ends')
     .option('--auto-close', 'with --pr: close the issue once its pull request is open')
     .option('--repo <owner/name>', 'GitHub repository for --pr and comments (default: the origin remote)');
+  addFollowOptions(run);
   addConfigOptions(run);
   run.action(() => onParsed({ sub: 'run', run: readRun(run.opts<Record<string, unknown>>(), readConfigFlags(run)) }));
 
@@ -242,12 +246,16 @@ Every item runs as \`ralph run\` in .ralph/worktrees/<id> on the branch ralph/<i
 made from the commit you are on; its work is committed there when its loop ends.
 Loop flags (--backend, --max-loops, --verify, --calls, …) apply to every loop;
 --max-cost and the hourly call limit are shared by all of them.
-Ctrl+C stops every loop and keeps worktrees and branches; run again to resume.`;
+Ctrl+C stops every loop and keeps worktrees and branches; run again to resume.
+--follow-checks: an item is completed once its pull request's checks pass; a
+failing check runs its loop again with the check's output (never by deleting or
+skipping tests), pushed to the same pull request. Pushes made with the Actions
+GITHUB_TOKEN start no workflows: use a personal access or GitHub App token.`;
 
 const QUEUE_RUN_EXIT_CODES: readonly HelpRow[] = [
   ['0', 'every item that ran completed (and was merged or got its pull request)'],
-  ['1', 'an item failed, a merge conflicted, a push or pull request failed, the queue file is damaged'],
-  ['2', 'usage error: bad --parallel, --merge with --pr, a dependency cycle, no first commit'],
+  ['1', "an item failed (or its pull request's checks did), a merge conflicted, a push or pull request failed, the queue file is damaged"],
+  ['2', 'usage error: bad --parallel or --follow-* value, --merge with --pr, a dependency cycle, no first commit'],
   ['7', 'the shared --max-cost was spent; unfinished items went back to pending'],
   ['130', 'interrupted (Ctrl+C): running items went back to pending'],
 ];
@@ -279,5 +287,7 @@ function readRun(o: Record<string, unknown>, flags: FlagValues): QueueRunArgs {
     if (!pr && !args.commentProgress) throw new UsageError('--repo goes with --pr or --comment-progress.', usage);
     args.repo = o['repo'];
   }
+  const follow = readFollowArgs(o, pr, usage);
+  if (follow) args.follow = follow;
   return args;
 }

@@ -1,6 +1,7 @@
 import { formatPriority } from '../core/queue/queue-priority.js';
 import type { QueueItem } from '../core/queue/queue-item.js';
 import type { QueueSummary } from '../core/queue/queue-summary.js';
+import { describeFollow } from '../core/queue/follow/follow-record.js';
 
 /**
  * What `ralph queue list` and `ralph queue status` print for people (the
@@ -25,7 +26,8 @@ export function renderQueueList(items: readonly QueueItem[], isInterrupted: (ite
   if (items.length === 0) return 'The queue is empty. Add work with: ralph queue add \'>>task :: verify:"npm test"\'\n';
   const rows = [['ID', 'PRI', 'STATE', 'AFTER', 'TITLE']];
   for (const item of items) {
-    const note = item.result?.pr_url ?? item.reason;
+    const follow = item.follow ? `(${describeFollow(item.follow)})` : undefined;
+    const note = [item.result?.pr_url ?? item.reason, follow].filter(Boolean).join(' ');
     rows.push([
       item.id,
       formatPriority(item.priority),
@@ -48,6 +50,8 @@ export function renderQueueStatus(summary: QueueSummary, nowMs: number, isInterr
       ? 'interrupted: its run is gone; the next change to the queue puts it back to pending'
       : [item.branch ? `on ${item.branch}` : undefined, since !== undefined ? `for ${since}s` : undefined].filter(Boolean).join(', ') || 'starting';
     lines.push(`  running ${item.id}: ${item.title} (${how})`);
+    // A running item whose pull request is followed: its round and the checks it waits for.
+    if (item.follow) lines.push(`    pull request #${item.follow.pr_number}: ${describeFollow(item.follow)}`);
   }
   lines.push(
     summary.ready.length > 0

@@ -8,7 +8,8 @@ import type { RunningLoopView } from '../core/queue/running-loop-view.js';
 export function runningLoopLine(loop: RunningLoopView, width = 120): string {
   const cost = `$${loop.costUsd.toFixed(4)}${loop.costEstimated ? ' (est.)' : ''}`;
   const head = `${loop.id}  loop ${loop.loop}  ${loop.state}  ${cost}`;
-  const action = loop.lastAction.replace(/\s+/g, ' ').trim();
+  // While its pull request's checks are followed, they are what the item is doing.
+  const action = (loop.follow ?? loop.lastAction).replace(/\s+/g, ' ').trim();
   const line = action === '' ? head : `${head}  ${action}`;
   return line.length > width ? `${line.slice(0, Math.max(0, width - 1))}…` : line;
 }

@@ -8,7 +8,10 @@ import { onTestFinished } from 'vitest';
  * asks of GitHub — issues (listed page by page, with a pull request mixed in
  * as the real API does), one issue, milestones, comments, labels, pull
  * requests, closing an issue — answers 401 to any other token, and records
- * every request so a test can assert what was asked.
+ * every request so a test can assert what was asked. For `--follow-checks`
+ * it serves each commit's check runs and statuses from the test's `ci`
+ * answer (asked anew at every look, so checks can go from pending to done),
+ * and a pull request's review comments, reviews and replies.
  */
 export interface FakeIssue {
   number: number;
@@ -20,6 +23,43 @@ export interface FakeIssue {
   assignee?: string;
   /** Listed among the issues like GitHub does, but it is a pull request. */
   pullRequest?: boolean;
+}
+
+export interface FakeCheckRun {
+  name: string;
+  status?: 'queued' | 'in_progress' | 'completed';
+  conclusion?: 'success' | 'failure' | 'neutral' | 'cancelled' | 'skipped' | 'timed_out' | null;
+  output?: { title?: string; summary?: string; text?: string };
+  annotations?: { path: string; start_line: number; annotation_level: string; message: string }[];
+}
+
+export interface FakeStatus {
+  context: string;
+  state: 'pending' | 'success' | 'failure' | 'error';
+  description?: string;
+}
+
+/** What the CI says about a commit at the `look`-th time it is asked (1 first). */
+export type FakeCi = (sha: string, look: number) => { checkRuns?: FakeCheckRun[]; statuses?: FakeStatus[] };
+
+export interface FakeReviewComment {
+  id: number;
+  pull: number;
+  body: string;
+  path?: string;
+  line?: number;
+  user: string;
+  created_at: string;
+  in_reply_to_id?: number;
+}
+
+export interface FakeReview {
+  id: number;
+  pull: number;
+  state: 'APPROVED' | 'CHANGES_REQUESTED' | 'COMMENTED';
+  body: string;
+  user: string;
+  submitted_at: string;
 }
 
 export interface RecordedRequest {
@@ -37,6 +77,12 @@ export interface FakeGithub {
   issues: Map<number, FakeIssue>;
   comments: { issue: number; body: string }[];
   pulls: { number: number; head: string; base: string; title: string; body: string }[];
+  /** Line comments on pull requests, Ralph's replies included (they have in_reply_to_id). */
+  reviewComments: FakeReviewComment[];
+  reviews: FakeReview[];
+  /** A reviewer's line comment, written now. */
+  addReviewComment(pull: number, body: string, where?: { path: string; line: number }, user?: string): FakeReviewComment;
+  addReview(pull: number, state: FakeReview['state'], body: string, user?: string): FakeReview;
   /** The next requests (one answer each, in order) get these answers instead of being served. */
   failNext(...answers: FakeFailure[]): void;
   close(): Promise<void>;
@@ -56,6 +102,8 @@ export interface FakeGithubOptions {
   issues: FakeIssue[];
   /** Items per page at most, whatever per_page asks: small, so listing needs several pages. */
   pageSize?: number;
+  /** The checks of each commit; without it every commit has none. */
+  ci?: FakeCi;
 }
 
 function issueJson(repo: string, issue: FakeIssue): Record<string, unknown> {
@@ -93,6 +141,18 @@ export async function startFakeGithub(options: FakeGithubOptions): Promise<FakeG
   const prefix = `/repos/${options.repo}`;
   let nextPull = 100;
   const failures: FakeFailure[] = [];
+  const reviewComments: FakeReviewComment[] = [];
+  const reviews: FakeReview[] = [];
+  const looks = new Map<string, number>();
+  // A check run keeps its id across looks (by commit and name), as on GitHub.
+  const runIds = new Map<string, number>();
+  const runAnnotations = new Map<number, FakeCheckRun['annotations']>();
+  let nextId = 5000;
+  const ciFor = (sha: string, count: boolean): ReturnType<FakeCi> => {
+    const look = (looks.get(sha) ?? 0) + (count ? 1 : 0);
+    looks.set(sha, look);
+    return options.ci ? options.ci(sha, Math.max(1, look)) : {};
+  };
 
   const server = createServer((req, res) => {
     void (async () => {
@@ -156,7 +216,8 @@ export async function startFakeGithub(options: FakeGithubOptions): Promise<FakeG
         send(res, 200, issueJson(options.repo, issue));
       } else if ((match = /^POST \/issues\/(\d+)\/comments$/.exec(route))) {
         const issue = Number(match[1]);
-        if (!issues.has(issue)) return send(res, 404, { message: 'Not Found' });
+        // A pull request is an issue too: its conversation takes comments through the same endpoint.
+        if (!issues.has(issue) && !pulls.some((p) => p.number === issue)) return send(res, 404, { message: 'Not Found' });
         comments.push({ issue, body: String((body as { body?: unknown }).body) });
         send(res, 201, {
           id: comments.length,
@@ -172,8 +233,80 @@ export async function startFakeGithub(options: FakeGithubOptions): Promise<FakeG
           200,
           issue.labels.map((name) => ({ name })),
         );
+      } else if ((match = /^GET \/commits\/([0-9a-f]{40})\/check-runs$/.exec(route))) {
+        const sha = match[1] as string;
+        const runs = (ciFor(sha, true).checkRuns ?? []).map((run) => {
+          const key = `${sha} ${run.name}`;
+          const id = runIds.get(key) ?? (nextId += 1);
+          runIds.set(key, id);
+          runAnnotations.set(id, run.annotations);
+          return {
+            id,
+            name: run.name,
+            head_sha: sha,
+            status: run.status ?? 'completed',
+            conclusion: (run.status ?? 'completed') === 'completed' ? (run.conclusion ?? 'success') : null,
+            output: {
+              title: run.output?.title ?? null,
+              summary: run.output?.summary ?? null,
+              text: run.output?.text ?? null,
+              annotations_count: run.annotations?.length ?? 0,
+            },
+          };
+        });
+        send(res, 200, { total_count: runs.length, check_runs: runs });
+      } else if ((match = /^GET \/commits\/([0-9a-f]{40})\/status$/.exec(route))) {
+        const sha = match[1] as string;
+        const statuses = ciFor(sha, false).statuses ?? [];
+        const state = statuses.some((st) => st.state === 'failure' || st.state === 'error')
+          ? 'failure'
+          : statuses.length > 0 && statuses.every((st) => st.state === 'success')
+            ? 'success'
+            : 'pending';
+        send(res, 200, { state, sha, total_count: statuses.length, statuses: statuses.map((st) => ({ ...st, description: st.description ?? null })) });
+      } else if ((match = /^GET \/check-runs\/(\d+)\/annotations$/.exec(route))) {
+        send(res, 200, runAnnotations.get(Number(match[1])) ?? []);
+      } else if ((match = /^GET \/pulls\/(\d+)\/comments$/.exec(route))) {
+        const pull = Number(match[1]);
+        send(
+          res,
+          200,
+          reviewComments.filter((c) => c.pull === pull).map((c) => ({ ...c, user: { login: c.user } })),
+        );
+      } else if ((match = /^GET \/pulls\/(\d+)\/reviews$/.exec(route))) {
+        const pull = Number(match[1]);
+        send(
+          res,
+          200,
+          reviews.filter((r) => r.pull === pull).map((r) => ({ ...r, user: { login: r.user } })),
+        );
+      } else if ((match = /^POST \/pulls\/(\d+)\/comments\/(\d+)\/replies$/.exec(route))) {
+        const pull = Number(match[1]);
+        const parent = reviewComments.find((c) => c.pull === pull && c.id === Number(match?.[2]));
+        if (!parent) return send(res, 404, { message: 'Not Found' });
+        const reply: FakeReviewComment = {
+          id: (nextId += 1),
+          pull,
+          body: String((body as { body?: unknown }).body),
+          user: 'ralph-bot',
+          created_at: new Date().toISOString(),
+          in_reply_to_id: parent.id,
+          ...(parent.path !== undefined ? { path: parent.path } : {}),
+          ...(parent.line !== undefined ? { line: parent.line } : {}),
+        };
+        reviewComments.push(reply);
+        send(res, 201, { ...reply, user: { login: reply.user } });
+      } else if (route === 'GET /pulls') {
+        const [owner] = options.repo.split('/');
+        const open = pulls.filter((p) => query['head'] === undefined || `${owner}:${p.head}` === query['head']);
+        send(
+          res,
+          200,
+          open.map((p) => ({ number: p.number, html_url: `https://github.com/${options.repo}/pull/${p.number}` })),
+        );
       } else if (route === 'POST /pulls') {
         const input = body as { head: string; base: string; title: string; body: string };
+        if (pulls.some((p) => p.head === input.head)) return send(res, 422, { message: `Validation Failed: A pull request already exists for ${input.head}.` });
         nextPull += 1;
         pulls.push({ number: nextPull, head: input.head, base: input.base, title: input.title, body: input.body });
         send(res, 201, { number: nextPull, html_url: `https://github.com/${options.repo}/pull/${nextPull}` });
@@ -192,5 +325,15 @@ export async function startFakeGithub(options: FakeGithubOptions): Promise<FakeG
   const failNext = (...answers: FakeFailure[]): void => {
     failures.push(...answers);
   };
-  return { url: address, requests, issues, comments, pulls, failNext, close };
+  const addReviewComment: FakeGithub['addReviewComment'] = (pull, text, where, user = 'reviewer') => {
+    const comment: FakeReviewComment = { id: (nextId += 1), pull, body: text, user, created_at: new Date().toISOString(), ...(where ?? {}) };
+    reviewComments.push(comment);
+    return comment;
+  };
+  const addReview: FakeGithub['addReview'] = (pull, state, text, user = 'reviewer') => {
+    const review: FakeReview = { id: (nextId += 1), pull, state, body: text, user, submitted_at: new Date().toISOString() };
+    reviews.push(review);
+    return review;
+  };
+  return { url: address, requests, issues, comments, pulls, reviewComments, reviews, addReviewComment, addReview, failNext, close };
 }

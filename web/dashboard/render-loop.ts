@@ -13,7 +13,8 @@ const badge = (text: string, kind: string, testId?: string): HTMLElement => h('s
 /** The queue's record of how an item ended: shown on the loop card, and all there is once its worktree is gone. */
 function outcomeRows(loop: LoopView): Array<HTMLElement | null> {
   const o = loop.outcome;
-  if (o === null) return [];
+  const checks = loop.follow ? row('Pull request checks', loop.follow, 'queue-follow') : null;
+  if (o === null) return [checks];
   const exit = o.exitReason === '' ? '' : ` — ${o.exitReason}${o.exitCode === null ? '' : ` (exit ${o.exitCode})`}`;
   return [
     row('Queue outcome', `${o.state}${exit}`, 'queue-outcome'),
@@ -21,6 +22,7 @@ function outcomeRows(loop: LoopView): Array<HTMLElement | null> {
     o.finishedAt ? row('Finished', formatTime(o.finishedAt)) : null,
     o.branch ? row('Branch', h('code', {}, o.branch)) : null,
     o.prUrl ? row('Pull request', o.prUrl) : null,
+    checks,
     o.worktreeKept ? null : h('p', { class: 'muted', 'data-testid': 'record-only' }, 'Its worktree was removed: this is what the queue recorded.'),
   ];
 }

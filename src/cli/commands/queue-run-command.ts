@@ -6,6 +6,9 @@ import { resolveGithubToken } from '../../features/queue/github/github-token.js'
 import { pushRemoteFor, type PullRequestPlan } from '../../features/queue/item-pull-request.js';
 import { createQueueGit, readStartingPoint } from '../../features/queue/queue-git.js';
 import { runQueue, type QueueRunReport } from '../../features/queue/queue-run.js';
+import type { FollowPlan } from '../../features/queue/follow-pull-request.js';
+import { pushTokenWarning } from '../../core/queue/follow/push-token.js';
+import { describeFollow } from '../../core/queue/follow/follow-record.js';
 import { excludeWorktrees } from '../../features/queue/worktree-exclude.js';
 import { startRunGuard } from '../../infra/run-guard.js';
 import { SHARED_RATE_ENV } from '../../state/shared-rate.js';
@@ -27,15 +30,31 @@ const notice = (message: string): void => {
   process.stderr.write(`ralph queue: ${message}\n`);
 };
 
-async function githubFor(args: QueueRunArgs, env: NodeJS.ProcessEnv, cwd: string): Promise<{ client: GithubClient; slug: string } | undefined> {
+async function githubFor(
+  args: QueueRunArgs,
+  env: NodeJS.ProcessEnv,
+  cwd: string,
+): Promise<{ client: GithubClient; slug: string; tokenWarning: string | undefined } | undefined> {
   if (!args.pr && !args.commentProgress) return undefined;
   const { runner } = createDefaultDeps();
   const target = await resolveGithubTarget({ ...(args.repo !== undefined ? { repoFlag: args.repo } : {}), env, runner, cwd });
   const token = await resolveGithubToken(env, runner, cwd);
-  return { client: createGithubClient(target, token.value, { warn: notice }), slug: target.slug };
+  return {
+    client: createGithubClient(target, token.value, { warn: notice }),
+    slug: target.slug,
+    tokenWarning: pushTokenWarning(env, token.source, token.value.slice(0, 4)),
+  };
 }
 
-function summary(report: QueueRunReport): string {
+/** Each followed item's last round and checks, for the summary. */
+function followLines(paths: ReturnType<typeof ralphPaths>, report: QueueRunReport): string[] {
+  const ran = new Set([...report.completed, ...report.failed]);
+  return readQueue(paths)
+    .items.filter((item) => item.follow !== undefined && ran.has(item.id))
+    .map((item) => `followed ${item.id}: ${describeFollow(item.follow as NonNullable<typeof item.follow>)}`);
+}
+
+function summary(report: QueueRunReport, followed: readonly string[] = []): string {
   const lines = [
     `completed: ${report.completed.join(' ') || '-'}`,
     `failed: ${report.failed.join(' ') || '-'}`,
@@ -46,6 +65,7 @@ function summary(report: QueueRunReport): string {
           ...(report.merge.unmerged.length > 0 ? [`not merged: ${report.merge.unmerged.map((u) => u.id).join(' ')}`] : []),
         ]
       : []),
+    ...followed,
   ];
   return `${lines.join('\n')}\n`;
 }
@@ -75,6 +95,10 @@ export async function runQueueRunCommand(args: QueueRunArgs, cwd: string, env: N
     const remote = await pushRemoteFor(git, paths.project, github.slug);
     pr = { client: github.client, remote, base: start.branch, draft: args.draftPr, autoClose: args.autoClose };
   }
+  const follow: FollowPlan | undefined =
+    args.follow && github
+      ? { client: github.client, ...args.follow, ...(github.tokenWarning !== undefined ? { tokenWarning: github.tokenWarning } : {}) }
+      : undefined;
 
   const lock = await acquireProjectLock(paths, (error) => {
     notice(`the project lock was lost (${error.message}); stopping`);
@@ -103,6 +127,7 @@ export async function runQueueRunCommand(args: QueueRunArgs, cwd: string, env: N
         maxCostUsd: config.maxCostUsd,
         merge: args.merge,
         ...(pr ? { pr } : {}),
+        ...(follow ? { follow } : {}),
         ...(args.commentProgress && github ? { progressComments: github.client } : {}),
         start,
         owner: currentOwner(),
@@ -118,7 +143,7 @@ export async function runQueueRunCommand(args: QueueRunArgs, cwd: string, env: N
         itemOutput: (id, line) => process.stderr.write(`[${id}] ${line}\n`),
       },
     );
-    process.stdout.write(summary(report));
+    process.stdout.write(summary(report, follow ? followLines(paths, report) : []));
     return report.exitCode;
   } finally {
     process.off('SIGINT', onSignal);

@@ -1,3 +1,5 @@
+import type { QueueFollow } from './follow/follow-record.js';
+
 /**
  * One unit of work in the project's queue (`.ralph/queue.json`): a task typed
  * on the command line, a task of a PRD, or a GitHub issue. The loop that runs
@@ -35,6 +37,8 @@ export interface QueueResult {
   branch?: string;
   pr_url?: string;
   error?: string;
+  /** What a follow-up round did to tests to make a check pass (a deleted test file, a skipped test). */
+  test_tampering?: string[];
 }
 
 /** The process that took the item, so a later run can tell a crashed run from a live one. */
@@ -68,6 +72,8 @@ export interface QueueItem {
   prd_file?: string;
   labels?: string[];
   result?: QueueResult;
+  /** With `--follow-checks`: the pull request's round and checks. */
+  follow?: QueueFollow;
 }
 
 /** The highest number each sequential id prefix has given out (`t3` → t: 3). */

@@ -13,4 +13,6 @@ export interface RunningLoopView {
   costUsd: number;
   costEstimated: boolean;
   lastAction: string;
+  /** With --follow-checks: the pull request's round and checks. */
+  follow?: string;
 }

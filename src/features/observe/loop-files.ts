@@ -165,6 +165,8 @@ export interface LoopLocation {
   id: string;
   title: string;
   queueState: string | null;
+  /** The pull request's round and checks, when the queue follows them. */
+  follow?: string;
   /** The folder holding the loop's `.ralph/`; null for a finished queue item whose worktree is gone. */
   dir: string | null;
   /** `dir` relative to the project, for display. */
@@ -181,6 +183,7 @@ function recordOnly(loop: LoopLocation): LoopFiles {
     queueState: loop.queueState,
     location: loop.location,
     outcome: loop.outcome,
+    ...(loop.follow !== undefined ? { follow: loop.follow } : {}),
     status: { kind: 'missing' },
     progress: { kind: 'missing' },
     circuit: { kind: 'missing' },
@@ -219,6 +222,7 @@ export function readLoopFiles(loop: LoopLocation): LoopFiles {
     queueState: loop.queueState,
     location: loop.location,
     outcome: loop.outcome,
+    ...(loop.follow !== undefined ? { follow: loop.follow } : {}),
     status,
     progress: readForDisplay(paths, PROGRESS),
     circuit: readForDisplay(paths, CIRCUIT_STATE),

@@ -19,7 +19,7 @@ export function commitMessage(item: QueueItem): string {
   return `ralph(${item.id}): ${item.title}\n\nThe work of queue item ${item.id}, done by a Ralph loop on ${item.branch ?? `ralph/${item.id}`}.${closes}\n`;
 }
 
-export async function commitItemWork(git: QueueGit, dir: string, item: QueueItem): Promise<CommitOutcome> {
+export async function commitItemWork(git: QueueGit, dir: string, item: QueueItem, message = commitMessage(item)): Promise<CommitOutcome> {
   const added = await git.run(['add', '-A', '--', '.'], dir);
   if (added.exitCode !== 0) return { kind: 'failed', error: gitFailure(added) };
   // Everything under .ralph/ comes out again (an exclude pathspec would fail where .gitignore already hides it).
@@ -35,7 +35,7 @@ export async function commitItemWork(git: QueueGit, dir: string, item: QueueItem
   if (staged.exitCode === 0) return { kind: 'nothing' };
   const email = await git.run(['config', 'user.email'], dir);
   const identity = email.exitCode === 0 && email.stdout.trim() !== '' ? {} : { identity: RALPH_IDENTITY };
-  const commit = await git.run(['commit', '-q', '-m', commitMessage(item)], dir, identity);
+  const commit = await git.run(['commit', '-q', '-m', message], dir, identity);
   if (commit.exitCode !== 0) return { kind: 'failed', error: gitFailure(commit) };
   return { kind: 'committed', commit: (await git.run(['rev-parse', 'HEAD'], dir)).stdout.trim() };
 }

@@ -34,6 +34,8 @@ export interface ItemLoopInput {
   loopArgs: readonly string[];
   /** What is left of the shared --max-cost, when there is one. */
   maxCostUsd?: number;
+  /** A follow-up round's task (the item's task and what CI and reviewers found), instead of the item's own. */
+  taskText?: string;
   env: NodeJS.ProcessEnv;
   /** Aborting stops the loop (SIGTERM to its process group). */
   signal: AbortSignal;
@@ -42,8 +44,9 @@ export interface ItemLoopInput {
 }
 
 /** `ralph run` arguments for the item: the task line as typed, or its text through a file (issue text is never parsed as task syntax). */
-export function itemRunArgs(item: QueueItem, loopArgs: readonly string[], maxCostUsd: number | undefined): string[] {
-  const task = item.source === 'task' ? [item.spec] : ['--task-file', ITEM_TASK_FILE, item.id];
+export function itemRunArgs(item: QueueItem, loopArgs: readonly string[], maxCostUsd: number | undefined, fromFile = false): string[] {
+  // A task item's line still names the task and its verify options when its text comes from the file.
+  const task = item.source === 'task' ? [item.spec, ...(fromFile ? ['--task-file', ITEM_TASK_FILE] : [])] : ['--task-file', ITEM_TASK_FILE, item.id];
   const verify = item.source !== 'task' && item.verify !== undefined && !loopArgs.includes('--verify') ? ['--verify', item.verify] : [];
   const cost = maxCostUsd !== undefined ? ['--max-cost', maxCostUsd.toFixed(4)] : [];
   return ['run', ...task, ...verify, ...loopArgs, ...cost, '--report', ITEM_REPORT_FILE];
@@ -87,7 +90,8 @@ export function readLoopFacts(dir: string): Omit<LoopEnd, 'exitCode'> {
 
 export async function runItemLoop(input: ItemLoopInput): Promise<LoopEnd> {
   const { item, dir } = input;
-  if (item.source !== 'task') {
+  const fromFile = item.source !== 'task' || input.taskText !== undefined;
+  if (fromFile) {
     // The worktree is the repository's content: a `.ralph` committed as a link must not lead the write elsewhere.
     const st = lstatSync(join(dir, '.ralph'), { throwIfNoEntry: false });
     if (st && !st.isDirectory()) {
@@ -98,11 +102,11 @@ export async function runItemLoop(input: ItemLoopInput): Promise<LoopEnd> {
       );
     }
     if (!st) mkdirSync(join(dir, '.ralph'));
-    writeFileAtomic(join(dir, ITEM_TASK_FILE), `${item.spec}\n`);
+    writeFileAtomic(join(dir, ITEM_TASK_FILE), `${input.taskText ?? item.spec}\n`);
   }
   const out = lineSplitter(input.onOutput);
   const err = lineSplitter(input.onOutput);
-  const outcome = await start(process.execPath, [ralphBinPath(), ...itemRunArgs(item, input.loopArgs, input.maxCostUsd)], {
+  const outcome = await start(process.execPath, [ralphBinPath(), ...itemRunArgs(item, input.loopArgs, input.maxCostUsd, fromFile)], {
     cwd: dir,
     env: input.env,
     signal: input.signal,

@@ -18,7 +18,7 @@ export interface PullRequestPlan {
   autoClose: boolean;
 }
 
-export type PullRequestOutcome = { kind: 'opened'; url: string } | { kind: 'nothing'; why: string } | { kind: 'failed'; error: string };
+export type PullRequestOutcome = { kind: 'opened'; number: number; url: string } | { kind: 'nothing'; why: string } | { kind: 'failed'; error: string };
 
 /** The remote whose URL names `slug` (owner/name), else `origin`. */
 export async function pushRemoteFor(git: QueueGit, project: string, slug: string): Promise<string> {
@@ -66,8 +66,10 @@ export async function openPullRequest(
       ...(item.github ? { closes: item.github.number } : {}),
       ...(plan.draft ? { draft: true } : {}),
     });
-    return { kind: 'opened', url: pr.url };
+    return { kind: 'opened', number: pr.number, url: pr.url };
   } catch (error) {
-    return { kind: 'failed', error: errorMessage(error) };
+    // An item resumed after Ctrl+C (while its checks were followed, say) already has its pull request: the push updated it.
+    const open = await plan.client.findOpenPullRequest(branch).catch(() => undefined);
+    return open ? { kind: 'opened', number: open.number, url: open.url } : { kind: 'failed', error: errorMessage(error) };
   }
 }

@@ -10,7 +10,8 @@ import type { Clock } from '../../ports.js';
 import type { RalphPaths } from '../../state/paths.js';
 import { updateQueue } from '../../state/queue-store.js';
 import type { GithubClient } from './github/github-client.js';
-import { changeItem, finishRunItem, tryGithub, type FinishContext } from './item-finish.js';
+import { followPullRequest, type FollowOutcome, type FollowPlan } from './follow-pull-request.js';
+import { changeItem, finishRunItem, settleItem, tryGithub, type FinishContext, type FinishedItem } from './item-finish.js';
 import { runItemLoop } from './item-loop.js';
 import type { PullRequestPlan } from './item-pull-request.js';
 import { prepareItemWorktree } from './item-worktree.js';
@@ -34,6 +35,8 @@ export interface QueueRunPlan {
   maxCostUsd: number;
   merge: boolean;
   pr?: PullRequestPlan;
+  /** With --pr: follow each pull request's checks (and reviews) before the item counts as completed. */
+  follow?: FollowPlan;
   progressComments?: GithubClient;
   start: StartingPoint;
   owner: QueueOwner;
@@ -78,6 +81,8 @@ interface Ended {
   end: LoopEnd;
   /** The loop never started: an earlier run's loop still held the worktree. */
   busy?: string;
+  /** The item's pull request was followed: how that ended. */
+  followed?: FollowOutcome;
 }
 
 interface Running {
@@ -85,6 +90,8 @@ interface Running {
   dir: string;
   stop: AbortController;
   done: Promise<Ended>;
+  /** What the item spends now, for the shared budget, when it is not simply its worktree's loop. */
+  costNow?: () => number;
 }
 
 const onRecovered =
@@ -133,6 +140,7 @@ export async function runQueue(plan: QueueRunPlan, deps: QueueRunDeps): Promise<
     notice: deps.notice,
     ...(plan.pr ? { pr: plan.pr } : {}),
     ...(plan.progressComments ? { progressComments: plan.progressComments } : {}),
+    ...(plan.follow ? { followChecks: true } : {}),
   };
   const mergeQueue: { id: string; branch: string; title: string }[] = [];
   const stopAll = (): void => {
@@ -147,7 +155,7 @@ export async function runQueue(plan: QueueRunPlan, deps: QueueRunDeps): Promise<
   if (deps.interrupt.aborted) onInterrupt();
   const watchBudget = (): void => {
     if (plan.maxCostUsd <= 0 || report.budgetReached) return;
-    budget.runningUsd = [...running.values()].map((loop) => readRunningLoop(deps.paths.project, loop.item).costUsd);
+    budget.runningUsd = [...running.values()].map((loop) => runningCost(deps, loop));
     if (!budgetReached(budget)) return;
     report.budgetReached = true;
     deps.notice(`the shared --max-cost of $${plan.maxCostUsd.toFixed(2)} is spent; stopping every loop`);
@@ -157,7 +165,7 @@ export async function runQueue(plan: QueueRunPlan, deps: QueueRunDeps): Promise<
   try {
     for (;;) {
       while (running.size < plan.parallel && !report.interrupted && !report.budgetReached) {
-        const left = budgetForNewLoop({ ...budget, runningUsd: [...running.values()].map((l) => readRunningLoop(deps.paths.project, l.item).costUsd) });
+        const left = budgetForNewLoop({ ...budget, runningUsd: [...running.values()].map((l) => runningCost(deps, l)) });
         if (left !== undefined && left <= 0) {
           report.budgetReached = true;
           break;
@@ -170,7 +178,8 @@ export async function runQueue(plan: QueueRunPlan, deps: QueueRunDeps): Promise<
         if (report.interrupted || report.budgetReached) loop.stop.abort();
       }
       if (running.size === 0) break;
-      const { id, end, busy } = await Promise.race([...running.values()].map((loop) => loop.done));
+      const ended = await Promise.race([...running.values()].map((loop) => loop.done));
+      const { id, end, busy } = ended;
       const loop = running.get(id) as Running;
       running.delete(id);
       budget.finishedUsd += end.costUsd ?? 0;
@@ -191,7 +200,16 @@ export async function runQueue(plan: QueueRunPlan, deps: QueueRunDeps): Promise<
         deps.notice(`${id} went back to pending (${why}); run the queue again once that loop has ended`);
         continue;
       }
-      const finished = await finishRunItem(finishCtx, loop.item, loop.dir, end);
+      const finished: FinishedItem = ended.followed
+        ? { item: await settleItem(finishCtx, loop.item, loop.dir, ended.followed.state, ended.followed.result, true), prFailed: false }
+        : await finishRunItem(finishCtx, loop.item, loop.dir, end);
+      if (finished.following && plan.follow && plan.pr) {
+        // The item stays running while its pull request is followed; the other items go on meanwhile.
+        const following = startFollow(plan, deps, budget, running, finished.item, loop.dir, finished.following);
+        running.set(id, following);
+        if (report.interrupted || report.budgetReached) following.stop.abort();
+        continue;
+      }
       (finished.item.state === 'completed' ? report.completed : report.failed).push(id);
       if (finished.prFailed) report.prFailed.push(id);
       if (finished.item.state === 'completed' && plan.merge) mergeQueue.push({ id, branch: finished.item.branch ?? `ralph/${id}`, title: finished.item.title });
@@ -268,4 +286,60 @@ async function launch(plan: QueueRunPlan, deps: QueueRunDeps, item: QueueItem, m
     done = Promise.resolve(failed(error));
   }
   return { item, dir, stop, done };
+}
+
+function runningCost(deps: QueueRunDeps, loop: Running): number {
+  return loop.costNow ? loop.costNow() : readRunningLoop(deps.paths.project, loop.item).costUsd;
+}
+
+/** Follows an item's pull request as one more running entry, so Ctrl+C and the budget stop it like a loop. */
+function startFollow(
+  plan: QueueRunPlan,
+  deps: QueueRunDeps,
+  budget: BudgetView,
+  running: ReadonlyMap<string, Running>,
+  item: QueueItem,
+  dir: string,
+  pr: NonNullable<FinishedItem['following']>,
+): Running {
+  const stop = new AbortController();
+  // The first loop's cost is counted already; only a follow-up round's loop spends now.
+  let roundRunning = false;
+  const costNow = (): number => (roundRunning ? readRunningLoop(deps.paths.project, item).costUsd : 0);
+  const done = followPullRequest({
+    plan: plan.follow as FollowPlan,
+    item,
+    dir,
+    pr,
+    remote: (plan.pr as PullRequestPlan).remote,
+    paths: deps.paths,
+    git: deps.git,
+    clock: deps.clock,
+    signal: stop.signal,
+    notice: deps.notice,
+    runLoop: async (round) => {
+      const others = [...running.values()].filter((loop) => loop.item.id !== item.id).map((loop) => runningCost(deps, loop));
+      const left = budgetForNewLoop({ ...budget, runningUsd: others });
+      roundRunning = true;
+      try {
+        return await runItemLoop({
+          ...round,
+          loopArgs: plan.loopArgs,
+          ...(left !== undefined ? { maxCostUsd: Math.max(0, left) } : {}),
+          env: deps.env,
+          onOutput: (line) => deps.itemOutput(item.id, line),
+        });
+      } finally {
+        roundRunning = false;
+      }
+    },
+  }).then((followed): Ended => ({
+    id: item.id,
+    end: {
+      exitCode: followed.state === 'completed' ? ExitCode.Completed : followed.stopped ? undefined : ExitCode.RuntimeError,
+      costUsd: followed.roundsCostUsd,
+    },
+    followed,
+  }));
+  return { item, dir, stop, done, costNow };
 }

@@ -1,5 +1,6 @@
 import type { QueueItem } from '../../core/queue/queue-item.js';
 import type { RunningLoopView } from '../../core/queue/running-loop-view.js';
+import { describeFollow } from '../../core/queue/follow/follow-record.js';
 import { readDocument, type DocumentSpec, type JsonRead } from '../../state/document-store.js';
 import { PROGRESS } from '../../state/documents/progress.js';
 import { STATUS } from '../../state/documents/status.js';
@@ -22,6 +23,7 @@ export function readRunningLoop(project: string, item: QueueItem): RunningLoopVi
     costUsd: 0,
     costEstimated: false,
     lastAction: '',
+    ...(item.follow ? { follow: describeFollow(item.follow) } : {}),
   };
   // queue.json is written by other processes: a worktree that is not a folder of the project's
   // .ralph/ (links followed) is never read from.

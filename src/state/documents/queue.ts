@@ -12,6 +12,7 @@ import {
   type QueueItem,
 } from '../../core/queue/queue-item.js';
 import { priorityFromLabel } from '../../core/queue/queue-priority.js';
+import { FOLLOW_STATES } from '../../core/queue/follow/follow-record.js';
 import type { RalphDocument } from '../document-store.js';
 import { isRecord } from '../../core/guards.js';
 import { record } from './lenient.js';
@@ -66,6 +67,25 @@ const itemSchema: v.GenericSchema<unknown, QueueItem> = record(
           branch: optionalText,
           pr_url: optionalText,
           error: optionalText,
+          test_tampering: v.optional(v.array(v.string(), 'is not a list of strings')),
+        },
+        'is not an object',
+      ),
+    ),
+    follow: v.optional(
+      record(
+        {
+          round: whole(1, 1000, 'is not a round'),
+          max_rounds: whole(1, 1000, 'is not a round'),
+          pr_number: whole(1, Number.MAX_SAFE_INTEGER, 'is not a pull request number'),
+          commit: v.string('is not a string'),
+          state: v.picklist(FOLLOW_STATES, `is not one of ${FOLLOW_STATES.join(', ')}`),
+          checks: v.array(
+            record({ name: v.string('is not a string'), state: v.picklist(['pending', 'success', 'failure'], 'is not a check state') }, 'is not an object'),
+            'is not a list',
+          ),
+          tampering: v.optional(v.array(v.string(), 'is not a list of strings')),
+          updated_at: v.string('is not a time'),
         },
         'is not an object',
       ),

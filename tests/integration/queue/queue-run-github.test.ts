@@ -6,13 +6,11 @@ import { describe, expect, it } from 'vitest';
 import { startFakeGithub, type FakeIssue } from '../../helpers/fake-github.js';
 import { git } from '../../helpers/git-repo.js';
 import { PLANTED_SECRETS } from '../../helpers/planted-secrets.js';
-import { cleanEnv } from '../../helpers/run-cli.js';
-import { tempDir } from '../../helpers/temp-dir.js';
-import type { GithubClient } from '../../../src/features/queue/github/github-client.js';
+import { createGithubClient, type GithubClient } from '../../../src/features/queue/github/github-client.js';
 import { openPullRequest } from '../../../src/features/queue/item-pull-request.js';
 import { createQueueGit } from '../../../src/features/queue/queue-git.js';
 import { createProcessRunner } from '../../../src/infra/process-runner.js';
-import { addTasks, filesOnBranch, mockFlags, queueCli, queueItems, queueProject, writeItemScript } from './queue-run-helpers.js';
+import { addTasks, filesOnBranch, githubEnv, mockFlags, projectWithRemote, queueCli, queueItems, writeItemScript } from './queue-run-helpers.js';
 
 const TOKEN = PLANTED_SECRETS['GITHUB_TOKEN'] as string;
 
@@ -21,25 +19,11 @@ const ISSUES: FakeIssue[] = [
   { number: 15, title: 'Add a profile page', body: 'Users want a profile.', labels: ['ralph'] },
 ];
 
-/** A project whose origin is a local bare repository, and a GitHub environment without gh. */
-function projectWithRemote(): { project: string; remote: string } {
-  const project = queueProject({ 'README.md': '# app\n', '.gitignore': '.ralph/\n' });
-  const remote = join(tempDir('queue-remote-'), 'app.git');
-  git(project, 'init', '-q', '--bare', remote);
-  git(project, 'remote', 'add', 'origin', remote);
-  git(project, 'push', '-q', 'origin', 'main');
-  return { project, remote };
-}
-
-function githubEnv(url: string): Record<string, string> {
-  return { ...cleanEnv({ GITHUB_TOKEN: TOKEN, GITHUB_API_URL: url }), PATH: `${join(process.execPath, '..')}:/usr/bin:/bin` };
-}
-
 describe('ralph queue run --pr', () => {
   it('pushes each completed issue branch, opens its pull request (Closes #N), comments on the issue and closes it', async () => {
     const gh = await startFakeGithub({ token: TOKEN, repo: 'octo/app', issues: ISSUES });
     const { project, remote } = projectWithRemote();
-    const env = githubEnv(gh.url);
+    const env = githubEnv(gh.url, TOKEN);
     for (const [issue, file] of [
       ['12', 'login.txt'],
       ['15', 'profile.txt'],
@@ -85,7 +69,7 @@ describe('ralph queue run --pr', () => {
   it('--draft-pr opens drafts, and a task item gets no Closes line', async () => {
     const gh = await startFakeGithub({ token: TOKEN, repo: 'octo/app', issues: [] });
     const { project, remote } = projectWithRemote();
-    const env = githubEnv(gh.url);
+    const env = githubEnv(gh.url, TOKEN);
     await addTasks(project, ['>>alpha :: verify:"test -f alpha.txt"'], env);
     const script = writeItemScript([{ trigger: 'alpha', files: { 'alpha.txt': 'a\n' } }]);
     const run = await queueCli(['run', '--pr', '--draft-pr', '--repo', 'octo/app', ...mockFlags(script)], project, env);
@@ -123,12 +107,41 @@ describe('ralph queue run --pr', () => {
     expect(git(remote, 'branch', '--list', 'ralph/t9').trim()).toBe('');
   });
 
+  it('a branch whose pull request is already open (an item resumed after Ctrl+C) gets that pull request again', async () => {
+    const gh = await startFakeGithub({ token: TOKEN, repo: 'octo/app', issues: [] });
+    const { project } = projectWithRemote();
+    git(project, 'switch', '-q', '-c', 'ralph/t2');
+    git(project, 'commit', '-q', '--allow-empty', '-m', 'work');
+    git(project, 'switch', '-q', 'main');
+    const client = createGithubClient({ repo: { host: 'github.com', owner: 'octo', name: 'app' }, slug: 'octo/app', apiUrl: gh.url }, TOKEN, {
+      retryDelaysMs: [],
+    });
+    const item = {
+      id: 't2',
+      source: 'task',
+      title: 'beta',
+      spec: 'beta',
+      priority: 5,
+      depends_on: [],
+      state: 'running',
+      created_at: '',
+      branch: 'ralph/t2',
+    } as const;
+    const plan = { client, remote: 'origin', base: 'main', draft: false, autoClose: false };
+    const git2 = createQueueGit(createProcessRunner());
+    const first = await openPullRequest(git2, project, { ...item, depends_on: [] }, plan, undefined);
+    const again = await openPullRequest(git2, project, { ...item, depends_on: [] }, plan, undefined);
+    expect(first).toMatchObject({ kind: 'opened', url: 'https://github.com/octo/app/pull/101' });
+    expect(again).toEqual(first);
+    expect(gh.pulls).toHaveLength(1);
+  });
+
   it('a pull request GitHub refuses leaves the item completed, its branch pushed, and says why (exit 1)', async () => {
     const gh = await startFakeGithub({ token: 'another-token', repo: 'octo/app', issues: [] });
     const { project } = projectWithRemote();
     await addTasks(project, ['>>alpha :: verify:"test -f alpha.txt"']);
     const script = writeItemScript([{ trigger: 'alpha', files: { 'alpha.txt': 'a\n' } }]);
-    const run = await queueCli(['run', '--pr', '--repo', 'octo/app', ...mockFlags(script)], project, githubEnv(gh.url));
+    const run = await queueCli(['run', '--pr', '--repo', 'octo/app', ...mockFlags(script)], project, githubEnv(gh.url, TOKEN));
     expect(run.exitCode).toBe(1);
     expect(String(run.stderr)).toMatch(/t1: no pull request: GitHub refused the token while trying to open a pull request from ralph\/t1 \(401/);
     expect(queueItems(project)[0]).toMatchObject({ state: 'completed', result: { error: expect.stringMatching(/^pull request: GitHub refused the token/) } });

@@ -98,3 +98,18 @@ export function worktreeList(project: string): string[] {
 export function mockFlags(script: string, maxLoops = 3): string[] {
   return ['--backend', 'mock', '--mock-script', script, '--pause', '0', '--max-loops', String(maxLoops)];
 }
+
+/** A project whose origin is a local bare repository, for `--pr`. */
+export function projectWithRemote(files: Record<string, string> = {}): { project: string; remote: string } {
+  const project = queueProject({ 'README.md': '# app\n', '.gitignore': '.ralph/\n', ...files });
+  const remote = join(tempDir('queue-remote-'), 'app.git');
+  git(project, 'init', '-q', '--bare', remote);
+  git(project, 'remote', 'add', 'origin', remote);
+  git(project, 'push', '-q', 'origin', 'main');
+  return { project, remote };
+}
+
+/** The environment of a run against the fake GitHub API: its token and address, and no gh on PATH. */
+export function githubEnv(url: string, token: string): Record<string, string> {
+  return { ...cleanEnv({ GITHUB_TOKEN: token, GITHUB_API_URL: url }), PATH: `${join(process.execPath, '..')}:/usr/bin:/bin` };
+}

@@ -19,6 +19,8 @@ export interface LoopView {
   title: string;
   /** The queue's word for the item (pending, running, …); null for the project's own loop. */
   queueState: string | null;
+  /** With --follow-checks: the pull request's round and checks (`round 2/4, waiting for checks on …`). */
+  follow?: string;
   /** Where the loop's files are, relative to the project ('.' for the project itself). */
   location: string;
   /** False when the loop has no `.ralph/status.json` yet. */

@@ -31,6 +31,8 @@ export interface LoopFiles {
   id: string;
   title: string;
   queueState: string | null;
+  /** The pull request's round and checks, when the queue follows them. */
+  follow?: string;
   location: string;
   /** The queue's record of how the item ended (queue items only). */
   outcome: QueueOutcomeView | null;
@@ -217,6 +219,7 @@ export function buildLoopView(files: LoopFiles, now: number): LoopView {
     id: files.id,
     title: files.title,
     queueState: files.queueState,
+    ...(files.follow !== undefined ? { follow: files.follow } : {}),
     location: files.location,
     started,
     problems: problemsOf(files),

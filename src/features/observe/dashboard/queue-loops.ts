@@ -1,5 +1,6 @@
 import { relative } from 'node:path';
 import { FINISHED_STATES, type QueueDocument, type QueueItem } from '../../../core/queue/queue-item.js';
+import { describeFollow } from '../../../core/queue/follow/follow-record.js';
 import { unreadableReason } from '../../../state/regular-file.js';
 import { readDocument, type JsonRead } from '../../../state/document-store.js';
 import { QUEUE } from '../../../state/documents/queue.js';
@@ -63,7 +64,7 @@ export function readQueueLoops(paths: RalphPaths): QueueLoops {
     }
     // Not created yet, removed after the item finished, or outside the project: never read.
     const dir = hasWorktree ? queueWorktreeDir(paths, item.worktree ?? '') : undefined;
-    const base = { id: item.id, title: item.title || item.id, queueState: item.state };
+    const base = { id: item.id, title: item.title || item.id, queueState: item.state, ...(item.follow ? { follow: describeFollow(item.follow) } : {}) };
     if (dir !== undefined) {
       seen.add(item.id);
       loops.push({ ...base, dir, location: relative(paths.project, dir), outcome: outcomeOf(item, true) });

@@ -1,5 +1,7 @@
 import { Octokit } from '@octokit/rest';
 import { isRecord } from '../../../core/guards.js';
+import type { RawCheckRun, RawStatus } from '../../../core/queue/follow/ci-checks.js';
+import type { RawReview, RawReviewComment } from '../../../core/queue/follow/review-feedback.js';
 import { ExitCode, RalphError } from '../../../errors.js';
 import { MISSING_TOKEN_HINT } from './github-token.js';
 import type { GithubTarget } from './github-target.js';
@@ -46,8 +48,19 @@ export interface GithubClient {
   getIssue(issueNumber: number): Promise<GithubIssue>;
   commentOnIssue(issueNumber: number, body: string): Promise<{ url: string }>;
   createPullRequest(input: PullRequestInput): Promise<{ number: number; url: string }>;
+  /** The open pull request from this branch of the repository, if there is one. */
+  findOpenPullRequest(head: string): Promise<{ number: number; url: string } | undefined>;
   closeIssue(issueNumber: number): Promise<void>;
   addLabels(issueNumber: number, labels: readonly string[]): Promise<void>;
+  /** The checks of a commit, for `--follow-checks`. */
+  listCheckRuns(sha: string): Promise<RawCheckRun[]>;
+  listStatuses(sha: string): Promise<RawStatus[]>;
+  /** `path:line level: message` for each annotation of a check run. */
+  listAnnotations(checkRunId: number): Promise<string[]>;
+  /** A pull request's line comments and reviews, for `--follow-reviews`. */
+  listReviewComments(pullNumber: number): Promise<RawReviewComment[]>;
+  listReviews(pullNumber: number): Promise<RawReview[]>;
+  replyToReviewComment(pullNumber: number, commentId: number, body: string): Promise<{ id: number }>;
 }
 
 const REQUEST_TIMEOUT_MS = 30_000;
@@ -252,6 +265,13 @@ export function createGithubClient(target: GithubTarget, token: string, options:
       );
       return { number: data.number, url: data.html_url };
     },
+    async findOpenPullRequest(head) {
+      const { data } = await call(`look for the pull request from ${head}`, () =>
+        octokit.rest.pulls.list({ owner, repo, head: `${owner}:${head}`, state: 'open', per_page: 1 }),
+      );
+      const found = data[0];
+      return found ? { number: found.number, url: found.html_url } : undefined;
+    },
     async closeIssue(issueNumber) {
       await change(`close issue #${issueNumber}`, () =>
         octokit.rest.issues.update({ owner, repo, issue_number: issueNumber, state: 'closed', state_reason: 'completed' }),
@@ -259,6 +279,40 @@ export function createGithubClient(target: GithubTarget, token: string, options:
     },
     async addLabels(issueNumber, labels) {
       await change(`label issue #${issueNumber}`, () => octokit.rest.issues.addLabels({ owner, repo, issue_number: issueNumber, labels: [...labels] }));
+    },
+    async listCheckRuns(sha) {
+      return call(`read the check runs of ${sha.slice(0, 12)}`, () =>
+        octokit.paginate(octokit.rest.checks.listForRef, { owner, repo, ref: sha, per_page: PER_PAGE }),
+      );
+    },
+    async listStatuses(sha) {
+      // The combined status holds the newest status of each context; one page of 100 contexts is more than any repository has.
+      const { data } = await call(`read the statuses of ${sha.slice(0, 12)}`, () =>
+        octokit.rest.repos.getCombinedStatusForRef({ owner, repo, ref: sha, per_page: PER_PAGE }),
+      );
+      return data.statuses;
+    },
+    async listAnnotations(checkRunId) {
+      const { data } = await call(`read the annotations of check run ${checkRunId}`, () =>
+        octokit.rest.checks.listAnnotations({ owner, repo, check_run_id: checkRunId, per_page: PER_PAGE }),
+      );
+      return data.map((a) => `${a.path}:${a.start_line} ${a.annotation_level ?? 'notice'}: ${a.title ? `${a.title}: ` : ''}${a.message ?? ''}`);
+    },
+    async listReviewComments(pullNumber) {
+      return call(`read the review comments of pull request #${pullNumber}`, () =>
+        octokit.paginate(octokit.rest.pulls.listReviewComments, { owner, repo, pull_number: pullNumber, per_page: PER_PAGE }),
+      );
+    },
+    async listReviews(pullNumber) {
+      return call(`read the reviews of pull request #${pullNumber}`, () =>
+        octokit.paginate(octokit.rest.pulls.listReviews, { owner, repo, pull_number: pullNumber, per_page: PER_PAGE }),
+      );
+    },
+    async replyToReviewComment(pullNumber, commentId, body) {
+      const { data } = await change(`reply to review comment ${commentId}`, () =>
+        octokit.rest.pulls.createReplyForReviewComment({ owner, repo, pull_number: pullNumber, comment_id: commentId, body }),
+      );
+      return { id: data.id };
     },
   };
 }
