@@ -10,7 +10,7 @@ import { isSandboxRuntimeModule, type SandboxRuntimeModule } from './sandbox-run
 /**
  * The sandbox runtime lives in a package folder of its own beside Ralph (`sandbox-runtime/`,
  * with its own lockfile) instead of among Ralph's dependencies. Only `--sandbox` needs it, and
- * its current releases declare Node.js 22.12 while Ralph runs on 20.11 and newer (its sandbox
+ * its current releases declare Node.js 22.12 while Ralph runs on 20.19 and newer (its sandbox
  * tests run on Node 20): kept out of the install, it neither weighs on every install nor
  * makes npm warn about a Node.js version at each one. The first run with --sandbox installs
  * it from that lockfile, once, and says so.
