@@ -175,15 +175,16 @@ export interface LoopLocation {
   outcome: QueueOutcomeView | null;
 }
 
+/** What is shown of a loop before reading any of its files: the queue's record of it. */
+function identity(loop: LoopLocation): Pick<LoopFiles, 'id' | 'title' | 'queueState' | 'location' | 'outcome' | 'follow'> {
+  const { id, title, queueState, location, outcome, follow } = loop;
+  return { id, title, queueState, location, outcome, ...(follow !== undefined ? { follow } : {}) };
+}
+
 /** A finished queue item whose worktree was removed: nothing to read but the queue's record. */
 function recordOnly(loop: LoopLocation): LoopFiles {
   return {
-    id: loop.id,
-    title: loop.title,
-    queueState: loop.queueState,
-    location: loop.location,
-    outcome: loop.outcome,
-    ...(loop.follow !== undefined ? { follow: loop.follow } : {}),
+    ...identity(loop),
     status: { kind: 'missing' },
     progress: { kind: 'missing' },
     circuit: { kind: 'missing' },
@@ -217,12 +218,7 @@ export function readLoopFiles(loop: LoopLocation): LoopFiles {
   const statusRead: StatusRead = status.kind === 'ok' ? { kind: 'ok', doc: status.value } : status;
   const doc: StatusDocument | undefined = status.kind === 'ok' ? status.value : undefined;
   return {
-    id: loop.id,
-    title: loop.title,
-    queueState: loop.queueState,
-    location: loop.location,
-    outcome: loop.outcome,
-    ...(loop.follow !== undefined ? { follow: loop.follow } : {}),
+    ...identity(loop),
     status,
     progress: readForDisplay(paths, PROGRESS),
     circuit: readForDisplay(paths, CIRCUIT_STATE),
