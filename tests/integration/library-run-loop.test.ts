@@ -1,0 +1,128 @@
+// `import { runLoop } from 'ralph-ts'` in-process: the command's loop, driven by a program —
+// its events, its AbortSignal (which ends the agent and what it started), its errors — and
+// never a signal handler, an exit or a line on the terminal unless asked.
+import { join } from 'node:path';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { runLoop, RalphError, UsageError, type LoopEvent } from '../../src/library/index.js';
+import { killTracked, pidFromFile, survivors, track } from '../helpers/processes.js';
+import { ralphProject, writeMockScript } from '../helpers/ralph-project.js';
+import { cleanEnv, fakeClaude, readJson, resultJson, statusBlock } from '../helpers/run-cli.js';
+import { tempDir } from '../helpers/temp-dir.js';
+
+afterEach(() => killTracked());
+
+const working = (n: number): { output: string; files: Record<string, string> } => ({
+  output: `Step ${n}.\n${statusBlock({ STATUS: 'IN_PROGRESS', EXIT_SIGNAL: 'false' })}`,
+  files: { [`src/step-${n}.txt`]: String(n) },
+});
+
+describe('runLoop on the mock backend', () => {
+  it('an AbortSignal stops the call under way and the run resolves interrupted, with no handler, exit or output of its own', async () => {
+    const dir = ralphProject();
+    writeMockScript(dir, [{ ...working(1), delay_ms: 600_000 }]);
+    const stderr = vi.spyOn(process.stderr, 'write');
+    const stdout = vi.spyOn(process.stdout, 'write');
+    const exit = vi.spyOn(process, 'exit');
+    const sigint = process.listenerCount('SIGINT');
+    const sigterm = process.listenerCount('SIGTERM');
+    const controller = new AbortController();
+    const events: LoopEvent[] = [];
+    let handlersDuringRun = -1;
+    const result = await runLoop({
+      cwd: dir,
+      backend: 'mock',
+      env: cleanEnv(),
+      limits: { pauseSeconds: 0, maxLoops: 3 },
+      signal: controller.signal,
+      onEvent: (event) => {
+        events.push(event);
+        if (event.type === 'call.start') {
+          handlersDuringRun = process.listenerCount('SIGINT') + process.listenerCount('SIGTERM');
+          controller.abort();
+        }
+      },
+    });
+    expect(result).toEqual({ reason: 'interrupted', exitCode: 130, iterations: 1, message: 'interrupted' });
+    expect(handlersDuringRun).toBe(sigint + sigterm);
+    expect(process.listenerCount('SIGINT')).toBe(sigint);
+    expect(process.listenerCount('SIGTERM')).toBe(sigterm);
+    expect(exit).not.toHaveBeenCalled();
+    expect(stderr).not.toHaveBeenCalled();
+    expect(stdout).not.toHaveBeenCalled();
+    const types = events.map((e) => e.type);
+    expect(types[0]).toBe('loop.start');
+    expect(types.at(-1)).toBe('loop.exit');
+    expect(events.find((e) => e.type === 'loop.stop')).toMatchObject({ reason: 'interrupted', signal: 'AbortSignal' });
+    // The files watchers read say the same as the result.
+    expect(readJson(join(dir, '.ralph', 'status.json'))).toMatchObject({ exit_reason: 'interrupted', exit_code: 130 });
+  });
+
+  it('runs to the end of its limits, its events those session.jsonl records, its terminal lines only where asked', async () => {
+    const dir = ralphProject();
+    writeMockScript(dir, [working(1), working(2)]);
+    const lines: string[] = [];
+    const events: LoopEvent[] = [];
+    const result = await runLoop({
+      cwd: dir,
+      backend: 'mock',
+      env: cleanEnv(),
+      limits: { pauseSeconds: 0, maxLoops: 2 },
+      onEvent: (event) => events.push(event),
+      output: (text) => lines.push(text),
+    });
+    expect(result).toMatchObject({ reason: 'max_loops', exitCode: 7, iterations: 2 });
+    expect(events.filter((e) => e.type === 'iteration.end')).toHaveLength(2);
+    expect(lines.join('')).toContain('Exit reason: max_loops');
+  });
+
+  it('task mode with a verify command ends complete when the verify command passes', async () => {
+    const dir = ralphProject();
+    writeMockScript(dir, [{ output: `Done.\n${statusBlock({ STATUS: 'COMPLETE', EXIT_SIGNAL: 'true' })}`, files: { 'done.txt': 'yes' } }]);
+    const result = await runLoop({
+      cwd: dir,
+      task: 'make done.txt',
+      backend: 'mock',
+      verify: 'test -f done.txt',
+      env: cleanEnv(),
+      limits: { pauseSeconds: 0 },
+    });
+    expect(result.exitCode).toBe(0);
+  });
+
+  it('the AbortSignal ends the agent process and the SIGTERM-ignoring child it started in a session of its own', async () => {
+    const dir = ralphProject();
+    const fake = fakeClaude([], {
+      default: {
+        stdout: resultJson(`Worked.\n${statusBlock({ STATUS: 'IN_PROGRESS', EXIT_SIGNAL: 'false' })}`),
+        sleep_ms: 120_000,
+        ignore_term: true,
+        shell: `setsid sh -c 'trap "" TERM; echo $$ > "$FAKE_CLAUDE_STATE/child.pid"; exec sleep 300' >/dev/null 2>&1 &`,
+      },
+    });
+    const controller = new AbortController();
+    const run = runLoop({ cwd: dir, env: fake.env, limits: { maxLoops: 1, pauseSeconds: 0 }, signal: controller.signal });
+    const child = await pidFromFile(join(fake.stateDir, 'child.pid'));
+    const agent = track(fake.calls()[0]?.pid as number);
+    controller.abort();
+    expect(await run).toMatchObject({ reason: 'interrupted', exitCode: 130 });
+    expect(await survivors([agent, child])).toEqual([]);
+  });
+});
+
+describe('runLoop errors', () => {
+  it('throws a UsageError (exit 2) for an unknown setting, a bad limit and a task with a prompt', async () => {
+    const dir = ralphProject();
+    await expect(runLoop({ cwd: dir, settings: { noSuchKey: 1 } })).rejects.toThrow(/unknown setting settings\.noSuchKey/);
+    await expect(runLoop({ cwd: dir, limits: { maxLoops: -1 } })).rejects.toMatchObject({ name: 'UsageError', exitCode: 2 });
+    await expect(runLoop({ cwd: dir, limits: { maxLoops: Number.NaN } })).rejects.toThrow(/limits\.maxLoops must be a finite number/);
+    await expect(runLoop({ cwd: dir, limits: { nope: 1 } as never })).rejects.toThrow(/unknown limit limits\.nope/);
+    await expect(runLoop({ cwd: dir, task: 'x', prompt: 'p.md' })).rejects.toBeInstanceOf(UsageError);
+  });
+
+  it('throws a RalphError outside a Ralph project, and for an AbortSignal aborted before the start', async () => {
+    const empty = tempDir('ralph-not-a-project-');
+    const outside = runLoop({ cwd: empty, backend: 'mock', env: cleanEnv() });
+    await expect(outside).rejects.toBeInstanceOf(RalphError);
+    await expect(runLoop({ cwd: ralphProject(), signal: AbortSignal.abort() })).rejects.toThrow(/already aborted/);
+  });
+});
