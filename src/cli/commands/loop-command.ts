@@ -4,6 +4,7 @@ import { askChoice } from '../../ui/ask.js';
 import { shellCommand } from '../../core/shell-words.js';
 import { createStopSignalHandler } from './stop-signals.js';
 import { startLoopSession, type LoopFrontEnd } from './loop-session.js';
+import { openEventSink, type EventSink } from '../loop/event-sink.js';
 
 export interface LoopCommandInput {
   args: RalphArgs;
@@ -19,6 +20,26 @@ export interface LoopCommandInput {
  */
 export async function runLoopCommand(input: LoopCommandInput): Promise<number> {
   const { args } = input;
+  // Opened first: a path it cannot use is refused (exit 2) before the loop begins.
+  const events: EventSink | undefined =
+    args.events === undefined
+      ? undefined
+      : openEventSink(
+          args.events,
+          input.cwd,
+          (text) => process.stdout.write(text),
+          (message) => process.stderr.write(`${message}\n`),
+        );
+  try {
+    return await runLoop(input, events);
+  } finally {
+    events?.close();
+  }
+}
+
+async function runLoop(input: LoopCommandInput, events: EventSink | undefined): Promise<number> {
+  const { args } = input;
+  const frontEnd = terminalFrontEnd();
   const result = await startLoopSession({
     cwd: input.cwd,
     env: input.env,
@@ -27,7 +48,7 @@ export async function runLoopCommand(input: LoopCommandInput): Promise<number> {
     ...(input.task ? { task: input.task } : {}),
     allowNoGit: args.allowNoGit === true,
     acceptConfigChange: args.acceptConfigChange === true,
-    frontEnd: terminalFrontEnd(),
+    frontEnd: events ? { ...frontEnd, onEvent: (event) => events.write(event) } : frontEnd,
   });
   return result.exitCode;
 }
