@@ -33,6 +33,7 @@ import { prepareProjectRepository } from '../../checkpoints/index.js';
 import { verifyPlacementNotice, verifyRunsContained } from '../../config/verify-placement.js';
 import { checkRalphrcChange, reportRalphrcChangedDuringRun } from './ralphrc-check.js';
 import { startLoopSandbox, sweepSandboxLeftovers, type LoopSandbox } from './loop-sandbox.js';
+import { claimProcessSandbox } from './sandbox-claim.js';
 
 /**
  * Where a loop's words go and who may stop it: the terminal and signals for the `ralph`
@@ -139,10 +140,14 @@ export async function startLoopSession(input: LoopSessionInput): Promise<LoopRes
   const detach = frontEnd.attach?.({ abort, exitGuard, store });
   let guard: RunGuard | undefined;
   let sandbox: LoopSandbox | undefined;
+  let releaseSandbox: (() => void) | undefined;
   try {
     guard = await startRunGuard(paths.runFile, logger);
     await sweepSandboxLeftovers(paths.project, runner, logger);
-    if (config.sandbox && !input.dryRun) sandbox = await startLoopSandbox(config, paths.project, env, runner, logger, abort.signal);
+    if (config.sandbox && !input.dryRun) {
+      releaseSandbox = claimProcessSandbox(paths.project);
+      sandbox = await startLoopSandbox(config, paths.project, env, runner, logger, abort.signal);
+    }
     const readPrompt = (): string => {
       const text = readProjectText(paths.project, promptPath, 'The prompt file');
       if (input.task && !text) return taskPrompt(input.task);
@@ -218,7 +223,11 @@ export async function startLoopSession(input: LoopSessionInput): Promise<LoopRes
   } finally {
     reportRalphrcChangedDuringRun({ paths, env, logger });
     detach?.();
-    await sandbox?.stop();
+    try {
+      await sandbox?.stop();
+    } finally {
+      releaseSandbox?.();
+    }
     guard?.stop();
     store.close();
     await store.settleSharedRate();
