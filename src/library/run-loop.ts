@@ -55,7 +55,7 @@ export async function runLoop(options: RunLoopOptions): Promise<RunLoopResult> {
     acceptConfigChange: options.acceptConfigChange === true,
     frontEnd: {
       tty: false,
-      write: output ? (text) => output(currentRedactors().text.redact(text)) : () => undefined,
+      write: output ? terminalText(output) : () => undefined,
       quiet: output === undefined,
       color: false,
       restartCommand: 'runLoop()',
@@ -73,6 +73,18 @@ export async function runLoop(options: RunLoopOptions): Promise<RunLoopResult> {
     },
   });
   return { reason: result.reason, exitCode: result.exitCode, iterations: result.loops, message: result.message };
+}
+
+/**
+ * The terminal's text for `output`: strings as they are, the agent's --live bytes decoded
+ * (a character split across chunks waits for its end), secret values redacted.
+ */
+function terminalText(output: (text: string) => void): (text: string | Uint8Array) => void {
+  const decoder = new TextDecoder();
+  return (text) => {
+    const decoded = typeof text === 'string' ? text : decoder.decode(text, { stream: true });
+    if (decoded !== '') output(currentRedactors().text.redact(decoded));
+  };
 }
 
 /** The options as the flags `ralph` would be given: each checked by the same rules, named options last so they win. */

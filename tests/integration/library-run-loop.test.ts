@@ -75,6 +75,60 @@ describe('runLoop on the mock backend', () => {
     expect(lines.join('')).toContain('Exit reason: max_loops');
   });
 
+  it("hands out events and terminal lines with the environment's secret values redacted", async () => {
+    const secret = 'ghp_LIBRARYsecret0000000000000000000042';
+    const dir = ralphProject();
+    writeMockScript(dir, [{ ...working(1), output: `Used ${secret} to push.\n${statusBlock({ STATUS: 'IN_PROGRESS', EXIT_SIGNAL: 'false' })}` }]);
+    const events: LoopEvent[] = [];
+    const lines: string[] = [];
+    const result = await runLoop({
+      cwd: dir,
+      backend: 'mock',
+      env: cleanEnv({ GITHUB_TOKEN: secret }),
+      limits: { pauseSeconds: 0, maxLoops: 1 },
+      settings: { live: true },
+      onEvent: (event) => events.push(event),
+      output: (text) => lines.push(text),
+    });
+    expect(result.reason).toBe('max_loops');
+    const said = JSON.stringify(events);
+    expect(said).toContain('to push');
+    expect(said).not.toContain(secret);
+    expect(lines.join('')).toContain('to push');
+    expect(lines.join('')).not.toContain(secret);
+  });
+
+  it('two loops run at once in two folders; a second loop in a folder whose loop runs is refused by its lock', async () => {
+    const [a, b] = [ralphProject(), ralphProject()];
+    for (const dir of [a, b]) writeMockScript(dir, [{ ...working(1), delay_ms: 600_000 }]);
+    const stop = new AbortController();
+    const started = new Set<string>();
+    const runs: Array<Promise<unknown>> = [];
+    const allStarted = new Promise<void>((resolve) => {
+      const run = (dir: string) =>
+        runLoop({
+          cwd: dir,
+          backend: 'mock',
+          env: cleanEnv(),
+          limits: { pauseSeconds: 0 },
+          signal: stop.signal,
+          onEvent: (event) => {
+            if (event.type !== 'call.start') return;
+            started.add(dir);
+            if (started.size === 2) resolve();
+          },
+        });
+      runs.push(run(a), run(b));
+    });
+    await allStarted;
+    await expect(runLoop({ cwd: a, backend: 'mock', env: cleanEnv() })).rejects.toBeInstanceOf(RalphError);
+    stop.abort();
+    expect(await Promise.all(runs)).toEqual([
+      { reason: 'interrupted', exitCode: 130, iterations: 1, message: 'interrupted' },
+      { reason: 'interrupted', exitCode: 130, iterations: 1, message: 'interrupted' },
+    ]);
+  });
+
   it('task mode with a verify command ends complete when the verify command passes', async () => {
     const dir = ralphProject();
     writeMockScript(dir, [{ output: `Done.\n${statusBlock({ STATUS: 'COMPLETE', EXIT_SIGNAL: 'true' })}`, files: { 'done.txt': 'yes' } }]);

@@ -55,7 +55,7 @@ async function runLoop(input: LoopCommandInput, events: EventSink | undefined): 
 
 /** The terminal as a loop's front end: stderr for its lines (stdout stays for data), signals to stop it. */
 export function terminalFrontEnd(): LoopFrontEnd {
-  const write = (text: string): void => {
+  const write = (text: string | Uint8Array): void => {
     process.stderr.write(text);
   };
   return {

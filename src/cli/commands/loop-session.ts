@@ -43,8 +43,8 @@ import { claimProcessSandbox } from './sandbox-claim.js';
 export interface LoopFrontEnd {
   /** Whether a person answers questions (a changed .ralphrc, a paused verify gate). */
   tty: boolean;
-  /** The lines a person watching reads (the terminal presenter and the log lines). */
-  write(text: string): void;
+  /** The lines a person watching reads (the terminal presenter and the log lines); the agent's --live output comes as bytes. */
+  write: (text: string | Uint8Array) => void;
   /** No log lines on `write` (ralph.log still gets them). */
   quiet: boolean;
   color?: boolean;
