@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { runLoop, RalphError, UsageError, type LoopEvent } from '../../src/library/index.js';
 import { killTracked, pidFromFile, survivors, track } from '../helpers/processes.js';
 import { ralphProject, writeMockScript } from '../helpers/ralph-project.js';
-import { cleanEnv, fakeClaude, readJson, resultJson, statusBlock } from '../helpers/run-cli.js';
+import { cleanEnv, fakeClaude, readJson, readJsonLines, resultJson, statusBlock } from '../helpers/run-cli.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
 afterEach(() => killTracked());
@@ -72,6 +72,15 @@ describe('runLoop on the mock backend', () => {
     });
     expect(result).toMatchObject({ reason: 'max_loops', exitCode: 7, iterations: 2 });
     expect(events.filter((e) => e.type === 'iteration.end')).toHaveLength(2);
+    // What session.jsonl recorded is what onEvent heard, in the same order.
+    const recorded = readJsonLines(join(dir, '.ralph', 'logs', 'session.jsonl')).map((line) => line['event']);
+    const heard = events.map((e) => e.type);
+    expect(recorded.length).toBeGreaterThan(5);
+    let at = 0;
+    for (const name of recorded) {
+      at = heard.indexOf(name as LoopEvent['type'], at) + 1;
+      expect(at, `${String(name)} was recorded but not heard in order`).toBeGreaterThan(0);
+    }
     expect(lines.join('')).toContain('Exit reason: max_loops');
   });
 
@@ -127,6 +136,26 @@ describe('runLoop on the mock backend', () => {
       { reason: 'interrupted', exitCode: 130, iterations: 1, message: 'interrupted' },
       { reason: 'interrupted', exitCode: 130, iterations: 1, message: 'interrupted' },
     ]);
+  });
+
+  it('an onEvent that throws stops the run, saves its state, and runLoop rejects with that error', async () => {
+    const dir = ralphProject();
+    writeMockScript(dir, [working(1), working(2), working(3)]);
+    const seen: string[] = [];
+    const failing = runLoop({
+      cwd: dir,
+      backend: 'mock',
+      env: cleanEnv(),
+      limits: { pauseSeconds: 0, maxLoops: 3 },
+      onEvent: (event) => {
+        seen.push(event.type);
+        if (event.type === 'iteration.end') throw new Error('the listener broke');
+      },
+    });
+    await expect(failing).rejects.toThrow('the listener broke');
+    // Told once: the listener hears nothing after it threw.
+    expect(seen.at(-1)).toBe('iteration.end');
+    expect(readJson(join(dir, '.ralph', 'status.json'))).toMatchObject({ exit_reason: 'interrupted', loop_count: 1 });
   });
 
   it('task mode with a verify command ends complete when the verify command passes', async () => {

@@ -174,12 +174,20 @@ export async function startLoopSession(input: LoopSessionInput): Promise<LoopRes
       restartCommand: frontEnd.restartCommand,
     });
     const listener = frontEnd.onEvent;
+    // A listener that throws stops the run as an interruption would, its state saved; the run then fails with that error.
+    let listenerFailure: { error: unknown } | undefined;
     const io: EngineIo = {
       clock,
       emit: listener
         ? (event) => {
             subscribers(event);
-            listener(event);
+            if (listenerFailure) return;
+            try {
+              listener(event);
+            } catch (error) {
+              listenerFailure = { error };
+              abort.abort(LISTENER_FAILED);
+            }
           }
         : subscribers,
       questions: {
@@ -212,7 +220,7 @@ export async function startLoopSession(input: LoopSessionInput): Promise<LoopRes
     if (gate) deps.gate = gate;
     const placement = verifyPlacementNotice(config, loaded.origins, gate !== undefined);
     if (placement) logger[placement.level](placement.text);
-    return await runLoop(deps, {
+    const result = await runLoop(deps, {
       config,
       promptPath,
       readPrompt,
@@ -220,6 +228,8 @@ export async function startLoopSession(input: LoopSessionInput): Promise<LoopRes
       pid: process.pid,
       ...(input.task ? { task: input.task } : {}),
     });
+    if (listenerFailure) throw listenerFailure.error;
+    return result;
   } finally {
     reportRalphrcChangedDuringRun({ paths, env, logger });
     detach?.();
@@ -234,6 +244,9 @@ export async function startLoopSession(input: LoopSessionInput): Promise<LoopRes
     await lock.release();
   }
 }
+
+/** The interruption's cause when an onEvent listener threw (the `signal` of loop.stop and status.json). */
+export const LISTENER_FAILED = 'onEvent threw';
 
 /** How long the question about a changed .ralphrc waits before it counts as a no. */
 const CONFIRM_TIMEOUT_MS = 10 * 60_000;
