@@ -16,6 +16,12 @@
  */
 export const LAYER_TABLE = [
   {
+    name: 'library',
+    paths: ['src/library/'],
+    imports: ['cli', 'engine', 'state', 'config', 'core', 'errors'],
+    what: "`import { runLoop } from 'ralph-ts'`: the loop the command starts, for a program instead of a terminal",
+  },
+  {
     name: 'cli',
     paths: ['src/cli/'],
     imports: ['features', 'engine', 'backends', 'checkpoints', 'ui', 'infra', 'state', 'config', 'agents', 'ports', 'core', 'errors'],

@@ -182,6 +182,19 @@ await Promise.all([
     }),
   ),
   /**
+   * `import { runLoop } from 'ralph-ts'` (package.json `exports`): the library, an ES module
+   * build of its own beside the commands', its types in dist/types (tsconfig.types.json).
+   */
+  build({
+    ...shared,
+    entryPoints: { library: 'src/library/index.ts' },
+    splitting: true,
+    format: 'esm',
+    chunkNames: 'library-[hash]',
+    banner: { js: REQUIRE_BANNER },
+    plugins: [builtinsThroughRequire, sourceWithoutSideEffects],
+  }),
+  /**
    * The fast path is CommonJS: Node starts a CommonJS file without its ES
    * module loader, and `npm run bench` shows what that saves (docs/architecture.md
    * has the figures). A CommonJS file has no `import.meta`: its dirname and

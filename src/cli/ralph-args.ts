@@ -63,6 +63,8 @@ export interface RalphArgs {
   queue?: QueueArgs;
   /** `--report FILE`: the run's JSON report, written when the loop ends. */
   report?: string;
+  /** `--events [FILE]`: the loop's events as NDJSON, to FILE or (`-`) to stdout. */
+  events?: string;
   /** `ralph run --task-file FILE`: the task's text comes from FILE (`ralph queue run` hands issues over this way). */
   taskFile?: string;
   /** Set for `ralph dashboard`. */
@@ -162,6 +164,7 @@ export function createRalphProgram(version: string, onParsed: (args: RalphArgs) 
     .option('--limit <n>', 'with --inspect: at most n records (default 100)', integerFlag('--limit'))
     .option('--json', 'print one JSON document (read-only commands)')
     .option('--report <file>', 'when the loop ends, write a JSON report of the run to this file (exit reason and code, cost, iterations, branch)')
+    .option('--events [file]', 'write every loop event as one JSON line, as it happens, to stdout (the terminal lines stay on stderr) or to a new FILE')
     .action(() => onParsed(toArgs(program, undefined)));
 
   const run = createCommand('run', io, {
@@ -175,6 +178,7 @@ export function createRalphProgram(version: string, onParsed: (args: RalphArgs) 
     .option('--allow-no-git', 'run in a folder that is not a git repository (no checkpoints, no rollback)')
     .option('--accept-config-change', 'run with a .ralphrc whose sandbox, verify, tool or command settings changed since the last run')
     .option('--report <file>', 'when the loop ends, write a JSON report of the run to this file')
+    .option('--events [file]', 'write every loop event as one JSON line to stdout, or to a new FILE (put it after the task)')
     .option('--task-file <file>', "the task's text comes from this file; <task> still names it and its verify options");
   addConfigOptions(run);
   run.action((task: string) => {
@@ -182,6 +186,7 @@ export function createRalphProgram(version: string, onParsed: (args: RalphArgs) 
     const allowNoGit = run.opts()['allowNoGit'] === true;
     const taskFile = run.opts()['taskFile'];
     const report = args.report ?? (typeof program.opts()['report'] === 'string' ? (program.opts()['report'] as string) : undefined);
+    const events = args.events ?? eventsTarget(program.opts<Record<string, unknown>>()['events']);
     onParsed({
       ...args,
       flags: { ...readConfigFlags(program), ...args.flags },
@@ -190,6 +195,7 @@ export function createRalphProgram(version: string, onParsed: (args: RalphArgs) 
       ...(allowNoGit ? { allowNoGit } : {}),
       ...(typeof taskFile === 'string' ? { taskFile } : {}),
       ...(report !== undefined ? { report } : {}),
+      ...(events !== undefined ? { events } : {}),
     });
   });
   program.addCommand(run);
@@ -275,11 +281,21 @@ function toArgs(cmd: Command, task: string | undefined): RalphArgs {
   if (o['force'] === true) args.force = true;
   if (o['acceptConfigChange'] === true) args.acceptConfigChange = true;
   if (task !== undefined) args.task = task;
+  const events = eventsTarget(o['events']);
+  if (events !== undefined) args.events = events;
   if (typeof o['report'] === 'string') {
     if (o['report'].trim() === '') throw new UsageError('--report needs a file name, such as --report ralph-report.json.');
     args.report = o['report'];
   }
   return args;
+}
+
+/** `--events` alone is stdout (`-`); with a value, that file. */
+function eventsTarget(value: unknown): string | undefined {
+  if (value === true) return '-';
+  if (typeof value !== 'string') return undefined;
+  if (value.trim() === '') throw new UsageError('--events needs a file name, such as --events events.ndjson, or no value at all for stdout.');
+  return value;
 }
 
 /**

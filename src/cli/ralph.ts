@@ -12,6 +12,9 @@ export async function runRalph(argv: readonly string[]): Promise<number> {
   if (args.report !== undefined && args.action !== 'loop') {
     throw new UsageError(`--report goes with a loop run (ralph or ralph run), not --${args.action}.`, 'Run ralph --help to see every option.');
   }
+  if (args.events !== undefined && args.action !== 'loop') {
+    throw new UsageError(`--events goes with a loop run (ralph or ralph run), not --${args.action}.`, 'Run ralph --help to see every option.');
+  }
   switch (args.action) {
     case 'loop': {
       const { runLoopCommand } = await import('./commands/loop-command.js');

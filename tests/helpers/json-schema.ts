@@ -3,15 +3,20 @@ import { join } from 'node:path';
 import * as v from 'valibot';
 
 /**
- * Just enough JSON Schema (type, enum, required, properties, minLength) to
- * check Ralph's files against the schemas it publishes in docs/schemas.
+ * Just enough JSON Schema (type, enum, const, required, properties, additionalProperties,
+ * items, anyOf, minLength) to check Ralph's files against the schemas it publishes in docs/schemas.
  */
 export interface JsonSchema {
   type?: string | string[];
   enum?: unknown[];
+  const?: unknown;
   required?: string[];
   properties?: Record<string, JsonSchema>;
+  additionalProperties?: JsonSchema | boolean;
+  items?: JsonSchema;
+  anyOf?: JsonSchema[];
   minLength?: number;
+  title?: string;
 }
 
 export function publishedSchema(name: string): JsonSchema {
@@ -32,11 +37,26 @@ export function schemaProblems(schema: JsonSchema, value: unknown, at = '$'): st
     if (!types.includes(typeOf(value))) return [`${at}: ${typeOf(value)} is not ${types.join(' or ')}`];
   }
   if (schema.enum && !schema.enum.includes(value)) problems.push(`${at}: ${JSON.stringify(value)} is not one of ${JSON.stringify(schema.enum)}`);
+  if ('const' in schema && value !== schema.const) problems.push(`${at}: ${JSON.stringify(value)} is not ${JSON.stringify(schema.const)}`);
   if (schema.minLength !== undefined && typeof value === 'string' && value.length < schema.minLength) problems.push(`${at}: shorter than ${schema.minLength}`);
   if (typeOf(value) === 'object') {
     const record = value as Record<string, unknown>;
     for (const key of schema.required ?? []) if (!(key in record)) problems.push(`${at}.${key}: missing`);
     for (const [key, sub] of Object.entries(schema.properties ?? {})) if (key in record) problems.push(...schemaProblems(sub, record[key], `${at}.${key}`));
+    const extra = schema.additionalProperties;
+    if (typeof extra === 'object') {
+      for (const [key, item] of Object.entries(record)) if (!(key in (schema.properties ?? {}))) problems.push(...schemaProblems(extra, item, `${at}.${key}`));
+    }
+  }
+  if (schema.items && Array.isArray(value))
+    value.forEach((item, index) => problems.push(...schemaProblems(schema.items as JsonSchema, item, `${at}[${index}]`)));
+  if (schema.anyOf) {
+    // The branch that fits, or the closest one's problems (a discriminated union names its variant by `title`).
+    const tried = schema.anyOf.map((branch) => ({ branch, problems: schemaProblems(branch, value, at) }));
+    if (!tried.some((t) => t.problems.length === 0)) {
+      const closest = tried.reduce((a, b) => (b.problems.length < a.problems.length ? b : a));
+      problems.push(`${at}: fits none of anyOf; closest${closest.branch.title ? ` (${closest.branch.title})` : ''}: ${closest.problems.join('; ')}`);
+    }
   }
   return problems;
 }
