@@ -1,4 +1,5 @@
 import type { AgentProgress, AgentResult } from '../../agent-result.js';
+import { processFacts } from '../cli-agent/cli-run.js';
 import { createClaudeProgressReader } from './claude-progress.js';
 import { classifyClaudeCall, type ClaudeRun } from './classify-claude-call.js';
 import { OutputScanner } from './output-scanner.js';
@@ -8,7 +9,6 @@ export function toAgentResult(run: ClaudeRun, nowMs: number, defaultZone: () => 
   const o = run.output;
   const result: AgentResult = {
     outcome: classifyClaudeCall(run, nowMs, defaultZone),
-    end: run.end,
     text: o.text,
     structured: o.format === 'json' || o.format === 'json-array' || o.format === 'stream-json',
     complete: o.hasResult,
@@ -18,9 +18,7 @@ export function toAgentResult(run: ClaudeRun, nowMs: number, defaultZone: () => 
     permissionDenials: o.permissionDenials,
     warnings: o.warnings,
     outputChars: o.chars,
-    exitCode: run.exitCode,
-    durationMs: run.durationMs,
-    stderrTail: run.stderrTail,
+    ...processFacts(run),
   };
   if (o.isError !== undefined) result.reportedError = o.isError;
   if (o.subtype !== undefined) result.resultKind = o.subtype;
@@ -31,8 +29,6 @@ export function toAgentResult(run: ClaudeRun, nowMs: number, defaultZone: () => 
   if (o.numTurns !== undefined) result.turns = o.numTurns;
   if (o.sessionId !== undefined) result.sessionId = o.sessionId;
   if (o.lastToolUse !== undefined) result.lastToolUse = o.lastToolUse;
-  if (run.signal !== undefined) result.signal = run.signal;
-  if (run.details !== undefined) result.details = run.details;
   return result;
 }
 
