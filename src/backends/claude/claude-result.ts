@@ -1,8 +1,6 @@
-import type { AgentProgress, AgentResult } from '../../agent-result.js';
+import type { AgentResult } from '../../agent-result.js';
 import { processFacts } from '../cli-agent/cli-run.js';
-import { createClaudeProgressReader } from './claude-progress.js';
 import { classifyClaudeCall, type ClaudeRun } from './classify-claude-call.js';
-import { OutputScanner } from './output-scanner.js';
 
 /** The neutral result of one Claude CLI run: its outcome, judged here, and what it reported. */
 export function toAgentResult(run: ClaudeRun, nowMs: number, defaultZone: () => string): AgentResult {
@@ -30,18 +28,4 @@ export function toAgentResult(run: ClaudeRun, nowMs: number, defaultZone: () => 
   if (o.sessionId !== undefined) result.sessionId = o.sessionId;
   if (o.lastToolUse !== undefined) result.lastToolUse = o.lastToolUse;
   return result;
-}
-
-/** The result of a complete Claude stdout held in memory (scripted replies, tests), its progress reported as read. */
-export function readClaudeStdout(
-  stdout: string,
-  facts: Omit<ClaudeRun, 'output'>,
-  nowMs: number,
-  defaultZone: () => string,
-  onProgress?: (event: AgentProgress) => void,
-): AgentResult {
-  const reader = createClaudeProgressReader();
-  const scanner = new OutputScanner(onProgress ? (event) => reader.read(event).forEach(onProgress) : undefined);
-  scanner.write(stdout);
-  return toAgentResult({ ...facts, output: scanner.end() }, nowMs, defaultZone);
 }

@@ -1,8 +1,7 @@
-import type { AgentProgress, AgentResult } from '../../agent-result.js';
+import type { AgentResult } from '../../agent-result.js';
 import { processFacts } from '../cli-agent/cli-run.js';
 import { estimateCost } from '../price-table.js';
 import { classifyOpencodeCall, type OpencodeRun } from './classify-opencode-call.js';
-import { OpencodeEventReader } from './opencode-output.js';
 
 /**
  * The neutral result of one OpenCode run. OpenCode prices each model call from its model
@@ -40,17 +39,4 @@ export function toOpencodeResult(run: OpencodeRun, model: string, nowMs: number)
   if (o.sessionId !== undefined) result.sessionId = o.sessionId;
   if (o.lastToolUse !== undefined) result.lastToolUse = o.lastToolUse;
   return result;
-}
-
-/** The result of a complete OpenCode stdout held in memory (recorded output, tests). */
-export function readOpencodeStdout(
-  stdout: string,
-  facts: Omit<OpencodeRun, 'output'>,
-  model: string,
-  nowMs: number,
-  onProgress?: (event: AgentProgress) => void,
-): AgentResult {
-  const reader = new OpencodeEventReader(onProgress);
-  reader.write(stdout);
-  return toOpencodeResult({ ...facts, output: reader.end() }, model, nowMs);
 }
