@@ -10,6 +10,8 @@ import { prepareWhenCreated } from './output-streams.js';
 
 type OutputStream = NodeJS.WriteStream | NodeJS.WritableStream;
 
+// Cache: the streams that already carry the closed-reader listener, so it is added once however many
+// loops or commands ask; an entry goes with its stream (WeakSet).
 const guarded = new WeakSet<object>();
 
 /** Error codes that mean "nobody is reading any more". */

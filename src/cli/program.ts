@@ -2,6 +2,7 @@ import { Command, CommanderError } from 'commander';
 import type { ValueType } from '../config/value-types.js';
 import { didYouMean } from '../core/nearest-word.js';
 import { UsageError } from '../errors.js';
+import { packageVersion } from '../infra/package-info.js';
 import { helpFooter, type HelpRow } from '../ui/help-footer.js';
 
 /**
@@ -72,6 +73,11 @@ export function createCommand(name: string, io: CommandIo, help: CommandHelp): C
     })
     .addHelpText('after', `${help.notes ?? ''}${helpFooter(help.examples, help.exitCodes)}`);
   return command;
+}
+
+/** A binary of its own (ralph-setup, ralph-stats…): a command whose -V prints the version of the installed Ralph. */
+export function createBinaryCommand(name: string, io: CommandIo, help: Omit<CommandHelp, 'version'>): Command {
+  return createCommand(name, io, { ...help, version: packageVersion() });
 }
 
 /**

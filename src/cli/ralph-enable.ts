@@ -5,8 +5,7 @@ import { oneOf } from '../config/value-types.js';
 import { PROJECT_TYPES } from '../features/project/enable/detect-project.js';
 import { formatEnableJson, formatEnableReport, runEnable, type EnableOptions } from '../features/project/enable/enable-command.js';
 import { createPrompter } from '../features/project/enable/prompts.js';
-import { packageVersion } from '../infra/package-info.js';
-import { createCommand, parseArgv, parseFlagValue, processIo } from './program.js';
+import { createBinaryCommand, parseArgv, parseFlagValue, processIo } from './program.js';
 import type { JsonErrorBody } from './error-report.js';
 import { runMain } from './main.js';
 
@@ -44,17 +43,17 @@ function requireNonEmpty(flag: string, value: string | undefined): string | unde
   return value.trim();
 }
 
+/** What ralph-enable does to files the project already has. */
+const ENABLE_NOTES = `
+An existing .gitignore gets the Ralph state entries it lacks appended; an existing .ralphrc is kept
+and only the values chosen in this run (verify command, calls per hour) are set in it.
+`;
+
 async function enableCommand(argv: string[]): Promise<number> {
-  const program = createCommand('ralph-enable', processIo, {
+  const program = createBinaryCommand('ralph-enable', processIo, {
     description:
       'Enable Ralph in an existing project: detect the project, then write .ralph/ (PROMPT.md, fix_plan.md, AGENT.md), .ralphrc and .gitignore entries. Asks on a terminal; --non-interactive (or no terminal) uses the detected values.',
-    version: packageVersion(),
-    notes: [
-      '',
-      'An existing .gitignore gets the Ralph state entries it lacks appended; an existing .ralphrc is kept',
-      'and only the values chosen in this run (verify command, calls per hour) are set in it.',
-      '',
-    ].join('\n'),
+    notes: ENABLE_NOTES,
     examples: [
       ['ralph-enable', 'answer a few questions on a terminal'],
       ['ralph-enable --prd docs/requirements.md', "start fix_plan.md from a document's tasks"],

@@ -6,8 +6,7 @@ import { deriveProjectName, resolveProjectDir } from '../features/project/setup/
 import { createDefaultDeps } from './deps.js';
 import { runMain } from './main.js';
 import { buildAgentEnv } from '../core/agent-env.js';
-import { packageVersion } from '../infra/package-info.js';
-import { createCommand, parseArgv, parseFlagValue, processIo } from './program.js';
+import { createBinaryCommand, parseArgv, parseFlagValue, processIo } from './program.js';
 import { createLogger } from '../ui/logger.js';
 import { systemClock } from '../infra/system-clock.js';
 import { createConversionBackend } from '../backends/claude/create-claude-backend.js';
@@ -27,18 +26,18 @@ function readTimeoutMs(flag: string | undefined): number {
   return parseFlagValue('--timeout', flag ?? '15', integer(1, 120, 'minutes')) * 60_000;
 }
 
+/** How ralph-import runs Claude Code and what it leaves behind. */
+const IMPORT_NOTES = `
+Claude is run as $CLAUDE_CODE_CMD (default: claude). The project is built in a hidden folder and moved
+into place only when the conversion produced all three files; on failure nothing is left behind except
+Claude's output log (ralph-import-<name>-failed.log in the current folder).
+`;
+
 async function importCommand(argv: string[]): Promise<number> {
-  const program = createCommand('ralph-import', processIo, {
+  const program = createBinaryCommand('ralph-import', processIo, {
     description:
       'Turn a requirements document (PRD, spec; .md, .txt, .json or any text file) into a new Ralph project, using Claude Code to write .ralph/PROMPT.md, .ralph/fix_plan.md and .ralph/specs/requirements.md.',
-    version: packageVersion(),
-    notes: [
-      '',
-      'Claude is run as $CLAUDE_CODE_CMD (default: claude). The project is built in a hidden folder and moved',
-      'into place only when the conversion produced all three files; on failure nothing is left behind except',
-      "Claude's output log (ralph-import-<name>-failed.log in the current folder).",
-      '',
-    ].join('\n'),
+    notes: IMPORT_NOTES,
     examples: [
       ['ralph-import requirements.md', 'a new project ./requirements from the document'],
       ['ralph-import docs/prd.txt todo-app', 'choose the project folder'],

@@ -1,8 +1,7 @@
 import { InvalidArgumentError } from 'commander';
 import { DEFAULT_INTERVAL_SEC, MAX_INTERVAL_SEC, MIN_INTERVAL_SEC, type MonitorOptions } from '../features/observe/monitor/monitor-command.js';
-import { packageVersion } from '../infra/package-info.js';
 import { runMonitorProcess } from './monitor-process.js';
-import { createCommand, parseArgv, processIo, type CommandIo } from './program.js';
+import { createBinaryCommand, parseArgv, processIo, type CommandIo } from './program.js';
 
 function parseInterval(value: string): number {
   const n = Number(value);
@@ -14,9 +13,8 @@ function parseInterval(value: string): number {
 
 /** ralph-monitor's flags; undefined when help or the version was printed. */
 export async function parseMonitorArgs(argv: readonly string[], io: CommandIo = processIo): Promise<MonitorOptions | undefined> {
-  const program = createCommand('ralph-monitor', io, {
+  const program = createBinaryCommand('ralph-monitor', io, {
     description: 'Live dashboard of a Ralph loop: reads .ralph/ in the project and redraws every few seconds.',
-    version: packageVersion(),
     notes: '\nWorks in any terminal, with or without tmux. `ralph --monitor` opens it next to the loop.\n',
     examples: [
       ['ralph-monitor', 'the live dashboard of the loop in this folder (Ctrl+C to leave)'],

@@ -1,18 +1,16 @@
 import { resolveProjectDir } from '../features/project/setup/project-name.js';
 import { formatSetupReport, setupProject } from '../features/project/setup/setup-project.js';
-import { packageVersion } from '../infra/package-info.js';
 import { Option } from 'commander';
 import { BACKEND_NAMES, describeBackendChoices, type BackendName } from '../backends/registry.js';
 import { createDefaultDeps } from './deps.js';
 import { runMain } from './main.js';
-import { createCommand, parseArgv, processIo } from './program.js';
+import { createBinaryCommand, parseArgv, processIo } from './program.js';
 
 /** ralph-setup <name>: create a new Ralph project. */
 async function runSetup(argv: string[]): Promise<number> {
-  const program = createCommand('ralph-setup', processIo, {
+  const program = createBinaryCommand('ralph-setup', processIo, {
     description:
       'Create a new Ralph project: .ralph/ with PROMPT.md, fix_plan.md and AGENT.md, .ralphrc, .gitignore, src/, a README and a first git commit. Existing files are never overwritten.',
-    version: packageVersion(),
     examples: [
       ['ralph-setup my-app', 'a new project in ./my-app'],
       ['ralph-setup "clients/acme web"', 'nested folders and spaces are fine'],

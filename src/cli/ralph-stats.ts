@@ -1,7 +1,6 @@
-import { packageVersion } from '../infra/package-info.js';
 import { showStats } from './commands/stats-command.js';
 import { runMain } from './main.js';
-import { createCommand, parseArgv, processIo, type CommandIo } from './program.js';
+import { createBinaryCommand, parseArgv, processIo, type CommandIo } from './program.js';
 
 export interface StatsArgs {
   json: boolean;
@@ -10,9 +9,8 @@ export interface StatsArgs {
 
 /** ralph-stats's flags read by commander; undefined when help or the version was printed. */
 export async function parseStatsArgs(argv: readonly string[], io: CommandIo = processIo): Promise<StatsArgs | undefined> {
-  const program = createCommand('ralph-stats', io, {
+  const program = createBinaryCommand('ralph-stats', io, {
     description: 'Summary of .ralph/logs/metrics.jsonl: iterations, success rate, durations, tokens, cost, verify runs, exit reasons.',
-    version: packageVersion(),
     examples: [
       ['ralph-stats', 'the summary for the project in this folder'],
       ['ralph-stats --project ~/code/my-app', 'another project'],

@@ -60,6 +60,11 @@ export class TextAccumulator {
     private readonly tailChars = DIGEST_TAIL_CHARS,
   ) {}
 
+  /** How many characters were written. */
+  get chars(): number {
+    return this.length;
+  }
+
   write(text: string): void {
     if (text.length === 0) return;
     this.length += text.length;

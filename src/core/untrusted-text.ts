@@ -37,3 +37,9 @@ export function fenceUntrusted(text: string, markers: FenceMarkers, kind: DataKi
     block: [markers.begin, text.replace(/\n?$/, ''), markers.end],
   };
 }
+
+/** A task for the agent: what to do (`instructions`, lines), then the rule for the data and the data, fenced. */
+export function taskWithData(instructions: readonly string[], text: string, markers: FenceMarkers, kind: DataKind): string {
+  const { rule, block } = fenceUntrusted(text, markers, kind);
+  return [...instructions, '', ...rule, '', ...block, ''].join('\n');
+}

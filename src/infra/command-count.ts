@@ -4,6 +4,8 @@
  * what git reads of a repository has not changed behind its back, and what was checked of it
  * then still holds.
  */
+// Cache: the generation of git-guard.ts's per-folder cache: any command that ended, in any loop of
+// the process, makes the next git call check its folder again (more checks, never fewer); only ever grows.
 let ended = 0;
 
 export function noteCommandEnded(): void {

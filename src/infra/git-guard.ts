@@ -38,6 +38,8 @@ interface Known {
   sources: DriverSources | undefined;
 }
 
+// Cache: per folder, the driver overrides and layout Ralph's last git call found there; kept while the
+// command count (command-count.ts) and the sources stay the same, so a loop sees what it would read itself.
 const known = new Map<string, Known>();
 
 /** The few bytes of a small regular file, never through a link, never blocking on a FIFO; a word for anything else. */

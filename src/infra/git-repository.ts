@@ -21,6 +21,8 @@ export interface RepoContext {
   commonDir: string;
 }
 
+// Cache: the repository around each project (top level, git dirs); the same for every loop in it; read
+// again when the git dir has gone.
 const contexts = new Map<string, RepoContext>();
 
 /** The repository around `project`, or null when it is not inside a git work tree. */

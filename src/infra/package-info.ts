@@ -2,7 +2,9 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { ExitCode, RalphError } from '../errors.js';
 
+// Cache: the installed package's directory and version, fixed for the life of the process; never invalidated.
 let cachedRoot: string | undefined;
+// Cache: (as above) the installed package's version.
 let cachedVersion: string | undefined;
 
 /**

@@ -48,6 +48,7 @@ function readNumberAfter(file: string, pattern: RegExp): number | undefined {
 
 const forkCount = (): number | undefined => readNumberAfter('/proc/stat', /^processes (\d+)$/m);
 const lastPid = (): number | undefined => readNumberAfter('/proc/loadavg', / (\d+)\s*$/);
+// Cache: the kernel's pid_max, fixed while the machine runs; read once.
 let pidMax: number | undefined;
 
 /** The window for a process just started as `pid`, or undefined where the PIDs in /proc are not this process's own (another PID namespace) or cannot be read. */

@@ -8,14 +8,16 @@ import type { Marker } from './process-table.js';
  * it finds a command's descendants after their parents are gone and they were
  * re-parented — which the process tree alone cannot.
  *
- * The value is `<run token>.<n>`: the run token names this Ralph process (the
- * watchdog and the next start end everything of a dead run by it), `n` one
- * command, so ending one command never touches another that runs beside it.
+ * The value is `<run token>.<command>`: the run token names this Ralph process (the
+ * watchdog and the next start end everything of a dead run by it), `<command>` (random)
+ * one command, so ending one command never touches another that runs beside it, of
+ * this loop or of another loop in the same process.
  */
 export const RUN_MARKER = 'RALPH_RUN_TOKEN';
 
+// Cache: this process's run token, drawn once: it names the process (the watchdog, the run file and the next start find
+// a dead run's commands by it), so every loop of the process shares it by design; never invalidated.
 let token: string | undefined;
-let sequence = 0;
 
 /** This process's run token, made once. */
 export function runToken(): string {
@@ -25,8 +27,7 @@ export function runToken(): string {
 
 /** A fresh marker for one command. */
 export function nextCommandMarker(): Marker {
-  sequence += 1;
-  return { name: RUN_MARKER, value: `${runToken()}.${sequence}` };
+  return { name: RUN_MARKER, value: `${runToken()}.${randomBytes(6).toString('hex')}` };
 }
 
 /** The marker every command of a run carries (matched as a prefix). */
@@ -39,6 +40,8 @@ export interface SpawnRecord extends SpawnedProcess {
 }
 
 type SpawnListener = (record: SpawnRecord) => void;
+// Process-wide: the run guard of each loop hears of every command this process starts, as the run token (above) and the
+// watchdog it feeds are the process's; a listener is removed by the function watchSpawns returns.
 const listeners = new Set<SpawnListener>();
 
 /** Tells `listener` about every command started from now on (the run file and the watchdog keep track of them). */

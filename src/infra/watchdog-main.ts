@@ -12,32 +12,35 @@ import type { SpawnedProcess } from '../core/process-selection.js';
  *
  * argv: <run token> <grace ms>
  */
-const [token, graceArg] = process.argv.slice(2);
-const grace = Number(graceArg ?? 1000);
-const spawned: SpawnedProcess[] = [];
-let buffered = '';
-let done = false;
-
-async function sweep(): Promise<void> {
-  if (done || token === undefined) return;
-  done = true;
-  await stopOwnedProcesses({ marker: runMarker(token), spawned }, Number.isFinite(grace) ? grace : 1000);
-  process.exit(0);
+/** Watches `input` until it ends, then sweeps; its state lives here, not in the module. */
+function watch(input: NodeJS.ReadStream, token: string | undefined, grace: number): void {
+  const spawned: SpawnedProcess[] = [];
+  let buffered = '';
+  let done = false;
+  const sweep = async (): Promise<void> => {
+    if (done || token === undefined) return;
+    done = true;
+    await stopOwnedProcesses({ marker: runMarker(token), spawned }, grace);
+    process.exit(0);
+  };
+  input.setEncoding('utf8');
+  input.on('data', (chunk: string) => {
+    buffered += chunk;
+    const lines = buffered.split('\n');
+    buffered = lines.pop() ?? '';
+    for (const line of lines) {
+      const [pid, startTime] = line.trim().split(' ');
+      if (pid && /^\d+$/.test(pid)) spawned.push({ pid: Number(pid), startTime: startTime ?? '' });
+    }
+  });
+  input.on('end', () => void sweep());
+  input.on('close', () => void sweep());
+  input.on('error', () => void sweep());
 }
 
-process.stdin.setEncoding('utf8');
-process.stdin.on('data', (chunk: string) => {
-  buffered += chunk;
-  const lines = buffered.split('\n');
-  buffered = lines.pop() ?? '';
-  for (const line of lines) {
-    const [pid, startTime] = line.trim().split(' ');
-    if (pid && /^\d+$/.test(pid)) spawned.push({ pid: Number(pid), startTime: startTime ?? '' });
-  }
-});
-process.stdin.on('end', () => void sweep());
-process.stdin.on('close', () => void sweep());
-process.stdin.on('error', () => void sweep());
+const [token, graceArg] = process.argv.slice(2);
+const grace = Number(graceArg ?? 1000);
+watch(process.stdin, token, Number.isFinite(grace) ? grace : 1000);
 // The terminal going away is no reason to stop watching.
 process.on('SIGHUP', () => undefined);
 process.on('SIGINT', () => undefined);

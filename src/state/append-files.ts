@@ -13,6 +13,8 @@ import { openErrorOf, requireRegular } from './regular-file.js';
  * at the next line by its link count and created again, as it would be by a fresh open. A log
  * Ralph moves aside itself (rotation) is closed first with `closeAppendFile`.
  */
+// Cache: the open descriptor per log path; shared safely as each line is one O_APPEND write; closed when
+// the file was removed (link count), by closeAppendFile, or when more than KEPT_OPEN are open.
 const open = new Map<string, number>();
 // A loop has three such logs; a process that writes to many projects (tests) closes the oldest.
 const KEPT_OPEN = 8;

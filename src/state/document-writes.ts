@@ -21,6 +21,8 @@ interface Written {
   stamp: string;
 }
 
+// Cache: the text (and redactor) this process last wrote per document path; used only while the file is
+// still the one it wrote (inode, size, times), so loops may share it; the oldest forgotten past REMEMBERED.
 const written = new Map<string, Written>();
 // The documents of a project or two; a process that writes many projects (tests) forgets the oldest.
 const REMEMBERED = 64;

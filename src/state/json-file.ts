@@ -1,9 +1,8 @@
 import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+import { dirname } from 'node:path';
 import { appendToFile } from './append-files.js';
 import { redactText } from './redaction.js';
-
-let counter = 0;
+import { tempNameBeside } from './temp-name.js';
 
 /**
  * Writes a file so that a reader never sees half of it: the content goes to a
@@ -17,8 +16,7 @@ let counter = 0;
 export function writeFileAtomic(path: string, text: string): void {
   const content = redactText(text);
   const dir = dirname(path);
-  counter += 1;
-  const tmp = join(dir, `.${basename(path)}.${process.pid}.${counter}.tmp`);
+  const tmp = tempNameBeside(path);
   try {
     writeNewFile(tmp, content);
     renameSync(tmp, path);

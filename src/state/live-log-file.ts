@@ -1,7 +1,8 @@
 import { closeSync, constants, fstatSync, ftruncateSync, lstatSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+import { dirname } from 'node:path';
 import { Utf8Batch } from '../core/utf8-batch.js';
 import { redactText } from './redaction.js';
+import { tempNameBeside } from './temp-name.js';
 
 /** live.log holds the current loop's stream; past this size it starts over, so a runaway agent cannot fill the disk. */
 export const LIVE_LOG_MAX_BYTES = 10 * 1024 * 1024;
@@ -18,7 +19,6 @@ const afterCurrentEvents: DeferFlush = (flush) => {
 
 // O_NONBLOCK: a named pipe in live.log's place fails at once instead of waiting for a reader.
 const APPEND = constants.O_WRONLY | constants.O_APPEND | constants.O_NOFOLLOW | constants.O_NONBLOCK;
-let counter = 0;
 
 /**
  * live.log during one agent call, kept open from the loop's header to the
@@ -164,8 +164,7 @@ function isStillAt(path: string, fd: number): boolean {
  * whatever is put in its place meanwhile.
  */
 function createBeside(path: string, content: string): number {
-  counter += 1;
-  const tmp = join(dirname(path), `.${basename(path)}.${process.pid}.${counter}.tmp`);
+  const tmp = tempNameBeside(path);
   const create = (): number => openSync(tmp, APPEND | constants.O_CREAT | constants.O_EXCL, 0o666);
   let fd: number;
   try {

@@ -1,3 +1,4 @@
+import { startInvocation, showInvocation, type Invocation } from '../cli-agent/argv.js';
 /**
  * The Claude Code argv of one iteration:
  * `claude [--model M] [--effort E] --output-format json [extra args] --allowedTools t1 t2 …
@@ -18,15 +19,8 @@ export interface ClaudeArgsOptions {
   prompt: string;
 }
 
-export interface Invocation {
-  file: string;
-  args: string[];
-}
-
 export function buildClaudeArgs(options: ClaudeArgsOptions): Invocation {
-  const [file, ...prefix] = options.command;
-  if (file === undefined) throw new Error('empty Claude command');
-  const args = [...prefix];
+  const { file, args } = startInvocation(options.command, 'Claude');
   if (options.model) args.push('--model', options.model);
   if (options.effort) args.push('--effort', options.effort);
   if (options.format === 'json') args.push('--output-format', 'json');
@@ -43,15 +37,5 @@ export function buildClaudeArgs(options: ClaudeArgsOptions): Invocation {
 
 /** argv with the prompt and context replaced by their sizes, for logs. */
 export function redactArgs(invocation: Invocation): string {
-  const out: string[] = [invocation.file];
-  for (let i = 0; i < invocation.args.length; i += 1) {
-    const arg = invocation.args[i] as string;
-    if ((arg === '-p' || arg === '--append-system-prompt') && i + 1 < invocation.args.length) {
-      out.push(arg, `<${arg === '-p' ? 'prompt' : 'context'}:${(invocation.args[i + 1] as string).length} chars>`);
-      i += 1;
-    } else {
-      out.push(/[\s"'*()]/.test(arg) ? JSON.stringify(arg) : arg);
-    }
-  }
-  return out.join(' ');
+  return showInvocation(invocation, { '-p': 'prompt', '--append-system-prompt': 'context' });
 }

@@ -17,13 +17,9 @@ export function createClaudeBackend(ctx: BackendContext): AgentBackend {
   const settings = cliSettingValues(config, CLAUDE_AGENT.settings);
   const backend = claudeBackend({
     ...processHost(ctx, agentEnv.env),
-    command: settings.command,
-    model: settings.model,
-    effort: settings.effort,
-    extraArgs: settings.extraArgs,
+    ...settings,
     outputFormat: config.outputFormat,
     allowedTools: config.allowedTools,
-    now: () => ctx.clock.now(),
   });
   return adviseOnWithheld(backend, agentEnv.withheld);
 }

@@ -1,3 +1,4 @@
+import { forEachLinePiece } from '../../core/line-pieces.js';
 import { TextAccumulator } from '../../core/text-digest.js';
 import { ClaudeOutputBuilder, type ClaudeOutput } from './claude-output.js';
 import { JsonStreamParser } from './json-stream.js';
@@ -30,31 +31,22 @@ export class OutputScanner {
   private noiseLines = 0;
   /** The first characters of a line whose kind is not known yet (a few at most). */
   private lineStart = '';
-  private chars = 0;
 
   constructor(private readonly onEvent?: (event: unknown) => void) {}
 
   write(chunk: string): void {
-    if (chunk.length === 0) return;
-    this.chars += chunk.length;
     this.raw.write(chunk);
-    let i = 0;
-    while (i < chunk.length) {
-      const lineEnd = chunk.indexOf('\n', i);
-      const end = lineEnd === -1 ? chunk.length : lineEnd + 1;
-      if (this.skippingLine) {
-        if (lineEnd !== -1) this.skippingLine = false;
-        i = end;
-        continue;
-      }
-      if (this.parser && (this.parser.incomplete || this.parser.error !== undefined)) {
-        // Inside a value (or after a syntax error, which the parser keeps): it reads on.
-        this.parser.write(chunk.slice(i, end));
-        i = end;
-        continue;
-      }
-      this.readLineStart(chunk.slice(i, end), lineEnd !== -1);
-      i = end;
+    forEachLinePiece(chunk, (piece, lineEnded) => this.readPiece(piece, lineEnded));
+  }
+
+  private readPiece(piece: string, lineEnded: boolean): void {
+    if (this.skippingLine) {
+      if (lineEnded) this.skippingLine = false;
+    } else if (this.parser && (this.parser.incomplete || this.parser.error !== undefined)) {
+      // Inside a value (or after a syntax error, which the parser keeps): it reads on.
+      this.parser.write(piece);
+    } else {
+      this.readLineStart(piece, lineEnded);
     }
   }
 
@@ -80,7 +72,7 @@ export class OutputScanner {
   end(): ClaudeOutput {
     this.parser?.end();
     const sawJson = this.parser !== undefined;
-    const output = this.builder.finish(this.raw.digest(), this.chars, sawJson, this.parser?.error, this.parser?.incomplete ?? false);
+    const output = this.builder.finish(this.raw.digest(), this.raw.chars, sawJson, this.parser?.error, this.parser?.incomplete ?? false);
     if (!sawJson || this.noiseLines === 0 || output.format === 'text') return output;
     if (!output.hasResult && output.selfReport === undefined) {
       // Text that merely contains a JSON-looking line is still text.

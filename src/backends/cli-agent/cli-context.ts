@@ -29,7 +29,13 @@ export function cliSettingValues(config: RalphConfig, settings: AgentSettings): 
   };
 }
 
-/** What every call of a loop's agent runs with: the agent's filtered environment, the log, the run's sandbox and redactor. */
-export function processHost(ctx: BackendContext, env: NodeJS.ProcessEnv): AgentProcessHost {
-  return { env, logger: ctx.logger, outputRedactor: ctx.outputRedactor, ...(ctx.sandbox !== undefined ? { sandbox: ctx.sandbox } : {}) };
+/** What every call of a loop's agent runs with: the agent's filtered environment, the log, the run's sandbox, redactor and clock. */
+export function processHost(ctx: BackendContext, env: NodeJS.ProcessEnv): AgentProcessHost & { now: () => number } {
+  return {
+    env,
+    logger: ctx.logger,
+    outputRedactor: ctx.outputRedactor,
+    ...(ctx.sandbox !== undefined ? { sandbox: ctx.sandbox } : {}),
+    now: () => ctx.clock.now(),
+  };
 }

@@ -1,4 +1,4 @@
-import type { AgentEnd, AgentOutcome } from '../../agent-result.js';
+import type { AgentEnd, AgentOutcome, AgentResult } from '../../agent-result.js';
 
 /** One run of an agent CLI: how its process ended and what the agent's reader made of its stdout. */
 export interface CliRun<O> {
@@ -30,4 +30,12 @@ export function unexitedOutcome(run: CliRun<unknown>, agent: string): AgentOutco
   if (run.end !== 'spawn_failed') return undefined;
   const message = run.failure ?? `${agent} could not be started`;
   return run.fatal ? { kind: 'fatal', message } : { kind: 'failed', message, resetSession: false };
+}
+
+/** What every agent's result says of its process, whatever the agent printed: how and when it ended, its stderr. */
+export function processFacts(run: CliRun<unknown>): Pick<AgentResult, 'end' | 'exitCode' | 'signal' | 'durationMs' | 'stderrTail' | 'details'> {
+  const facts: ReturnType<typeof processFacts> = { end: run.end, exitCode: run.exitCode, durationMs: run.durationMs, stderrTail: run.stderrTail };
+  if (run.signal !== undefined) facts.signal = run.signal;
+  if (run.details !== undefined) facts.details = run.details;
+  return facts;
 }

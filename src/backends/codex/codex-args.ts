@@ -1,3 +1,4 @@
+import { showArg, startInvocation, type Invocation } from '../cli-agent/argv.js';
 /**
  * The Codex CLI argv of one iteration:
  * `codex exec [resume] --json --skip-git-repo-check --dangerously-bypass-approvals-and-sandbox
@@ -30,9 +31,7 @@ export interface CodexArgsOptions {
   prompt: string;
 }
 
-export interface CodexInvocation {
-  file: string;
-  args: string[];
+export interface CodexInvocation extends Invocation {
   /** What the CLI reads on stdin: the prompt. */
   input: string;
 }
@@ -48,10 +47,9 @@ const OWN_SAFETY_MODE =
   /^(?:-s|--sandbox(?:=.*)?|--full-auto|--approve-for-me|--dangerously-bypass-approvals-and-sandbox|(?:sandbox_mode|approval_policy)=.*)$/;
 
 export function buildCodexArgs(options: CodexArgsOptions): CodexInvocation {
-  const [file, ...prefix] = options.command;
-  if (file === undefined) throw new Error('empty Codex command');
+  const { file, args } = startInvocation(options.command, 'Codex');
   const resume = options.resumeSessionId;
-  const args = [...prefix, 'exec'];
+  args.push('exec');
   if (resume) args.push('resume');
   args.push('--json', '--skip-git-repo-check');
   if (!options.extraArgs.some((arg) => OWN_SAFETY_MODE.test(arg))) args.push('--dangerously-bypass-approvals-and-sandbox');
@@ -108,7 +106,7 @@ export function tomlString(text: string): string {
 export function redactCodexArgs(invocation: CodexInvocation): string {
   const shown = invocation.args.map((arg) => {
     if (arg.startsWith('developer_instructions=')) return `developer_instructions=<context:${arg.length - 'developer_instructions='.length} chars>`;
-    return /[\s"'*()]/.test(arg) ? JSON.stringify(arg) : arg;
+    return showArg(arg);
   });
   return [invocation.file, ...shown, `<prompt on stdin:${invocation.input.length} chars>`].join(' ');
 }

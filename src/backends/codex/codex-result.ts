@@ -1,4 +1,5 @@
 import type { AgentResult, PermissionDenial, TokenUsage } from '../../agent-result.js';
+import { processFacts } from '../cli-agent/cli-run.js';
 import { estimateCost } from '../price-table.js';
 import { classifyCodexCall, codexApiStatus, codexFailureText, type CodexRun } from './classify-codex-call.js';
 
@@ -18,7 +19,6 @@ export function toCodexResult(run: CodexRun, facts: CodexCallFacts, nowMs: numbe
   const structured = o.events > 0;
   const result: AgentResult = {
     outcome,
-    end: run.end,
     text: structured ? o.text : run.output.raw,
     structured,
     complete: o.turnCompleted,
@@ -28,9 +28,7 @@ export function toCodexResult(run: CodexRun, facts: CodexCallFacts, nowMs: numbe
     permissionDenials: [...o.permissionDenials, ...refusedEscalations(run.stderrTail), ...(facts.sandboxed ? o.refusedCommands : [])],
     warnings: o.warnings,
     outputChars: run.output.chars,
-    exitCode: run.exitCode,
-    durationMs: run.durationMs,
-    stderrTail: run.stderrTail,
+    ...processFacts(run),
   };
   if (outcome.kind !== 'success') {
     result.reportedError = o.turnFailed !== undefined;
@@ -47,8 +45,6 @@ export function toCodexResult(run: CodexRun, facts: CodexCallFacts, nowMs: numbe
   }
   if (o.threadId !== undefined) result.sessionId = o.threadId;
   if (o.lastToolUse !== undefined) result.lastToolUse = o.lastToolUse;
-  if (run.signal !== undefined) result.signal = run.signal;
-  if (run.details !== undefined) result.details = run.details;
   return result;
 }
 

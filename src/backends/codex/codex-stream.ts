@@ -1,3 +1,4 @@
+import { forEachLinePiece } from '../../core/line-pieces.js';
 import { TextAccumulator, type TextDigest } from '../../core/text-digest.js';
 import { JsonStreamParser } from '../claude/json-stream.js';
 import { CodexOutputBuilder, type CodexOutput } from './codex-output.js';
@@ -26,22 +27,12 @@ export class CodexStreamReader {
   private skipping = false;
   private noiseLines = 0;
   private brokenLines = 0;
-  private chars = 0;
 
   constructor(private readonly onEvent?: (event: unknown) => void) {}
 
   write(chunk: string): void {
-    if (chunk.length === 0) return;
-    this.chars += chunk.length;
     this.raw.write(chunk);
-    let i = 0;
-    while (i < chunk.length) {
-      const newline = chunk.indexOf('\n', i);
-      const ended = newline !== -1;
-      const end = ended ? newline + 1 : chunk.length;
-      this.readPiece(chunk.slice(i, end), ended);
-      i = end;
-    }
+    forEachLinePiece(chunk, (piece, ended) => this.readPiece(piece, ended));
   }
 
   private readPiece(piece: string, ended: boolean): void {
@@ -93,7 +84,7 @@ export class CodexStreamReader {
     if (this.brokenLines > 0) warnings.push(`${this.brokenLines} line(s) of Codex output were not valid JSON events and were skipped`);
     const output = this.builder.finish(warnings);
     if (this.noiseLines > 0 && output.events > 0) output.warnings.push(`${this.noiseLines} line(s) of Codex output that are not JSON were skipped`);
-    return { output, raw: this.raw.digest(), chars: this.chars };
+    return { output, raw: this.raw.digest(), chars: this.raw.chars };
   }
 }
 

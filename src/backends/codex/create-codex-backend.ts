@@ -28,14 +28,10 @@ export function createCodexBackend(ctx: BackendContext): AgentBackend {
   const hiddenEnv = Object.keys(agentEnv.env).filter((name) => isOwnVariable(name, own) && isSecretName(name));
   const backend = codexBackend({
     ...processHost(ctx, agentEnv.env),
-    command: settings.command,
-    model: settings.model,
+    ...settings,
     pricedModel: pricedModel(settings.model, settings.extraArgs, configToml),
-    effort: settings.effort,
-    extraArgs: settings.extraArgs,
     hiddenEnv,
     threadUsage: threadUsageFile(ctx.paths.codexThreadUsage),
-    now: () => ctx.clock.now(),
   });
   return adviseOnWithheld(backend, agentEnv.withheld);
 }

@@ -40,11 +40,8 @@ export function createGeminiBackend(ctx: BackendContext): AgentBackend {
   if (redaction) logger.warn(redaction);
   const backend = geminiBackend({
     ...processHost(ctx, agentEnv.env),
-    command: settings.command,
-    model: settings.model,
-    extraArgs: settings.extraArgs,
+    ...settings,
     allowedTools: config.allowedTools,
-    now: () => ctx.clock.now(),
   });
   return adviseOnWithheld(backend, agentEnv.withheld);
 }

@@ -1,3 +1,4 @@
+import { startInvocation, showInvocation, type Invocation } from '../cli-agent/argv.js';
 /**
  * The Gemini CLI argv of one iteration:
  * `gemini [--model M] --output-format stream-json --skip-trust [--approval-mode default]
@@ -22,11 +23,6 @@ export interface GeminiArgsOptions {
   prompt: string;
 }
 
-export interface Invocation {
-  file: string;
-  args: string[];
-}
-
 /** Flags that choose Gemini's approval mode themselves: Ralph then leaves the mode alone. */
 const APPROVAL_FLAGS = /^(?:-y|--yolo|--approval-mode(?:=.*)?)$/;
 
@@ -37,9 +33,7 @@ export function composeGeminiPrompt(loopContext: string | undefined, prompt: str
 }
 
 export function buildGeminiArgs(options: GeminiArgsOptions): Invocation {
-  const [file, ...prefix] = options.command;
-  if (file === undefined) throw new Error('empty Gemini command');
-  const args = [...prefix];
+  const { file, args } = startInvocation(options.command, 'Gemini');
   if (options.model) args.push('--model', options.model);
   args.push('--output-format', 'stream-json', '--skip-trust');
   if (!options.extraArgs.some((arg) => APPROVAL_FLAGS.test(arg))) args.push('--approval-mode', 'default');
@@ -54,15 +48,5 @@ export function buildGeminiArgs(options: GeminiArgsOptions): Invocation {
 
 /** argv with the prompt replaced by its size, for logs. */
 export function redactGeminiArgs(invocation: Invocation): string {
-  const out: string[] = [invocation.file];
-  for (let i = 0; i < invocation.args.length; i += 1) {
-    const arg = invocation.args[i] as string;
-    if (arg === '-p' && i + 1 < invocation.args.length) {
-      out.push(arg, `<prompt:${(invocation.args[i + 1] as string).length} chars>`);
-      i += 1;
-    } else {
-      out.push(/[\s"'*()]/.test(arg) ? JSON.stringify(arg) : arg);
-    }
-  }
-  return out.join(' ');
+  return showInvocation(invocation, { '-p': 'prompt' });
 }

@@ -1,4 +1,5 @@
 import type { AgentCost, AgentResult } from '../../agent-result.js';
+import { processFacts } from '../cli-agent/cli-run.js';
 import { estimateCost } from '../price-table.js';
 import { classifyGeminiCall, geminiApiStatus, type GeminiRun } from './classify-gemini-call.js';
 import type { GeminiOutput } from './gemini-stream.js';
@@ -25,7 +26,6 @@ export function toGeminiResult(run: GeminiRun, nowMs: number): AgentResult {
   const o = run.output;
   const result: AgentResult = {
     outcome: classifyGeminiCall(run, nowMs),
-    end: run.end,
     text: o.text,
     structured: o.hasResult || o.sessionId !== undefined,
     complete: o.hasResult && o.resultStatus === 'success',
@@ -35,9 +35,7 @@ export function toGeminiResult(run: GeminiRun, nowMs: number): AgentResult {
     permissionDenials: o.permissionDenials,
     warnings: o.warnings,
     outputChars: o.chars,
-    exitCode: run.exitCode,
-    durationMs: run.durationMs,
-    stderrTail: run.stderrTail,
+    ...processFacts(run),
   };
   if (o.resultStatus !== undefined) {
     result.reportedError = o.resultStatus !== 'success';
@@ -50,7 +48,5 @@ export function toGeminiResult(run: GeminiRun, nowMs: number): AgentResult {
   if (cost !== undefined) result.cost = cost;
   if (o.sessionId !== undefined) result.sessionId = o.sessionId;
   if (o.lastToolUse !== undefined) result.lastToolUse = o.lastToolUse;
-  if (run.signal !== undefined) result.signal = run.signal;
-  if (run.details !== undefined) result.details = run.details;
   return result;
 }

@@ -22,11 +22,8 @@ export function createOpencodeBackend(ctx: BackendContext): AgentBackend {
   const agentEnv = agentEnvironment(ctx, opencodeOwn(ctx));
   const backend = opencodeBackend({
     ...processHost(ctx, agentEnv.env),
-    command: settings.command,
-    model: settings.model,
-    extraArgs: settings.extraArgs,
+    ...settings,
     allowedTools: ctx.config.allowedTools,
-    now: () => ctx.clock.now(),
   });
   return adviseOnWithheld(backend, agentEnv.withheld);
 }

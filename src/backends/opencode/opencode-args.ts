@@ -1,3 +1,4 @@
+import { showArg, startInvocation, type Invocation } from '../cli-agent/argv.js';
 /**
  * The OpenCode argv of one iteration:
  * `opencode run --format json [--model provider/model] [extra args] [--session <id>] --title <t>`,
@@ -18,17 +19,14 @@ export interface OpencodeArgsOptions {
   prompt: string;
 }
 
-export interface OpencodeInvocation {
-  file: string;
-  args: string[];
+export interface OpencodeInvocation extends Invocation {
   /** What the CLI reads as its message. */
   input: string;
 }
 
 export function buildOpencodeArgs(options: OpencodeArgsOptions): OpencodeInvocation {
-  const [file, ...prefix] = options.command;
-  if (file === undefined) throw new Error('empty OpenCode command');
-  const args = [...prefix, 'run', '--format', 'json'];
+  const { file, args } = startInvocation(options.command, 'OpenCode');
+  args.push('run', '--format', 'json');
   if (options.model) args.push('--model', options.model);
   if (options.extraArgs) args.push(...options.extraArgs);
   if (options.resumeSessionId) args.push('--session', options.resumeSessionId);
@@ -39,6 +37,6 @@ export function buildOpencodeArgs(options: OpencodeArgsOptions): OpencodeInvocat
 
 /** The argv for logs, with the message's size instead of its text. */
 export function describeOpencodeInvocation(invocation: OpencodeInvocation): string {
-  const words = [invocation.file, ...invocation.args].map((arg) => (/[\s"'*()]/.test(arg) ? JSON.stringify(arg) : arg));
+  const words = [invocation.file, ...invocation.args].map(showArg);
   return `${words.join(' ')} <message:${invocation.input.length} chars on stdin>`;
 }

@@ -1,7 +1,7 @@
-import type { AgentProgress, AgentResult } from '../../agent-result.js';
+import type { AgentResult } from '../../agent-result.js';
+import { processFacts } from '../cli-agent/cli-run.js';
 import { estimateCost } from '../price-table.js';
 import { classifyOpencodeCall, type OpencodeRun } from './classify-opencode-call.js';
-import { OpencodeEventReader } from './opencode-output.js';
 
 /**
  * The neutral result of one OpenCode run. OpenCode prices each model call from its model
@@ -12,7 +12,6 @@ export function toOpencodeResult(run: OpencodeRun, model: string, nowMs: number)
   const o = run.output;
   const result: AgentResult = {
     outcome: classifyOpencodeCall(run, nowMs),
-    end: run.end,
     text: o.text,
     structured: o.events > 0,
     complete: o.error === undefined && o.steps > 0 && o.finishReason !== 'tool-calls',
@@ -22,9 +21,7 @@ export function toOpencodeResult(run: OpencodeRun, model: string, nowMs: number)
     permissionDenials: o.permissionDenials,
     warnings: o.warnings,
     outputChars: o.chars,
-    exitCode: run.exitCode,
-    durationMs: run.durationMs,
-    stderrTail: run.stderrTail,
+    ...processFacts(run),
   };
   if (o.error) {
     result.reportedError = true;
@@ -41,20 +38,5 @@ export function toOpencodeResult(run: OpencodeRun, model: string, nowMs: number)
   if (o.steps > 0) result.turns = o.steps;
   if (o.sessionId !== undefined) result.sessionId = o.sessionId;
   if (o.lastToolUse !== undefined) result.lastToolUse = o.lastToolUse;
-  if (run.signal !== undefined) result.signal = run.signal;
-  if (run.details !== undefined) result.details = run.details;
   return result;
-}
-
-/** The result of a complete OpenCode stdout held in memory (recorded output, tests). */
-export function readOpencodeStdout(
-  stdout: string,
-  facts: Omit<OpencodeRun, 'output'>,
-  model: string,
-  nowMs: number,
-  onProgress?: (event: AgentProgress) => void,
-): AgentResult {
-  const reader = new OpencodeEventReader(onProgress);
-  reader.write(stdout);
-  return toOpencodeResult({ ...facts, output: reader.end() }, model, nowMs);
 }

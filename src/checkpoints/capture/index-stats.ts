@@ -78,6 +78,8 @@ export function readIndexStats(buf: Buffer | null, hashBytes = 20, ctimeBefore =
 }
 
 /** The last index read per path, with what it said; an index usually stays the same bytes between iterations. */
+// Cache: the stats of the last index read per index path; the same answer for any loop, as it is
+// compared byte for byte (and ctime) with the index read now; replaced at the next read that differs.
 const lastRead = new Map<string, { buf: Buffer; ctimeBefore: number; stats: ReadonlyMap<string, string> | null }>();
 
 /** readIndexStats of the index at `indexPath` (its bytes `buf`), kept while they and `ctimeBefore` stay the same. Never changed by its users. */

@@ -94,6 +94,8 @@ export async function readRefs(ctx: RepoContext, ralphRefs?: string[]): Promise<
 }
 
 /** The last listing per repository, with the fingerprint its ref files had just before. Never changed by its users. */
+// Cache: the last ref listing per repository; shared safely as it is used only while the ref files
+// fingerprint the same; dropped or replaced when they differ.
 const lastRefs = new Map<string, { fingerprint: string; refs: RefEntry[]; ralphRefs: readonly string[] }>();
 
 /**
@@ -188,6 +190,8 @@ function lstatBig(path: Buffer): BigIntStats | null {
 const SMALL_INDEX_BYTES = 32 * 1024;
 
 /** Projects whose last capture had untracked directories holding files. */
+// Cache: projects whose last capture listed untracked directories in full, only a hint to start that
+// listing early (a wrong hint costs one git call, never a wrong answer); dropped when a capture needs none.
 const expandedBefore = new Set<string>();
 
 function untrackedInFull(cwd: string): Promise<Buffer> {

@@ -36,6 +36,8 @@ interface Remembered {
 }
 
 /** The last cache read or written per file, kept as maps, so a long run neither parses nor rebuilds it each iteration. */
+// Cache: the stat cache file per path as last read or written; shared safely as it is used only while
+// the file keeps its mtime; replaced at each read or write.
 const memory = new Map<string, Remembered>();
 
 /** The objects a snapshot wrote for a files map: its tree and the blob listing the permission bits. */
@@ -57,6 +59,8 @@ interface LastWritten {
   /** Blob contents by their name in the data tree (the raw index is the large one). */
   blobs?: ReadonlyMap<string, { content: Buffer; oid: string }>;
 }
+// Cache: what the last snapshot wrote per stat cache file; reused only where the new maps equal the
+// old ones entry by entry, so any loop may share it; replaced by each snapshot.
 const lastWritten = new Map<string, LastWritten>();
 
 function sameFiles(a: ReadonlyMap<string, FileEntry>, b: ReadonlyMap<string, FileEntry>): boolean {

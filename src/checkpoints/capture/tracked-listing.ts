@@ -30,6 +30,8 @@ export interface TrackedListing {
  */
 const NUL = Buffer.alloc(1);
 
+// Cache: the last parsed listing per project; reused only for the same bytes and prefix, so any loop
+// may share it; replaced by the next listing that differs.
 const lastParsed = new Map<string, { prefix: string; listing: Buffer; parsed: TrackedListing }>();
 
 export function parseTrackedListing(project: string, prefix: string, listing: Buffer): TrackedListing {

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { basename, join } from 'node:path';
 import type { RepoContext } from '../../infra/git-repository.js';
 import { runGitBytes, type GitBytesCall } from '../../infra/git.js';
@@ -100,12 +101,9 @@ export function ralphGitDir(ctx: RepoContext): string {
   return join(ctx.gitDir, 'ralph');
 }
 
-let tmpCounter = 0;
-
 /** A name for a temporary file of this process inside Ralph's git-dir area (removed at the next start when a crash leaves it). */
 export function tempName(kind: string): string {
-  tmpCounter += 1;
-  return `tmp-${process.pid}-${Date.now().toString(36)}-${tmpCounter}-${kind}`;
+  return `tmp-${process.pid}-${randomBytes(6).toString('hex')}-${kind}`;
 }
 
 /** The process that made a file named by tempName (or kept a private index, as older versions did). */

@@ -132,6 +132,8 @@ export class GitObjectWriter {
 }
 
 /** The writer of each context a checkpoint or rollback works in (a copy of the repository's context, made by withObjectWriter). */
+// Cache: the writer of each context withObjectWriter made; each call makes a fresh copy of its
+// context, so no two calls or loops share an entry; an entry goes with its context (WeakMap).
 const writers = new WeakMap<RepoContext, GitObjectWriter>();
 
 /**

@@ -50,6 +50,8 @@ export const gitRefs: RalphRefWriter = {
 const GIT_ONLY_SETTING = /^(?:core\.sharedrepository|core\.fsync\w*|core\.logallrefupdates|extensions\.refstorage)$/;
 
 /** Whether Ralph may write the ref files of each repository, asked of git once per repository and process. */
+// Cache: per repository (common dir), whether its settings let Ralph write ref files; the same for
+// every loop in it; kept for the life of the process (settings such as core.fsync are not changed mid-run).
 const writable = new Map<string, Promise<boolean>>();
 
 async function refsAreFiles(ctx: RepoContext): Promise<boolean> {

@@ -12,6 +12,8 @@ import { TreeWriter } from './tree-writer.js';
  */
 
 /** The tree writer of each project this process snapshots, with the directories of its last tree. */
+// Cache: the directories of the last tree per repository and project prefix; a tree writer checks
+// them against the files it is given, so loops may share it; dropped on a failure or by forgetKeptTrees.
 const writers = new Map<string, TreeWriter>();
 
 export async function filesTree(ctx: RepoContext, files: ReadonlyMap<string, FileEntry>): Promise<string> {

@@ -143,6 +143,8 @@ function readTailText(path: string, maxBytes: number): string {
  * metrics.jsonl as last parsed, per file: the page asks every second, and a
  * long run's file only changes once per iteration.
  */
+// Cache: metrics.jsonl as last parsed, per path; used only while the file keeps its size and mtime,
+// so any reader may share it; replaced when either changes.
 const parsedMetrics = new Map<string, { size: number; mtimeMs: number; metrics: ParsedMetrics }>();
 
 function readMetrics(path: string): ParsedMetrics {

@@ -1,4 +1,4 @@
-import { readClaudeStdout } from '../../../src/backends/claude/claude-result.js';
+import { readClaudeStdout } from './read-stdout.js';
 import type { AgentResult } from '../../../src/agent-result.js';
 import { analyzeResponse, type Analysis, type AnalysisContext, type ProgressFacts } from '../../../src/core/response-analyzer.js';
 

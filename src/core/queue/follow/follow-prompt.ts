@@ -1,4 +1,4 @@
-import { fenceMarkers, fenceUntrusted, type DataKind } from '../../untrusted-text.js';
+import { fenceMarkers, taskWithData, type DataKind } from '../../untrusted-text.js';
 import { cleanTerminalText } from '../../verify-feedback.js';
 import type { CiCheck } from './ci-checks.js';
 import type { ReviewFeedback } from './review-feedback.js';
@@ -69,25 +69,24 @@ export function followUpTask(input: FollowPromptInput): string {
   const found: string[] = [];
   for (const check of input.failed) found.push(...checkSection(check), '');
   if (input.feedback.length > 0) found.push('### Review feedback', ...input.feedback.map(feedbackLine), '');
-  const { rule, block } = fenceUntrusted(found.join('\n').trim(), fenceMarkers('CI-FEEDBACK', input.nonce), FEEDBACK_DATA);
   const what = [
     input.failed.length > 0 ? `${input.failed.length} check${input.failed.length === 1 ? '' : 's'} failed` : undefined,
     input.feedback.length > 0 ? `reviewers left ${input.feedback.length} comment${input.feedback.length === 1 ? '' : 's'}` : undefined,
   ]
     .filter((part) => part !== undefined)
     .join(' and ');
-  return [
-    input.task.trim(),
-    '',
-    `## Follow-up round ${input.round} of ${input.maxRounds}: the pull request needs more work`,
-    '',
-    `Your work is in the pull request ${input.pullRequest}. On its commit ${input.commit.slice(0, 12)}, ${what}.`,
-    'Change the code so the checks pass and the feedback is addressed. Never delete, skip or weaken a test,',
-    'and never mark one as expected to fail, to make a check pass: fix the code the test checks instead.',
-    '',
-    ...rule,
-    '',
-    ...block,
-    '',
-  ].join('\n');
+  return taskWithData(
+    [
+      input.task.trim(),
+      '',
+      `## Follow-up round ${input.round} of ${input.maxRounds}: the pull request needs more work`,
+      '',
+      `Your work is in the pull request ${input.pullRequest}. On its commit ${input.commit.slice(0, 12)}, ${what}.`,
+      'Change the code so the checks pass and the feedback is addressed. Never delete, skip or weaken a test,',
+      'and never mark one as expected to fail, to make a check pass: fix the code the test checks instead.',
+    ],
+    found.join('\n').trim(),
+    fenceMarkers('CI-FEEDBACK', input.nonce),
+    FEEDBACK_DATA,
+  );
 }

@@ -3,7 +3,7 @@ import { githubItemId } from '../../../core/queue/queue-ids.js';
 import { DEFAULT_PRIORITY } from '../../../core/queue/queue-item.js';
 import type { QueueDraft } from '../../../core/queue/queue-ops.js';
 import { priorityFromLabels } from '../../../core/queue/queue-priority.js';
-import { fenceMarkers, fenceUntrusted, type DataKind } from '../../../core/untrusted-text.js';
+import { fenceMarkers, taskWithData, type DataKind } from '../../../core/untrusted-text.js';
 import type { GithubIssue } from './github-client.js';
 
 /**
@@ -26,16 +26,15 @@ export function displayTitle(title: string): string {
 }
 
 export function issueSpec(issue: GithubIssue, repo: string, nonce: string): string {
-  const { rule, block } = fenceUntrusted(`# ${issue.title}\n\n${issue.body}`, fenceMarkers('ISSUE', nonce), ISSUE_DATA);
-  return [
-    `Resolve GitHub issue #${issue.number} of ${repo} (${issue.url}). Its title and text follow.`,
-    'Do what the issue asks within this repository; when it is unclear, choose the simplest reasonable reading.',
-    '',
-    ...rule,
-    '',
-    ...block,
-    '',
-  ].join('\n');
+  return taskWithData(
+    [
+      `Resolve GitHub issue #${issue.number} of ${repo} (${issue.url}). Its title and text follow.`,
+      'Do what the issue asks within this repository; when it is unclear, choose the simplest reasonable reading.',
+    ],
+    `# ${issue.title}\n\n${issue.body}`,
+    fenceMarkers('ISSUE', nonce),
+    ISSUE_DATA,
+  );
 }
 
 export function issueDraft(issue: GithubIssue, repo: string, nonce: string, priority?: number): QueueDraft {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { AgentProgress } from '../../../../src/agent-result.js';
-import { readClaudeStdout } from '../../../../src/backends/claude/claude-result.js';
+import { readClaudeStdout } from '../../support/read-stdout.js';
 import { digestText } from '../../../../src/core/text-digest.js';
 import { expectedFromFile, fixture, loadFixtures } from './claude-fixtures.js';
 

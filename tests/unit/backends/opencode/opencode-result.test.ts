@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { AgentProgress } from '../../../../src/agent-result.js';
 import type { OpencodeRun } from '../../../../src/backends/opencode/classify-opencode-call.js';
 import { MAX_LINE_CHARS, OpencodeEventReader } from '../../../../src/backends/opencode/opencode-output.js';
-import { readOpencodeStdout } from '../../../../src/backends/opencode/opencode-result.js';
+import { readOpencodeStdout } from '../../support/read-stdout.js';
 import { digestText } from '../../../../src/core/text-digest.js';
 
 const FIXTURES = join(import.meta.dirname, '..', '..', '..', 'fixtures', 'opencode-cli');

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { AgentResult } from '../../../../../src/agent-result.js';
-import { readClaudeStdout } from '../../../../../src/backends/claude/claude-result.js';
+import { readClaudeStdout } from '../../../support/read-stdout.js';
 import type { ClaudeRun } from '../../../../../src/backends/claude/classify-claude-call.js';
 import { describeConversionFailure, describeDenials } from '../../../../../src/features/project/import/conversion-outcome.js';
 
