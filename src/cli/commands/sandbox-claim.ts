@@ -6,6 +6,7 @@ import { ExitCode, RalphError } from '../../errors.js';
  * One loop of a process may hold it at a time; a second sandboxed loop in the same process
  * (two runLoop calls of one program) is refused rather than left to take the first one's.
  */
+// Process-wide: whether a loop of this process holds the sandbox (see above).
 let held = false;
 
 /** Claims the process's sandbox for one loop; the returned function gives it back. */
