@@ -22,6 +22,9 @@ const SESSION_ID = /^[A-Za-z0-9_-]{1,128}$/;
  * iteration found it), picks the session to resume, runs the backend, and emits what the
  * agent does (its progress facts, unrendered) and a beat a second while it runs.
  */
+/** Why the heartbeat of a call stops. */
+const CALL_ENDED = 'the call ended';
+
 export async function callAgent(loopSession: LoopRun, outputLogPath: string, plan: FixPlanSummary | undefined): Promise<AgentCall> {
   const { deps, options, state: run } = loopSession;
   const { config } = options;
@@ -74,7 +77,8 @@ export async function callAgent(loopSession: LoopRun, outputLogPath: string, pla
     ended = agentRun;
     return { run: agentRun, outputLogPath, resumed: session !== undefined };
   } finally {
-    beating.abort();
+    // A reason of its own: abort() without one makes a DOMException, stack trace and all, every call.
+    beating.abort(CALL_ENDED);
     loopSession.emit({ type: 'call.end', iteration, ...(ended ? { run: ended } : {}) });
   }
 }

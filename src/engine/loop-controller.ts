@@ -3,7 +3,7 @@ import type { FixPlanSummary } from '../core/fix-plan.js';
 import { recordCallStart } from '../core/rate-limiter.js';
 import { callAgent } from './agent-call.js';
 import { announceTransition } from './circuit-step.js';
-import { assessWork, decideAfterWork, isUsableKind, settleCallWithoutWork, type CallMade } from './work-assessment.js';
+import { assessWork, decideAfterWork, isUsableKind, settleCallWithoutWork, startMeasuring, type CallMade } from './work-assessment.js';
 import { accountUsage } from './iteration-record.js';
 import { resumeSavedWait } from './limit-handlers.js';
 import type { LoopDeps, LoopOptions } from './loop-deps.js';
@@ -128,11 +128,13 @@ async function makeCall(s: LoopRun, { loop, started }: { loop: number; started: 
 
   const outputLogPath = store.newOutputLogPath(loop, s.now);
   const { run: agentRun } = await callAgent(s, outputLogPath, planBefore);
-  store.pruneOutputLogs();
   const outcome = agentRun.outcome;
+  // Only a call whose work assessWork looks at is measured (see iterate).
+  const measuring = !s.deps.interrupt.aborted && isUsableKind(outcome) ? startMeasuring(s) : undefined;
+  store.pruneOutputLogs();
   s.lastDenials = agentRun.permissionDenials;
   accountUsage(s, agentRun, outcome);
-  return { loop, started, agentRun, outcome, outputLogPath, planBefore };
+  return { loop, started, agentRun, outcome, outputLogPath, planBefore, ...(measuring ? { measuring } : {}) };
 }
 
 function dryRunIteration(s: LoopRun, loop: number, started: number): Promise<Step> {

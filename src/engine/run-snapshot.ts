@@ -38,11 +38,10 @@ function deepFreeze<T>(value: T): DeepReadonly<T> {
  * must not share the state: a copy, frozen so nobody changes it under the others.
  */
 export function snapshotRun(run: RunState): RunSnapshot {
-  const shown: Pick<RunState, Shown> = {
+  const shown: Omit<Pick<RunState, Shown>, 'rate'> = {
     loop: run.loop,
     startedAt: run.startedAt,
     circuit: run.circuit,
-    rate: run.rate,
     totals: run.totals,
     ...(run.lastIteration !== undefined ? { lastIteration: run.lastIteration } : {}),
     ...(run.sessionId !== undefined ? { sessionId: run.sessionId } : {}),
@@ -54,5 +53,24 @@ export function snapshotRun(run: RunState): RunSnapshot {
     waiting: run.waiting,
     verify: run.verify,
   };
-  return deepFreeze(structuredClone(shown));
+  return deepFreeze({ ...structuredClone(shown), rate: frozenRate(run.rate) });
+}
+
+/**
+ * The rate state holds every call of the last hour, and the loop publishes its state several
+ * times a call while the rate state changes at most twice: copying it each time made an
+ * iteration cost more the more calls the hour held (a 1,000-call bench run: 0.2 → 0.6 ms an
+ * iteration in snapshotRun from its start to its end). The loop replaces the rate state, never
+ * changes it in place (core/rate-limiter.ts returns new states), so one frozen copy serves every
+ * snapshot of the same state.
+ */
+const frozenRates = new WeakMap<RunState['rate'], RunSnapshot['rate']>();
+
+function frozenRate(rate: RunState['rate']): RunSnapshot['rate'] {
+  let frozen = frozenRates.get(rate);
+  if (frozen === undefined) {
+    frozen = deepFreeze(structuredClone(rate));
+    frozenRates.set(rate, frozen);
+  }
+  return frozen;
 }

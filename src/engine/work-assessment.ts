@@ -17,6 +17,23 @@ export interface CallMade {
   outcome: AgentOutcome;
   outputLogPath: string;
   planBefore: FixPlanSummary | undefined;
+  /** What the call changed, already being measured (started as soon as the call ended). */
+  measuring?: Promise<Measured>;
+}
+
+type Measured = Awaited<ReturnType<LoopRun['deps']['probe']['measure']>>;
+
+/**
+ * Starts measuring what a finished call changed. git status then runs while the loop does its
+ * own bookkeeping of the call (its output logs, its usage, the fix plan): that work no longer
+ * waits for git, nor git for it. Ralph's own files never count, so what that bookkeeping
+ * writes cannot change the measure. A failure still surfaces where the measure is awaited.
+ */
+export function startMeasuring(s: LoopRun): Promise<Measured> {
+  const measuring = s.deps.probe.measure();
+  // Handled where it is awaited (assessWork); this only keeps an early failure from being reported as unhandled.
+  measuring.catch(() => undefined);
+  return measuring;
 }
 
 type WorkKind = Extract<AgentOutcome['kind'], 'success' | 'timeout' | 'failed'>;
@@ -65,8 +82,9 @@ export async function assessWork(s: LoopRun, call: CallMade): Promise<Work> {
   const { store, probe, gate } = s.deps;
   const { outcome, loop } = call;
   if (outcome.kind === 'success') clearApiRetries(s);
-  const measured = await probe.measure();
+  const measuring = call.measuring ?? probe.measure();
   const planAfter = store.readFixPlan(config.optionalSections);
+  const measured = await measuring;
   const progress: ProgressFacts = { ...measured, tasksChecked: Math.max(0, (planAfter?.checked ?? 0) - (call.planBefore?.checked ?? 0)) };
   const productive = outcome.kind === 'timeout' && (progress.filesChanged > 0 || progress.tasksChecked > 0);
   if (outcome.kind === 'timeout') {

@@ -131,6 +131,22 @@ describe('runLoop: what a call amounts to', () => {
     expect(h.store.analysis).toBe(analysis?.analysis);
   });
 
+  it("measures what a call changed as soon as it ended: git works while the loop does the call's bookkeeping", async () => {
+    const h = loopHarness({ responses: [working(), working()], config: { maxLoops: 2 } });
+    const order: string[] = [];
+    const measure = h.probe.measure.bind(h.probe);
+    h.probe.measure = async () => {
+      order.push('measure started');
+      const facts = await measure();
+      order.push('measured');
+      return facts;
+    };
+    h.store.pruneOutputLogs = () => void order.push('logs pruned');
+    await h.run();
+    expect(order).toEqual([...['measure started', 'logs pruned', 'measured'], ...['measure started', 'logs pruned', 'measured']]);
+    expect(h.of('analysis').map((e) => e.progress.filesChanged)).toEqual([1, 1]);
+  });
+
   it('a crash leaves a truthful status and a loop.exit record, and rethrows', async () => {
     const h = loopHarness({ responses: [done()] });
     h.probe.measure = async () => {

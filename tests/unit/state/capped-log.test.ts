@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { NO_REDACTION, createRedactor } from '../../../src/core/secret-redactor.js';
@@ -120,5 +120,21 @@ describe('CappedLog', () => {
       log.write(Buffer.from('x'.repeat(100)));
       log.close();
     }).not.toThrow();
+  });
+
+  it('creates the file at the first output, not before: the agent is already working then', () => {
+    const log = logIn(tempDir(), 100, 20);
+    expect(existsSync(log.path)).toBe(false);
+    log.write(Buffer.from('first'));
+    expect(readFileSync(log.path, 'utf8')).toBe('first');
+    log.close();
+    expect(readFileSync(log.path, 'utf8')).toBe('first');
+  });
+
+  it('an agent that printed nothing still leaves its (empty) log at the close', () => {
+    const log = logIn(tempDir(), 100, 20);
+    log.close();
+    log.close();
+    expect(readFileSync(log.path, 'utf8')).toBe('');
   });
 });
