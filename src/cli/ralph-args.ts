@@ -48,6 +48,8 @@ export interface RalphArgs {
     beforeIteration?: number;
     payloadPattern?: string;
     limit: number;
+    /** `--receipt N|last`: show one iteration's receipt instead of the session recording. */
+    receipt?: number | 'last';
   };
   /** Set for `ralph run <task>`. */
   task?: string;
@@ -67,6 +69,8 @@ export interface RalphArgs {
   taskFile?: string;
   /** Set for `ralph dashboard`. */
   dashboard?: DashboardArgs;
+  /** --fresh: start a new run even when the last one crashed (no resume). */
+  fresh?: boolean;
 }
 
 export interface DashboardArgs {
@@ -101,6 +105,7 @@ const RALPH_EXAMPLES: readonly HelpRow[] = [
   ['ralph --live --max-loops 10', "stream the agent's output; stop after 10 iterations"],
   ['ralph --monitor', 'the loop, its output and a dashboard side by side in tmux'],
   ['ralph --status --json', 'the state of the loop, for scripts'],
+  ['ralph --inspect --receipt last', "the last iteration's receipt: tokens, cost, verify, what came next"],
 ];
 
 const RUN_EXAMPLES: readonly HelpRow[] = [
@@ -120,6 +125,12 @@ function integerFlag(name: string) {
     if (!/^\d+$/.test(value)) throw new UsageError(`invalid value for ${name}: "${value}"; expected a whole number`);
     return Number(value);
   };
+}
+
+function receiptFlag(value: string): number | 'last' {
+  if (value === 'last') return 'last';
+  if (!/^\d+$/.test(value) || Number(value) < 1) throw new UsageError(`invalid value for --receipt: "${value}"; expected a loop number (1, 2, …) or last`);
+  return Number(value);
 }
 
 /**
@@ -160,6 +171,8 @@ export function createRalphProgram(version: string, onParsed: (args: RalphArgs) 
     .option('--before-iteration <n>', 'with --inspect: events before iteration n', integerFlag('--before-iteration'))
     .option('--payload <regex>', 'with --inspect: events whose data matches the regex')
     .option('--limit <n>', 'with --inspect: at most n records (default 100)', integerFlag('--limit'))
+    .option('--receipt <loop>', "with --inspect: show loop <loop>'s receipt (.ralph/logs/receipts.jsonl), or 'last'", receiptFlag)
+    .option('--fresh', 'start a new run even when the last one crashed (default: resume it with its loop number, cost and tokens)')
     .option('--json', 'print one JSON document (read-only commands)')
     .option('--report <file>', 'when the loop ends, write a JSON report of the run to this file (exit reason and code, cost, iterations, branch)')
     .action(() => onParsed(toArgs(program, undefined)));
@@ -173,6 +186,7 @@ export function createRalphProgram(version: string, onParsed: (args: RalphArgs) 
     .argument('<task>', 'task specification')
     .option('--dry-run', 'show what would run without calling the agent')
     .option('--allow-no-git', 'run in a folder that is not a git repository (no checkpoints, no rollback)')
+    .option('--fresh', 'start a new run even when the last one crashed (default: resume it)')
     .option('--accept-config-change', 'run with a .ralphrc whose sandbox, verify, tool or command settings changed since the last run')
     .option('--report <file>', 'when the loop ends, write a JSON report of the run to this file')
     .option('--task-file <file>', "the task's text comes from this file; <task> still names it and its verify options");
@@ -188,6 +202,7 @@ export function createRalphProgram(version: string, onParsed: (args: RalphArgs) 
       dryRun: args.dryRun || program.opts()['dryRun'] === true,
       ...(args.acceptConfigChange || program.opts()['acceptConfigChange'] === true ? { acceptConfigChange: true } : {}),
       ...(allowNoGit ? { allowNoGit } : {}),
+      ...(args.fresh || program.opts()['fresh'] === true ? { fresh: true } : {}),
       ...(typeof taskFile === 'string' ? { taskFile } : {}),
       ...(report !== undefined ? { report } : {}),
     });
@@ -274,6 +289,11 @@ function toArgs(cmd: Command, task: string | undefined): RalphArgs {
   if (typeof o['rollback'] === 'string') args.rollbackTarget = o['rollback'];
   if (o['force'] === true) args.force = true;
   if (o['acceptConfigChange'] === true) args.acceptConfigChange = true;
+  if (o['fresh'] === true) args.fresh = true;
+  if (o['receipt'] !== undefined) {
+    if (args.action !== 'inspect') throw new UsageError('--receipt goes with --inspect (ralph --inspect --receipt 3).');
+    args.inspect.receipt = o['receipt'] as number | 'last';
+  }
   if (task !== undefined) args.task = task;
   if (typeof o['report'] === 'string') {
     if (o['report'].trim() === '') throw new UsageError('--report needs a file name, such as --report ralph-report.json.');

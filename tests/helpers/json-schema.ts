@@ -12,6 +12,7 @@ export interface JsonSchema {
   required?: string[];
   properties?: Record<string, JsonSchema>;
   minLength?: number;
+  items?: JsonSchema;
 }
 
 export function publishedSchema(name: string): JsonSchema {
@@ -24,15 +25,22 @@ function typeOf(value: unknown): string {
   return typeof value;
 }
 
+/** `integer` is a number too; a whole number fits both. */
+function fits(types: string[], value: unknown): boolean {
+  const type = typeOf(value);
+  return types.includes(type) || (type === 'number' && types.includes('integer') && Number.isInteger(value));
+}
+
 /** The places where `value` breaks `schema`, as "path: problem" lines (none when it fits). */
 export function schemaProblems(schema: JsonSchema, value: unknown, at = '$'): string[] {
   const problems: string[] = [];
   if (schema.type !== undefined) {
     const types = Array.isArray(schema.type) ? schema.type : [schema.type];
-    if (!types.includes(typeOf(value))) return [`${at}: ${typeOf(value)} is not ${types.join(' or ')}`];
+    if (!fits(types, value)) return [`${at}: ${typeOf(value)} is not ${types.join(' or ')}`];
   }
   if (schema.enum && !schema.enum.includes(value)) problems.push(`${at}: ${JSON.stringify(value)} is not one of ${JSON.stringify(schema.enum)}`);
   if (schema.minLength !== undefined && typeof value === 'string' && value.length < schema.minLength) problems.push(`${at}: shorter than ${schema.minLength}`);
+  if (schema.items && Array.isArray(value)) value.forEach((item, i) => problems.push(...schemaProblems(schema.items as JsonSchema, item, `${at}[${i}]`)));
   if (typeOf(value) === 'object') {
     const record = value as Record<string, unknown>;
     for (const key of schema.required ?? []) if (!(key in record)) problems.push(`${at}.${key}: missing`);

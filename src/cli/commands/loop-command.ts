@@ -34,6 +34,7 @@ import { createLoopSubscribers } from '../loop/loop-subscribers.js';
 import { prepareProjectRepository } from '../../checkpoints/index.js';
 import { verifyPlacementNotice, verifyRunsContained } from '../../config/verify-placement.js';
 import { checkRalphrcChange, reportRalphrcChangedDuringRun } from './ralphrc-check.js';
+import { startOrResumeRun } from './run-resume.js';
 import { startLoopSandbox, sweepSandboxLeftovers, type LoopSandbox } from './loop-sandbox.js';
 
 /** How long the question about a changed .ralphrc waits before it counts as a no. */
@@ -116,7 +117,9 @@ export async function runLoopCommand(input: LoopCommandInput): Promise<number> {
   let guard: RunGuard | undefined;
   let sandbox: LoopSandbox | undefined;
   try {
-    guard = await startRunGuard(paths.runFile, logger);
+    const fresh = args.fresh === true || env['RALPH_FRESH'] === '1';
+    const run = startOrResumeRun(store, { fresh, dryRun: args.dryRun, now: clock.now() }, logger);
+    guard = await startRunGuard(paths.runFile, logger, run.runId);
     await sweepSandboxLeftovers(paths.project, runner, logger);
     if (config.sandbox && !args.dryRun) sandbox = await startLoopSandbox(config, paths.project, env, runner, logger, abort.signal);
     const readPrompt = (): string => {
@@ -146,6 +149,7 @@ export async function runLoopCommand(input: LoopCommandInput): Promise<number> {
         ...(process.stderr.columns ? { columns: process.stderr.columns } : {}),
         // Advice to start again repeats this command line: `ralph run '<task>'` must not become the plan loop.
         restartCommand: shellCommand(['ralph', ...process.argv.slice(2)]),
+        receiptRun: { runId: run.runId, startLoop: run.startLoop },
       }),
       questions: {
         tty,
@@ -184,6 +188,7 @@ export async function runLoopCommand(input: LoopCommandInput): Promise<number> {
       dryRun: args.dryRun,
       pid: process.pid,
       ...(input.task ? { task: input.task } : {}),
+      ...(run.resume ? { resume: run.resume } : {}),
     });
     return result.exitCode;
   } finally {

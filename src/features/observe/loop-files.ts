@@ -10,6 +10,7 @@ import { STATUS } from '../../state/documents/status.js';
 import { VERIFY_GATE } from '../../state/documents/verify-gate.js';
 import { ralphPaths, type RalphPaths } from '../../state/paths.js';
 import { readPendingStop } from '../../state/stop-request.js';
+import { readReceipts, type ReceiptsRead } from '../../state/receipt-log.js';
 import { isFinished } from '../../ui/monitor-sections.js';
 import type { MonitorSnapshot, StatusRead } from '../../state/monitor-snapshot.js';
 import type { RunningLoopView } from '../../core/queue/running-loop-view.js';
@@ -126,6 +127,19 @@ export function readEventLog(path: string): EventLogRead {
     return { records: [], error: { line: 0, message } };
   }
   return parseEventRecords(text);
+}
+
+/**
+ * The receipts of a loop (.ralph/logs/receipts.jsonl) for --inspect, ralph-stats and the
+ * dashboard: a damaged line (a torn last one after a kill) is skipped with a note, a file that
+ * cannot be read is a note too; never throws.
+ */
+export function readReceiptLog(path: string): ReceiptsRead {
+  try {
+    return readReceipts(path);
+  } catch (error) {
+    return { receipts: [], notes: [`${path}: ${unreadableReason(error)}`] };
+  }
 }
 
 /** The end of a file (at most `maxBytes`), starting at a whole line; '' when it cannot be read or is not a regular file. */
