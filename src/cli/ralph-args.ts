@@ -105,7 +105,6 @@ const RALPH_EXAMPLES: readonly HelpRow[] = [
   ['ralph --live --max-loops 10', "stream the agent's output; stop after 10 iterations"],
   ['ralph --monitor', 'the loop, its output and a dashboard side by side in tmux'],
   ['ralph --status --json', 'the state of the loop, for scripts'],
-  ['ralph --inspect --receipt last', "the last iteration's receipt: tokens, cost, verify, what came next"],
 ];
 
 const RUN_EXAMPLES: readonly HelpRow[] = [
