@@ -115,6 +115,9 @@ function startIteration(s: LoopRun): { loop: number; started: number } {
   const started = s.now;
   s.deps.store.rotateLogs();
   s.deps.store.touchRalphSession(started);
+  // status.json has the new loop number before anything records it started: a crash from here on
+  // is resumed after this loop, never with its number again.
+  s.publish();
   s.emit({ type: 'iteration.start', iteration: loop });
   return { loop, started };
 }

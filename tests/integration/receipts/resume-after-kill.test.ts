@@ -108,9 +108,10 @@ describe('resume after kill -9', { timeout: 300_000 }, () => {
     const crashedAt = Number(status(dir)?.['loop_count']);
     const spent = totalsOf(before);
 
-    const r = await ralph(['--backend', 'mock', '--pause', '0', '--max-loops', String(LOOPS)], dir, cleanEnv());
+    const r = await ralph(['--backend', 'mock', '--pause', '0', '--max-loops', String(LOOPS), '--report', 'report.json'], dir, cleanEnv());
     expect(r.exitCode, `${JSON.stringify(points)}\n${r.stderr}`).toBe(7);
-    const runId = before[0]?.run_id ?? '';
+    // The run's id: in its receipts, or (killed twice before one was written) in what the resume says.
+    const runId = before[0]?.run_id ?? /Resuming run (\S+) after a crash/.exec(r.stderr)?.[1] ?? 'no id';
     const cost = spent.cost < 1 ? `$${spent.cost.toFixed(4)}` : `$${spent.cost.toFixed(2)}`;
     expect(r.stderr).toContain(
       `Resuming run ${runId} after a crash at loop ${crashedAt}: ${cost} spent, ${(spent.input + spent.output).toLocaleString('en-US')} tokens`,
@@ -120,9 +121,13 @@ describe('resume after kill -9', { timeout: 300_000 }, () => {
     const receipts = receiptsOf(dir);
     expect(new Set(receipts.map((x) => x.run_id))).toEqual(new Set([runId]));
     const loops = receipts.map((x) => x.loop);
-    expect([...loops].sort((a, b) => a - b)).toEqual(loops);
-    expect(new Set(loops).size).toBe(loops.length);
-    expect(Math.max(...loops)).toBe(LOOPS);
+    const trail = `${JSON.stringify(points)} loops ${loops.join(',')}`;
+    expect(
+      [...loops].sort((a, b) => a - b),
+      trail,
+    ).toEqual(loops);
+    expect(new Set(loops).size, trail).toBe(loops.length);
+    expect(Math.max(...loops), trail).toBe(LOOPS);
 
     const final = readJson<{ loop_count: number; totals: Record<string, number> }>(join(dir, '.ralph', 'status.json'));
     const sum = totalsOf(receipts);
@@ -131,6 +136,17 @@ describe('resume after kill -9', { timeout: 300_000 }, () => {
     expect(final.totals['input_tokens']).toBe(sum.input);
     expect(final.totals['output_tokens']).toBe(sum.output);
     expect(final.totals['calls']).toBe(receipts.length);
+    // The run report counts the whole run, its part before the crashes included.
+    const report = readJson<{ run_id: string; receipts: number; iterations: number; cost_usd: number; tokens: { input: number } }>(join(dir, 'report.json'));
+    expect(report).toMatchObject({ run_id: runId, receipts: receipts.length, iterations: LOOPS, tokens: { input: sum.input } });
+    expect(report.cost_usd).toBeCloseTo(sum.cost, 9);
+    // ralph-stats reads the same receipts: one run, resumed.
+    const stats = await runCli('ralph-stats', ['--json'], dir, cleanEnv());
+    const fromReceipts = (
+      JSON.parse(String(stats.stdout)) as { receipts: { receipts: number; runs: number; resumed_runs: number; cost_usd: { total: number } } }
+    ).receipts;
+    expect(fromReceipts).toMatchObject({ receipts: receipts.length, runs: 1, resumed_runs: 1 });
+    expect(fromReceipts.cost_usd.total).toBeCloseTo(sum.cost, 6);
 
     // No loop number was used twice: each started once in the recording, each output log its own.
     const starts = readJsonLines(join(dir, '.ralph', 'logs', 'session.jsonl'))
