@@ -1,5 +1,6 @@
 import { statSync } from 'node:fs';
 import { parseStoredAgentSession } from '../../core/agent-session-expiry.js';
+import type { Receipt } from '../../core/receipt.js';
 import type { StatusDocument } from '../../core/status-model.js';
 import { OddFileError, oddFileReason, readRegularFile, readRegularTail, unreadableReason } from '../../state/regular-file.js';
 import { readDocument, type DocumentSpec, type JsonRead } from '../../state/document-store.js';
@@ -10,7 +11,7 @@ import { STATUS } from '../../state/documents/status.js';
 import { VERIFY_GATE } from '../../state/documents/verify-gate.js';
 import { ralphPaths, type RalphPaths } from '../../state/paths.js';
 import { readPendingStop } from '../../state/stop-request.js';
-import { readReceipts, type ReceiptsRead } from '../../state/receipt-log.js';
+import { parseReceipts, readReceipts, type ReceiptsRead } from '../../state/receipt-log.js';
 import { isFinished } from '../../ui/monitor-sections.js';
 import type { MonitorSnapshot, StatusRead } from '../../state/monitor-snapshot.js';
 import type { RunningLoopView } from '../../core/queue/running-loop-view.js';
@@ -34,6 +35,8 @@ export const SNAPSHOT_LOG_LINES = 20;
 /** Session recording lines read from its end: the recent iterations are in there. */
 const EVENT_LINES = 400;
 const EVENT_BYTES = 256 * 1024;
+/** The end of receipts.jsonl the charts read (a few thousand receipts: more than the charts show). */
+const RECEIPT_BYTES = 2 * 1024 * 1024;
 /** metrics.jsonl is read whole up to this size (about 8,000 iterations), its end beyond. */
 const METRICS_BYTES = 4 * 1024 * 1024;
 
@@ -175,6 +178,25 @@ function readMetrics(path: string): ParsedMetrics {
   return metrics;
 }
 
+/** The receipts as last parsed, per file: like metrics.jsonl, they change once per iteration. */
+const parsedReceipts = new Map<string, { size: number; mtimeMs: number; receipts: Receipt[] }>();
+
+function readReceiptTail(path: string): Receipt[] {
+  let stamp: { size: number; mtimeMs: number };
+  try {
+    const stats = statSync(path);
+    stamp = { size: stats.size, mtimeMs: stats.mtimeMs };
+  } catch {
+    parsedReceipts.delete(path);
+    return [];
+  }
+  const cached = parsedReceipts.get(path);
+  if (cached !== undefined && cached.size === stamp.size && cached.mtimeMs === stamp.mtimeMs) return cached.receipts;
+  const receipts = parseReceipts(readTailText(path, RECEIPT_BYTES)).receipts;
+  parsedReceipts.set(path, { ...stamp, receipts });
+  return receipts;
+}
+
 export interface LoopLocation {
   id: string;
   title: string;
@@ -217,6 +239,7 @@ function oddLogs(paths: RalphPaths): string[] {
   const logs: Array<[string, string]> = [
     ['logs/metrics.jsonl', paths.metrics],
     ['logs/session.jsonl', paths.sessionRecording],
+    ['logs/receipts.jsonl', paths.receipts],
   ];
   return logs.flatMap(([name, path]) => {
     const reason = oddFileReason(path);
@@ -239,6 +262,7 @@ export function readLoopFiles(loop: LoopLocation): LoopFiles {
     circuitHistory: readForDisplay(paths, CIRCUIT_HISTORY),
     gate: readForDisplay(paths, VERIFY_GATE),
     metrics: readMetrics(paths.metrics),
+    receipts: readReceiptTail(paths.receipts),
     events: parseEventRecords(readLastLines(paths.sessionRecording, EVENT_LINES, EVENT_BYTES).join('\n')).records,
     sessionId: readSessionId(paths.claudeSession, statusRead),
     alive: doc === undefined ? null : isLoopAlive(doc),
