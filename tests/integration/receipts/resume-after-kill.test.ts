@@ -2,7 +2,7 @@
 // written), then `ralph` again: the run goes on under its id with its loop number, cost and token
 // totals restored, says so, never reuses a loop number, and ends with totals equal to the sum of
 // its receipts. `--max-cost` counts what was spent before the crash; `--fresh` starts anew.
-import { existsSync, readdirSync } from 'node:fs';
+import { appendFileSync, existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Receipt } from '../../../src/core/receipt.js';
@@ -165,8 +165,11 @@ describe('resume after kill -9', { timeout: 300_000 }, () => {
     const spent = totalsOf(receiptsOf(dir)).cost;
     expect(spent).toBeGreaterThan(0.5);
 
+    // A receipt the kill cut short is skipped with a note and counts for nothing.
+    appendFileSync(join(dir, '.ralph', 'logs', 'receipts.jsonl'), '{"version":1,"run_id":"cut-sho');
     const capped = await ralph(['--backend', 'mock', '--pause', '0', '--max-loops', String(LOOPS), '--max-cost', '0.5'], dir, cleanEnv());
-    expect(capped.stderr).toContain('Resuming run');
+    expect(capped.stderr).toContain('receipts.jsonl: line 3: cut short (the loop was stopped while writing it); skipped');
+    expect(capped.stderr).toContain(`spent, ${(2000 + 3 + 30).toLocaleString('en-US')} tokens over 2 receipts`);
     expect(capped.exitCode).toBe(7);
     expect(readJson(join(dir, '.ralph', 'status.json'))).toMatchObject({ exit_reason: 'max_cost' });
     expect(receiptsOf(dir)).toHaveLength(2);
