@@ -184,6 +184,12 @@ describe('resume after kill -9', { timeout: 300_000 }, () => {
     expect(receipts).toHaveLength(3);
     expect(receipts[2]?.loop).toBe(1);
     expect(receipts[2]?.run_id).not.toBe(receipts[0]?.run_id);
+    // RALPH_FRESH=1 says the same as --fresh.
+    await runAndKill(dir, { at: 'agent_running', loop: 1 });
+    const byEnv = await ralph(['--backend', 'mock', '--pause', '0', '--max-loops', '1'], dir, cleanEnv({ RALPH_FRESH: '1' }));
+    expect(byEnv.exitCode, byEnv.stderr).toBe(7);
+    expect(byEnv.stderr).toContain('Starting a new run (--fresh)');
+    expect(receiptsOf(dir).at(-1)?.loop).toBe(1);
     expect(existsSync(join(dir, '.ralph', 'logs', 'receipts.jsonl'))).toBe(true);
   });
 });
