@@ -118,7 +118,7 @@ export interface ReceiptFacts {
 /** Bounds: a receipt stays one short line whatever the agent did. */
 export const RECEIPT_LIMITS = { text: 500, files: 50, denials: 20, line: 16 * 1024 } as const;
 
-function clip(text: string, max: number = RECEIPT_LIMITS.text): string {
+function clipText(text: string, max: number): string {
   return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
 }
 
@@ -132,8 +132,13 @@ function costOf(f: ReceiptFacts): Receipt['cost'] {
   return { usd: null, source: tokens > 0 ? 'unknown' : 'none' };
 }
 
-/** The receipt of an iteration from its facts; every text clipped, every list bounded. */
-export function buildReceipt(f: ReceiptFacts): Receipt {
+/**
+ * The receipt of an iteration from its facts; every text clipped, every list bounded. `redact`
+ * hides the user's secrets in each text before it is clipped: a secret cut in half would no
+ * longer be recognised by the redaction of the whole line.
+ */
+export function buildReceipt(f: ReceiptFacts, redact: (text: string) => string = (text) => text): Receipt {
+  const clip = (text: string, max: number = RECEIPT_LIMITS.text): string => clipText(redact(text), max);
   const receipt: Receipt = {
     version: RECEIPT_VERSION,
     run_id: f.runId,

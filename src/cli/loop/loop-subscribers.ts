@@ -57,8 +57,10 @@ export function createLoopSubscribers(c: LoopSubscriberContext): Emit {
     createEventLogRecorder(createEventLog(c.store.paths.sessionRecording, () => c.clock.now())),
     ...(c.receiptRun
       ? [
-          createReceiptRecorder(c.receiptRun, { backend: c.backend, model: configuredModel(c.config), now: () => c.clock.now() }, (receipt) =>
-            appendReceipt(c.store.paths.receipts, receipt),
+          createReceiptRecorder(
+            c.receiptRun,
+            { backend: c.backend, model: configuredModel(c.config), now: () => c.clock.now(), redact: (text) => currentRedactors().text.redact(text) },
+            (receipt) => appendReceipt(c.store.paths.receipts, receipt),
           ),
         ]
       : []),

@@ -36,7 +36,7 @@ export function configuredModel(config: RalphConfig): string | null {
  */
 export function createReceiptRecorder(
   run: ReceiptRun,
-  context: { backend: string; model: string | null; now: () => number },
+  context: { backend: string; model: string | null; now: () => number; redact?: (text: string) => string },
   write: (receipt: Receipt) => void,
 ): (event: LoopEvent) => void {
   let draft: Draft | undefined;
@@ -59,21 +59,24 @@ export function createReceiptRecorder(
     }
     try {
       write(
-        buildReceipt({
-          runId: run.runId,
-          iteration: Math.max(1, d.loop - run.startLoop),
-          backend: context.backend,
-          model: context.model,
-          startedAt: d.startedAt ?? context.now(),
-          endedAt: d.endedAt ?? context.now(),
-          outcome: d.outcome ?? 'unknown',
-          result: d.result ?? '',
-          success: d.success ?? false,
-          ...d,
-          ...(callsThisHour !== undefined ? { callsThisHour } : {}),
-          ...(retry ? { retry } : {}),
-          exit,
-        }),
+        buildReceipt(
+          {
+            runId: run.runId,
+            iteration: Math.max(1, d.loop - run.startLoop),
+            backend: context.backend,
+            model: context.model,
+            startedAt: d.startedAt ?? context.now(),
+            endedAt: d.endedAt ?? context.now(),
+            outcome: d.outcome ?? 'unknown',
+            result: d.result ?? '',
+            success: d.success ?? false,
+            ...d,
+            ...(callsThisHour !== undefined ? { callsThisHour } : {}),
+            ...(retry ? { retry } : {}),
+            exit,
+          },
+          context.redact,
+        ),
       );
     } catch {
       // A receipt that cannot be written must not stop the loop (the event log and status still tell).

@@ -70,6 +70,23 @@ describe('buildReceipt', () => {
     expect(r.permission_denials.length).toBeLessThanOrEqual(RECEIPT_LIMITS.denials);
   });
 
+  it('hides a secret before clipping a text, so no half of it is left to escape the redaction', () => {
+    const secret = '/run/user/1000/gnupg/SECRET0014:0:1';
+    const command = `${'x'.repeat(480)} '${secret}' tail`;
+    const redact = (text: string): string => text.split(secret).join('[REDACTED]');
+    const r = buildReceipt(
+      facts({ verify: { command, passed: false, exit_code: 1, timed_out: false, duration_ms: 1, attempt: 1, max_attempts: 1, decision: 'escalate' } }),
+      redact,
+    );
+    expect(r.verify?.command).toContain('[REDACTED]');
+    expect(r.verify?.command).not.toContain('/run/user/1000');
+    expect(
+      buildReceipt(
+        facts({ verify: { command, passed: false, exit_code: 1, timed_out: false, duration_ms: 1, attempt: 1, max_attempts: 1, decision: 'escalate' } }),
+      ).verify?.command,
+    ).toContain('/run/user/1000');
+  });
+
   it('never writes a negative or fractional count', () => {
     const r = buildReceipt(
       facts({ toolUses: -3, turns: 2.6, usage: { inputTokens: Number.NaN, outputTokens: 4, cacheReadInputTokens: -1, cacheCreationInputTokens: 0 } }),
