@@ -48,6 +48,8 @@ export interface RalphArgs {
     beforeIteration?: number;
     payloadPattern?: string;
     limit: number;
+    /** `--receipt N|last`: show one iteration's receipt instead of the session recording. */
+    receipt?: number | 'last';
   };
   /** Set for `ralph run <task>`. */
   task?: string;
@@ -69,6 +71,8 @@ export interface RalphArgs {
   taskFile?: string;
   /** Set for `ralph dashboard`. */
   dashboard?: DashboardArgs;
+  /** --fresh: start a new run even when the last one crashed (no resume). */
+  fresh?: boolean;
 }
 
 export interface DashboardArgs {
@@ -124,6 +128,12 @@ function integerFlag(name: string) {
   };
 }
 
+function receiptFlag(value: string): number | 'last' {
+  if (value === 'last') return 'last';
+  if (!/^\d+$/.test(value) || Number(value) < 1) throw new UsageError(`invalid value for --receipt: "${value}"; expected a loop number (1, 2, …) or last`);
+  return Number(value);
+}
+
 /**
  * Builds the commander program for `ralph`; `parseRalphArgs` is what the
  * entry point and the tests call.
@@ -162,6 +172,8 @@ export function createRalphProgram(version: string, onParsed: (args: RalphArgs) 
     .option('--before-iteration <n>', 'with --inspect: events before iteration n', integerFlag('--before-iteration'))
     .option('--payload <regex>', 'with --inspect: events whose data matches the regex')
     .option('--limit <n>', 'with --inspect: at most n records (default 100)', integerFlag('--limit'))
+    .option('--receipt <loop>', "with --inspect: show loop <loop>'s receipt (.ralph/logs/receipts.jsonl), or 'last'", receiptFlag)
+    .option('--fresh', 'start a new run even when the last one crashed (default: resume it with its loop number, cost and tokens)')
     .option('--json', 'print one JSON document (read-only commands)')
     .option('--report <file>', 'when the loop ends, write a JSON report of the run to this file (exit reason and code, cost, iterations, branch)')
     .option('--events [file]', 'write every loop event as one JSON line, as it happens, to stdout (the terminal lines stay on stderr) or to a new FILE')
@@ -176,6 +188,7 @@ export function createRalphProgram(version: string, onParsed: (args: RalphArgs) 
     .argument('<task>', 'task specification')
     .option('--dry-run', 'show what would run without calling the agent')
     .option('--allow-no-git', 'run in a folder that is not a git repository (no checkpoints, no rollback)')
+    .option('--fresh', 'start a new run even when the last one crashed (default: resume it)')
     .option('--accept-config-change', 'run with a .ralphrc whose sandbox, verify, tool or command settings changed since the last run')
     .option('--report <file>', 'when the loop ends, write a JSON report of the run to this file')
     .option('--events [file]', 'write every loop event as one JSON line to stdout, or to a new FILE (put it after the task)')
@@ -193,6 +206,7 @@ export function createRalphProgram(version: string, onParsed: (args: RalphArgs) 
       dryRun: args.dryRun || program.opts()['dryRun'] === true,
       ...(args.acceptConfigChange || program.opts()['acceptConfigChange'] === true ? { acceptConfigChange: true } : {}),
       ...(allowNoGit ? { allowNoGit } : {}),
+      ...(args.fresh || program.opts()['fresh'] === true ? { fresh: true } : {}),
       ...(typeof taskFile === 'string' ? { taskFile } : {}),
       ...(report !== undefined ? { report } : {}),
       ...(events !== undefined ? { events } : {}),
@@ -280,6 +294,11 @@ function toArgs(cmd: Command, task: string | undefined): RalphArgs {
   if (typeof o['rollback'] === 'string') args.rollbackTarget = o['rollback'];
   if (o['force'] === true) args.force = true;
   if (o['acceptConfigChange'] === true) args.acceptConfigChange = true;
+  if (o['fresh'] === true) args.fresh = true;
+  if (o['receipt'] !== undefined) {
+    if (args.action !== 'inspect') throw new UsageError('--receipt goes with --inspect (ralph --inspect --receipt 3).');
+    args.inspect.receipt = o['receipt'] as number | 'last';
+  }
   if (task !== undefined) args.task = task;
   const events = eventsTarget(o['events']);
   if (events !== undefined) args.events = events;

@@ -4,6 +4,9 @@
  * run` read instead of scraping the terminal. Built from the loop's exit code
  * and the last status.json; pure, so the shape is tested without a loop.
  */
+import type { Receipt, ReceiptTotals } from './receipt.js';
+import { sumReceipts } from './receipt.js';
+
 export const RUN_REPORT_VERSION = 1;
 
 export interface RunReport {
@@ -22,6 +25,11 @@ export interface RunReport {
   /** ISO 8601. */
   started_at: string;
   ended_at: string;
+  /** The run the receipts name (.ralph/logs/receipts.jsonl); null when it wrote none. A run resumed after a crash keeps its id. */
+  run_id: string | null;
+  /** Receipts of the run (its iterations that ended), and the tokens they add up to, resumed parts included. */
+  receipts: number;
+  tokens: { input: number; output: number; cache_read: number; cache_write: number };
 }
 
 export interface RunFacts {
@@ -34,6 +42,8 @@ export interface RunFacts {
   prUrl?: string;
   startedIso: string;
   endedIso: string;
+  /** The receipts of the run, when it wrote any. */
+  receipts?: { runId: string; count: number; totals: ReceiptTotals };
 }
 
 export function buildRunReport(facts: RunFacts): RunReport {
@@ -50,5 +60,24 @@ export function buildRunReport(facts: RunFacts): RunReport {
     pr_url: facts.prUrl ?? null,
     started_at: facts.startedIso,
     ended_at: facts.endedIso,
+    run_id: facts.receipts?.runId ?? null,
+    receipts: facts.receipts?.count ?? 0,
+    tokens: {
+      input: facts.receipts?.totals.input_tokens ?? 0,
+      output: facts.receipts?.totals.output_tokens ?? 0,
+      cache_read: facts.receipts?.totals.cache_read_input_tokens ?? 0,
+      cache_write: facts.receipts?.totals.cache_creation_input_tokens ?? 0,
+    },
   };
+}
+
+/**
+ * The receipts of the run that ended: the run of the last receipt written since it started (a
+ * resumed run's earlier receipts, written before, share its id); none when it wrote none.
+ */
+export function receiptsOfRun(receipts: readonly Receipt[], startedMs: number): RunFacts['receipts'] {
+  const last = receipts[receipts.length - 1];
+  if (!last || Date.parse(last.ended_at) < startedMs - 1000) return undefined;
+  const mine = receipts.filter((r) => r.run_id === last.run_id);
+  return { runId: last.run_id, count: mine.length, totals: sumReceipts(mine) };
 }

@@ -98,9 +98,15 @@ async function iterate(s: LoopRun): Promise<Step> {
   const iteration = startIteration(s);
   if (s.options.dryRun) return dryRunIteration(s, iteration.loop, iteration.started);
   const call = await makeCall(s, iteration, before.planBefore);
-  if (s.deps.interrupt.aborted || !isUsableKind(call.outcome)) return settleCallWithoutWork(s, call);
+  if (s.deps.interrupt.aborted || !isUsableKind(call.outcome)) return decided(s, call.loop, await settleCallWithoutWork(s, call));
   const work = await assessWork(s, call);
-  return decideAfterWork(s, call, work) ?? pause(s);
+  return decided(s, call.loop, decideAfterWork(s, call, work)) ?? pause(s);
+}
+
+/** Says what the loop decided after an iteration (its receipt is written then), and passes the decision on. */
+function decided(s: LoopRun, loop: number, step: Step): Step {
+  s.emit({ type: 'iteration.decided', iteration: loop, stop: step?.stop ?? null, detail: step?.message ?? null });
+  return step;
 }
 
 function startIteration(s: LoopRun): { loop: number; started: number } {
@@ -109,6 +115,9 @@ function startIteration(s: LoopRun): { loop: number; started: number } {
   const started = s.now;
   s.deps.store.rotateLogs();
   s.deps.store.touchRalphSession(started);
+  // status.json has the new loop number before anything records it started: a crash from here on
+  // is resumed after this loop, never with its number again.
+  s.publish();
   s.emit({ type: 'iteration.start', iteration: loop });
   return { loop, started };
 }

@@ -1,4 +1,5 @@
 import type { RalphConfig } from '../config/keys.js';
+import type { StatusTotals } from '../core/status-model.js';
 import type { AgentBackend } from '../ports.js';
 import type { EngineIo, LoopStorePort, ProgressProbe, Randomness } from './ports.js';
 import type { VerifyGate } from './verify-gate.js';
@@ -30,4 +31,6 @@ export interface LoopOptions {
   task?: TaskMode;
   dryRun: boolean;
   pid: number;
+  /** A run a crash cut short, continued: its loop number and what it had spent (from its receipts). */
+  resume?: { loop: number; totals: Readonly<StatusTotals> };
 }

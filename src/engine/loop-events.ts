@@ -44,6 +44,8 @@ export type LoopEvent =
   /** The sandbox (--sandbox) refused the agent something during the iteration's call. */
   | { type: 'sandbox.refused'; iteration: number; refusal: Refusal }
   | IterationEnd
+  /** What the loop makes of the iteration just ended: go on (stop null) or stop, and why. Right after its verdict, with no wait between. */
+  | { type: 'iteration.decided'; iteration: number; stop: ExitReason | null; detail: string | null }
   /** The run state changed (status.json). `run` is a frozen copy: it stays as it was, however late it is read. */
   | { type: 'status'; run: RunSnapshot }
   | Notice

@@ -37,6 +37,11 @@ export class LoopRun {
     this.limits = circuitLimits(options.config);
     const now = deps.clock.now();
     this.state = newRunState(now, deps.store.loadCircuit(now), emptyExitSignals(), deps.store.loadRate());
+    // A resumed run counts on from where the crash left it: --max-loops and --max-cost see what was spent.
+    if (options.resume) {
+      this.state.loop = options.resume.loop;
+      this.state.totals = { ...options.resume.totals };
+    }
   }
 
   get now(): number {

@@ -64,6 +64,7 @@ export function snapshotRun(run: RunState): RunSnapshot {
  * changes it in place (core/rate-limiter.ts returns new states), so one frozen copy serves every
  * snapshot of the same state.
  */
+// Cache: a frozen copy per rate state object (weakly held), shared safely because rate states are never changed in place.
 const frozenRates = new WeakMap<RunState['rate'], RunSnapshot['rate']>();
 
 function frozenRate(rate: RunState['rate']): RunSnapshot['rate'] {

@@ -23,7 +23,8 @@ const LEFTOVER_GRACE_MS = 2000;
 /** Grace the watchdog gives the agent and verify command after Ralph died. */
 const WATCHDOG_GRACE_MS = 1000;
 
-function stillRuns(pid: number, startTime: string): boolean {
+/** Whether the process still runs: by PID and start time, so a recycled PID is not taken for it. */
+export function stillRuns(pid: number, startTime: string): boolean {
   if (startTime === '') return isProcessAlive(pid);
   return processStartTime(pid) === startTime;
 }
@@ -44,10 +45,17 @@ export async function endLeftovers(runFile: string, logger: Pick<Logger, 'warn'>
   return stopped.length;
 }
 
-export async function startRunGuard(runFile: string, logger: Pick<Logger, 'warn'>): Promise<RunGuard> {
+export async function startRunGuard(runFile: string, logger: Pick<Logger, 'warn'>, runId?: string): Promise<RunGuard> {
   await endLeftovers(runFile, logger);
   const token = runToken();
-  const record: RunRecord = { pid: process.pid, startTime: processStartTime(process.pid) ?? '', host: hostname(), token, processes: [] };
+  const record: RunRecord = {
+    pid: process.pid,
+    startTime: processStartTime(process.pid) ?? '',
+    host: hostname(),
+    token,
+    processes: [],
+    ...(runId !== undefined ? { runId } : {}),
+  };
   const watchdog = startWatchdog(token, WATCHDOG_GRACE_MS);
   if (watchdog.pid !== undefined) record.watchdogPid = watchdog.pid;
   const save = (): void => {

@@ -41,6 +41,8 @@ export interface RunLoopOptions {
   env?: Readonly<Record<string, string | undefined>>;
   /** Show what each iteration would run, without running the agent (`--dry-run`). */
   dryRun?: boolean;
+  /** Start a new run although the last one in this folder crashed (`--fresh`); by default it is resumed with its counters. */
+  fresh?: boolean;
   /** Task mode in a folder that is not a git repository (`--allow-no-git`). */
   allowNoGit?: boolean;
   /** Run although guarded settings of .ralphrc changed since the last run (`--accept-config-change`). */

@@ -50,6 +50,7 @@ export async function runLoop(options: RunLoopOptions): Promise<RunLoopResult> {
     env: { ...env },
     flags,
     dryRun: options.dryRun === true,
+    fresh: options.fresh === true,
     ...(task ? { task } : {}),
     allowNoGit: options.allowNoGit === true,
     acceptConfigChange: options.acceptConfigChange === true,

@@ -48,6 +48,8 @@ export interface RalphPaths {
   monitorExit: string;
   /** The task queue of `ralph queue` (items, their state and results). */
   queue: string;
+  /** One receipt per iteration (docs/receipts-and-resume.md). */
+  receipts: string;
 }
 
 /** The paths under the run-time directory, by their name in RalphPaths: the directory itself, or a file in it. */
@@ -98,6 +100,7 @@ export function ralphPaths(projectDir: string): RalphPaths {
     sessionRecording: join(logsDir, 'session.jsonl'),
     monitorExit: join(dir, '.monitor_exit_code'),
     queue: join(dir, 'queue.json'),
+    receipts: join(logsDir, 'receipts.jsonl'),
   };
   // Finding the run-time directory walks up to the repository, resolves real paths and may
   // create the directory: only what reaches the lock pays for it (the monitor never does).

@@ -26,6 +26,8 @@ export interface RunRecord {
   token: string;
   watchdogPid?: number;
   processes: RunProcess[];
+  /** The run this loop belongs to (its receipts' run_id): a crashed run is resumed by it. */
+  runId?: string;
 }
 
 /** The last commands kept: older ones were ended by the loop itself when their call finished. */
@@ -50,6 +52,7 @@ const runFileSchema = v.pipe(
       token: v.pipe(v.string('is missing'), v.regex(/^[\w.-]{8,80}$/, 'is not a run token')),
       watchdog_pid: v.fallback(v.optional(v.number()), undefined),
       processes: v.fallback(listOf(startedProcess, 'is not a list'), () => []),
+      run_id: v.fallback(v.optional(v.pipe(v.string(), v.regex(/^[\w.-]{1,80}$/))), undefined),
     },
     'not an object',
   ),
@@ -60,6 +63,7 @@ const runFileSchema = v.pipe(
     token: r.token,
     ...(r.watchdog_pid !== undefined ? { watchdogPid: r.watchdog_pid } : {}),
     processes: r.processes.map((p) => ({ pid: p.pid, startTime: p.start_time, role: p.role })),
+    ...(r.run_id !== undefined ? { runId: r.run_id } : {}),
   })),
 );
 
@@ -80,6 +84,7 @@ export function writeRunFile(path: string, record: RunRecord): void {
     token: record.token,
     ...(record.watchdogPid !== undefined ? { watchdog_pid: record.watchdogPid } : {}),
     processes: record.processes.slice(-KEPT_PROCESSES).map((p) => ({ pid: p.pid, start_time: p.startTime, role: p.role })),
+    ...(record.runId !== undefined ? { run_id: record.runId } : {}),
   });
 }
 

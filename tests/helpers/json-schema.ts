@@ -29,12 +29,18 @@ function typeOf(value: unknown): string {
   return typeof value;
 }
 
+/** `integer` is a number too; a whole number fits both. */
+function fits(types: string[], value: unknown): boolean {
+  const type = typeOf(value);
+  return types.includes(type) || (type === 'number' && types.includes('integer') && Number.isInteger(value));
+}
+
 /** The places where `value` breaks `schema`, as "path: problem" lines (none when it fits). */
 export function schemaProblems(schema: JsonSchema, value: unknown, at = '$'): string[] {
   const problems: string[] = [];
   if (schema.type !== undefined) {
     const types = Array.isArray(schema.type) ? schema.type : [schema.type];
-    if (!types.includes(typeOf(value))) return [`${at}: ${typeOf(value)} is not ${types.join(' or ')}`];
+    if (!fits(types, value)) return [`${at}: ${typeOf(value)} is not ${types.join(' or ')}`];
   }
   if (schema.enum && !schema.enum.includes(value)) problems.push(`${at}: ${JSON.stringify(value)} is not one of ${JSON.stringify(schema.enum)}`);
   if ('const' in schema && value !== schema.const) problems.push(`${at}: ${JSON.stringify(value)} is not ${JSON.stringify(schema.const)}`);

@@ -33,6 +33,7 @@ const EVENT_TYPES: Record<LoopEvent['type'], true> = {
   'api_retry.gave_up': true,
   'sandbox.refused': true,
   'iteration.end': true,
+  'iteration.decided': true,
   status: true,
   notice: true,
   'loop.stop': true,

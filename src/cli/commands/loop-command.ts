@@ -45,6 +45,7 @@ async function runLoop(input: LoopCommandInput, events: EventSink | undefined): 
     env: input.env,
     flags: args.flags,
     dryRun: args.dryRun,
+    fresh: args.fresh === true,
     ...(input.task ? { task: input.task } : {}),
     allowNoGit: args.allowNoGit === true,
     acceptConfigChange: args.acceptConfigChange === true,

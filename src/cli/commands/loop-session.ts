@@ -32,6 +32,7 @@ import { createLoopSubscribers } from '../loop/loop-subscribers.js';
 import { prepareProjectRepository } from '../../checkpoints/index.js';
 import { verifyPlacementNotice, verifyRunsContained } from '../../config/verify-placement.js';
 import { checkRalphrcChange, reportRalphrcChangedDuringRun } from './ralphrc-check.js';
+import { startOrResumeRun } from './run-resume.js';
 import { startLoopSandbox, sweepSandboxLeftovers, type LoopSandbox } from './loop-sandbox.js';
 import { claimProcessSandbox } from './sandbox-claim.js';
 
@@ -67,6 +68,8 @@ export interface LoopSessionInput {
   env: NodeJS.ProcessEnv;
   flags: FlagValues;
   dryRun: boolean;
+  /** Start a new run even when the last one crashed (otherwise it is resumed with its counters). */
+  fresh?: boolean;
   /** Task mode (`ralph run`); its verify options are already in `flags`. */
   task?: TaskMode;
   allowNoGit?: boolean;
@@ -142,7 +145,9 @@ export async function startLoopSession(input: LoopSessionInput): Promise<LoopRes
   let sandbox: LoopSandbox | undefined;
   let releaseSandbox: (() => void) | undefined;
   try {
-    guard = await startRunGuard(paths.runFile, logger);
+    const fresh = input.fresh === true || env['RALPH_FRESH'] === '1';
+    const run = startOrResumeRun(store, { fresh, dryRun: input.dryRun, now: clock.now() }, logger);
+    guard = await startRunGuard(paths.runFile, logger, run.runId);
     await sweepSandboxLeftovers(paths.project, runner, logger);
     if (config.sandbox && !input.dryRun) {
       releaseSandbox = claimProcessSandbox(paths.project);
@@ -172,6 +177,7 @@ export async function startLoopSession(input: LoopSessionInput): Promise<LoopRes
       write: frontEnd.write,
       ...(frontEnd.columns ? { columns: frontEnd.columns } : {}),
       restartCommand: frontEnd.restartCommand,
+      receiptRun: { runId: run.runId, startLoop: run.startLoop },
     });
     const listener = frontEnd.onEvent;
     // A listener that throws stops the run as an interruption would, its state saved; the run then fails with that error.
@@ -227,6 +233,7 @@ export async function startLoopSession(input: LoopSessionInput): Promise<LoopRes
       dryRun: input.dryRun,
       pid: process.pid,
       ...(input.task ? { task: input.task } : {}),
+      ...(run.resume ? { resume: run.resume } : {}),
     });
     if (listenerFailure) throw listenerFailure.error;
     return result;

@@ -1,7 +1,8 @@
 import { join, resolve } from 'node:path';
 import { ExitCode, RalphError, UsageError } from '../../errors.js';
 import { inspectEventLog, type InspectJson, type InspectSummary, type InspectTimeline } from '../../features/observe/event-log-inspect.js';
-import { readEventLog } from '../../features/observe/loop-files.js';
+import { readEventLog, readReceiptLog } from '../../features/observe/loop-files.js';
+import { pickReceipt, renderReceipt } from '../../features/observe/receipt-view.js';
 import { launchTmuxMonitor } from '../../features/observe/tmux-monitor.js';
 import { packageRoot } from '../../infra/package-info.js';
 import { ralphPaths } from '../../state/paths.js';
@@ -18,6 +19,7 @@ import type { RalphArgs } from '../ralph-args.js';
  */
 export function inspectCommand(args: RalphArgs, cwd: string): number {
   const paths = ralphPaths(cwd);
+  if (args.inspect.receipt !== undefined) return inspectReceipt(paths.receipts, args.inspect.receipt, args.json);
   const read = readEventLog(paths.sessionRecording);
   if (read.error?.line === 0) throw new RalphError(read.error.message, ExitCode.RuntimeError, 'Run ralph in this project first; it records every run there.');
   const skipped = read.badLines ?? 0;
@@ -41,6 +43,24 @@ export function inspectCommand(args: RalphArgs, cwd: string): number {
   });
   if (!result.ok) throw new UsageError(result.error);
   process.stdout.write(`${JSON.stringify({ ...forPeople(result.value), skipped_lines: skipped }, null, 2)}\n`);
+  return ExitCode.Completed;
+}
+
+/** `ralph --inspect --receipt N|last`: one iteration's receipt, readable (or as JSON with --json). */
+function inspectReceipt(path: string, which: number | 'last', json: boolean): number {
+  const read = readReceiptLog(path);
+  for (const note of read.notes) process.stderr.write(`ralph: warning: ${path}: ${note}\n`);
+  const receipt = pickReceipt(read.receipts, which);
+  if (!receipt) {
+    const loops = read.receipts.map((r) => r.loop);
+    const known = loops.length > 0 ? `it holds loops ${Math.min(...loops)}–${Math.max(...loops)}` : 'it holds none yet';
+    throw new RalphError(
+      `No receipt for ${which === 'last' ? 'any loop' : `loop ${which}`} in ${path} (${known}).`,
+      ExitCode.RuntimeError,
+      'Each iteration of ralph writes one when it ends; name a loop it holds, or last.',
+    );
+  }
+  process.stdout.write(json ? `${JSON.stringify(receipt, null, 2)}\n` : renderReceipt(receipt));
   return ExitCode.Completed;
 }
 

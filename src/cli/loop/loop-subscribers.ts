@@ -8,6 +8,8 @@ import type { LoopStore } from '../../state/loop-store.js';
 import { currentRedactors } from '../../state/redaction.js';
 import { createCallProgress } from '../../ui/call-progress.js';
 import { createEventLogRecorder } from './event-log-recorder.js';
+import { appendReceipt } from '../../state/receipt-log.js';
+import { configuredModel, createReceiptRecorder, type ReceiptRun } from './receipt-recorder.js';
 import { createLiveView, type ShownEvent } from './live-view.js';
 import { createNotifierPolicy } from './notifier-policy.js';
 import { createRunFilesProjector } from './run-files-projector.js';
@@ -26,6 +28,8 @@ export interface LoopSubscriberContext {
   columns?: number;
   /** The command line that started this loop, for advice to run it again. */
   restartCommand?: string;
+  /** The run the receipts belong to (.ralph/logs/receipts.jsonl); none are written without it. */
+  receiptRun?: ReceiptRun;
 }
 
 /**
@@ -51,6 +55,15 @@ export function createLoopSubscribers(c: LoopSubscriberContext): Emit {
   ];
   const subscribers: Array<(event: LoopEvent) => void> = [
     createEventLogRecorder(createEventLog(c.store.paths.sessionRecording, () => c.clock.now())),
+    ...(c.receiptRun
+      ? [
+          createReceiptRecorder(
+            c.receiptRun,
+            { backend: c.backend, model: configuredModel(c.config), now: () => c.clock.now(), redact: (text) => currentRedactors().text.redact(text) },
+            (receipt) => appendReceipt(c.store.paths.receipts, receipt),
+          ),
+        ]
+      : []),
     createLiveView({ showToolArgs: c.config.showToolArgs, redactor: () => currentRedactors().text }, (event) => {
       for (const subscriber of shown) subscriber(event);
     }),

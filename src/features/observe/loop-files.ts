@@ -1,5 +1,6 @@
 import { statSync } from 'node:fs';
 import { parseStoredAgentSession } from '../../core/agent-session-expiry.js';
+import type { Receipt } from '../../core/receipt.js';
 import type { StatusDocument } from '../../core/status-model.js';
 import { OddFileError, oddFileReason, readRegularFile, readRegularTail, unreadableReason } from '../../state/regular-file.js';
 import { readDocument, type DocumentSpec, type JsonRead } from '../../state/document-store.js';
@@ -10,6 +11,7 @@ import { STATUS } from '../../state/documents/status.js';
 import { VERIFY_GATE } from '../../state/documents/verify-gate.js';
 import { ralphPaths, type RalphPaths } from '../../state/paths.js';
 import { readPendingStop } from '../../state/stop-request.js';
+import { parseReceipts, readReceipts, type ReceiptsRead } from '../../state/receipt-log.js';
 import { isFinished } from '../../ui/monitor-sections.js';
 import type { MonitorSnapshot, StatusRead } from '../../state/monitor-snapshot.js';
 import type { RunningLoopView } from '../../core/queue/running-loop-view.js';
@@ -33,6 +35,8 @@ export const SNAPSHOT_LOG_LINES = 20;
 /** Session recording lines read from its end: the recent iterations are in there. */
 const EVENT_LINES = 400;
 const EVENT_BYTES = 256 * 1024;
+/** The end of receipts.jsonl the charts read (a few thousand receipts: more than the charts show). */
+const RECEIPT_BYTES = 2 * 1024 * 1024;
 /** metrics.jsonl is read whole up to this size (about 8,000 iterations), its end beyond. */
 const METRICS_BYTES = 4 * 1024 * 1024;
 
@@ -128,6 +132,19 @@ export function readEventLog(path: string): EventLogRead {
   return parseEventRecords(text);
 }
 
+/**
+ * The receipts of a loop (.ralph/logs/receipts.jsonl) for --inspect, ralph-stats and the
+ * dashboard: a damaged line (a torn last one after a kill) is skipped with a note, a file that
+ * cannot be read is a note too; never throws.
+ */
+export function readReceiptLog(path: string): ReceiptsRead {
+  try {
+    return readReceipts(path);
+  } catch (error) {
+    return { receipts: [], notes: [`${path}: ${unreadableReason(error)}`] };
+  }
+}
+
 /** The end of a file (at most `maxBytes`), starting at a whole line; '' when it cannot be read or is not a regular file. */
 function readTailText(path: string, maxBytes: number): string {
   try {
@@ -161,6 +178,25 @@ function readMetrics(path: string): ParsedMetrics {
   const metrics = parseMetrics(readTailText(path, METRICS_BYTES));
   parsedMetrics.set(path, { ...stamp, metrics });
   return metrics;
+}
+
+// Cache: the receipts as last parsed, per file; like metrics.jsonl, used only while the file keeps its size and mtime.
+const parsedReceipts = new Map<string, { size: number; mtimeMs: number; receipts: Receipt[] }>();
+
+function readReceiptTail(path: string): Receipt[] {
+  let stamp: { size: number; mtimeMs: number };
+  try {
+    const stats = statSync(path);
+    stamp = { size: stats.size, mtimeMs: stats.mtimeMs };
+  } catch {
+    parsedReceipts.delete(path);
+    return [];
+  }
+  const cached = parsedReceipts.get(path);
+  if (cached !== undefined && cached.size === stamp.size && cached.mtimeMs === stamp.mtimeMs) return cached.receipts;
+  const receipts = parseReceipts(readTailText(path, RECEIPT_BYTES)).receipts;
+  parsedReceipts.set(path, { ...stamp, receipts });
+  return receipts;
 }
 
 export interface LoopLocation {
@@ -205,6 +241,7 @@ function oddLogs(paths: RalphPaths): string[] {
   const logs: Array<[string, string]> = [
     ['logs/metrics.jsonl', paths.metrics],
     ['logs/session.jsonl', paths.sessionRecording],
+    ['logs/receipts.jsonl', paths.receipts],
   ];
   return logs.flatMap(([name, path]) => {
     const reason = oddFileReason(path);
@@ -227,6 +264,7 @@ export function readLoopFiles(loop: LoopLocation): LoopFiles {
     circuitHistory: readForDisplay(paths, CIRCUIT_HISTORY),
     gate: readForDisplay(paths, VERIFY_GATE),
     metrics: readMetrics(paths.metrics),
+    receipts: readReceiptTail(paths.receipts),
     events: parseEventRecords(readLastLines(paths.sessionRecording, EVENT_LINES, EVENT_BYTES).join('\n')).records,
     sessionId: readSessionId(paths.claudeSession, statusRead),
     alive: doc === undefined ? null : isLoopAlive(doc),

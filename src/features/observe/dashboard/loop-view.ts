@@ -1,4 +1,5 @@
 import type { CircuitHistoryEntry, CircuitState } from '../../../core/circuit-breaker.js';
+import type { Receipt } from '../../../core/receipt.js';
 import { emptyTotals, type StatusDocument } from '../../../core/status-model.js';
 import type { GateState } from '../../../core/verify-gate.js';
 import type { JsonRead } from '../../../state/document-store.js';
@@ -42,6 +43,8 @@ export interface LoopFiles {
   circuitHistory: JsonRead<CircuitHistoryEntry[]>;
   gate: JsonRead<GateState | undefined>;
   metrics: ParsedMetrics;
+  /** The end of the receipts (oldest first): the charts' source once a loop writes them; before, metrics.jsonl. */
+  receipts?: readonly Receipt[];
   /** The end of the session recording, oldest first. */
   events: readonly EventRecord[];
   sessionId: string | null;
@@ -207,6 +210,30 @@ export function iterationPoints(metrics: ParsedMetrics): IterationPoint[] {
   return points.slice(-DASHBOARD_CHART_POINTS);
 }
 
+/** The same points from the receipts: what each iteration cost and took, as the loop recorded it. */
+export function receiptPoints(receipts: readonly Receipt[]): IterationPoint[] {
+  let cost = 0;
+  let tokens = 0;
+  const points = receipts.map((r, i): IterationPoint => {
+    const used = r.tokens.input + r.tokens.output + r.tokens.cache_read + r.tokens.cache_write;
+    const usd = r.cost.usd ?? 0;
+    cost += usd;
+    tokens += used;
+    return {
+      index: i + 1,
+      loop: r.loop,
+      durationSec: r.duration_ms / 1000,
+      costUsd: usd,
+      tokens: used,
+      cumulativeCostUsd: Math.round(cost * 1e6) / 1e6,
+      cumulativeTokens: tokens,
+      verifyPassed: r.verify === null ? null : r.verify.passed,
+      outcome: r.outcome,
+    };
+  });
+  return points.slice(-DASHBOARD_CHART_POINTS);
+}
+
 /** The page's view of one loop. Pure: everything read from disk comes in `files`. */
 export function buildLoopView(files: LoopFiles, now: number): LoopView {
   const doc = valueOf(files.status);
@@ -229,7 +256,7 @@ export function buildLoopView(files: LoopFiles, now: number): LoopView {
     circuit: circuitView(valueOf(files.circuit), valueOf(files.circuitHistory) ?? []),
     verify,
     totals: totalsView(doc, files.outcome),
-    iterations: iterationPoints(files.metrics),
+    iterations: files.receipts !== undefined && files.receipts.length > 0 ? receiptPoints(files.receipts) : iterationPoints(files.metrics),
     recent,
   };
 }

@@ -106,6 +106,9 @@ describe('buildRunReport', () => {
       pr_url: 'https://example.invalid/pull/2',
       started_at: times.startedIso,
       ended_at: times.endedIso,
+      run_id: null,
+      receipts: 0,
+      tokens: { input: 0, output: 0, cache_read: 0, cache_write: 0 },
     });
   });
 
