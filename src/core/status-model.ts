@@ -61,7 +61,7 @@ export interface StatusVerify {
 }
 
 export interface StatusWaiting {
-  reason: 'rate_limit' | 'usage_limit' | 'api_retry' | 'verify_gate';
+  reason: 'rate_limit' | 'usage_limit' | 'api_retry' | 'verify_gate' | 'quota_window';
   until: string | null;
   message: string;
 }

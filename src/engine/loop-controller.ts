@@ -11,6 +11,7 @@ import { finishLoop, type LoopResult } from './loop-finish.js';
 import { LoopRun, type Step } from './loop-run.js';
 import { checkBeforeCall } from './preflight.js';
 import { pause } from './pause.js';
+import { noteWindows, settleQuota } from './quota-step.js';
 import { errorMessage } from '../errors.js';
 
 export type { LoopResult } from './loop-finish.js';
@@ -100,7 +101,7 @@ async function iterate(s: LoopRun): Promise<Step> {
   const call = await makeCall(s, iteration, before.planBefore);
   if (s.deps.interrupt.aborted || !isUsableKind(call.outcome)) return settleCallWithoutWork(s, call);
   const work = await assessWork(s, call);
-  return decideAfterWork(s, call, work) ?? pause(s);
+  return decideAfterWork(s, call, work) ?? (await settleQuota(s)) ?? pause(s);
 }
 
 function startIteration(s: LoopRun): { loop: number; started: number } {
@@ -132,6 +133,7 @@ async function makeCall(s: LoopRun, { loop, started }: { loop: number; started: 
   const outcome = agentRun.outcome;
   s.lastDenials = agentRun.permissionDenials;
   accountUsage(s, agentRun, outcome);
+  noteWindows(s, agentRun);
   return { loop, started, agentRun, outcome, outputLogPath, planBefore };
 }
 

@@ -31,6 +31,7 @@ export function toAgentResult(run: ClaudeRun, nowMs: number, defaultZone: () => 
   if (o.numTurns !== undefined) result.turns = o.numTurns;
   if (o.sessionId !== undefined) result.sessionId = o.sessionId;
   if (o.lastToolUse !== undefined) result.lastToolUse = o.lastToolUse;
+  if (o.windows.length > 0) result.rateLimitWindows = o.windows;
   if (run.signal !== undefined) result.signal = run.signal;
   if (run.details !== undefined) result.details = run.details;
   return result;

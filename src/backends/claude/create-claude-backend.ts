@@ -22,6 +22,8 @@ export function createClaudeBackend(ctx: BackendContext): AgentBackend {
     effort: settings.effort,
     extraArgs: settings.extraArgs,
     outputFormat: config.outputFormat,
+    // Only stream-json carries the subscription windows: asked for when a rule needs them.
+    readWindows: config.parkAt !== null || config.stopAt !== null,
     allowedTools: config.allowedTools,
     now: () => ctx.clock.now(),
   });

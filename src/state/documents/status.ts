@@ -86,7 +86,7 @@ const verify = record(
 
 const waiting = record(
   {
-    reason: oneOf(['rate_limit', 'usage_limit', 'api_retry', 'verify_gate'], 'rate_limit'),
+    reason: oneOf(['rate_limit', 'usage_limit', 'api_retry', 'verify_gate', 'quota_window'], 'rate_limit'),
     until: textOrNull(),
     message: text(),
   },

@@ -13,6 +13,12 @@ export interface MessagesTurn {
   toolUse?: Array<{ name: string; input: Record<string, unknown> }>;
   /** An HTTP error with the API's error document and headers, given to this and every later request. */
   error?: { status: number; type: string; message: string; headers?: Record<string, string> };
+  /**
+   * Response headers of this turn's answer, e.g. the subscription windows' `anthropic-ratelimit-unified-*`
+   * headers, from which the real CLI makes its stream-json `rate_limit_event` (it reads them when logged in
+   * as a subscriber: CLAUDE_CODE_OAUTH_TOKEN).
+   */
+  headers?: Record<string, string>;
 }
 
 export interface RecordedMessagesRequest {
@@ -48,7 +54,7 @@ function contentOf(turn: MessagesTurn, n: number): Array<Record<string, unknown>
 }
 
 function streamMessage(res: ServerResponse, n: number, model: string, turn: MessagesTurn): void {
-  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', 'request-id': `req_fake_${n}` });
+  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', 'request-id': `req_fake_${n}`, ...turn.headers });
   const send = (event: string, data: Record<string, unknown>): void => void res.write(`event: ${event}\ndata: ${JSON.stringify({ type: event, ...data })}\n\n`);
   const content = contentOf(turn, n);
   send('message_start', {
@@ -134,7 +140,7 @@ export async function startFakeMessagesApi(turns: MessagesTurn[]): Promise<FakeM
         stop_sequence: null,
         usage: USAGE,
       };
-      res.writeHead(200, { 'content-type': 'application/json', 'request-id': `req_fake_${n}` }).end(JSON.stringify(message));
+      res.writeHead(200, { 'content-type': 'application/json', 'request-id': `req_fake_${n}`, ...turn.headers }).end(JSON.stringify(message));
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
