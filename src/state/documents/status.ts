@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { emptyTotals, type StatusDocument } from '../../core/status-model.js';
-import { finite, finiteOrNull, flag, neutralValue, objectOrNull, oneOf, record, text, textOrNull } from './lenient.js';
+import { finite, finiteOrNull, flag, listOf, neutralValue, objectOrNull, oneOf, record, text, textOrNull } from './lenient.js';
 import type { RalphDocument } from '../document-store.js';
 
 /**
@@ -93,6 +93,16 @@ const waiting = record(
   'is not an object',
 );
 
+const quotaWindow = record(
+  {
+    window: v.pipe(v.string(), v.nonEmpty()),
+    status: oneOf(['allowed', 'warning', 'rejected'], 'allowed'),
+    used_percent: finiteOrNull(),
+    resets_at: textOrNull(),
+  },
+  'is not an object',
+);
+
 export const statusSchema: v.GenericSchema<unknown, StatusDocument> = record(
   {
     timestamp: text(),
@@ -119,6 +129,8 @@ export const statusSchema: v.GenericSchema<unknown, StatusDocument> = record(
     last_iteration: objectOrNull(lastIteration),
     verify: objectOrNull(verify),
     waiting: objectOrNull(waiting),
+    quota_windows: v.fallback(listOf(quotaWindow, 'is not a list'), []),
+    max_tokens: finite(),
   },
   'status.json does not contain a JSON object',
 );
