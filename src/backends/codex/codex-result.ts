@@ -1,5 +1,6 @@
 import type { AgentResult, PermissionDenial, TokenUsage } from '../../agent-result.js';
 import { estimateCost } from '../price-table.js';
+import { toRateLimitWindows } from './codex-windows.js';
 import { classifyCodexCall, codexApiStatus, codexFailureText, type CodexRun } from './classify-codex-call.js';
 
 /** What a call adds to the thread's figures: its model (for the price) and the thread's totals before it. */
@@ -46,6 +47,7 @@ export function toCodexResult(run: CodexRun, facts: CodexCallFacts, nowMs: numbe
     if (cost) result.cost = cost;
   }
   if (o.threadId !== undefined) result.sessionId = o.threadId;
+  if (o.windows.length > 0) result.rateLimitWindows = toRateLimitWindows(o.windows, nowMs);
   if (o.lastToolUse !== undefined) result.lastToolUse = o.lastToolUse;
   if (run.signal !== undefined) result.signal = run.signal;
   if (run.details !== undefined) result.details = run.details;
