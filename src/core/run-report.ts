@@ -4,6 +4,8 @@
  * run` read instead of scraping the terminal. Built from the loop's exit code
  * and the last status.json; pure, so the shape is tested without a loop.
  */
+import type { StatusQuotaWindow } from './status-model.js';
+
 export const RUN_REPORT_VERSION = 1;
 
 export interface RunReport {
@@ -22,12 +24,20 @@ export interface RunReport {
   /** ISO 8601. */
   started_at: string;
   ended_at: string;
+  /** The subscription windows the agent last reported (window, status, used %, reset); [] for none. */
+  quota_windows: StatusQuotaWindow[];
 }
 
 export interface RunFacts {
   exitCode: number;
   /** From status.json, when the loop got far enough to write one. */
-  status?: { exit_reason: string; loop_count: number; backend: string; totals: { cost_usd: number; cost_estimated: boolean } };
+  status?: {
+    exit_reason: string;
+    loop_count: number;
+    backend: string;
+    totals: { cost_usd: number; cost_estimated: boolean };
+    quota_windows?: StatusQuotaWindow[];
+  };
   /** Used when status.json has none: the error that ended the run before the loop did. */
   fallbackReason: string;
   branch: string | undefined;
@@ -50,5 +60,6 @@ export function buildRunReport(facts: RunFacts): RunReport {
     pr_url: facts.prUrl ?? null,
     started_at: facts.startedIso,
     ended_at: facts.endedIso,
+    quota_windows: status?.quota_windows ?? [],
   };
 }
