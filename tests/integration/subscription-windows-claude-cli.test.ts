@@ -86,7 +86,8 @@ describe.skipIf(unavailable !== undefined)(
       const reset = Math.floor(Date.now() / 1000) + 3 * 86_400;
       const env = await subscriberEnv([{ text: working('First.'), headers: weeklyWarning(reset) }, { text: working('Second.') }]);
       const dir = ralphProject({ ralphrc: RALPHRC });
-      const r = await ralph(['--stop-at', 'warning:seven_day', '--max-loops', '3', '--pause', '0'], dir, env, 180_000);
+      const report = join(tempDir('windows-report-'), 'report.json');
+      const r = await ralph(['--stop-at', 'warning:seven_day', '--max-loops', '3', '--pause', '0', '--report', report], dir, env, 180_000);
       expect(r.exitCode, r.stderr).toBe(5);
       expect(r.stderr).toContain('Exit reason: quota_reserved');
       expect(r.stderr).toMatch(/the weekly window \(seven_day\) is 81% used \(--stop-at warning:seven_day\); it resets at \S/);
@@ -95,6 +96,15 @@ describe.skipIf(unavailable !== undefined)(
         exit_reason: 'quota_reserved',
         exit_code: 5,
         quota_windows: expect.arrayContaining([expect.objectContaining({ window: 'seven_day', status: 'warning', used_percent: 81 })]),
+      });
+      const iso = (seconds: number): string => new Date(seconds * 1000).toISOString().replace(/\.\d{3}Z$/, '+00:00');
+      expect(readJson(report)).toMatchObject({
+        exit_reason: 'quota_reserved',
+        exit_code: 5,
+        quota_windows: [
+          { window: 'five_hour', status: 'allowed', used_percent: 20, resets_at: iso(reset + 3600) },
+          { window: 'seven_day', status: 'warning', used_percent: 81, resets_at: iso(reset) },
+        ],
       });
     });
   },
