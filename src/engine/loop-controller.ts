@@ -86,7 +86,9 @@ function startup(s: LoopRun): void {
     pid: s.options.pid,
   });
   // Plain text carries no session id, cost or token counts: say what the user gives up.
-  if (config.outputFormat === 'text' && !config.live && backend.name === 'claude') {
+  // With --park-at or --stop-at the calls are stream-json whatever the format: nothing is given up.
+  const windowsRead = config.parkAt !== null || config.stopAt !== null;
+  if (config.outputFormat === 'text' && !config.live && !windowsRead && backend.name === 'claude') {
     s.notice({ code: 'agent.output_format' });
   }
   s.setAction('starting', 'running');
