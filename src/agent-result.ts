@@ -54,6 +54,20 @@ export interface ToolUse {
   argument?: string;
 }
 
+/**
+ * One subscription window (a plan's 5-hour or weekly allowance) as the agent reported it with a
+ * call. `kind` names the window by its duration (five_hour, seven_day, …), never by where the
+ * agent listed it; `status` is `warning` once the agent says the window is nearly used up.
+ */
+export interface RateLimitWindow {
+  kind: string;
+  status: 'allowed' | 'warning' | 'rejected';
+  /** 0-100, when the agent reports it. */
+  usedPercent?: number;
+  /** Epoch milliseconds, when the agent reports it. */
+  resetsAt?: number;
+}
+
 /** What the agent said about its own work, when its answer carries such fields. */
 export interface SelfReport {
   status?: string;
@@ -105,6 +119,8 @@ export interface AgentResult {
   durationMs: number;
   /** Last part of stderr (bounded). */
   stderrTail: string;
+  /** The subscription windows the call reported, the latest state of each (absent: none reported). */
+  rateLimitWindows?: RateLimitWindow[];
   /** Backend-specific facts worth recording (argv, mock response index, …). */
   details?: Record<string, unknown>;
 }

@@ -14,6 +14,11 @@ export interface BackendCapabilities {
   usageLimits: boolean;
   /** Runs with only the tools ALLOWED_TOOLS lists. */
   allowedTools: boolean;
+  /**
+   * Reports its subscription windows (--park-at, --stop-at): with a status of its own, warning
+   * included, or as used percentages only; absent when it reports none.
+   */
+  quotaWindows?: 'status' | 'percent';
 }
 
 /** One .ralphrc setting of an agent CLI: its config field, its key, and the line `ralph --config` and the template say. */

@@ -1,7 +1,22 @@
 import { PROJECT_FILES } from '../core/project-layout.js';
 import { AGENTS, BACKEND_NAMES, type Agent, type BackendName } from '../backends/agents.js';
 import type { AgentSettings } from '../backends/agent-declaration.js';
-import { argumentList, boolean, commandLine, commaList, decimal, envNames, envPairs, integer, oneOf, text, toolList, type ValueType } from './value-types.js';
+import {
+  argumentList,
+  boolean,
+  commandLine,
+  commaList,
+  decimal,
+  envNames,
+  envPairs,
+  integer,
+  oneOf,
+  quotaThreshold,
+  text,
+  toolList,
+  type ValueType,
+} from './value-types.js';
+import type { QuotaThreshold } from '../core/quota-windows.js';
 import { domainList, pathList } from './sandbox-value-types.js';
 
 /** The config field of one setting of every agent that declares it. */
@@ -62,6 +77,12 @@ export interface RalphConfig extends AgentConfig {
   sandboxAllowWrite: string[];
   sandboxVerify: boolean;
   verifyOutsideSandbox: boolean;
+  /** Wait for a subscription window's reset once it reaches this (--park-at). */
+  parkAt: QuotaThreshold | null;
+  /** End the run once a subscription window reaches this (--stop-at, quota_reserved). */
+  stopAt: QuotaThreshold | null;
+  /** Tokens of the whole run (input, output, cache reads and writes); 0 = no limit. */
+  maxTokens: number;
 }
 
 export type ConfigField = keyof RalphConfig;
@@ -200,7 +221,7 @@ export const CONFIG_KEYS: { [F in ConfigField]: KeySpec<F> } = {
   },
   maxTokensPerHour: {
     key: 'MAX_TOKENS_PER_HOUR',
-    flag: { name: '--max-tokens', value: '<n>', help: 'input+output tokens allowed per hour' },
+    flag: { name: '--max-tokens-per-hour', value: '<n>', help: 'input+output tokens allowed per hour' },
     type: integer(0),
     default: 0,
     doc: 'Input+output tokens allowed per hour (0 = no limit)',
@@ -501,6 +522,31 @@ export const CONFIG_KEYS: { [F in ConfigField]: KeySpec<F> } = {
     type: boolean,
     default: false,
     doc: 'With the sandbox on, run the verify command outside it (it runs what the agent wrote, uncontained)',
+  },
+  parkAt: {
+    key: 'PARK_AT',
+    flag: {
+      name: '--park-at',
+      value: '<when>',
+      help: "wait for a subscription window's reset once it nears its end: warning, warning:seven_day, 80% (docs/subscription-windows.md)",
+    },
+    type: quotaThreshold,
+    default: null,
+    doc: 'Wait for a subscription window to reset once it reaches this (warning[:windows] or N%)',
+  },
+  stopAt: {
+    key: 'STOP_AT',
+    flag: { name: '--stop-at', value: '<when>', help: 'end the run once a subscription window nears its end, as --park-at (exit 5)' },
+    type: quotaThreshold,
+    default: null,
+    doc: 'End the run once a subscription window reaches this (warning[:windows] or N%)',
+  },
+  maxTokens: {
+    key: 'MAX_TOKENS',
+    flag: { name: '--max-tokens', value: '<n>', help: 'stop once the run used this many tokens, cache reads and writes included (exit 7)' },
+    type: integer(0),
+    default: 0,
+    doc: 'Stop once the run has used this many tokens: input, output, cache reads and writes (0 = no limit)',
   },
 };
 

@@ -3,6 +3,8 @@
  * (from a flag, the environment or .ralphrc) and returns the typed value or
  * a description of what would have been accepted.
  */
+import { formatQuotaThreshold, parseQuotaThreshold, QUOTA_THRESHOLD_EXPECTED, type QuotaThreshold } from '../core/quota-windows.js';
+
 export type Parsed<T> = { ok: true; value: T } | { ok: false; expected: string };
 
 export interface ValueType<T> {
@@ -222,4 +224,14 @@ export const argumentList: ValueType<string[]> = {
     return words === undefined ? { ok: false, expected: this.expected } : { ok: true, value: words };
   },
   format: commandLine.format,
+};
+
+/** `--park-at` / `--stop-at`: the agent's warning or a used percentage, for some windows or all; '' = off. */
+export const quotaThreshold: ValueType<QuotaThreshold | null> = {
+  expected: QUOTA_THRESHOLD_EXPECTED,
+  parse(raw) {
+    const parsed = parseQuotaThreshold(raw);
+    return parsed.ok ? parsed : { ok: false, expected: `${QUOTA_THRESHOLD_EXPECTED} (${parsed.problem})` };
+  },
+  format: formatQuotaThreshold,
 };

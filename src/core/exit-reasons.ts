@@ -25,7 +25,9 @@ export type ExitReason =
   | 'checkpoint_failed'
   | 'rollback_failed'
   | 'lock_lost'
-  | 'dry_run';
+  | 'dry_run'
+  | 'quota_reserved'
+  | 'max_tokens';
 
 interface ReasonInfo {
   exitCode: number;
@@ -105,6 +107,13 @@ export const EXIT_REASONS: Record<ExitReason, ReasonInfo> = {
     describe:
       "the project lock was removed or taken over by another process; this loop stopped so that two loops never work on the project at once. Check that no other Ralph runs here ('ralph --status'), then run 'ralph' again",
   },
+  quota_reserved: {
+    exitCode: ExitCode.UsageLimit,
+    status: 'stopped',
+    lastAction: 'quota_reserved',
+    describe: 'a subscription window reached --stop-at; the rest of it is kept for you',
+  },
+  max_tokens: { exitCode: ExitCode.LimitReached, status: 'stopped', lastAction: 'limit_reached', describe: 'the token limit (--max-tokens) was reached' },
 };
 
 /** The interrupt reason Ralph gives when its project lock was lost (the other reasons are signal names). */

@@ -14,7 +14,7 @@ export interface CallRecord {
 }
 
 export interface WaitRecord {
-  reason: 'rate_limit' | 'usage_limit' | 'api_retry';
+  reason: 'rate_limit' | 'usage_limit' | 'api_retry' | 'quota_window';
   /** Epoch ms when the wait ends. */
   until: number;
   message: string;

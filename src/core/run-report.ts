@@ -6,6 +6,7 @@
  */
 import type { Receipt, ReceiptTotals } from './receipt.js';
 import { sumReceipts } from './receipt.js';
+import type { StatusQuotaWindow } from './status-model.js';
 
 export const RUN_REPORT_VERSION = 1;
 
@@ -30,12 +31,20 @@ export interface RunReport {
   /** Receipts of the run (its iterations that ended), and the tokens they add up to, resumed parts included. */
   receipts: number;
   tokens: { input: number; output: number; cache_read: number; cache_write: number };
+  /** The subscription windows the agent last reported (window, status, used %, reset); [] for none. */
+  quota_windows: StatusQuotaWindow[];
 }
 
 export interface RunFacts {
   exitCode: number;
   /** From status.json, when the loop got far enough to write one. */
-  status?: { exit_reason: string; loop_count: number; backend: string; totals: { cost_usd: number; cost_estimated: boolean } };
+  status?: {
+    exit_reason: string;
+    loop_count: number;
+    backend: string;
+    totals: { cost_usd: number; cost_estimated: boolean };
+    quota_windows?: StatusQuotaWindow[];
+  };
   /** Used when status.json has none: the error that ended the run before the loop did. */
   fallbackReason: string;
   branch: string | undefined;
@@ -68,6 +77,7 @@ export function buildRunReport(facts: RunFacts): RunReport {
       cache_read: facts.receipts?.totals.cache_read_input_tokens ?? 0,
       cache_write: facts.receipts?.totals.cache_creation_input_tokens ?? 0,
     },
+    quota_windows: status?.quota_windows ?? [],
   };
 }
 

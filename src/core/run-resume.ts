@@ -1,4 +1,5 @@
 import { describeCost } from './cost-display.js';
+import { runTokens } from './token-budget.js';
 import { sumReceipts, type Receipt, type ReceiptTotals } from './receipt.js';
 
 /**
@@ -61,7 +62,8 @@ export function decideResume(input: ResumeInputs): ResumeDecision {
 export function describeResume(d: Extract<ResumeDecision, { kind: 'resume' }>, extra: { callsThisHour: number; circuit: string }): string {
   const t = d.totals;
   const cost = describeCost({ usd: t.cost_usd, estimated: t.cost_estimated, unknownCalls: t.cost_unknown_calls });
-  const tokens = t.input_tokens + t.output_tokens;
+  // Counted as --max-tokens counts them: cache reads and writes included.
+  const tokens = runTokens(t);
   const session = d.sessionId !== null ? `, agent session ${d.sessionId}` : '';
   return (
     `Resuming run ${d.runId} after a crash at loop ${d.crashedAt}: ${cost} spent, ${tokens.toLocaleString('en-US')} tokens over ${d.receipts} receipt${d.receipts === 1 ? '' : 's'}` +

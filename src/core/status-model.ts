@@ -61,9 +61,19 @@ export interface StatusVerify {
 }
 
 export interface StatusWaiting {
-  reason: 'rate_limit' | 'usage_limit' | 'api_retry' | 'verify_gate';
+  reason: 'rate_limit' | 'usage_limit' | 'api_retry' | 'verify_gate' | 'quota_window';
   until: string | null;
   message: string;
+}
+
+/** A subscription window as the agent's last report gave it (--park-at, --stop-at). */
+export interface StatusQuotaWindow {
+  /** five_hour, seven_day, … (named by its duration). */
+  window: string;
+  status: 'allowed' | 'warning' | 'rejected';
+  used_percent: number | null;
+  /** ISO 8601, or null when the agent gave none. */
+  resets_at: string | null;
 }
 
 export interface StatusDocument {
@@ -91,6 +101,10 @@ export interface StatusDocument {
   last_iteration: StatusIteration | null;
   verify: StatusVerify | null;
   waiting: StatusWaiting | null;
+  /** The subscription windows the agent reported, the latest state of each ([] when it reported none). */
+  quota_windows: StatusQuotaWindow[];
+  /** The run's token limit (--max-tokens: input, output, cache reads and writes); 0 means none. */
+  max_tokens: number;
 }
 
 export function emptyTotals(): StatusTotals {

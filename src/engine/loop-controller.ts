@@ -11,6 +11,7 @@ import { finishLoop, type LoopResult } from './loop-finish.js';
 import { LoopRun, type Step } from './loop-run.js';
 import { checkBeforeCall } from './preflight.js';
 import { pause } from './pause.js';
+import { noteWindows, settleQuota } from './quota-step.js';
 import { errorMessage } from '../errors.js';
 
 export type { LoopResult } from './loop-finish.js';
@@ -85,7 +86,9 @@ function startup(s: LoopRun): void {
     pid: s.options.pid,
   });
   // Plain text carries no session id, cost or token counts: say what the user gives up.
-  if (config.outputFormat === 'text' && !config.live && backend.name === 'claude') {
+  // With --park-at or --stop-at the calls are stream-json whatever the format: nothing is given up.
+  const windowsRead = config.parkAt !== null || config.stopAt !== null;
+  if (config.outputFormat === 'text' && !config.live && !windowsRead && backend.name === 'claude') {
     s.notice({ code: 'agent.output_format' });
   }
   s.setAction('starting', 'running');
@@ -100,7 +103,7 @@ async function iterate(s: LoopRun): Promise<Step> {
   const call = await makeCall(s, iteration, before.planBefore);
   if (s.deps.interrupt.aborted || !isUsableKind(call.outcome)) return decided(s, call.loop, await settleCallWithoutWork(s, call));
   const work = await assessWork(s, call);
-  return decided(s, call.loop, decideAfterWork(s, call, work)) ?? pause(s);
+  return decided(s, call.loop, decideAfterWork(s, call, work) ?? (await settleQuota(s))) ?? pause(s);
 }
 
 /** Says what the loop decided after an iteration (its receipt is written then), and passes the decision on. */
@@ -143,6 +146,7 @@ async function makeCall(s: LoopRun, { loop, started }: { loop: number; started: 
   store.pruneOutputLogs();
   s.lastDenials = agentRun.permissionDenials;
   accountUsage(s, agentRun, outcome);
+  noteWindows(s, agentRun);
   return { loop, started, agentRun, outcome, outputLogPath, planBefore, ...(measuring ? { measuring } : {}) };
 }
 

@@ -3,6 +3,7 @@ import { isPlanComplete } from '../core/exit-detection.js';
 import type { FixPlanSummary } from '../core/fix-plan.js';
 import { checkCall } from '../core/rate-limiter.js';
 import { formatDuration } from '../core/time-format.js';
+import { runTokens } from '../core/token-budget.js';
 import { checkPlanComplete } from './exit-step.js';
 import { waitForCallBudget } from './limit-handlers.js';
 import type { LoopRun, Step } from './loop-run.js';
@@ -22,6 +23,10 @@ function preflight(s: LoopRun): Step {
   }
   if (config.maxCostUsd > 0 && s.state.totals.cost_usd >= config.maxCostUsd) {
     return { stop: 'max_cost', message: `spent $${s.state.totals.cost_usd.toFixed(4)} (limit $${config.maxCostUsd})` };
+  }
+  const tokens = runTokens(s.state.totals);
+  if (config.maxTokens > 0 && tokens >= config.maxTokens) {
+    return { stop: 'max_tokens', message: `used ${tokens} tokens, cache reads and writes included (limit ${config.maxTokens})` };
   }
   const missing = store.missingProjectFiles(s.options.task !== undefined, s.options.promptPath);
   if (missing.length > 0) {

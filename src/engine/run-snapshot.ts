@@ -19,7 +19,8 @@ type Shown =
   | 'exitCode'
   | 'message'
   | 'waiting'
-  | 'verify';
+  | 'verify'
+  | 'quotaWindows';
 
 /** The run state at one moment, as a `status` event carries it. */
 export type RunSnapshot = DeepReadonly<Pick<RunState, Shown>>;
@@ -52,6 +53,7 @@ export function snapshotRun(run: RunState): RunSnapshot {
     message: run.message,
     waiting: run.waiting,
     verify: run.verify,
+    quotaWindows: run.quotaWindows,
   };
   return deepFreeze({ ...structuredClone(shown), rate: frozenRate(run.rate) });
 }

@@ -1,3 +1,4 @@
+import type { RateLimitWindow } from '../agent-result.js';
 import type { CircuitState } from '../core/circuit-breaker.js';
 import type { ExitSignals } from '../core/exit-signals.js';
 import type { RateState } from '../core/rate-limiter.js';
@@ -25,6 +26,8 @@ export interface RunState {
   verify: StatusVerify | null;
   /** Something changed in this run (files, commits, ticked tasks): completion needs it. */
   workInRun: boolean;
+  /** The subscription windows the agent's calls reported, the latest state of each. */
+  quotaWindows: RateLimitWindow[];
 }
 
 export function newRunState(startedAt: number, circuit: CircuitState, signals: ExitSignals, rate: RateState): RunState {
@@ -44,5 +47,6 @@ export function newRunState(startedAt: number, circuit: CircuitState, signals: E
     waiting: null,
     verify: null,
     workInRun: false,
+    quotaWindows: [],
   };
 }

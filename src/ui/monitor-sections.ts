@@ -201,6 +201,7 @@ const WAIT_REASONS: Record<StatusWaiting['reason'], string> = {
   usage_limit: "the agent's usage limit reached",
   api_retry: 'API error, retrying',
   verify_gate: 'verify gate waiting for a decision',
+  quota_window: 'parked until a subscription window resets (--park-at)',
 };
 
 export function waitingSection(waiting: StatusWaiting, now: number): Line[] {

@@ -1,3 +1,4 @@
+import { quotaWindowLines } from './quota-window-lines.js';
 import type { MonitorSnapshot } from '../state/monitor-snapshot.js';
 import { clockTime } from '../core/time-format.js';
 import { fitLine, part, type Line } from './styled-line.js';
@@ -79,6 +80,8 @@ function bodySections(snapshot: MonitorSnapshot, now: number, plain: boolean): L
     const verify = verifySection(doc);
     if (verify.length > 0) sections.push([heading('Verify Gate'), ...verify]);
     if (!finished && doc.waiting) sections.push([heading('Waiting'), ...waitingSection(doc.waiting, now)]);
+    const windows = quotaWindowLines(doc.quota_windows, now);
+    if (windows.length > 0) sections.push([heading('Subscription Windows'), ...windows.map((line): Line => [part(`  ${line}`)])]);
     if (finished) sections.push([heading('Finished'), ...finishedSection(doc)]);
   }
   const loops = snapshot.queueLoops ?? [];

@@ -3,6 +3,8 @@ import type { StatusDocument } from '../core/status-model.js';
 import { nearCallLimit } from '../core/call-limit.js';
 import { clockTime, parseIso, formatDuration } from '../core/time-format.js';
 import type { PendingStop } from '../state/stop-request.js';
+import { runTokens } from '../core/token-budget.js';
+import { quotaWindowLines } from './quota-window-lines.js';
 
 /** `ralph --status` for humans: the status.json document, readable. Pure. */
 export function renderStatusText(doc: StatusDocument, processAlive: boolean, nowMs: number, pendingStop?: PendingStop): string {
@@ -38,6 +40,8 @@ export function renderStatusText(doc: StatusDocument, processAlive: boolean, now
     const left = until !== undefined ? ` (${formatDuration((until - nowMs) / 1000)} left)` : '';
     add('Waiting', `${doc.waiting.reason}: ${doc.waiting.message}${left}`);
   }
+  for (const line of quotaWindowLines(doc.quota_windows, nowMs)) add('Window', line);
+  if (doc.max_tokens > 0) add('Token limit', `${runTokens(doc.totals)}/${doc.max_tokens} this run (cache reads and writes included)`);
   if (doc.last_iteration) {
     const it = doc.last_iteration;
     add(

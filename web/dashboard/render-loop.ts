@@ -58,6 +58,7 @@ function stateCard(loop: LoopView): HTMLElement {
     row('Loop number', s.loopCount, 'loop-count'),
     row('Calls this hour', s.maxCallsPerHour > 0 ? `${s.callsThisHour} / ${s.maxCallsPerHour}` : String(s.callsThisHour), 'calls-hour'),
     row('Backend', s.backend || '—', 'backend'),
+    ...s.windows.map((line) => row('Window', line, 'quota-window')),
     row('Session', s.sessionId ?? '—', 'session'),
     row('Started', formatTime(s.startedAt)),
     row('Last action', s.lastAction || '—'),

@@ -6,7 +6,7 @@ export const CLAUDE_AGENT = defineAgent({
   name: 'claude',
   displayName: 'Claude Code',
   about: 'real Claude Code',
-  capabilities: { resume: true, cost: true, liveView: true, permissionDenials: true, usageLimits: true, allowedTools: true },
+  capabilities: { resume: true, cost: true, liveView: true, permissionDenials: true, usageLimits: true, allowedTools: true, quotaWindows: 'status' },
   instructionsFile: 'CLAUDE.md',
   install: 'npm install -g @anthropic-ai/claude-code',
   sandbox: CLAUDE_SANDBOX,

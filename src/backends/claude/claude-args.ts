@@ -11,6 +11,8 @@ export interface ClaudeArgsOptions {
   model?: string;
   effort?: string;
   format: 'json' | 'text' | 'stream-json';
+  /** With stream-json: the text as it streams in (--include-partial-messages); default true. */
+  partialMessages?: boolean;
   /** The user's own arguments (CLAUDE_EXTRA_ARGS); before --allowedTools, which takes every word after it. */
   extraArgs?: readonly string[];
   allowedTools: readonly string[];
@@ -24,7 +26,10 @@ export function buildClaudeArgs(options: ClaudeArgsOptions): Invocation {
   if (options.model) args.push('--model', options.model);
   if (options.effort) args.push('--effort', options.effort);
   if (options.format === 'json') args.push('--output-format', 'json');
-  if (options.format === 'stream-json') args.push('--output-format', 'stream-json', '--verbose', '--include-partial-messages');
+  if (options.format === 'stream-json') {
+    args.push('--output-format', 'stream-json', '--verbose');
+    if (options.partialMessages !== false) args.push('--include-partial-messages');
+  }
   if (options.extraArgs) args.push(...options.extraArgs);
   if (options.allowedTools.length > 0) args.push('--allowedTools', ...options.allowedTools);
   if (options.resumeSessionId) args.push('--resume', options.resumeSessionId);

@@ -1,3 +1,4 @@
+import type { AgentProgress } from '../../agent-result.js';
 import type { AgentBackend, AgentRequest } from '../../ports.js';
 import type { AgentProcessHost } from '../agent-process.js';
 import { CliAgentBackend, type AgentCli } from '../cli-agent/cli-agent.js';
@@ -15,6 +16,11 @@ export interface ClaudeCliOptions {
   /** Arguments the user adds to every call. */
   extraArgs?: readonly string[];
   outputFormat: 'json' | 'text';
+  /**
+   * Ask for stream-json even without --live, for the subscription windows only its
+   * rate_limit_events carry (--park-at, --stop-at); what the user sees stays as with json.
+   */
+  readWindows?: boolean;
   allowedTools: readonly string[];
   /** The time a usage limit's reset is measured from (default: the system clock). */
   now?: () => number;
@@ -26,7 +32,9 @@ export type ClaudeBackendOptions = ClaudeCliOptions & AgentProcessHost;
 
 /** The Claude Code CLI: its argv, its JSON reader and its classifier. */
 export function claudeCli(o: ClaudeCliOptions): AgentCli<ClaudeOutput> {
-  const describeOutput = (request: AgentRequest): ClaudeArgsOptions['format'] => (request.live ? 'stream-json' : o.outputFormat);
+  const describeOutput = (request: AgentRequest): ClaudeArgsOptions['format'] => (request.live || o.readWindows ? 'stream-json' : o.outputFormat);
+  /** Stream-json read for its windows alone: no partial messages, and only the progress a json call gives. */
+  const windowsOnly = (request: AgentRequest | undefined): boolean => o.readWindows === true && request !== undefined && !request.live;
   return {
     name: CLAUDE_AGENT.name,
     displayName: CLAUDE_AGENT.displayName,
@@ -38,6 +46,7 @@ export function claudeCli(o: ClaudeCliOptions): AgentCli<ClaudeOutput> {
         effort: o.effort,
         ...(o.extraArgs ? { extraArgs: o.extraArgs } : {}),
         format: describeOutput(request),
+        ...(windowsOnly(request) ? { partialMessages: false } : {}),
         allowedTools: request.allowedTools ?? o.allowedTools,
         ...(request.resumeSessionId ? { resumeSessionId: request.resumeSessionId } : {}),
         loopContext: request.loopContext,
@@ -46,14 +55,22 @@ export function claudeCli(o: ClaudeCliOptions): AgentCli<ClaudeOutput> {
       return { ...invocation, shown: redactArgs(invocation) };
     },
     describeOutput,
-    createReader(onProgress) {
+    createReader(onProgress, request) {
       const progress = createClaudeProgressReader();
-      return new OutputScanner(onProgress ? (event) => progress.read(event).forEach(onProgress) : undefined);
+      const report = onProgress && windowsOnly(request) ? asJsonCallReports(onProgress) : onProgress;
+      return new OutputScanner(report ? (event) => progress.read(event).forEach(report) : undefined);
     },
     classify(run) {
       const now = o.now ?? Date.now;
       return toAgentResult(run, now(), () => o.timeZone ?? Intl.DateTimeFormat().resolvedOptions().timeZone);
     },
+  };
+}
+
+/** The progress a json call reports (its session, its end, a usage limit): the terminal shows no more of a stream read for its windows. */
+function asJsonCallReports(onProgress: (event: AgentProgress) => void): (event: AgentProgress) => void {
+  return (event) => {
+    if (event.kind === 'session_started' || event.kind === 'finished' || event.kind === 'usage_limit') onProgress(event);
   };
 }
 

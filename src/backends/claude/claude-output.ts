@@ -1,4 +1,5 @@
-import type { PermissionDenial, SelfReport, TokenUsage, ToolUse } from '../../agent-result.js';
+import type { PermissionDenial, RateLimitWindow, SelfReport, TokenUsage, ToolUse } from '../../agent-result.js';
+import { claudeWindowsOf } from './claude-windows.js';
 import { firstLine, toolArgument } from './claude-tool-argument.js';
 import { digestOf, emptyDigest, isTextDigest, type TextDigest } from '../../core/text-digest.js';
 import { isObject, str, type Json } from './json-fields.js';
@@ -43,6 +44,8 @@ export interface ClaudeOutput {
   permissionDenials: PermissionDenial[];
   /** The last rate_limit_event of a stream. */
   rateLimit?: RateLimitInfo;
+  /** The subscription windows the stream's rate_limit_events reported, the latest state of each. */
+  windows: RateLimitWindow[];
   /** Number of system/api_retry events in a stream. */
   apiRetries: number;
   /** The synthetic assistant message's `error` in a stream ("rate_limit", …). */
@@ -56,7 +59,18 @@ export interface ClaudeOutput {
 }
 
 export function emptyClaudeOutput(): ClaudeOutput {
-  return { format: 'empty', chars: 0, hasResult: false, errors: [], text: emptyDigest(), permissionDenials: [], apiRetries: 0, toolUseCount: 0, warnings: [] };
+  return {
+    format: 'empty',
+    chars: 0,
+    hasResult: false,
+    errors: [],
+    text: emptyDigest(),
+    permissionDenials: [],
+    windows: [],
+    apiRetries: 0,
+    toolUseCount: 0,
+    warnings: [],
+  };
 }
 
 function num(value: unknown): number | undefined {
@@ -165,6 +179,7 @@ export class ClaudeOutputBuilder {
           if (resetsAt !== undefined) rl.resetsAt = resetsAt;
           if (rlType !== undefined) rl.type = rlType;
           this.out.rateLimit = rl;
+          this.acceptWindows(claudeWindowsOf(info));
         }
         return;
       }
@@ -176,6 +191,14 @@ export class ClaudeOutputBuilder {
         return;
       default:
         return;
+    }
+  }
+
+  private acceptWindows(windows: readonly RateLimitWindow[]): void {
+    for (const w of windows) {
+      const known = this.out.windows.findIndex((k) => k.kind === w.kind);
+      if (known >= 0) this.out.windows[known] = w;
+      else if (this.out.windows.length < 20) this.out.windows.push(w);
     }
   }
 

@@ -27,5 +27,6 @@ export function toAgentResult(run: ClaudeRun, nowMs: number, defaultZone: () => 
   if (o.numTurns !== undefined) result.turns = o.numTurns;
   if (o.sessionId !== undefined) result.sessionId = o.sessionId;
   if (o.lastToolUse !== undefined) result.lastToolUse = o.lastToolUse;
+  if (o.windows.length > 0) result.rateLimitWindows = o.windows;
   return result;
 }

@@ -19,6 +19,8 @@ export function createClaudeBackend(ctx: BackendContext): AgentBackend {
     ...processHost(ctx, agentEnv.env),
     ...settings,
     outputFormat: config.outputFormat,
+    // Only stream-json carries the subscription windows: asked for when a rule needs them.
+    readWindows: config.parkAt !== null || config.stopAt !== null,
     allowedTools: config.allowedTools,
   });
   return adviseOnWithheld(backend, agentEnv.withheld);

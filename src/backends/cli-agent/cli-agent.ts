@@ -45,7 +45,7 @@ export interface AgentCli<O> {
   /** The output format the call asks for, for --dry-run and the call record. */
   describeOutput(request: AgentRequest): string;
   /** A reader of one call's stdout, reporting progress events as it reads (when someone listens). */
-  createReader(onProgress?: (event: AgentProgress) => void): CliReader<O>;
+  createReader(onProgress?: (event: AgentProgress) => void, request?: AgentRequest): CliReader<O>;
   /** Side effects a call needs before its process starts (a policy file, a temp folder). */
   setUp?(request: AgentRequest, call: CliCall): CliCallSetup;
   /** The neutral result of a finished run: its outcome judged by the agent's own rules. */
@@ -86,7 +86,7 @@ export class CliAgentBackend<O> implements AgentBackend {
     const { cli, host } = this;
     const call = cli.buildCall(request);
     host.logger.debug(`${cli.commandLabel} command: ${call.shown}`);
-    const reader = cli.createReader(request.onProgress);
+    const reader = cli.createReader(request.onProgress, request);
     const setup = cli.setUp?.(request, call) ?? {};
     try {
       const env = { ...(call.env ?? host.env), ...setup.env };

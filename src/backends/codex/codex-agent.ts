@@ -7,7 +7,7 @@ export const CODEX_AGENT = defineAgent({
   displayName: 'Codex CLI',
   about: "OpenAI's Codex CLI",
   // Cost is estimated from tokens × list price (Codex reports tokens only) when the model is known and listed.
-  capabilities: { resume: true, cost: true, liveView: true, permissionDenials: true, usageLimits: true, allowedTools: false },
+  capabilities: { resume: true, cost: true, liveView: true, permissionDenials: true, usageLimits: true, allowedTools: false, quotaWindows: 'percent' },
   instructionsFile: 'AGENTS.md',
   deniedAdvice: [
     "Codex CLI's own sandbox refused them: CODEX_EXTRA_ARGS chose its",

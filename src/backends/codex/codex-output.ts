@@ -2,6 +2,7 @@ import type { PermissionDenial, TokenUsage, ToolUse } from '../../agent-result.j
 import { digestOf, emptyDigest, isTextDigest, type TextDigest } from '../../core/text-digest.js';
 import { isObject, str, type Json } from '../claude/json-fields.js';
 import { describeCodexItem } from './codex-items.js';
+import { codexWindowsOf, rateLimitsOf, type CodexWindow } from './codex-windows.js';
 
 /**
  * What one `codex exec --json` run reported, read from its JSONL events:
@@ -35,6 +36,8 @@ export interface CodexOutput {
   warnings: string[];
   /** Events read. */
   events: number;
+  /** The subscription windows its events reported (rate_limits), the latest of each. */
+  windows: CodexWindow[];
 }
 
 const MAX_KEPT = 20;
@@ -53,11 +56,14 @@ export class CodexOutputBuilder {
     refusedCommands: [],
     warnings: [],
     events: 0,
+    windows: [],
   };
 
   accept(value: unknown): void {
     if (!isObject(value)) return;
     this.out.events += 1;
+    const limits = rateLimitsOf(value);
+    if (limits) this.acceptWindows(codexWindowsOf(limits));
     const type = str(value['type']);
     if (type === 'thread.started') {
       const id = str(value['thread_id']);
@@ -75,6 +81,14 @@ export class CodexOutputBuilder {
       const message = str(value['message']) ?? '';
       if (RECONNECTING.test(message)) this.out.retries += 1;
       else keep(this.out.errors, message);
+    }
+  }
+
+  private acceptWindows(windows: readonly CodexWindow[]): void {
+    for (const w of windows) {
+      const known = this.out.windows.findIndex((k) => k.kind === w.kind);
+      if (known >= 0) this.out.windows[known] = w;
+      else if (this.out.windows.length < MAX_KEPT) this.out.windows.push(w);
     }
   }
 

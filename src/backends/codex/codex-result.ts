@@ -1,6 +1,7 @@
 import type { AgentResult, PermissionDenial, TokenUsage } from '../../agent-result.js';
 import { processFacts } from '../cli-agent/cli-run.js';
 import { estimateCost } from '../price-table.js';
+import { toRateLimitWindows } from './codex-windows.js';
 import { classifyCodexCall, codexApiStatus, codexFailureText, type CodexRun } from './classify-codex-call.js';
 
 /** What a call adds to the thread's figures: its model (for the price) and the thread's totals before it. */
@@ -44,6 +45,7 @@ export function toCodexResult(run: CodexRun, facts: CodexCallFacts, nowMs: numbe
     if (cost) result.cost = cost;
   }
   if (o.threadId !== undefined) result.sessionId = o.threadId;
+  if (o.windows.length > 0) result.rateLimitWindows = toRateLimitWindows(o.windows, nowMs);
   if (o.lastToolUse !== undefined) result.lastToolUse = o.lastToolUse;
   return result;
 }

@@ -5,7 +5,7 @@ export const MOCK_AGENT = defineAgent({
   name: 'mock',
   displayName: 'mock agent',
   about: 'scripted',
-  capabilities: { resume: true, cost: true, liveView: true, permissionDenials: true, usageLimits: true, allowedTools: false },
+  capabilities: { resume: true, cost: true, liveView: true, permissionDenials: true, usageLimits: true, allowedTools: false, quotaWindows: 'status' },
   sandbox: { configDirs: [], hosts: [], baseUrlVariables: [] },
   settings: undefined,
   load: async () => ({ create: (await import('./mock-backend.js')).createMockBackend }),

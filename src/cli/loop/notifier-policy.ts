@@ -11,7 +11,7 @@ function stopNotification(e: LoopStop): [NotifyEvent, string] | undefined {
   if (reason === 'verify_aborted') return ['verify_escalation', `Verify gate aborted: ${detail}`];
   if (reason === 'integrity_failure' || reason === 'agent_failure' || reason === 'checkpoint_failed' || reason === 'rollback_failed' || reason === 'lock_lost')
     return ['error', `Ralph stopped: ${detail}`];
-  if (reason === 'usage_limit' || reason === 'api_rate_limit') return ['usage_limit', `Ralph stopped: ${detail}`];
+  if (reason === 'usage_limit' || reason === 'api_rate_limit' || reason === 'quota_reserved') return ['usage_limit', `Ralph stopped: ${detail}`];
   return undefined;
 }
 

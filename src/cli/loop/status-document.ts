@@ -46,5 +46,12 @@ export function toStatusDocument(run: RunSnapshot, ctx: StatusContext, nowMs: nu
     last_iteration: run.lastIteration ?? null,
     verify: run.verify,
     waiting: run.waiting,
+    quota_windows: run.quotaWindows.map((w) => ({
+      window: w.kind,
+      status: w.status,
+      used_percent: w.usedPercent ?? null,
+      resets_at: w.resetsAt !== undefined ? isoTimestamp(w.resetsAt) : null,
+    })),
+    max_tokens: ctx.config.maxTokens,
   };
 }

@@ -20,7 +20,7 @@ const call = record(
 
 const wait = record(
   {
-    reason: v.picklist(['rate_limit', 'usage_limit', 'api_retry']),
+    reason: v.picklist(['rate_limit', 'usage_limit', 'api_retry', 'quota_window']),
     until: v.number(),
     message: text(),
   },

@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { emptyTotals, type StatusDocument } from '../../core/status-model.js';
-import { finite, finiteOrNull, flag, neutralValue, objectOrNull, oneOf, record, text, textOrNull } from './lenient.js';
+import { finite, finiteOrNull, flag, listOf, neutralValue, objectOrNull, oneOf, record, text, textOrNull } from './lenient.js';
 import type { RalphDocument } from '../document-store.js';
 
 /**
@@ -86,9 +86,19 @@ const verify = record(
 
 const waiting = record(
   {
-    reason: oneOf(['rate_limit', 'usage_limit', 'api_retry', 'verify_gate'], 'rate_limit'),
+    reason: oneOf(['rate_limit', 'usage_limit', 'api_retry', 'verify_gate', 'quota_window'], 'rate_limit'),
     until: textOrNull(),
     message: text(),
+  },
+  'is not an object',
+);
+
+const quotaWindow = record(
+  {
+    window: v.pipe(v.string(), v.nonEmpty()),
+    status: oneOf(['allowed', 'warning', 'rejected'], 'allowed'),
+    used_percent: finiteOrNull(),
+    resets_at: textOrNull(),
   },
   'is not an object',
 );
@@ -119,6 +129,8 @@ export const statusSchema: v.GenericSchema<unknown, StatusDocument> = record(
     last_iteration: objectOrNull(lastIteration),
     verify: objectOrNull(verify),
     waiting: objectOrNull(waiting),
+    quota_windows: v.fallback(listOf(quotaWindow, 'is not a list'), []),
+    max_tokens: finite(),
   },
   'status.json does not contain a JSON object',
 );

@@ -13,12 +13,21 @@ export interface MessagesTurn {
   toolUse?: Array<{ name: string; input: Record<string, unknown> }>;
   /** An HTTP error with the API's error document and headers, given to this and every later request. */
   error?: { status: number; type: string; message: string; headers?: Record<string, string> };
+  /**
+   * Response headers of this turn's answer, e.g. the subscription windows' `anthropic-ratelimit-unified-*`
+   * headers, from which the real CLI makes its stream-json `rate_limit_event` (it reads them when logged in
+   * as a subscriber: CLAUDE_CODE_OAUTH_TOKEN). A function is asked when the answer is sent (a reset
+   * time relative to the answer).
+   */
+  headers?: Record<string, string> | (() => Record<string, string>);
 }
 
 export interface RecordedMessagesRequest {
   path: string;
   apiKey: string | undefined;
   body: Record<string, unknown>;
+  /** When the request came (epoch ms). */
+  at: number;
 }
 
 export interface FakeMessagesApi {
@@ -47,8 +56,12 @@ function contentOf(turn: MessagesTurn, n: number): Array<Record<string, unknown>
   ];
 }
 
+function headersOf(turn: MessagesTurn): Record<string, string> {
+  return typeof turn.headers === 'function' ? turn.headers() : (turn.headers ?? {});
+}
+
 function streamMessage(res: ServerResponse, n: number, model: string, turn: MessagesTurn): void {
-  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', 'request-id': `req_fake_${n}` });
+  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', 'request-id': `req_fake_${n}`, ...headersOf(turn) });
   const send = (event: string, data: Record<string, unknown>): void => void res.write(`event: ${event}\ndata: ${JSON.stringify({ type: event, ...data })}\n\n`);
   const content = contentOf(turn, n);
   send('message_start', {
@@ -92,7 +105,7 @@ export async function startFakeMessagesApi(turns: MessagesTurn[]): Promise<FakeM
         body = {};
       }
       const key = req.headers['x-api-key'];
-      requests.push({ path, apiKey: typeof key === 'string' ? key : undefined, body });
+      requests.push({ path, apiKey: typeof key === 'string' ? key : undefined, body, at: Date.now() });
       if (!path.startsWith('/v1/messages')) {
         res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
         return;
@@ -134,7 +147,7 @@ export async function startFakeMessagesApi(turns: MessagesTurn[]): Promise<FakeM
         stop_sequence: null,
         usage: USAGE,
       };
-      res.writeHead(200, { 'content-type': 'application/json', 'request-id': `req_fake_${n}` }).end(JSON.stringify(message));
+      res.writeHead(200, { 'content-type': 'application/json', 'request-id': `req_fake_${n}`, ...headersOf(turn) }).end(JSON.stringify(message));
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -25,3 +25,30 @@ describe('capabilityWarnings', () => {
     expect(capabilityWarnings({ displayName: 'X', capabilities: all }, { sessionContinuity: false, maxCostUsd: 0, live: false })).toEqual([]);
   });
 });
+
+describe('capabilityWarnings: subscription windows', () => {
+  const base = { sessionContinuity: false, maxCostUsd: 0, live: false };
+  const warning = { at: 'warning' as const, windows: [] };
+  const percent = { at: 80, windows: [] };
+
+  it('says once that an agent without windows never triggers the rules given', () => {
+    expect(capabilityWarnings(backendEntry('gemini'), { ...base, parkAt: warning, stopAt: null })).toEqual([
+      'Gemini CLI reports no subscription windows: --park-at never triggers.',
+    ]);
+    expect(capabilityWarnings(backendEntry('opencode'), { ...base, parkAt: percent, stopAt: warning })).toEqual([
+      'OpenCode reports no subscription windows: --park-at and --stop-at never trigger.',
+    ]);
+  });
+
+  it('tells a Codex user to use a percentage: Codex gives no warning of its own', () => {
+    expect(capabilityWarnings(backendEntry('codex'), { ...base, parkAt: warning, stopAt: percent })).toEqual([
+      'Codex CLI reports its subscription windows as percentages, with no warning of its own: give --park-at a percentage, e.g. 80%.',
+    ]);
+    expect(capabilityWarnings(backendEntry('codex'), { ...base, parkAt: percent, stopAt: null })).toEqual([]);
+  });
+
+  it('says nothing without the flags, or for Claude Code, which reports both', () => {
+    expect(capabilityWarnings(backendEntry('gemini'), { ...base, parkAt: null, stopAt: null })).toEqual([]);
+    expect(capabilityWarnings(backendEntry('claude'), { ...base, parkAt: warning, stopAt: percent })).toEqual([]);
+  });
+});

@@ -69,6 +69,8 @@ export interface LoopStateView {
   startedAt: string | null;
   updatedAt: string;
   waiting: { reason: string; until: string | null; message: string } | null;
+  /** The subscription windows the agent reported, one line each (window, status, reset); [] for none. */
+  windows: string[];
 }
 
 export interface QueueOutcomeView {

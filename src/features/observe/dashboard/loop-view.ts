@@ -5,6 +5,7 @@ import type { GateState } from '../../../core/verify-gate.js';
 import type { JsonRead } from '../../../state/document-store.js';
 import type { ProgressDocument } from '../../../state/documents/progress.js';
 import { isFinished } from '../../../ui/monitor-sections.js';
+import { quotaWindowLines } from '../../../ui/quota-window-lines.js';
 import type { EventRecord } from '../event-log-inspect.js';
 import type { IterationMetric, ParsedMetrics } from '../stats.js';
 import type {
@@ -97,7 +98,7 @@ export function describeState(state: RawState, started: boolean, verify: VerifyV
   return at(state.status === 'paused' || state.status === 'waiting' ? 'warn' : 'live', state.status);
 }
 
-function stateView(doc: StatusDocument | undefined, files: LoopFiles): RawState {
+function stateView(doc: StatusDocument | undefined, files: LoopFiles, now: number): RawState {
   if (doc === undefined) {
     // A finished queue item whose worktree is gone: the queue's record says how it ended.
     const record = files.outcome;
@@ -117,6 +118,7 @@ function stateView(doc: StatusDocument | undefined, files: LoopFiles): RawState 
       startedAt: null,
       updatedAt: '',
       waiting: null,
+      windows: [],
     };
   }
   return {
@@ -135,6 +137,7 @@ function stateView(doc: StatusDocument | undefined, files: LoopFiles): RawState 
     startedAt: doc.started_at,
     updatedAt: doc.timestamp,
     waiting: doc.waiting ? { reason: doc.waiting.reason, until: doc.waiting.until, message: doc.waiting.message } : null,
+    windows: quotaWindowLines(doc.quota_windows, now),
   };
 }
 
@@ -237,7 +240,7 @@ export function receiptPoints(receipts: readonly Receipt[]): IterationPoint[] {
 /** The page's view of one loop. Pure: everything read from disk comes in `files`. */
 export function buildLoopView(files: LoopFiles, now: number): LoopView {
   const doc = valueOf(files.status);
-  const raw = stateView(doc, files);
+  const raw = stateView(doc, files, now);
   const verify = verifyView(valueOf(files.gate));
   const started = doc !== undefined || files.outcome !== null;
   const state: LoopStateView = { ...raw, ...describeState(raw, started, verify) };

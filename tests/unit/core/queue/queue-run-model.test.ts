@@ -109,6 +109,7 @@ describe('buildRunReport', () => {
       run_id: null,
       receipts: 0,
       tokens: { input: 0, output: 0, cache_read: 0, cache_write: 0 },
+      quota_windows: [],
     });
   });
 

@@ -58,6 +58,8 @@ const FULL: StatusDocument = {
     last: { passed: false, exit_code: 1, timed_out: false, duration_ms: 900, output_tail: 'FAIL x', at: '2026-01-15T12:00:00+00:00' },
   },
   waiting: { reason: 'usage_limit', until: '2026-01-15T14:39:00+00:00', message: 'resets 2:39pm' },
+  quota_windows: [{ window: 'seven_day', status: 'warning', used_percent: 81, resets_at: '2026-01-18T09:00:00Z' }],
+  max_tokens: 500_000,
 };
 
 describe('status.json schema', () => {
@@ -106,6 +108,8 @@ describe('status.json schema', () => {
       last_iteration: null,
       verify: null,
       waiting: null,
+      quota_windows: [],
+      max_tokens: 0,
     });
   });
 
@@ -142,6 +146,7 @@ describe('status.json schema', () => {
       last_iteration: { loop: 2, exit_signal: 'true' },
       verify: { state: 'weird', last: 'nope' },
       waiting: { reason: 'nap', until: 5 },
+      quota_windows: [{ window: 'five_hour', status: 'odd', used_percent: '12' }, 'junk', { status: 'warning' }],
     });
     if (typeof s === 'string') throw new Error(s);
     expect(s.loop_count).toBe(0);
@@ -156,6 +161,8 @@ describe('status.json schema', () => {
     expect(s.last_iteration).toMatchObject({ loop: 2, exit_signal: null, outcome: '' });
     expect(s.verify).toEqual({ command: '', state: 'idle', attempt: 0, max_attempts: 0, last: null });
     expect(s.waiting).toEqual({ reason: 'rate_limit', until: null, message: '' });
+    // A window read as far as it can be; entries that are no window at all are dropped.
+    expect(s.quota_windows).toEqual([{ window: 'five_hour', status: 'allowed', used_percent: null, resets_at: null }]);
   });
 
   it.each(['idle', 'passing', 'failing', 'escalated', 'skipped', 'aborted'] as const)('keeps the verify state %s', (state) => {

@@ -41,6 +41,8 @@ function status(over: Partial<StatusDocument> = {}): StatusDocument {
     last_iteration: null,
     verify: null,
     waiting: null,
+    quota_windows: [],
+    max_tokens: 0,
     ...over,
   };
 }
