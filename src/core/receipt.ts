@@ -1,3 +1,4 @@
+import type { RateLimitWindow } from '../agent-result.js';
 import { isoTimestamp } from './time-format.js';
 
 /**
@@ -5,8 +6,8 @@ import { isoTimestamp } from './time-format.js';
  * (tokens, money, and whether the agent reported the money or Ralph estimated it), what it did
  * (tools, denials, files), what the verify gate and the checkpoint made of it, and what the
  * loop decided next. One JSON object per line of .ralph/logs/receipts.jsonl, published as
- * docs/schemas/receipt.schema.json. `review` and `rate_limit` stay null until the reviewer pass
- * and the subscription windows fill them.
+ * docs/schemas/receipt.schema.json. `review` is null unless a reviewer judged the iteration,
+ * `rate_limit` unless the agent reported a subscription window.
  */
 export const RECEIPT_VERSION = 1;
 
@@ -219,4 +220,30 @@ export function sumReceipts(receipts: readonly Receipt[]): ReceiptTotals {
     t.num_turns += r.turns;
   }
   return t;
+}
+
+const STATUS_WEIGHT: Record<RateLimitWindow['status'], number> = { allowed: 0, warning: 1, rejected: 2 };
+
+/**
+ * The one window a receipt names among those a call reported: the closest to running out
+ * (rejected before warning before allowed, then the most used), since that is the window
+ * that explains a park, a stop or a usage limit after this iteration.
+ */
+export function receiptRateLimit(windows: readonly RateLimitWindow[] | undefined): ReceiptRateLimit | undefined {
+  let tightest: RateLimitWindow | undefined;
+  for (const w of windows ?? []) {
+    if (
+      !tightest ||
+      STATUS_WEIGHT[w.status] > STATUS_WEIGHT[tightest.status] ||
+      (STATUS_WEIGHT[w.status] === STATUS_WEIGHT[tightest.status] && (w.usedPercent ?? -1) > (tightest.usedPercent ?? -1))
+    )
+      tightest = w;
+  }
+  if (!tightest) return undefined;
+  return {
+    window: tightest.kind,
+    status: tightest.status,
+    resets_at: tightest.resetsAt !== undefined ? isoTimestamp(tightest.resetsAt) : null,
+    used_percent: tightest.usedPercent ?? null,
+  };
 }

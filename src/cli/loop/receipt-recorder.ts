@@ -1,7 +1,7 @@
 import { agentSettingField, type BackendName } from '../../backends/agents.js';
 import type { RalphConfig } from '../../config/keys.js';
 import { windowUsage } from '../../core/rate-limiter.js';
-import { buildReceipt, type Receipt, type ReceiptFacts } from '../../core/receipt.js';
+import { buildReceipt, receiptRateLimit, type Receipt, type ReceiptFacts } from '../../core/receipt.js';
 import type { LoopEvent } from '../../engine/loop-events.js';
 
 /** Who the receipts are of: the run they belong to and where its loop numbers continue. */
@@ -138,6 +138,8 @@ export function createReceiptRecorder(
         if (r.turns !== undefined) draft.turns = r.turns;
         draft.toolUses = r.toolUses;
         draft.permissionDenials = r.permissionDenials;
+        const rateLimit = receiptRateLimit(r.rateLimitWindows);
+        if (rateLimit) draft.rateLimit = rateLimit;
         if (e.call.progress) {
           draft.filesChanged = e.call.progress.filesChanged;
           draft.changedFiles = e.call.progress.changedFiles;

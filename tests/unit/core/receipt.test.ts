@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { RECEIPT_LIMITS, buildReceipt, sumReceipts, type ReceiptFacts } from '../../../src/core/receipt.js';
+import { RECEIPT_LIMITS, buildReceipt, receiptRateLimit, sumReceipts, type ReceiptFacts } from '../../../src/core/receipt.js';
 
 const T0 = Date.parse('2026-11-28T10:00:00Z');
 
@@ -126,5 +126,39 @@ describe('sumReceipts', () => {
       num_turns: 3,
       calls: 3,
     });
+  });
+});
+
+describe('receiptRateLimit', () => {
+  const reset = Date.parse('2026-11-30T00:00:00Z');
+  it.each([
+    ['no window reported', undefined, undefined],
+    ['an empty report', [], undefined],
+    [
+      'a warning before a more used but allowed window',
+      [
+        { kind: 'five_hour', status: 'allowed' as const, usedPercent: 90 },
+        { kind: 'seven_day', status: 'warning' as const, usedPercent: 76, resetsAt: reset },
+      ],
+      { window: 'seven_day', status: 'warning', resets_at: '2026-11-30T00:00:00+00:00', used_percent: 76 },
+    ],
+    [
+      'a rejected window before a warned one',
+      [
+        { kind: 'seven_day', status: 'warning' as const },
+        { kind: 'five_hour', status: 'rejected' as const, resetsAt: reset },
+      ],
+      { window: 'five_hour', status: 'rejected', resets_at: '2026-11-30T00:00:00+00:00', used_percent: null },
+    ],
+    [
+      'of two allowed windows the more used',
+      [
+        { kind: 'five_hour', status: 'allowed' as const, usedPercent: 12 },
+        { kind: 'seven_day', status: 'allowed' as const, usedPercent: 40 },
+      ],
+      { window: 'seven_day', status: 'allowed', resets_at: null, used_percent: 40 },
+    ],
+  ])('%s', (_name, windows, expected) => {
+    expect(receiptRateLimit(windows)).toEqual(expected);
   });
 });
