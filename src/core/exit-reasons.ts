@@ -25,7 +25,8 @@ export type ExitReason =
   | 'checkpoint_failed'
   | 'rollback_failed'
   | 'lock_lost'
-  | 'dry_run';
+  | 'dry_run'
+  | 'review_rejected';
 
 interface ReasonInfo {
   exitCode: number;
@@ -104,6 +105,12 @@ export const EXIT_REASONS: Record<ExitReason, ReasonInfo> = {
     lastAction: 'lock_lost',
     describe:
       "the project lock was removed or taken over by another process; this loop stopped so that two loops never work on the project at once. Check that no other Ralph runs here ('ralph --status'), then run 'ralph' again",
+  },
+  review_rejected: {
+    exitCode: ExitCode.VerifyAborted,
+    status: 'halted',
+    lastAction: 'review_rejected',
+    describe: 'the reviewer asked for changes --review-max times in a row',
   },
 };
 
