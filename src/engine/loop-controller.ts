@@ -11,6 +11,7 @@ import { finishLoop, type LoopResult } from './loop-finish.js';
 import { LoopRun, type Step } from './loop-run.js';
 import { checkBeforeCall } from './preflight.js';
 import { pause } from './pause.js';
+import { reviewBeforeEnd } from './review-step.js';
 import { errorMessage } from '../errors.js';
 
 export type { LoopResult } from './loop-finish.js';
@@ -19,7 +20,8 @@ export type { LoopResult } from './loop-finish.js';
  * The loop. Per iteration, in this order: stop request → integrity →
  * circuit breaker → rate limiter → exit conditions that need no call →
  * checkpoint → agent → analysis → verify gate → circuit breaker update → exit
- * conditions → status, metrics, recording → pause.
+ * conditions → the reviewer, when the loop would end complete (--review) → status, metrics,
+ * recording → pause.
  */
 export async function runLoop(deps: LoopDeps, options: LoopOptions): Promise<LoopResult> {
   const s = new LoopRun(deps, options);
@@ -94,13 +96,15 @@ function startup(s: LoopRun): void {
 /** One iteration: the checks before a call, the call, what its work amounts to, and the verdict. */
 async function iterate(s: LoopRun): Promise<Step> {
   const before = await checkBeforeCall(s);
-  if (before.blocked) return before.blocked;
+  if (before.blocked) return reviewBeforeEnd(s, before.blocked);
   const iteration = startIteration(s);
   if (s.options.dryRun) return dryRunIteration(s, iteration.loop, iteration.started);
   const call = await makeCall(s, iteration, before.planBefore);
   if (s.deps.interrupt.aborted || !isUsableKind(call.outcome)) return settleCallWithoutWork(s, call);
+  // The worker's call took the findings of a rejected review: the next review judges what it made of them.
+  delete s.state.reviewFindings;
   const work = await assessWork(s, call);
-  return decideAfterWork(s, call, work) ?? pause(s);
+  return (await reviewBeforeEnd(s, decideAfterWork(s, call, work))) ?? pause(s);
 }
 
 function startIteration(s: LoopRun): { loop: number; started: number } {

@@ -1,6 +1,6 @@
 import type { RalphConfig } from '../config/keys.js';
 import type { AgentBackend } from '../ports.js';
-import type { EngineIo, LoopStorePort, ProgressProbe, Randomness } from './ports.js';
+import type { EngineIo, LoopStorePort, ProgressProbe, Randomness, ReviewPort } from './ports.js';
 import type { VerifyGate } from './verify-gate.js';
 
 export interface LoopDeps extends EngineIo {
@@ -11,6 +11,8 @@ export interface LoopDeps extends EngineIo {
   random: Randomness;
   /** The verify gate, when a verify command is configured. */
   gate?: VerifyGate;
+  /** The reviewer pass, with --review. */
+  review?: ReviewPort;
 }
 
 export interface TaskMode {

@@ -19,7 +19,8 @@ type Shown =
   | 'exitCode'
   | 'message'
   | 'waiting'
-  | 'verify';
+  | 'verify'
+  | 'review';
 
 /** The run state at one moment, as a `status` event carries it. */
 export type RunSnapshot = DeepReadonly<Pick<RunState, Shown>>;
@@ -53,6 +54,7 @@ export function snapshotRun(run: RunState): RunSnapshot {
     message: run.message,
     waiting: run.waiting,
     verify: run.verify,
+    review: run.review,
   };
   return deepFreeze(structuredClone(shown));
 }

@@ -2,7 +2,7 @@ import type { CircuitState } from '../core/circuit-breaker.js';
 import type { ExitSignals } from '../core/exit-signals.js';
 import type { RateState } from '../core/rate-limiter.js';
 import type { Analysis } from '../core/response-analyzer.js';
-import { emptyTotals, type StatusIteration, type StatusTotals, type StatusVerify, type StatusWaiting } from '../core/status-model.js';
+import { emptyTotals, type StatusIteration, type StatusReview, type StatusTotals, type StatusVerify, type StatusWaiting } from '../core/status-model.js';
 
 /** Everything a running loop knows about itself; persisted piecewise by the store, shown through `status` events (as a snapshot). */
 export interface RunState {
@@ -25,6 +25,10 @@ export interface RunState {
   verify: StatusVerify | null;
   /** Something changed in this run (files, commits, ticked tasks): completion needs it. */
   workInRun: boolean;
+  /** The reviewer pass (--review), as status.json shows it; null without one. */
+  review: StatusReview | null;
+  /** The findings of a rejected review, for the next worker call's prompt; cleared once a call took them. */
+  reviewFindings?: string[];
 }
 
 export function newRunState(startedAt: number, circuit: CircuitState, signals: ExitSignals, rate: RateState): RunState {
@@ -44,5 +48,6 @@ export function newRunState(startedAt: number, circuit: CircuitState, signals: E
     waiting: null,
     verify: null,
     workInRun: false,
+    review: null,
   };
 }

@@ -46,5 +46,6 @@ export function toStatusDocument(run: RunSnapshot, ctx: StatusContext, nowMs: nu
     last_iteration: run.lastIteration ?? null,
     verify: run.verify,
     waiting: run.waiting,
+    review: run.review ? { ...run.review, findings: [...run.review.findings] } : null,
   };
 }

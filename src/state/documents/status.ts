@@ -93,6 +93,21 @@ const waiting = record(
   'is not an object',
 );
 
+const review = record(
+  {
+    backend: text(),
+    reviews: finite(),
+    rejected_in_a_row: finite(),
+    max_rejected: finite(),
+    last_verdict: oneOf(['', 'APPROVED', 'CHANGES_REQUESTED'], ''),
+    findings: v.fallback(v.array(v.string()), () => []),
+    cost_usd: finite(),
+    input_tokens: finite(),
+    output_tokens: finite(),
+  },
+  'is not an object',
+);
+
 export const statusSchema: v.GenericSchema<unknown, StatusDocument> = record(
   {
     timestamp: text(),
@@ -119,6 +134,7 @@ export const statusSchema: v.GenericSchema<unknown, StatusDocument> = record(
     last_iteration: objectOrNull(lastIteration),
     verify: objectOrNull(verify),
     waiting: objectOrNull(waiting),
+    review: objectOrNull(review),
   },
   'status.json does not contain a JSON object',
 );

@@ -58,6 +58,17 @@ const FULL: StatusDocument = {
     last: { passed: false, exit_code: 1, timed_out: false, duration_ms: 900, output_tail: 'FAIL x', at: '2026-01-15T12:00:00+00:00' },
   },
   waiting: { reason: 'usage_limit', until: '2026-01-15T14:39:00+00:00', message: 'resets 2:39pm' },
+  review: {
+    backend: 'codex',
+    reviews: 2,
+    rejected_in_a_row: 1,
+    max_rejected: 3,
+    last_verdict: 'CHANGES_REQUESTED',
+    findings: ['add a test for empty input'],
+    cost_usd: 0.02,
+    input_tokens: 900,
+    output_tokens: 40,
+  },
 };
 
 describe('status.json schema', () => {
@@ -106,6 +117,7 @@ describe('status.json schema', () => {
       last_iteration: null,
       verify: null,
       waiting: null,
+      review: null,
     });
   });
 

@@ -41,6 +41,7 @@ function status(over: Partial<StatusDocument> = {}): StatusDocument {
     last_iteration: null,
     verify: null,
     waiting: null,
+    review: null,
     ...over,
   };
 }
