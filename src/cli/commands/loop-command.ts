@@ -29,6 +29,7 @@ import { createLoopNotifier } from './observers.js';
 import { ExitGuard } from './exit-guard.js';
 import { capabilityWarnings } from '../../backends/capability-warnings.js';
 import { createGate } from './gate-factory.js';
+import { createReviewPort } from './review-factory.js';
 import { createStopSignalHandler } from './stop-signals.js';
 import { createLoopSubscribers } from '../loop/loop-subscribers.js';
 import { prepareProjectRepository } from '../../checkpoints/index.js';
@@ -156,13 +157,16 @@ export async function runLoopCommand(input: LoopCommandInput): Promise<number> {
       },
       interrupt: abort.signal,
     };
+    const agentContext = sandbox ? { ...backendContext, sandbox: sandbox.session } : backendContext;
     const deps: LoopDeps = {
       ...io,
-      backend: await agent.create(sandbox ? { ...backendContext, sandbox: sandbox.session } : backendContext),
+      backend: await agent.create(agentContext),
       store,
       probe,
       random: { next: Math.random },
     };
+    const review = await createReviewPort(agentContext, deps.backend, args.dryRun);
+    if (review) deps.review = review;
     // A rollback a crash cut short is finished before anything else looks at the tree.
     await prepareProjectRepository(paths.project, (m) => logger.warn(m));
     const gate = await createGate(config, loaded.origins, {
