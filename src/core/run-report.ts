@@ -22,12 +22,20 @@ export interface RunReport {
   /** ISO 8601. */
   started_at: string;
   ended_at: string;
+  /** The reviewer pass (--review): its reviews, last verdict and findings, and what they cost (in cost_usd too); null without one. */
+  review: { reviews: number; last_verdict: string; findings: string[]; cost_usd: number } | null;
 }
 
 export interface RunFacts {
   exitCode: number;
   /** From status.json, when the loop got far enough to write one. */
-  status?: { exit_reason: string; loop_count: number; backend: string; totals: { cost_usd: number; cost_estimated: boolean } };
+  status?: {
+    exit_reason: string;
+    loop_count: number;
+    backend: string;
+    totals: { cost_usd: number; cost_estimated: boolean };
+    review?: { reviews: number; last_verdict: string; findings: string[]; cost_usd: number } | null;
+  };
   /** Used when status.json has none: the error that ended the run before the loop did. */
   fallbackReason: string;
   branch: string | undefined;
@@ -50,5 +58,8 @@ export function buildRunReport(facts: RunFacts): RunReport {
     pr_url: facts.prUrl ?? null,
     started_at: facts.startedIso,
     ended_at: facts.endedIso,
+    review: status?.review
+      ? { reviews: status.review.reviews, last_verdict: status.review.last_verdict, findings: [...status.review.findings], cost_usd: status.review.cost_usd }
+      : null,
   };
 }

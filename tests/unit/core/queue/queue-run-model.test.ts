@@ -106,6 +106,18 @@ describe('buildRunReport', () => {
       pr_url: 'https://example.invalid/pull/2',
       started_at: times.startedIso,
       ended_at: times.endedIso,
+      review: null,
+    });
+  });
+
+  it('carries the reviewer pass of a run with --review', () => {
+    const review = { backend: 'claude', reviews: 3, last_verdict: 'CHANGES_REQUESTED', findings: ['add a test'], cost_usd: 0.2 };
+    const status = { exit_reason: 'review_rejected', loop_count: 4, backend: 'claude', totals: { cost_usd: 1, cost_estimated: false }, review };
+    expect(buildRunReport({ exitCode: 6, fallbackReason: 'error', branch: undefined, status, ...times }).review).toEqual({
+      reviews: 3,
+      last_verdict: 'CHANGES_REQUESTED',
+      findings: ['add a test'],
+      cost_usd: 0.2,
     });
   });
 
