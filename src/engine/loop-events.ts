@@ -197,6 +197,8 @@ export interface ReviewEnd {
   type: 'review.end';
   iteration: number;
   review: number;
+  /** The reviewer's agent. */
+  backend: string;
   verdict: 'APPROVED' | 'CHANGES_REQUESTED';
   /** The reply carried a valid verdict block (false: counted as changes requested). */
   given: boolean;

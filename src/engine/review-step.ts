@@ -67,6 +67,7 @@ export async function reviewBeforeEnd(s: LoopRun, step: Step): Promise<Step> {
     type: 'review.end',
     iteration: loop,
     review: number,
+    backend: review.backend.name,
     verdict: verdict.verdict,
     given: verdict.given,
     findings: verdict.findings,
