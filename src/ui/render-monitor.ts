@@ -1,4 +1,5 @@
 import type { MonitorSnapshot } from '../state/monitor-snapshot.js';
+import { reviewSection } from './review-section.js';
 import { clockTime } from '../core/time-format.js';
 import { fitLine, part, type Line } from './styled-line.js';
 import { runningLoopLine } from './queue-loops.js';
@@ -78,6 +79,8 @@ function bodySections(snapshot: MonitorSnapshot, now: number, plain: boolean): L
     }
     const verify = verifySection(doc);
     if (verify.length > 0) sections.push([heading('Verify Gate'), ...verify]);
+    const review = reviewSection(doc);
+    if (review.length > 0) sections.push([heading('Review'), ...review]);
     if (!finished && doc.waiting) sections.push([heading('Waiting'), ...waitingSection(doc.waiting, now)]);
     if (finished) sections.push([heading('Finished'), ...finishedSection(doc)]);
   }
