@@ -1,6 +1,7 @@
 import { applyCooldown } from '../core/circuit-breaker.js';
 import type { FixPlanSummary } from '../core/fix-plan.js';
 import { recordCallStart } from '../core/rate-limiter.js';
+import { emptyReview } from '../core/status-model.js';
 import { callAgent } from './agent-call.js';
 import { announceTransition } from './circuit-step.js';
 import { assessWork, decideAfterWork, isUsableKind, settleCallWithoutWork, type CallMade } from './work-assessment.js';
@@ -90,6 +91,8 @@ function startup(s: LoopRun): void {
   if (config.outputFormat === 'text' && !config.live && backend.name === 'claude') {
     s.notice({ code: 'agent.output_format' });
   }
+  // With --review, status.json shows the reviewer from the start ("not reviewed yet").
+  if (s.deps.review) s.state.review = emptyReview(s.deps.review.backend.name, config.reviewMax);
   s.setAction('starting', 'running');
 }
 

@@ -129,10 +129,17 @@ describe('runLoop --review: the reviewer before a complete end', () => {
     expect(prompt).toContain('`npm test` passed');
   });
 
-  it('stops that are not completions are not reviewed', async () => {
-    const h = reviewed({ responses: [working(), working()], config: { maxLoops: 2 }, review: {} });
+  it('stops that are not completions are not reviewed; status.json shows the reviewer from the start', async () => {
+    const h = reviewed({ responses: [working(), working()], config: { maxLoops: 2, reviewMax: 4 }, review: {} });
     expect((await h.run()).reason).toBe('max_loops');
     expect(h.of('review.start')).toEqual([]);
+    expect(h.of('status')[0]?.run.review).toMatchObject({ backend: 'mock', reviews: 0, max_rejected: 4, last_verdict: '' });
+  });
+
+  it('without --review, status.json has no review', async () => {
+    const h = loopHarness({ responses: [working()], config: { maxLoops: 1 } });
+    await h.run();
+    expect(h.of('status').at(-1)?.run.review).toBeNull();
   });
 
   it('Ctrl+C during the review ends the loop interrupted', async () => {
