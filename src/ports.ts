@@ -74,6 +74,11 @@ export interface AgentRequest {
   resumeSessionId?: string;
   /** Tools the agent may use for this call instead of the configured ones. */
   allowedTools?: readonly string[];
+  /**
+   * A call that must change nothing (the reviewer): each backend runs its agent in that agent's
+   * own read-only mode (its declaration's `readOnly`), whatever tools or modes are configured.
+   */
+  readOnly?: boolean;
   timeoutMs: number;
   /** Where the raw output of this call is written as it arrives. */
   outputLogPath: string;

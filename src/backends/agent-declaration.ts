@@ -21,6 +21,16 @@ export interface BackendCapabilities {
   quotaWindows?: 'status' | 'percent';
 }
 
+/** The read-only mode of an agent: what a call that must change nothing runs with. */
+export interface ReadOnlyMode {
+  /** How the mode works, in one line ("--sandbox read-only"). */
+  about: string;
+  /** Tools the read-only call may use (agents that take a tool list). */
+  tools?: readonly string[];
+  /** Tools refused outright, whatever the user's own settings allow. */
+  deniedTools?: readonly string[];
+}
+
 /** One .ralphrc setting of an agent CLI: its config field, its key, and the line `ralph --config` and the template say. */
 export interface AgentSetting<F extends string = string> {
   field: F;
@@ -71,6 +81,12 @@ export interface AgentDeclaration<N extends string = string, S extends AgentSett
   login?: string;
   /** What the agent's CLI needs of a sandbox (--sandbox): its own folders, its API hosts. */
   sandbox: SandboxAgentFacts;
+  /**
+   * How a read-only call (the reviewer, `--review`) runs this agent: one line for docs and
+   * messages, and the tools it keeps and refuses where the agent takes tool lists. An agent
+   * without one cannot review (`--review` with it is refused before the loop starts).
+   */
+  readOnly?: ReadOnlyMode;
   /** The agent CLI's own .ralphrc settings; the mock agent has none. */
   settings: S;
   /**

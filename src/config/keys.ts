@@ -83,6 +83,10 @@ export interface RalphConfig extends AgentConfig {
   stopAt: QuotaThreshold | null;
   /** Tokens of the whole run (input, output, cache reads and writes); 0 = no limit. */
   maxTokens: number;
+  review: boolean;
+  reviewBackend: '' | BackendName;
+  reviewModel: string;
+  reviewMax: number;
 }
 
 export type ConfigField = keyof RalphConfig;
@@ -547,6 +551,35 @@ export const CONFIG_KEYS: { [F in ConfigField]: KeySpec<F> } = {
     type: integer(0),
     default: 0,
     doc: 'Stop once the run has used this many tokens: input, output, cache reads and writes (0 = no limit)',
+  },
+  review: {
+    key: 'RALPH_REVIEW',
+    aliases: ['REVIEW'],
+    flag: { name: '--review', help: 'before the loop ends complete, a fresh read-only agent call reviews the run (docs/reviewer.md)' },
+    type: boolean,
+    default: false,
+    doc: "A read-only reviewer call approves the run's diff before the loop ends complete",
+  },
+  reviewBackend: {
+    key: 'REVIEW_BACKEND',
+    flag: { name: '--review-backend', value: '<name>', help: `the reviewer's agent: ${BACKEND_NAMES.join(' or ')} (default: the loop's own)` },
+    type: oneOf(['', ...BACKEND_NAMES] as const),
+    default: '',
+    doc: "The reviewer's agent backend (empty = the loop's own)",
+  },
+  reviewModel: {
+    key: 'REVIEW_MODEL',
+    flag: { name: '--review-model', value: '<model>', help: "the reviewer's model (default: the reviewer agent's configured model)" },
+    type: text,
+    default: '',
+    doc: "The reviewer's model (empty = the reviewer agent's configured model)",
+  },
+  reviewMax: {
+    key: 'REVIEW_MAX',
+    flag: { name: '--review-max', value: '<n>', help: 'rejected reviews in a row before the loop stops (exit 6)' },
+    type: integer(1, 100),
+    default: 3,
+    doc: 'Reviews in a row that ask for changes before the loop stops with review_rejected',
   },
 };
 

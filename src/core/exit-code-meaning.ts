@@ -13,7 +13,7 @@ const MEANING_OF: { readonly [Name in keyof typeof ExitCode]: string } = {
   CircuitOpen: 'circuit breaker open',
   PermissionDenied: 'permission denied',
   UsageLimit: 'usage or rate limit, stopped',
-  VerifyAborted: 'verify gate aborted or exhausted',
+  VerifyAborted: 'verify gate aborted or exhausted, or review rejected',
   LimitReached: 'a limit reached (loops, cost, runtime)',
   Sigint: 'interrupted (Ctrl+C)',
   Sigterm: 'terminated (SIGTERM)',

@@ -27,7 +27,8 @@ export type ExitReason =
   | 'lock_lost'
   | 'dry_run'
   | 'quota_reserved'
-  | 'max_tokens';
+  | 'max_tokens'
+  | 'review_rejected';
 
 interface ReasonInfo {
   exitCode: number;
@@ -114,6 +115,12 @@ export const EXIT_REASONS: Record<ExitReason, ReasonInfo> = {
     describe: 'a subscription window reached --stop-at; the rest of it is kept for you',
   },
   max_tokens: { exitCode: ExitCode.LimitReached, status: 'stopped', lastAction: 'limit_reached', describe: 'the token limit (--max-tokens) was reached' },
+  review_rejected: {
+    exitCode: ExitCode.VerifyAborted,
+    status: 'halted',
+    lastAction: 'review_rejected',
+    describe: 'the reviewer asked for changes --review-max times in a row',
+  },
 };
 
 /** The interrupt reason Ralph gives when its project lock was lost (the other reasons are signal names). */

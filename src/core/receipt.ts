@@ -1,4 +1,4 @@
-import type { RateLimitWindow } from '../agent-result.js';
+import type { AgentResult, RateLimitWindow } from '../agent-result.js';
 import { isoTimestamp } from './time-format.js';
 
 /**
@@ -39,9 +39,14 @@ export interface ReceiptCheckpoint {
   rollback: CheckpointOutcome;
 }
 
+/** The reviewer's call of the iteration (--review): its verdict, and what the call used, which the run's totals count too. */
 export interface ReceiptReview {
   verdict: string;
   findings_count: number;
+  backend: string;
+  tokens: ReceiptTokens;
+  cost: { usd: number | null; source: CostSource };
+  turns: number;
 }
 
 export interface ReceiptRateLimit {
@@ -73,7 +78,7 @@ export interface Receipt {
   cost: { usd: number | null; source: CostSource };
   turns: number;
   tool_uses: number;
-  permission_denials: Array<{ tool: string; detail: string }>;
+  denials: Array<{ tool: string; detail: string }>;
   files_changed: number;
   changed_files: string[];
   verify: ReceiptVerify | null;
@@ -127,10 +132,36 @@ function count(n: number | undefined): number {
   return n !== undefined && Number.isFinite(n) && n > 0 ? Math.round(n) : 0;
 }
 
-function costOf(f: ReceiptFacts): Receipt['cost'] {
+function costOf(f: Pick<ReceiptFacts, 'cost' | 'usage'>): Receipt['cost'] {
   if (f.cost) return { usd: f.cost.usd, source: f.cost.source };
   const tokens = f.usage ? f.usage.inputTokens + f.usage.outputTokens : 0;
   return { usd: null, source: tokens > 0 ? 'unknown' : 'none' };
+}
+
+function tokensOf(usage: ReceiptFacts['usage']): ReceiptTokens {
+  return {
+    input: count(usage?.inputTokens),
+    output: count(usage?.outputTokens),
+    cache_read: count(usage?.cacheReadInputTokens),
+    cache_write: count(usage?.cacheCreationInputTokens),
+  };
+}
+
+/** The review part of a receipt, from the reviewer's verdict and its call. */
+export function receiptReview(r: {
+  verdict: string;
+  findings: readonly string[];
+  backend: string;
+  run: Pick<AgentResult, 'usage' | 'cost' | 'turns'>;
+}): ReceiptReview {
+  return {
+    verdict: r.verdict,
+    findings_count: r.findings.length,
+    backend: r.backend,
+    tokens: tokensOf(r.run.usage),
+    cost: costOf(r.run),
+    turns: count(r.run.turns),
+  };
 }
 
 /**
@@ -154,16 +185,11 @@ export function buildReceipt(f: ReceiptFacts, redact: (text: string) => string =
     outcome: f.outcome,
     result: clip(f.result),
     success: f.success,
-    tokens: {
-      input: count(f.usage?.inputTokens),
-      output: count(f.usage?.outputTokens),
-      cache_read: count(f.usage?.cacheReadInputTokens),
-      cache_write: count(f.usage?.cacheCreationInputTokens),
-    },
+    tokens: tokensOf(f.usage),
     cost: costOf(f),
     turns: count(f.turns),
     tool_uses: count(f.toolUses),
-    permission_denials: f.permissionDenials.slice(0, RECEIPT_LIMITS.denials).map((d) => ({ tool: clip(d.tool, 200), detail: clip(d.detail ?? '') })),
+    denials: f.permissionDenials.slice(0, RECEIPT_LIMITS.denials).map((d) => ({ tool: clip(d.tool, 200), detail: clip(d.detail ?? '') })),
     files_changed: count(f.filesChanged),
     changed_files: f.changedFiles.slice(0, RECEIPT_LIMITS.files).map((p) => clip(p, 300)),
     verify: f.verify ? { ...f.verify, command: clip(f.verify.command) } : null,
@@ -180,7 +206,7 @@ export function buildReceipt(f: ReceiptFacts, redact: (text: string) => string =
 /** A receipt whose line would still be too long (many long file names) gives up its lists first. */
 function fitLine(receipt: Receipt): Receipt {
   if (JSON.stringify(receipt).length <= RECEIPT_LIMITS.line) return receipt;
-  return { ...receipt, changed_files: [], permission_denials: receipt.permission_denials.slice(0, 1) };
+  return { ...receipt, changed_files: [], denials: receipt.denials.slice(0, 1) };
 }
 
 /** The totals a run's receipts add up to: what a resumed run counts as already spent. */
@@ -208,16 +234,18 @@ export function sumReceipts(receipts: readonly Receipt[]): ReceiptTotals {
     num_turns: 0,
     calls: 0,
   };
-  for (const r of receipts) {
+  // Each receipt is the worker's call, plus the reviewer's when the iteration was reviewed.
+  const calls = receipts.flatMap((r) => (r.review ? [r, r.review] : [r]));
+  for (const c of calls) {
     t.calls += 1;
-    if (r.cost.usd !== null) t.cost_usd += r.cost.usd;
-    if (r.cost.source === 'estimated') t.cost_estimated = true;
-    if (r.cost.source === 'unknown') t.cost_unknown_calls += 1;
-    t.input_tokens += r.tokens.input;
-    t.output_tokens += r.tokens.output;
-    t.cache_read_input_tokens += r.tokens.cache_read;
-    t.cache_creation_input_tokens += r.tokens.cache_write;
-    t.num_turns += r.turns;
+    if (c.cost.usd !== null) t.cost_usd += c.cost.usd;
+    if (c.cost.source === 'estimated') t.cost_estimated = true;
+    if (c.cost.source === 'unknown') t.cost_unknown_calls += 1;
+    t.input_tokens += c.tokens.input;
+    t.output_tokens += c.tokens.output;
+    t.cache_read_input_tokens += c.tokens.cache_read;
+    t.cache_creation_input_tokens += c.tokens.cache_write;
+    t.num_turns += c.turns;
   }
   return t;
 }

@@ -33,6 +33,8 @@ export interface RunReport {
   tokens: { input: number; output: number; cache_read: number; cache_write: number };
   /** The subscription windows the agent last reported (window, status, used %, reset); [] for none. */
   quota_windows: StatusQuotaWindow[];
+  /** The reviewer pass (--review): its reviews, last verdict and findings, and what they cost (in cost_usd too); null without one. */
+  review: { reviews: number; last_verdict: string; findings: string[]; cost_usd: number } | null;
 }
 
 export interface RunFacts {
@@ -44,6 +46,7 @@ export interface RunFacts {
     backend: string;
     totals: { cost_usd: number; cost_estimated: boolean };
     quota_windows?: StatusQuotaWindow[];
+    review?: { reviews: number; last_verdict: string; findings: string[]; cost_usd: number } | null;
   };
   /** Used when status.json has none: the error that ended the run before the loop did. */
   fallbackReason: string;
@@ -78,6 +81,9 @@ export function buildRunReport(facts: RunFacts): RunReport {
       cache_write: facts.receipts?.totals.cache_creation_input_tokens ?? 0,
     },
     quota_windows: status?.quota_windows ?? [],
+    review: status?.review
+      ? { reviews: status.review.reviews, last_verdict: status.review.last_verdict, findings: [...status.review.findings], cost_usd: status.review.cost_usd }
+      : null,
   };
 }
 

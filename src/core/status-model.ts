@@ -105,6 +105,41 @@ export interface StatusDocument {
   quota_windows: StatusQuotaWindow[];
   /** The run's token limit (--max-tokens: input, output, cache reads and writes); 0 means none. */
   max_tokens: number;
+  /** The reviewer pass (--review); null when the run reviews nothing. */
+  review: StatusReview | null;
+}
+
+/** The reviewer pass of a run: its reviews, its latest verdict and findings, and what its calls used. */
+export interface StatusReview {
+  /** The reviewer's agent. */
+  backend: string;
+  /** Reviews made (each one agent call, counted in totals.calls too). */
+  reviews: number;
+  rejected_in_a_row: number;
+  /** --review-max: rejections in a row that stop the loop. */
+  max_rejected: number;
+  /** The latest verdict ('' before the first review). */
+  last_verdict: '' | 'APPROVED' | 'CHANGES_REQUESTED';
+  /** The latest review's findings. */
+  findings: string[];
+  /** What the review calls cost and used (included in totals). */
+  cost_usd: number;
+  input_tokens: number;
+  output_tokens: number;
+}
+
+export function emptyReview(backend: string, maxRejected: number): StatusReview {
+  return {
+    backend,
+    reviews: 0,
+    rejected_in_a_row: 0,
+    max_rejected: maxRejected,
+    last_verdict: '',
+    findings: [],
+    cost_usd: 0,
+    input_tokens: 0,
+    output_tokens: 0,
+  };
 }
 
 export function emptyTotals(): StatusTotals {

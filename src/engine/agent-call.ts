@@ -2,6 +2,7 @@ import type { AgentResult } from '../agent-result.js';
 import type { FixPlanSummary } from '../core/fix-plan.js';
 import { buildLoopContext } from '../core/loop-context.js';
 import { formatRollbackNotice } from '../core/rollback-notice.js';
+import { reviewFindingsSection } from '../core/review/review-decision.js';
 import { chooseAgentSession } from './agent-session-choice.js';
 import type { LoopRun } from './loop-run.js';
 
@@ -56,7 +57,7 @@ export async function callAgent(loopSession: LoopRun, outputLogPath: string, pla
       {
         loop: iteration,
         cwd: store.paths.project,
-        prompt: options.readPrompt(),
+        prompt: run.reviewFindings ? `${options.readPrompt()}\n\n${reviewFindingsSection(run.reviewFindings)}` : options.readPrompt(),
         loopContext,
         ...(session ? { resumeSessionId: session } : {}),
         timeoutMs: config.timeoutMinutes * 60_000,

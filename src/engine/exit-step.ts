@@ -12,6 +12,8 @@ import type { GateRun } from './verify-gate.js';
 export async function checkPlanComplete(s: LoopRun, plan: FixPlanSummary | undefined): Promise<Step> {
   // An ad-hoc task is judged by its own gate, not by the project's fix_plan.md.
   if (s.options.task) return undefined;
+  // A rejected review's findings go to a worker call first, however complete the plan looks.
+  if (s.state.reviewFindings) return undefined;
   if (!isPlanComplete(plan, s.state.lastAnalysis)) return undefined;
   const gate = s.deps.gate;
   if (gate?.active()) {

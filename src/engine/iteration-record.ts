@@ -10,6 +10,12 @@ import type { GateRun } from './verify-gate.js';
 
 /** Adds the call's tokens, cost and turns to the run and the hourly window, and emits the result. */
 export function accountUsage(s: LoopRun, agentRun: AgentResult, outcome: AgentOutcome): void {
+  addCallUsage(s, agentRun);
+  s.emit({ type: 'agent.result', iteration: s.state.loop, outcome: outcome.kind, run: agentRun });
+}
+
+/** Adds a call's tokens, cost and turns to the run's totals and the hourly window (every call: the worker's and the reviewer's). */
+export function addCallUsage(s: LoopRun, agentRun: AgentResult): void {
   const o = agentRun;
   const t = s.state.totals;
   if (o.usage) {
@@ -29,7 +35,6 @@ export function accountUsage(s: LoopRun, agentRun: AgentResult, outcome: AgentOu
     t.cost_unknown_calls += 1;
   }
   if (o.turns !== undefined) t.num_turns += o.turns;
-  s.emit({ type: 'agent.result', iteration: s.state.loop, outcome: outcome.kind, run: agentRun });
 }
 
 export type IterationOutcome = CallResult;

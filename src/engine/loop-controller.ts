@@ -1,6 +1,7 @@
 import { applyCooldown } from '../core/circuit-breaker.js';
 import type { FixPlanSummary } from '../core/fix-plan.js';
 import { recordCallStart } from '../core/rate-limiter.js';
+import { emptyReview } from '../core/status-model.js';
 import { callAgent } from './agent-call.js';
 import { announceTransition } from './circuit-step.js';
 import { assessWork, decideAfterWork, isUsableKind, settleCallWithoutWork, startMeasuring, type CallMade } from './work-assessment.js';
@@ -12,6 +13,7 @@ import { LoopRun, type Step } from './loop-run.js';
 import { checkBeforeCall } from './preflight.js';
 import { pause } from './pause.js';
 import { noteWindows, settleQuota } from './quota-step.js';
+import { reviewBeforeEnd } from './review-step.js';
 import { errorMessage } from '../errors.js';
 
 export type { LoopResult } from './loop-finish.js';
@@ -20,7 +22,8 @@ export type { LoopResult } from './loop-finish.js';
  * The loop. Per iteration, in this order: stop request → integrity →
  * circuit breaker → rate limiter → exit conditions that need no call →
  * checkpoint → agent → analysis → verify gate → circuit breaker update → exit
- * conditions → status, metrics, recording → pause.
+ * conditions → the reviewer, when the loop would end complete (--review) → status, metrics,
+ * recording → pause.
  */
 export async function runLoop(deps: LoopDeps, options: LoopOptions): Promise<LoopResult> {
   const s = new LoopRun(deps, options);
@@ -86,24 +89,28 @@ function startup(s: LoopRun): void {
     pid: s.options.pid,
   });
   // Plain text carries no session id, cost or token counts: say what the user gives up.
-  // With --park-at or --stop-at the calls are stream-json whatever the format: nothing is given up.
+  // With --park-at or --stop-at the calls stream every event whatever the format: nothing is given up.
   const windowsRead = config.parkAt !== null || config.stopAt !== null;
   if (config.outputFormat === 'text' && !config.live && !windowsRead && backend.name === 'claude') {
     s.notice({ code: 'agent.output_format' });
   }
+  // With --review, status.json shows the reviewer from the start ("not reviewed yet").
+  if (s.deps.review) s.state.review = emptyReview(s.deps.review.backend.name, config.reviewMax);
   s.setAction('starting', 'running');
 }
 
 /** One iteration: the checks before a call, the call, what its work amounts to, and the verdict. */
 async function iterate(s: LoopRun): Promise<Step> {
   const before = await checkBeforeCall(s);
-  if (before.blocked) return before.blocked;
+  if (before.blocked) return reviewBeforeEnd(s, before.blocked);
   const iteration = startIteration(s);
   if (s.options.dryRun) return dryRunIteration(s, iteration.loop, iteration.started);
   const call = await makeCall(s, iteration, before.planBefore);
   if (s.deps.interrupt.aborted || !isUsableKind(call.outcome)) return decided(s, call.loop, await settleCallWithoutWork(s, call));
+  // The worker's call took the findings of a rejected review: the next review judges what it made of them.
+  delete s.state.reviewFindings;
   const work = await assessWork(s, call);
-  return decided(s, call.loop, decideAfterWork(s, call, work) ?? (await settleQuota(s))) ?? pause(s);
+  return decided(s, call.loop, (await reviewBeforeEnd(s, decideAfterWork(s, call, work))) ?? (await settleQuota(s))) ?? pause(s);
 }
 
 /** Says what the loop decided after an iteration (its receipt is written then), and passes the decision on. */

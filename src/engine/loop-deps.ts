@@ -1,7 +1,7 @@
 import type { RalphConfig } from '../config/keys.js';
 import type { StatusTotals } from '../core/status-model.js';
 import type { AgentBackend } from '../ports.js';
-import type { EngineIo, LoopStorePort, ProgressProbe, Randomness } from './ports.js';
+import type { EngineIo, LoopStorePort, ProgressProbe, Randomness, ReviewPort } from './ports.js';
 import type { VerifyGate } from './verify-gate.js';
 
 export interface LoopDeps extends EngineIo {
@@ -12,6 +12,8 @@ export interface LoopDeps extends EngineIo {
   random: Randomness;
   /** The verify gate, when a verify command is configured. */
   gate?: VerifyGate;
+  /** The reviewer pass, with --review. */
+  review?: ReviewPort;
 }
 
 export interface TaskMode {

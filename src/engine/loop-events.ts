@@ -51,7 +51,9 @@ export type LoopEvent =
   | Notice
   | LoopStop
   | LoopExit
-  | { type: 'loop.crash'; iterations: number; message: string };
+  | { type: 'loop.crash'; iterations: number; message: string }
+  | ReviewStart
+  | ReviewEnd;
 
 export type WaitEnd = 'done' | 'interrupted' | 'stopped';
 
@@ -179,4 +181,34 @@ export interface LoopExit {
   endedAt: number;
   message: string;
   totals: Readonly<StatusTotals>;
+}
+
+/** The loop would end complete: the reviewer's call starts (--review). */
+export interface ReviewStart {
+  type: 'review.start';
+  iteration: number;
+  /** The review's number in this run (1 for the first). */
+  review: number;
+  backend: string;
+  /** The completion the review stands between. */
+  completion: ExitReason;
+}
+
+/** The reviewer's verdict and what the loop does with it. */
+export interface ReviewEnd {
+  type: 'review.end';
+  iteration: number;
+  review: number;
+  /** The reviewer's agent. */
+  backend: string;
+  verdict: 'APPROVED' | 'CHANGES_REQUESTED';
+  /** The reply carried a valid verdict block (false: counted as changes requested). */
+  given: boolean;
+  findings: readonly string[];
+  decision: 'end' | 'continue' | 'stop';
+  rejectedInARow: number;
+  maxRejected: number;
+  /** What the reviewer's tools refused it (it tried to write). */
+  refused: readonly string[];
+  run: AgentResult;
 }

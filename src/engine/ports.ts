@@ -4,7 +4,7 @@
  * imports no implementation: it decides, calls these ports and emits LoopEvents.
  */
 import type { GateAction, GateState } from '../core/verify-gate.js';
-import type { Clock } from '../ports.js';
+import type { AgentBackend, Clock } from '../ports.js';
 import type { LoopEvent } from './loop-events.js';
 
 // The ports src/state, src/infra and the checkpoints implement live one layer down, in
@@ -51,4 +51,24 @@ export interface EngineIo {
   questions: QuestionPort;
   /** Aborted on Ctrl+C / SIGTERM; `reason` is the signal name. */
   interrupt: AbortSignal;
+}
+
+/** The run's changes as the reviewer reads them. */
+export interface RunDiff {
+  /** The diff from the commit the loop started at to the working tree, new files included ('' when nothing changed). */
+  diff: string;
+  /** The commit it starts at (short), when the project is a git repository with one. */
+  base?: string;
+}
+
+/**
+ * The reviewer pass (--review): the reviewer's agent (a backend of its own, never resuming the
+ * worker's session, every call read-only) and what it is shown.
+ */
+export interface ReviewPort {
+  backend: AgentBackend;
+  /** The diff of the whole run so far. */
+  runDiff(): Promise<RunDiff>;
+  /** fix_plan.md's text, when the project has one (the plan loop's "task"). */
+  planText(): string | undefined;
 }

@@ -20,7 +20,8 @@ type Shown =
   | 'message'
   | 'waiting'
   | 'verify'
-  | 'quotaWindows';
+  | 'quotaWindows'
+  | 'review';
 
 /** The run state at one moment, as a `status` event carries it. */
 export type RunSnapshot = DeepReadonly<Pick<RunState, Shown>>;
@@ -54,6 +55,7 @@ export function snapshotRun(run: RunState): RunSnapshot {
     waiting: run.waiting,
     verify: run.verify,
     quotaWindows: run.quotaWindows,
+    review: run.review,
   };
   return deepFreeze({ ...structuredClone(shown), rate: frozenRate(run.rate) });
 }

@@ -3,7 +3,7 @@ import type { CircuitState } from '../core/circuit-breaker.js';
 import type { ExitSignals } from '../core/exit-signals.js';
 import type { RateState } from '../core/rate-limiter.js';
 import type { Analysis } from '../core/response-analyzer.js';
-import { emptyTotals, type StatusIteration, type StatusTotals, type StatusVerify, type StatusWaiting } from '../core/status-model.js';
+import { emptyTotals, type StatusIteration, type StatusReview, type StatusTotals, type StatusVerify, type StatusWaiting } from '../core/status-model.js';
 
 /** Everything a running loop knows about itself; persisted piecewise by the store, shown through `status` events (as a snapshot). */
 export interface RunState {
@@ -28,6 +28,10 @@ export interface RunState {
   workInRun: boolean;
   /** The subscription windows the agent's calls reported, the latest state of each. */
   quotaWindows: RateLimitWindow[];
+  /** The reviewer pass (--review), as status.json shows it; null without one. */
+  review: StatusReview | null;
+  /** The findings of a rejected review, for the next worker call's prompt; cleared once a call took them. */
+  reviewFindings?: string[];
 }
 
 export function newRunState(startedAt: number, circuit: CircuitState, signals: ExitSignals, rate: RateState): RunState {
@@ -48,5 +52,6 @@ export function newRunState(startedAt: number, circuit: CircuitState, signals: E
     verify: null,
     workInRun: false,
     quotaWindows: [],
+    review: null,
   };
 }

@@ -10,7 +10,7 @@ import { describePendingStop } from './render-status.js';
 
 /** The dashboard's sections, one function each, as styled lines. Pure. */
 
-const LABEL_WIDTH = 13;
+export const LABEL_WIDTH = 13;
 const SPINNER = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
 const FINAL_STATUSES = new Set(['completed', 'halted', 'stopped', 'interrupted']);
 

@@ -1,5 +1,6 @@
 import { quotaWindowLines } from './quota-window-lines.js';
 import type { MonitorSnapshot } from '../state/monitor-snapshot.js';
+import { reviewSection } from './review-section.js';
 import { clockTime } from '../core/time-format.js';
 import { fitLine, part, type Line } from './styled-line.js';
 import { runningLoopLine } from './queue-loops.js';
@@ -79,6 +80,8 @@ function bodySections(snapshot: MonitorSnapshot, now: number, plain: boolean): L
     }
     const verify = verifySection(doc);
     if (verify.length > 0) sections.push([heading('Verify Gate'), ...verify]);
+    const review = reviewSection(doc);
+    if (review.length > 0) sections.push([heading('Review'), ...review]);
     if (!finished && doc.waiting) sections.push([heading('Waiting'), ...waitingSection(doc.waiting, now)]);
     const windows = quotaWindowLines(doc.quota_windows, now);
     if (windows.length > 0) sections.push([heading('Subscription Windows'), ...windows.map((line): Line => [part(`  ${line}`)])]);

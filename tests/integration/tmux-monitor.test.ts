@@ -156,7 +156,7 @@ describe.skipIf(!hasTmux)('ralph --monitor with real tmux', () => {
     await waitFor(() => capture().includes('Press Enter'), 'the closing line');
     const screen = capture();
     expect(screen).toContain('LOOP-LAST-WORDS');
-    expect(screen).toContain('Ralph loop finished with exit code 6 (verify gate aborted or exhausted).');
+    expect(screen).toContain('Ralph loop finished with exit code 6 (verify gate aborted or exhausted, or review rejected).');
     expect(t.tmux('has-session', '-t', 'ralph-it').status).toBe(0);
     expect(t.tmux('send-keys', '-t', 'ralph-it:0.0', 'Enter').status).toBe(0);
     await waitFor(() => t.tmux('has-session', '-t', 'ralph-it').status !== 0, 'the session to close after Enter');
@@ -194,7 +194,7 @@ describe.skipIf(!hasTmux)('ralph --monitor with real tmux', () => {
       { runner: createProcessRunner(), now: () => 0, isTTY: true, env: {}, write: (m) => messages.push(m), attach },
     );
     expect(result).toEqual({ sessionName: 'ralph-att', attached: true, exitCode: 6 });
-    expect(messages.join('')).toContain('Ralph loop finished with exit code 6 (verify gate aborted or exhausted).');
+    expect(messages.join('')).toContain('Ralph loop finished with exit code 6 (verify gate aborted or exhausted, or review rejected).');
   });
 
   it('exits 0 and says where the loop runs when the watcher detaches', async () => {

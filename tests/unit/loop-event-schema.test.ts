@@ -34,6 +34,8 @@ const EVENT_TYPES: Record<LoopEvent['type'], true> = {
   'sandbox.refused': true,
   'iteration.end': true,
   'iteration.decided': true,
+  'review.start': true,
+  'review.end': true,
   status: true,
   notice: true,
   'loop.stop': true,

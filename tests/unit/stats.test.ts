@@ -52,6 +52,7 @@ describe('computeStats', () => {
       exit_reasons: { usage_limit: 1, plan_complete: 1 },
       runs: 2,
       skipped_lines: 3,
+      reviews: { total: 0, approved: 0, changes_requested: 0, cost_usd: 0, tokens: 0 },
     });
   });
 
@@ -154,5 +155,40 @@ describe('formatStatsText', () => {
       parseMetrics([line(1, { cost_usd: 0.01, cost_estimated: true }), line(2, { cost_usd: 0, cost_unknown: true })].join('\n')).entries,
     );
     expect(formatStatsText(mixed, 'm')).toMatch(/Cost +\$0\.0100 \(estimated\) \+ unknown for 1 call \(no price known for the model\) total\n/);
+  });
+});
+
+describe('reviews (--review) in the metrics', () => {
+  const lines = [
+    JSON.stringify({ type: 'iteration', loop: 1, success: true, outcome: 'success', calls: 1, cost_usd: 0.1, input_tokens: 100, output_tokens: 10 }),
+    JSON.stringify({
+      type: 'review',
+      loop: 1,
+      review: 1,
+      verdict: 'CHANGES_REQUESTED',
+      decision: 'continue',
+      cost_usd: 0.02,
+      input_tokens: 50,
+      output_tokens: 5,
+    }),
+    JSON.stringify({ type: 'iteration', loop: 2, success: true, outcome: 'success', calls: 1, cost_usd: 0.1, input_tokens: 100, output_tokens: 10 }),
+    JSON.stringify({ type: 'review', loop: 2, review: 2, verdict: 'APPROVED', decision: 'end', cost_usd: 0.03, input_tokens: 60, output_tokens: 6 }),
+    JSON.stringify({ type: 'review', loop: 2 }),
+  ].join('\n');
+
+  it('are counted apart from the iterations, their cost and tokens in the totals too', () => {
+    const parsed = parseMetrics(lines);
+    expect(parsed.skippedLines).toEqual([5]);
+    const stats = computeStats(parsed.entries);
+    expect(stats.iterations).toBe(2);
+    expect(stats.reviews).toEqual({ total: 2, approved: 1, changes_requested: 1, cost_usd: 0.05, tokens: 121 });
+    expect(stats.cost_usd.total).toBeCloseTo(0.25);
+    expect(stats.cost_usd.per_iteration).toBeCloseTo(0.1);
+    expect(stats.tokens.input).toBe(310);
+    expect(formatStatsText(stats, 'm.jsonl')).toContain('Reviews       2 (1 approved · 1 changes requested) · $0.0500 · 121 tokens');
+  });
+
+  it('a history without reviews shows no review row', () => {
+    expect(formatStatsText(computeStats(parseMetrics(lines.split('\n')[0] ?? '').entries), 'm.jsonl')).not.toContain('Reviews');
   });
 });

@@ -188,9 +188,25 @@ export function recentCard(loop: LoopView): HTMLElement {
   );
 }
 
+/** The reviewer pass (--review): its reviews, the last verdict and its findings. */
+function reviewCard(review: NonNullable<LoopView['review']>): HTMLElement {
+  const verdict = review.last_verdict === '' ? 'not reviewed yet' : review.last_verdict;
+  const kind = review.last_verdict === 'APPROVED' ? 'good' : review.last_verdict === '' ? 'idle' : 'warn';
+  return card(
+    'Review',
+    'card-review',
+    h('div', { class: 'headline' }, badge(verdict, kind, 'review-verdict')),
+    row('Reviewer', review.backend),
+    row('Reviews', `${review.reviews} (${review.rejected_in_a_row} / ${review.max_rejected} rejected in a row)`, 'review-count'),
+    row('Cost', formatUsd(review.cost_usd)),
+    review.findings.length > 0 ? h('ul', { 'data-testid': 'review-findings' }, ...review.findings.map((f) => h('li', {}, f))) : null,
+  );
+}
+
 /** The cards above the charts. */
 export function summaryCards(loop: LoopView): HTMLElement[] {
   const cards = [stateCard(loop), callCard(loop), costCard(loop), circuitCard(loop), verifyCard(loop)];
+  if (loop.review) cards.push(reviewCard(loop.review));
   if (loop.problems.length > 0) cards.push(card('Files that could not be read', 'card-problems', h('ul', {}, ...loop.problems.map((p) => h('li', {}, p)))));
   return cards;
 }

@@ -10,6 +10,14 @@ export const CLAUDE_AGENT = defineAgent({
   instructionsFile: 'CLAUDE.md',
   install: 'npm install -g @anthropic-ai/claude-code',
   sandbox: CLAUDE_SANDBOX,
+  // A read-only call lists only the reading tools and refuses every writing one outright, so neither
+  // the user's settings nor a permission mode in CLAUDE_EXTRA_ARGS lets it write; no Bash at all:
+  // even `git diff --output=FILE` writes.
+  readOnly: {
+    about: '--allowedTools Read Glob Grep --disallowedTools Write Edit MultiEdit NotebookEdit Bash',
+    tools: ['Read', 'Glob', 'Grep'],
+    deniedTools: ['Write', 'Edit', 'MultiEdit', 'NotebookEdit', 'Bash'],
+  },
   login: 'log in by running `claude` once (or set ANTHROPIC_API_KEY)',
   // The unprefixed `model` and `effort` fields are Claude Code's: it was Ralph's only agent once.
   settings: {

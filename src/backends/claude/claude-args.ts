@@ -1,7 +1,7 @@
 import { startInvocation, showInvocation, type Invocation } from '../cli-agent/argv.js';
 /**
  * The Claude Code argv of one iteration:
- * `claude [--model M] [--effort E] --output-format json [extra args] --allowedTools t1 t2 …
+ * `claude [--model M] [--effort E] --output-format json [extra args] --allowedTools t1 t2 … [--disallowedTools t …]
  *  [--resume <id>] --append-system-prompt <context> -p <prompt>`.
  * Each tool is its own argument; no shell is involved, so nothing in the
  * prompt is ever interpreted.
@@ -16,6 +16,8 @@ export interface ClaudeArgsOptions {
   /** The user's own arguments (CLAUDE_EXTRA_ARGS); before --allowedTools, which takes every word after it. */
   extraArgs?: readonly string[];
   allowedTools: readonly string[];
+  /** Tools refused outright (--disallowedTools): a read-only call's writing tools. */
+  deniedTools?: readonly string[];
   resumeSessionId?: string;
   loopContext?: string;
   prompt: string;
@@ -32,6 +34,7 @@ export function buildClaudeArgs(options: ClaudeArgsOptions): Invocation {
   }
   if (options.extraArgs) args.push(...options.extraArgs);
   if (options.allowedTools.length > 0) args.push('--allowedTools', ...options.allowedTools);
+  if (options.deniedTools && options.deniedTools.length > 0) args.push('--disallowedTools', ...options.deniedTools);
   if (options.resumeSessionId) args.push('--resume', options.resumeSessionId);
   if (options.loopContext) args.push('--append-system-prompt', options.loopContext);
   // A prompt that starts with "-" (front matter "---") would be read as a flag.

@@ -28,6 +28,23 @@ export interface ClaudeCliOptions {
   timeZone?: string;
 }
 
+const CLAUDE_READ_ONLY = CLAUDE_AGENT.readOnly ?? { about: '' };
+
+/** The user's extra arguments without those that widen permissions, which a read-only call must not inherit. */
+export function withoutPermissionModes(extraArgs: readonly string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < extraArgs.length; i += 1) {
+    const arg = extraArgs[i] as string;
+    if (arg === '--dangerously-skip-permissions' || arg === '--allow-dangerously-skip-permissions' || arg.startsWith('--permission-mode=')) continue;
+    if (arg === '--permission-mode') {
+      i += 1;
+      continue;
+    }
+    out.push(arg);
+  }
+  return out;
+}
+
 export type ClaudeBackendOptions = ClaudeCliOptions & AgentProcessHost;
 
 /** The Claude Code CLI: its argv, its JSON reader and its classifier. */
@@ -44,10 +61,12 @@ export function claudeCli(o: ClaudeCliOptions): AgentCli<ClaudeOutput> {
         command: o.command,
         model: o.model,
         effort: o.effort,
-        ...(o.extraArgs ? { extraArgs: o.extraArgs } : {}),
+        ...(o.extraArgs ? { extraArgs: request.readOnly ? withoutPermissionModes(o.extraArgs) : o.extraArgs } : {}),
         format: describeOutput(request),
         ...(windowsOnly(request) ? { partialMessages: false } : {}),
-        allowedTools: request.allowedTools ?? o.allowedTools,
+        ...(request.readOnly
+          ? { allowedTools: CLAUDE_READ_ONLY.tools ?? [], deniedTools: CLAUDE_READ_ONLY.deniedTools ?? [] }
+          : { allowedTools: request.allowedTools ?? o.allowedTools }),
         ...(request.resumeSessionId ? { resumeSessionId: request.resumeSessionId } : {}),
         loopContext: request.loopContext,
         prompt: request.prompt,

@@ -18,6 +18,8 @@ export const CODEX_AGENT = defineAgent({
   ],
   install: 'npm install -g @openai/codex',
   sandbox: CODEX_SANDBOX,
+  // Codex's own sandbox in its read-only mode: commands run, but nothing they do is written.
+  readOnly: { about: '--sandbox read-only, without the bypass of approvals and sandbox' },
   login: 'log in with `codex login` (or set OPENAI_API_KEY)',
   settings: {
     command: { field: 'codexCommand', key: 'CODEX_CMD', default: ['codex'], doc: 'Command that runs the Codex CLI' },

@@ -29,6 +29,8 @@ export interface CodexArgsOptions {
   resumeSessionId?: string;
   loopContext?: string;
   prompt: string;
+  /** A call that must change nothing (the reviewer): Codex's own `--sandbox read-only`, whatever the extra arguments chose. */
+  readOnly?: boolean;
 }
 
 export interface CodexInvocation extends Invocation {
@@ -52,7 +54,9 @@ export function buildCodexArgs(options: CodexArgsOptions): CodexInvocation {
   args.push('exec');
   if (resume) args.push('resume');
   args.push('--json', '--skip-git-repo-check');
-  if (!options.extraArgs.some((arg) => OWN_SAFETY_MODE.test(arg))) args.push('--dangerously-bypass-approvals-and-sandbox');
+  const extraArgs = options.readOnly ? withoutSafetyModes(options.extraArgs) : options.extraArgs;
+  if (options.readOnly) args.push('--sandbox', 'read-only');
+  else if (!extraArgs.some((arg) => OWN_SAFETY_MODE.test(arg))) args.push('--dangerously-bypass-approvals-and-sandbox');
   if (options.model) args.push('-m', options.model);
   if (options.effort) args.push('-c', `model_reasoning_effort=${tomlString(options.effort)}`);
   const hidden = options.hiddenEnv ?? [];
@@ -60,11 +64,30 @@ export function buildCodexArgs(options: CodexArgsOptions): CodexInvocation {
   const context = options.loopContext ?? '';
   const asDeveloper = context !== '' && !resume && context.length <= MAX_CONTEXT_ARG_CHARS;
   if (asDeveloper) args.push('-c', `developer_instructions=${tomlString(context)}`);
-  args.push(...(resume ? sandboxAsSetting(options.extraArgs) : options.extraArgs));
+  args.push(...(resume ? sandboxAsSetting(extraArgs) : extraArgs));
   if (resume) args.push(resume);
   args.push('-');
   const input = context && !asDeveloper ? `${context}\n\n${options.prompt}` : options.prompt;
   return { file, args, input };
+}
+
+/** The extra arguments without any that choose an approval or sandbox mode (a read-only call sets its own). */
+export function withoutSafetyModes(extraArgs: readonly string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < extraArgs.length; i += 1) {
+    const arg = extraArgs[i] as string;
+    if (arg === '--sandbox' || arg === '-s' || arg === '-a' || arg === '--ask-for-approval') {
+      i += 1;
+      continue;
+    }
+    if (OWN_SAFETY_MODE.test(arg) || /^--ask-for-approval=/.test(arg)) {
+      // `-c sandbox_mode=…`: the -c before it goes too.
+      if (out.at(-1) === '-c' || out.at(-1) === '--config') out.pop();
+      continue;
+    }
+    out.push(arg);
+  }
+  return out;
 }
 
 /** `--sandbox X`, `-s X` and `--sandbox=X` as `-c sandbox_mode="X"`, the form `exec resume` accepts. */

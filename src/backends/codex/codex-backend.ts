@@ -44,6 +44,7 @@ export function codexCli(o: CodexCliOptions): AgentCli<CodexStream> {
         ...(request.resumeSessionId ? { resumeSessionId: request.resumeSessionId } : {}),
         loopContext: request.loopContext,
         prompt: request.prompt,
+        ...(request.readOnly ? { readOnly: true } : {}),
       });
       return { ...invocation, shown: redactCodexArgs(invocation) };
     },
@@ -58,7 +59,7 @@ export function codexCli(o: CodexCliOptions): AgentCli<CodexStream> {
       const now = o.now ?? Date.now;
       const result = toCodexResult(
         run,
-        { model: o.pricedModel ?? o.model, ...(usageBefore ? { usageBefore } : {}), sandboxed: runsInCodexSandbox(o.extraArgs) },
+        { model: o.pricedModel ?? o.model, ...(usageBefore ? { usageBefore } : {}), sandboxed: request.readOnly === true || runsInCodexSandbox(o.extraArgs) },
         now(),
         () => o.timeZone ?? Intl.DateTimeFormat().resolvedOptions().timeZone,
       );

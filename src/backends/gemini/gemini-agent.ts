@@ -11,6 +11,13 @@ export const GEMINI_AGENT = defineAgent({
   instructionsFile: 'GEMINI.md',
   install: 'npm install -g @google/gemini-cli',
   sandbox: GEMINI_SANDBOX,
+  // The default approval mode (headless: every tool that would ask is refused) with a policy that
+  // allows only the reading tools and denies the writing ones and the shell above anything else.
+  readOnly: {
+    about: '--approval-mode default with a policy allowing only the read tools and denying write_file, replace and run_shell_command',
+    tools: ['Read', 'LS', 'Glob', 'Grep'],
+    deniedTools: ['Write', 'Edit', 'Bash'],
+  },
   login: 'log in by running `gemini` once (or set GEMINI_API_KEY)',
   settings: {
     command: { field: 'geminiCommand', key: 'GEMINI_CMD', default: ['gemini'], doc: 'Command that runs the Gemini CLI' },

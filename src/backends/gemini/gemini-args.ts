@@ -21,6 +21,8 @@ export interface GeminiArgsOptions {
   resumeSessionId?: string;
   loopContext?: string;
   prompt: string;
+  /** A call that must change nothing: the default approval mode always (the extra arguments' --yolo or mode left out). */
+  readOnly?: boolean;
 }
 
 /** Flags that choose Gemini's approval mode themselves: Ralph then leaves the mode alone. */
@@ -36,14 +38,30 @@ export function buildGeminiArgs(options: GeminiArgsOptions): Invocation {
   const { file, args } = startInvocation(options.command, 'Gemini');
   if (options.model) args.push('--model', options.model);
   args.push('--output-format', 'stream-json', '--skip-trust');
-  if (!options.extraArgs.some((arg) => APPROVAL_FLAGS.test(arg))) args.push('--approval-mode', 'default');
+  const extraArgs = options.readOnly ? withoutApprovalModes(options.extraArgs) : options.extraArgs;
+  if (!extraArgs.some((arg) => APPROVAL_FLAGS.test(arg))) args.push('--approval-mode', 'default');
   if (options.policyPath) args.push('--policy', options.policyPath);
-  args.push(...options.extraArgs);
+  args.push(...extraArgs);
   if (options.resumeSessionId) args.push('--resume', options.resumeSessionId);
   const prompt = composeGeminiPrompt(options.loopContext, options.prompt);
   // A prompt that starts with "-" (front matter "---") would be read as a flag.
   args.push('-p', prompt.startsWith('-') ? `\n${prompt}` : prompt);
   return { file, args };
+}
+
+/** The extra arguments without those that choose an approval mode. */
+export function withoutApprovalModes(extraArgs: readonly string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < extraArgs.length; i += 1) {
+    const arg = extraArgs[i] as string;
+    if (arg === '--approval-mode') {
+      i += 1;
+      continue;
+    }
+    if (APPROVAL_FLAGS.test(arg)) continue;
+    out.push(arg);
+  }
+  return out;
 }
 
 /** argv with the prompt replaced by its size, for logs. */

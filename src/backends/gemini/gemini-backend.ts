@@ -1,10 +1,10 @@
-import type { AgentBackend } from '../../ports.js';
+import type { AgentBackend, AgentRequest } from '../../ports.js';
 import { writeFileAtomic } from '../../state/json-file.js';
 import type { AgentProcessHost } from '../agent-process.js';
 import { CliAgentBackend, type AgentCli } from '../cli-agent/cli-agent.js';
 import { GEMINI_AGENT } from './gemini-agent.js';
 import { buildGeminiArgs, redactGeminiArgs } from './gemini-args.js';
-import { buildGeminiPolicy } from './gemini-policy.js';
+import { buildGeminiPolicy, buildGeminiReadOnlyPolicy } from './gemini-policy.js';
 import { toGeminiResult } from './gemini-result.js';
 import { GeminiStreamReader, type GeminiOutput } from './gemini-stream.js';
 
@@ -27,13 +27,17 @@ export function policyPathFor(outputLogPath: string): string {
 
 /** The Gemini CLI headless: its argv (with the call's policy file), its stream-json reader and its classifier. */
 export function geminiCli(o: GeminiCliOptions): AgentCli<GeminiOutput> {
-  const policyOf = (allowedTools: readonly string[] | undefined): string => buildGeminiPolicy(allowedTools ?? o.allowedTools).toml;
+  const readOnly = GEMINI_AGENT.readOnly ?? { about: '' };
+  const policyOf = (request: AgentRequest): string =>
+    request.readOnly
+      ? buildGeminiReadOnlyPolicy(readOnly.tools ?? [], readOnly.deniedTools ?? []).toml
+      : buildGeminiPolicy(request.allowedTools ?? o.allowedTools).toml;
   return {
     name: GEMINI_AGENT.name,
     displayName: GEMINI_AGENT.displayName,
     commandLabel: 'Gemini',
     buildCall(request) {
-      const policy = policyOf(request.allowedTools);
+      const policy = policyOf(request);
       const invocation = buildGeminiArgs({
         command: o.command,
         model: o.model,
@@ -43,13 +47,14 @@ export function geminiCli(o: GeminiCliOptions): AgentCli<GeminiOutput> {
         ...(request.resumeSessionId ? { resumeSessionId: request.resumeSessionId } : {}),
         loopContext: request.loopContext,
         prompt: request.prompt,
+        ...(request.readOnly ? { readOnly: true } : {}),
       });
       return { ...invocation, shown: redactGeminiArgs(invocation) };
     },
     describeOutput: () => 'stream-json',
     createReader: (onProgress) => new GeminiStreamReader(onProgress),
     setUp(request) {
-      const policy = policyOf(request.allowedTools);
+      const policy = policyOf(request);
       if (policy) writeFileAtomic(policyPathFor(request.outputLogPath), policy);
       return {};
     },

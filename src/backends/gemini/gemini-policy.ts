@@ -73,3 +73,22 @@ export function buildGeminiPolicy(allowedTools: readonly string[]): GeminiPolicy
   const toml = blocks.length === 0 ? '' : `# Written by Ralph from ALLOWED_TOOLS for this call.\n\n${blocks.join('\n')}`;
   return { toml, untranslated };
 }
+
+/** Above every rule of ALLOWED_TOOLS and Gemini's own: a read-only call's denials win. */
+const DENY_PRIORITY = 900;
+
+/**
+ * The policy of a read-only call (the reviewer): the reading tools allowed, and the writing tools
+ * and the shell denied above anything the user's own policies or settings allow.
+ */
+export function buildGeminiReadOnlyPolicy(tools: readonly string[], deniedTools: readonly string[]): GeminiPolicy {
+  const allowed = buildGeminiPolicy(tools.filter((tool) => !/^Bash\b/.test(tool)));
+  const denied = new Set<string>();
+  for (const tool of deniedTools) {
+    if (/^Bash\b/.test(tool)) denied.add('run_shell_command');
+    else RALPH_TO_GEMINI[tool]?.forEach((name) => denied.add(name));
+  }
+  const blocks = [...denied].map((tool) => `[[rule]]\ntoolName = ${tomlString(tool)}\ndecision = "deny"\npriority = ${DENY_PRIORITY}\n`);
+  const toml = `# Written by Ralph for a read-only call: reading only.\n\n${[allowed.toml.replace(/^# .*\n\n/, ''), ...blocks].filter((b) => b !== '').join('\n')}`;
+  return { toml, untranslated: allowed.untranslated };
+}

@@ -7,6 +7,7 @@ export const MOCK_AGENT = defineAgent({
   about: 'scripted',
   capabilities: { resume: true, cost: true, liveView: true, permissionDenials: true, usageLimits: true, allowedTools: false, quotaWindows: 'status' },
   sandbox: { configDirs: [], hosts: [], baseUrlVariables: [] },
+  readOnly: { about: 'a scripted response with file effects (files, check_tasks, commit) is refused and changes nothing' },
   settings: undefined,
   load: async () => ({ create: (await import('./mock-backend.js')).createMockBackend }),
 });

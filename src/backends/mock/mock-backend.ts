@@ -1,6 +1,6 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve } from 'node:path';
-import { emptyAgentResult, type AgentResult } from '../../agent-result.js';
+import { emptyAgentResult, type AgentResult, type PermissionDenial } from '../../agent-result.js';
 import { checkFirstTasks } from '../../core/fix-plan.js';
 import { errorMessage, ExitCode, RalphError } from '../../errors.js';
 import { containedPathRefusal, removeContainedPath, writeContainedFile } from '../../infra/contained-files.js';
@@ -98,7 +98,7 @@ export class MockBackend implements AgentBackend {
   async run(request: AgentRequest, signal: AbortSignal): Promise<AgentResult> {
     const clock = this.options.clock;
     const started = clock.now();
-    const index = pickResponse(this.responses, this.consumed, `${request.prompt}\n${request.loopContext}`);
+    const index = pickResponse(this.responses, this.consumed, `${request.prompt}\n${request.loopContext}`, request.readOnly === true);
     if (index === undefined) {
       const left = this.responses.length - this.consumed.size;
       const message =
@@ -125,9 +125,13 @@ export class MockBackend implements AgentBackend {
     }
     if (signal.aborted) return { ...emptyAgentResult({ kind: 'interrupted' }, 'interrupted'), details };
 
-    const refused = this.refusedEffect(index, response);
-    if (refused !== undefined) return { ...emptyAgentResult({ kind: 'fatal', message: refused }, 'spawn_failed', clock.now() - started), details };
-    await this.applyEffects(index, response);
+    // A read-only call (the reviewer) changes nothing: the response's effects are refused as a real agent's tools would be.
+    const denials = request.readOnly ? readOnlyDenials(response) : [];
+    if (!request.readOnly) {
+      const refused = this.refusedEffect(index, response);
+      if (refused !== undefined) return { ...emptyAgentResult({ kind: 'fatal', message: refused }, 'spawn_failed', clock.now() - started), details };
+      await this.applyEffects(index, response);
+    }
     writeFileAtomic(request.outputLogPath, response.output);
     request.onOutput?.(response.output);
     const facts: MockCallFacts = { exitCode: response.exitCode, durationMs: clock.now() - started, details };
@@ -135,7 +139,8 @@ export class MockBackend implements AgentBackend {
     const zone = (): string => configured ?? Intl.DateTimeFormat().resolvedOptions().timeZone;
     const replayed = replayedAgent(response);
     if (replayed !== undefined) return this.replay(replayed, response.output, facts, request);
-    const result = mockResult(response, response.sessionId ?? this.sessionId, facts, clock.now(), zone);
+    const made = mockResult(response, response.sessionId ?? this.sessionId, facts, clock.now(), zone);
+    const result = denials.length > 0 ? { ...made, permissionDenials: denials } : made;
     request.onProgress?.({
       kind: 'finished',
       isError: response.exitCode !== 0,
@@ -217,4 +222,12 @@ export class MockBackend implements AgentBackend {
       await runGitText(this.options.runner, ['commit', '-q', '-m', response.commit], { cwd: root });
     }
   }
+}
+
+/** What a read-only call refuses of a scripted response: each file it would write or delete, the plan's ticks, the commit. */
+function readOnlyDenials(response: MockResponse): PermissionDenial[] {
+  const denials: PermissionDenial[] = Object.entries(response.files).map(([path, content]) => ({ tool: content === null ? 'Delete' : 'Write', detail: path }));
+  if (response.checkTasks > 0) denials.push({ tool: 'Edit', detail: 'fix_plan.md' });
+  if (response.commit !== undefined) denials.push({ tool: 'Bash', detail: 'git commit' });
+  return denials;
 }

@@ -15,7 +15,12 @@ export interface MockResponse {
   delayMs: number;
   triggerPattern?: RegExp;
   triggerSource?: string;
-  /** Accepted so scripts that name an agent role ("hat") still load; Ralph has one agent role. */
+  /**
+   * The role the response plays. `"reviewer"`: only the reviewer's read-only call (--review) takes
+   * it, and the worker's calls pass it by; any other hat is accepted and plays the worker (scripts
+   * of other tools name roles of their own). A script with no reviewer at all answers the
+   * reviewer with its next response, in order.
+   */
   hat?: string;
   /**
    * The agent whose recorded output `output` is, read by that agent's own reader and judged by
@@ -148,10 +153,16 @@ export function parseMockScript(value: unknown): MockScriptResult {
  * Index of the response to use for this call: the first unconsumed one whose
  * trigger pattern (if any) matches the prompt.
  */
-export function pickResponse(responses: readonly MockResponse[], consumed: ReadonlySet<number>, prompt: string): number | undefined {
+export const REVIEWER_HAT = 'reviewer';
+
+export function pickResponse(responses: readonly MockResponse[], consumed: ReadonlySet<number>, prompt: string, reviewer = false): number | undefined {
+  const scriptHasReviewer = responses.some((r) => r.hat === REVIEWER_HAT);
   for (let i = 0; i < responses.length; i += 1) {
     if (consumed.has(i)) continue;
-    const pattern = (responses[i] as MockResponse).triggerPattern;
+    const response = responses[i] as MockResponse;
+    const forReviewer = response.hat === REVIEWER_HAT;
+    if (reviewer ? scriptHasReviewer && !forReviewer : forReviewer) continue;
+    const pattern = response.triggerPattern;
     if (pattern === undefined || pattern.test(prompt)) return i;
   }
   return undefined;

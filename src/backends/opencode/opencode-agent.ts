@@ -10,6 +10,8 @@ export const OPENCODE_AGENT = defineAgent({
   instructionsFile: 'AGENTS.md',
   install: 'npm install -g opencode-ai',
   sandbox: OPENCODE_SANDBOX,
+  // Permissions that keep reading and searching and deny edit, bash and the web.
+  readOnly: { about: 'OPENCODE_PERMISSION with edit, bash, webfetch and websearch denied', tools: ['Read', 'Glob', 'Grep'] },
   login: 'log in to your model provider with `opencode auth login`',
   settings: {
     command: { field: 'opencodeCommand', key: 'OPENCODE_CMD', default: ['opencode'], doc: 'Command that runs OpenCode' },

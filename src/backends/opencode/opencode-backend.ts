@@ -47,7 +47,8 @@ export function opencodeCli(o: OpencodeCliOptions): AgentCli<OpencodeOutput> {
         loopContext: request.loopContext,
         prompt: request.prompt,
       });
-      const permissions = opencodePermissions(request.allowedTools ?? o.allowedTools);
+      // A read-only call keeps only reading and searching: edit, bash and the web are denied.
+      const permissions = opencodePermissions(request.readOnly ? (OPENCODE_AGENT.readOnly?.tools ?? ['Read']) : (request.allowedTools ?? o.allowedTools));
       const env: NodeJS.ProcessEnv = { ...UNATTENDED_ENV, ...o.env };
       if (permissions) env['OPENCODE_PERMISSION'] = JSON.stringify(permissions);
       return { ...invocation, shown: describeOpencodeInvocation(invocation), env };

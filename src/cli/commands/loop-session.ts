@@ -28,6 +28,7 @@ import { createLoopNotifier } from './observers.js';
 import { ExitGuard } from './exit-guard.js';
 import { capabilityWarnings } from '../../backends/capability-warnings.js';
 import { createGate } from './gate-factory.js';
+import { createReviewPort } from './review-factory.js';
 import { createLoopSubscribers } from '../loop/loop-subscribers.js';
 import { prepareProjectRepository } from '../../checkpoints/index.js';
 import { verifyPlacementNotice, verifyRunsContained } from '../../config/verify-placement.js';
@@ -205,13 +206,16 @@ export async function startLoopSession(input: LoopSessionInput): Promise<LoopRes
       },
       interrupt: abort.signal,
     };
+    const agentContext = sandbox ? { ...backendContext, sandbox: sandbox.session } : backendContext;
     const deps: LoopDeps = {
       ...io,
-      backend: await agent.create(sandbox ? { ...backendContext, sandbox: sandbox.session } : backendContext),
+      backend: await agent.create(agentContext),
       store,
       probe,
       random: { next: Math.random },
     };
+    const review = await createReviewPort(agentContext, deps.backend, input.dryRun);
+    if (review) deps.review = review;
     // A rollback a crash cut short is finished before anything else looks at the tree.
     await prepareProjectRepository(paths.project, (m) => logger.warn(m));
     const gate = await createGate(config, loaded.origins, {

@@ -109,6 +109,25 @@ export function toEventRecord(e: LoopEvent): EventRecord | undefined {
       ];
     case 'loop.crash':
       return ['loop.exit', { reason: 'error', exit_code: 1, iterations: e.iterations, message: e.message }];
+    case 'review.start':
+      return [e.type, { iteration: e.iteration, review: e.review, backend: e.backend, completion: e.completion }];
+    case 'review.end':
+      return [
+        e.type,
+        {
+          iteration: e.iteration,
+          review: e.review,
+          verdict: e.verdict,
+          given: e.given,
+          decision: e.decision,
+          findings: [...e.findings],
+          refused: [...e.refused],
+          cost_usd: e.run.cost?.usd ?? 0,
+          input_tokens: e.run.usage?.inputTokens ?? 0,
+          output_tokens: e.run.usage?.outputTokens ?? 0,
+          duration_ms: e.run.durationMs,
+        },
+      ];
     default:
       return undefined;
   }

@@ -32,6 +32,8 @@ export function presentLoopStop(logger: Logger, e: LoopStop, backend: string, re
     reason === 'lock_lost'
   )
     logger.error(detail);
+  else if (reason === 'review_rejected')
+    logger.error(`Review rejected: ${detail}\nAddress the findings and run '${restart}' again (or allow more rounds with --review-max).`);
   else if (reason === 'dry_run' || reason === 'stop_requested') logger.success(`Loop stopped: ${detail}`);
   else logger.warn(`Loop stopped: ${reason} — ${detail}`);
 }

@@ -1,7 +1,7 @@
 import { agentSettingField, type BackendName } from '../../backends/agents.js';
 import type { RalphConfig } from '../../config/keys.js';
 import { windowUsage } from '../../core/rate-limiter.js';
-import { buildReceipt, receiptRateLimit, type Receipt, type ReceiptFacts } from '../../core/receipt.js';
+import { buildReceipt, receiptRateLimit, receiptReview, type Receipt, type ReceiptFacts } from '../../core/receipt.js';
 import type { LoopEvent } from '../../engine/loop-events.js';
 
 /** Who the receipts are of: the run they belong to and where its loop numbers continue. */
@@ -147,6 +147,10 @@ export function createReceiptRecorder(
         ended = true;
         return;
       }
+      // The reviewer judges the iteration before the loop says what it decided.
+      case 'review.end':
+        if (draft) draft.review = receiptReview(e);
+        return;
       case 'notice':
         if (e.code === 'api_retry.waiting') retryAttempt = e.attempt;
         return;

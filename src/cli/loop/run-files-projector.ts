@@ -128,6 +128,24 @@ export function createRunFilesProjector(files: RunFiles, ctx: StatusContext, now
         }
         files.appendMetrics(iterationMetrics(e, ctx.backend));
         return;
+      case 'review.end':
+        // A review is a call of its own: ralph-stats counts it apart from the iterations.
+        files.appendMetrics({
+          type: 'review',
+          timestamp: isoTimestamp(now()),
+          loop: e.iteration,
+          review: e.review,
+          verdict: e.verdict,
+          decision: e.decision,
+          findings: e.findings.length,
+          backend: e.backend,
+          duration_ms: e.run.durationMs,
+          cost_usd: e.run.cost?.usd ?? 0,
+          cost_estimated: e.run.cost?.source === 'estimated',
+          input_tokens: e.run.usage?.inputTokens ?? 0,
+          output_tokens: e.run.usage?.outputTokens ?? 0,
+        });
+        return;
       case 'loop.exit':
         files.appendMetrics({
           type: 'run',

@@ -53,5 +53,6 @@ export function toStatusDocument(run: RunSnapshot, ctx: StatusContext, nowMs: nu
       resets_at: w.resetsAt !== undefined ? isoTimestamp(w.resetsAt) : null,
     })),
     max_tokens: ctx.config.maxTokens,
+    review: run.review ? { ...run.review, findings: [...run.review.findings] } : null,
   };
 }

@@ -12,6 +12,7 @@ import { startWaitCountdown, type WaitCountdown } from '../../ui/wait-countdown.
 import { presentLoopExit, presentLoopStop } from './exit-lines.js';
 import type { ShownEvent } from './live-view.js';
 import { noticeLine } from './notice-lines.js';
+import { presentReview } from './review-lines.js';
 
 export interface TerminalPresenterOptions {
   /** Lines with a level: stderr and ralph.log. */
@@ -182,6 +183,10 @@ export function createTerminalPresenter(o: TerminalPresenterOptions): (event: Sh
         return;
       case 'loop.exit':
         presentLoopExit(logger, e);
+        return;
+      case 'review.start':
+      case 'review.end':
+        presentReview(logger, e);
         return;
       default:
         return;

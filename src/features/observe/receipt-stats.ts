@@ -14,7 +14,7 @@ export interface ReceiptStats {
   tokens: { input: number; output: number; cache_read: number; cache_write: number };
   cost_usd: { total: number; reported: number; estimated: number; unknown_receipts: number };
   tool_uses: number;
-  permission_denials: number;
+  denials: number;
   files_changed: number;
   verify: { runs: number; passed: number };
   checkpoints: { dropped: number; rolled_back: number; kept: number };
@@ -31,7 +31,7 @@ export function summarizeReceipts(receipts: readonly Receipt[], skippedLines: nu
     tokens: { input: 0, output: 0, cache_read: 0, cache_write: 0 },
     cost_usd: { total: 0, reported: 0, estimated: 0, unknown_receipts: 0 },
     tool_uses: 0,
-    permission_denials: 0,
+    denials: 0,
     files_changed: 0,
     verify: { runs: 0, passed: 0 },
     checkpoints: { dropped: 0, rolled_back: 0, kept: 0 },
@@ -50,7 +50,7 @@ export function summarizeReceipts(receipts: readonly Receipt[], skippedLines: nu
     }
     if (r.cost.source === 'unknown') s.cost_usd.unknown_receipts += 1;
     s.tool_uses += r.tool_uses;
-    s.permission_denials += r.permission_denials.length;
+    s.denials += r.denials.length;
     s.files_changed += r.files_changed;
     if (r.verify) {
       s.verify.runs += 1;
@@ -86,7 +86,7 @@ export function formatReceiptStats(s: ReceiptStats, source: string): string {
       `in ${formatCount(t.input)} · out ${formatCount(t.output)} · cache read ${formatCount(t.cache_read)} · cache write ${formatCount(t.cache_write)}`,
     ],
     ['Cost', cost],
-    ['Work', `${s.tool_uses} tool uses · ${s.permission_denials} denied · ${s.files_changed} files changed`],
+    ['Work', `${s.tool_uses} tool uses · ${s.denials} denied · ${s.files_changed} files changed`],
     ['Verify', s.verify.runs === 0 ? 'no verify runs' : `${s.verify.runs} runs · ${s.verify.passed} passed`],
     ['Checkpoints', `${s.checkpoints.dropped} dropped · ${s.checkpoints.rolled_back} rolled back · ${s.checkpoints.kept} kept`],
     ['Decisions', counts(s.decisions)],

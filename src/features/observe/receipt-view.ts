@@ -54,7 +54,7 @@ export function renderReceipt(r: Receipt): string {
     ],
     ['Cost', costLine(r)],
     ['Tools', `${r.tool_uses} use${r.tool_uses === 1 ? '' : 's'}, ${r.turns} turn${r.turns === 1 ? '' : 's'}`],
-    ['Denied', r.permission_denials.length === 0 ? 'nothing' : r.permission_denials.map((d) => (d.detail ? `${d.tool} (${d.detail})` : d.tool)).join('; ')],
+    ['Denied', r.denials.length === 0 ? 'nothing' : r.denials.map((d) => (d.detail ? `${d.tool} (${d.detail})` : d.tool)).join('; ')],
     ['Files', `${r.files_changed} changed${r.changed_files.length > 0 ? `: ${r.changed_files.join(', ')}` : ''}`],
     ['Verify', verifyLine(r)],
     ['Checkpoint', checkpointLine(r)],

@@ -42,7 +42,17 @@ export interface RunMetric {
   costUsd: number;
 }
 
-export type MetricsEntry = IterationMetric | RunMetric;
+/** One reviewer call (--review). */
+export interface ReviewMetric {
+  kind: 'review';
+  verdict: string;
+  costUsd: number;
+  costEstimated: boolean;
+  inputTokens: number;
+  outputTokens: number;
+}
+
+export type MetricsEntry = IterationMetric | RunMetric | ReviewMetric;
 
 export interface ParsedMetrics {
   entries: MetricsEntry[];
@@ -74,6 +84,8 @@ export interface MetricsStats {
   exit_reasons: Record<string, number>;
   runs: number;
   skipped_lines: number;
+  /** The reviewer's calls (--review); their cost is in cost_usd.total too, their tokens in tokens. */
+  reviews: { total: number; approved: number; changes_requested: number; cost_usd: number; tokens: number };
 }
 
 type Rec = Record<string, unknown>;
@@ -119,6 +131,18 @@ function toRun(o: Rec): RunMetric | undefined {
   };
 }
 
+function toReview(o: Rec): ReviewMetric | undefined {
+  if (typeof o['verdict'] !== 'string') return undefined;
+  return {
+    kind: 'review',
+    verdict: o['verdict'],
+    costUsd: num(o['cost_usd']) ?? 0,
+    costEstimated: o['cost_estimated'] === true,
+    inputTokens: num(o['input_tokens']) ?? 0,
+    outputTokens: num(o['output_tokens']) ?? 0,
+  };
+}
+
 /** Parses metrics.jsonl text. */
 export function parseMetrics(text: string): ParsedMetrics {
   const entries: MetricsEntry[] = [];
@@ -139,6 +163,7 @@ export function parseMetrics(text: string): ParsedMetrics {
       const type = value['type'];
       if (type === undefined || type === 'iteration') entry = toIteration(value);
       else if (type === 'run') entry = toRun(value);
+      else if (type === 'review') entry = toReview(value);
     }
     if (entry) entries.push(entry);
     else skippedLines.push(index + 1);
@@ -159,19 +184,23 @@ function bump(counts: Record<string, number>, key: string): void {
 export function computeStats(entries: readonly MetricsEntry[], skippedLines = 0): MetricsStats {
   const iterations = entries.filter((e): e is IterationMetric => e.kind === 'iteration');
   const runs = entries.filter((e): e is RunMetric => e.kind === 'run');
+  const reviews = entries.filter((e): e is ReviewMetric => e.kind === 'review');
+  const reviewCost = reviews.reduce((acc, r) => acc + r.costUsd, 0);
+  const reviewTokens = { input: reviews.reduce((acc, r) => acc + r.inputTokens, 0), output: reviews.reduce((acc, r) => acc + r.outputTokens, 0) };
   const sum = (pick: (i: IterationMetric) => number): number => iterations.reduce((acc, i) => acc + pick(i), 0);
   const n = iterations.length;
   const successful = iterations.filter((i) => i.success).length;
   const totalDuration = sum((i) => i.duration);
   const tokens = {
-    input: sum((i) => i.inputTokens),
-    output: sum((i) => i.outputTokens),
+    input: sum((i) => i.inputTokens) + reviewTokens.input,
+    output: sum((i) => i.outputTokens) + reviewTokens.output,
     cache_read: sum((i) => i.cacheReadTokens),
     cache_creation: sum((i) => i.cacheCreationTokens),
     total: 0,
   };
   tokens.total = tokens.input + tokens.output + tokens.cache_read + tokens.cache_creation;
-  const cost = sum((i) => i.costUsd);
+  const iterationCost = sum((i) => i.costUsd);
+  const cost = iterationCost + reviewCost;
   const verified = iterations.filter((i) => i.verify !== null);
   const verifyPassed = verified.filter((i) => i.verify?.passed === true).length;
   const outcomes: Record<string, number> = {};
@@ -202,8 +231,8 @@ export function computeStats(entries: readonly MetricsEntry[], skippedLines = 0)
     tokens,
     cost_usd: {
       total: round(cost, 6),
-      per_iteration: n > 0 ? round(cost / n, 6) : 0,
-      estimated: iterations.some((i) => i.costEstimated),
+      per_iteration: n > 0 ? round(iterationCost / n, 6) : 0,
+      estimated: iterations.some((i) => i.costEstimated) || reviews.some((r) => r.costEstimated),
       unknown_iterations: iterations.filter((i) => i.costUnknown).length,
     },
     backends,
@@ -218,6 +247,13 @@ export function computeStats(entries: readonly MetricsEntry[], skippedLines = 0)
     exit_reasons: exitReasons,
     runs: runs.length,
     skipped_lines: skippedLines,
+    reviews: {
+      total: reviews.length,
+      approved: reviews.filter((r) => r.verdict === 'APPROVED').length,
+      changes_requested: reviews.filter((r) => r.verdict !== 'APPROVED').length,
+      cost_usd: round(reviewCost, 6),
+      tokens: reviewTokens.input + reviewTokens.output,
+    },
   };
 }
 
@@ -254,6 +290,15 @@ function costRow(c: MetricsStats['cost_usd']): string {
   return c.unknown_iterations > 0 ? total : `${total} · ${formatUsd(c.per_iteration)} per iteration`;
 }
 
+/** The reviewer's calls, when the history has any (--review). */
+function reviewRows(stats: MetricsStats): [string, string][] {
+  const r = stats.reviews;
+  if (r.total === 0) return [];
+  return [
+    ['Reviews', `${r.total} (${r.approved} approved · ${r.changes_requested} changes requested) · ${formatUsd(r.cost_usd)} · ${formatCount(r.tokens)} tokens`],
+  ];
+}
+
 /** The text report: one row per measure. */
 export function formatStatsText(stats: MetricsStats, source: string): string {
   const rows: [string, string][] = [
@@ -268,6 +313,7 @@ export function formatStatsText(stats: MetricsStats, source: string): string {
     ...agentRows(stats),
     ['Verify', stats.verify.runs === 0 ? 'no verify runs' : `${stats.verify.runs} runs · ${stats.verify.passed} passed (${percent(stats.verify.pass_rate)})`],
     ['Results', describeCounts(stats.results)],
+    ...reviewRows(stats),
     ['Runs', `${stats.runs} · exit reasons: ${describeCounts(stats.exit_reasons)}`],
   ];
   return [`Ralph metrics · ${source}`, '', ...rows.map(([k, v]) => `  ${k.padEnd(14)}${v}`), ''].join('\n');

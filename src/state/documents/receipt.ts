@@ -20,6 +20,9 @@ const verify = v.object({
   decision: v.picklist(['passed', 'bounce', 'escalate']),
 });
 
+const tokens = v.object({ input: count, output: count, cache_read: count, cache_write: count });
+const cost = v.object({ usd: v.nullable(v.pipe(v.number(), v.finite(), v.minValue(0))), source: v.picklist(['reported', 'estimated', 'unknown', 'none']) });
+
 export const receiptSchema = v.object({
   version: v.literal(1),
   run_id: v.pipe(v.string(), v.nonEmpty()),
@@ -34,16 +37,16 @@ export const receiptSchema = v.object({
   outcome: v.string(),
   result: v.string(),
   success: v.boolean(),
-  tokens: v.object({ input: count, output: count, cache_read: count, cache_write: count }),
-  cost: v.object({ usd: v.nullable(v.pipe(v.number(), v.finite(), v.minValue(0))), source: v.picklist(['reported', 'estimated', 'unknown', 'none']) }),
+  tokens,
+  cost,
   turns: count,
   tool_uses: count,
-  permission_denials: v.array(v.object({ tool: v.string(), detail: v.string() })),
+  denials: v.array(v.object({ tool: v.string(), detail: v.string() })),
   files_changed: count,
   changed_files: v.array(v.string()),
   verify: v.nullable(verify),
   checkpoint: v.nullable(v.object({ id: v.string(), rollback: v.picklist(['dropped', 'rolled_back', 'kept']) })),
-  review: v.nullable(v.object({ verdict: v.string(), findings_count: count })),
+  review: v.nullable(v.object({ verdict: v.string(), findings_count: count, backend: v.string(), tokens, cost, turns: count })),
   rate_limit: v.nullable(v.object({ window: v.string(), status: v.string(), resets_at: nullableText, used_percent: v.nullable(v.number()) })),
   calls_this_hour: v.nullable(count),
   retry: v.nullable(v.object({ reason: v.string(), attempt: v.nullable(count) })),

@@ -103,6 +103,21 @@ const quotaWindow = record(
   'is not an object',
 );
 
+const review = record(
+  {
+    backend: text(),
+    reviews: finite(),
+    rejected_in_a_row: finite(),
+    max_rejected: finite(),
+    last_verdict: oneOf(['', 'APPROVED', 'CHANGES_REQUESTED'], ''),
+    findings: v.fallback(v.array(v.string()), () => []),
+    cost_usd: finite(),
+    input_tokens: finite(),
+    output_tokens: finite(),
+  },
+  'is not an object',
+);
+
 export const statusSchema: v.GenericSchema<unknown, StatusDocument> = record(
   {
     timestamp: text(),
@@ -131,6 +146,7 @@ export const statusSchema: v.GenericSchema<unknown, StatusDocument> = record(
     waiting: objectOrNull(waiting),
     quota_windows: v.fallback(listOf(quotaWindow, 'is not a list'), []),
     max_tokens: finite(),
+    review: objectOrNull(review),
   },
   'status.json does not contain a JSON object',
 );

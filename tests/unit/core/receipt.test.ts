@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { RECEIPT_LIMITS, buildReceipt, receiptRateLimit, sumReceipts, type ReceiptFacts } from '../../../src/core/receipt.js';
+import { RECEIPT_LIMITS, buildReceipt, receiptRateLimit, receiptReview, sumReceipts, type ReceiptFacts } from '../../../src/core/receipt.js';
 
 const T0 = Date.parse('2026-11-28T10:00:00Z');
 
@@ -67,7 +67,7 @@ describe('buildReceipt', () => {
     expect(JSON.stringify(r).length).toBeLessThanOrEqual(RECEIPT_LIMITS.line);
     expect(r.files_changed).toBe(500);
     expect(r.result.length).toBeLessThanOrEqual(RECEIPT_LIMITS.text);
-    expect(r.permission_denials.length).toBeLessThanOrEqual(RECEIPT_LIMITS.denials);
+    expect(r.denials.length).toBeLessThanOrEqual(RECEIPT_LIMITS.denials);
   });
 
   it('hides a secret before clipping a text, so no half of it is left to escape the redaction', () => {
@@ -160,5 +160,45 @@ describe('receiptRateLimit', () => {
     ],
   ])('%s', (_name, windows, expected) => {
     expect(receiptRateLimit(windows)).toEqual(expected);
+  });
+});
+
+describe('a reviewed iteration', () => {
+  it('is two calls in the sum: the worker and the reviewer, each with its tokens and cost', () => {
+    const review = receiptReview({
+      verdict: 'CHANGES_REQUESTED',
+      findings: ['add a test', 'name the flag'],
+      backend: 'claude',
+      run: {
+        usage: { inputTokens: 300, outputTokens: 20, cacheReadInputTokens: 50, cacheCreationInputTokens: 5 },
+        cost: { usd: 0.1, source: 'reported' },
+        turns: 2,
+      },
+    });
+    expect(review).toEqual({
+      verdict: 'CHANGES_REQUESTED',
+      findings_count: 2,
+      backend: 'claude',
+      tokens: { input: 300, output: 20, cache_read: 50, cache_write: 5 },
+      cost: { usd: 0.1, source: 'reported' },
+      turns: 2,
+    });
+    const worker = buildReceipt(
+      facts({
+        usage: { inputTokens: 1000, outputTokens: 100, cacheReadInputTokens: 0, cacheCreationInputTokens: 0 },
+        cost: { usd: 0.5, source: 'reported' },
+        turns: 3,
+      }),
+    );
+    const totals = sumReceipts([{ ...worker, review }]);
+    expect(totals).toMatchObject({
+      calls: 2,
+      input_tokens: 1300,
+      output_tokens: 120,
+      cache_read_input_tokens: 50,
+      cache_creation_input_tokens: 5,
+      num_turns: 5,
+    });
+    expect(totals.cost_usd).toBeCloseTo(0.6);
   });
 });

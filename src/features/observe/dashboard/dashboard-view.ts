@@ -38,6 +38,19 @@ export interface LoopView {
   iterations: IterationPoint[];
   /** The most recent iterations' summaries, newest first. */
   recent: RecentIteration[];
+  /** The reviewer pass (--review) as status.json has it; null without one. */
+  review: ReviewView | null;
+}
+
+/** The reviewer pass (--review), as status.json has it. */
+export interface ReviewView {
+  backend: string;
+  reviews: number;
+  rejected_in_a_row: number;
+  max_rejected: number;
+  last_verdict: string;
+  findings: string[];
+  cost_usd: number;
 }
 
 /** The colour of the loop's badge: not started, running, waiting, ended well, ended badly. */

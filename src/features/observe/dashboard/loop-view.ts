@@ -261,6 +261,7 @@ export function buildLoopView(files: LoopFiles, now: number): LoopView {
     totals: totalsView(doc, files.outcome),
     iterations: files.receipts !== undefined && files.receipts.length > 0 ? receiptPoints(files.receipts) : iterationPoints(files.metrics),
     recent,
+    review: reviewView(doc),
   };
 }
 
@@ -274,5 +275,19 @@ function totalsView(doc: StatusDocument | undefined, outcome: QueueOutcomeView |
     cacheReadTokens: t.cache_read_input_tokens,
     cacheCreationTokens: t.cache_creation_input_tokens,
     calls: t.calls,
+  };
+}
+
+function reviewView(doc: StatusDocument | undefined): LoopView['review'] {
+  const r = doc?.review;
+  if (!r) return null;
+  return {
+    backend: r.backend,
+    reviews: r.reviews,
+    rejected_in_a_row: r.rejected_in_a_row,
+    max_rejected: r.max_rejected,
+    last_verdict: r.last_verdict,
+    findings: [...r.findings],
+    cost_usd: r.cost_usd,
   };
 }

@@ -110,6 +110,18 @@ describe('buildRunReport', () => {
       receipts: 0,
       tokens: { input: 0, output: 0, cache_read: 0, cache_write: 0 },
       quota_windows: [],
+      review: null,
+    });
+  });
+
+  it('carries the reviewer pass of a run with --review', () => {
+    const review = { backend: 'claude', reviews: 3, last_verdict: 'CHANGES_REQUESTED', findings: ['add a test'], cost_usd: 0.2 };
+    const status = { exit_reason: 'review_rejected', loop_count: 4, backend: 'claude', totals: { cost_usd: 1, cost_estimated: false }, review };
+    expect(buildRunReport({ exitCode: 6, fallbackReason: 'error', branch: undefined, status, ...times }).review).toEqual({
+      reviews: 3,
+      last_verdict: 'CHANGES_REQUESTED',
+      findings: ['add a test'],
+      cost_usd: 0.2,
     });
   });
 

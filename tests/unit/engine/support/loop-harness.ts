@@ -13,7 +13,7 @@ import type { LoopDeps, TaskMode } from '../../../../src/engine/loop-deps.js';
 import type { LoopEvent, NoticeCode } from '../../../../src/engine/loop-events.js';
 import type { CheckpointPort, EngineIo, ProgressProbe, Question } from '../../../../src/engine/ports.js';
 import { VerifyGateStep } from '../../../../src/engine/verify-gate-step.js';
-import type { ProcessRunner } from '../../../../src/ports.js';
+import type { AgentRequest, ProcessRunner } from '../../../../src/ports.js';
 import { tempDir } from '../../../helpers/temp-dir.js';
 import { ManualClock } from './manual-clock.js';
 import { MemoryStore } from './memory-store.js';
@@ -116,6 +116,8 @@ export interface HarnessOptions {
   /** The usage-limit jitter's random number. */
   random?: number;
   fixPlan?: string;
+  /** --review: the mock backend reviews too (its `hat: "reviewer"` responses), shown this diff. */
+  review?: { diff?: string; base?: string };
 }
 
 function outcome(passed: boolean, command: string): VerifyOutcome {
@@ -174,6 +176,21 @@ export function loopHarness(o: HarnessOptions = {}) {
     probe,
     random: { next: () => o.random ?? 0.5 },
   };
+  /** Every agent call's request, the worker's and the reviewer's, in order. */
+  const requests: AgentRequest[] = [];
+  const run = backend.run.bind(backend);
+  backend.run = (request, signal) => {
+    requests.push(request);
+    return run(request, signal);
+  };
+  if (o.review) {
+    const shown = o.review;
+    deps.review = {
+      backend,
+      runDiff: async () => ({ diff: shown.diff ?? 'diff --git a/work.txt b/work.txt\n+work', ...(shown.base ? { base: shown.base } : {}) }),
+      planText: () => (existsSync(fixPlanPath) ? readFileSync(fixPlanPath, 'utf8') : undefined),
+    };
+  }
   const verifyRuns: boolean[] = [...(o.gate?.results ?? [])];
   let checkpoints: FakeCheckpoints | undefined;
   if (o.gate) {
@@ -216,6 +233,8 @@ export function loopHarness(o: HarnessOptions = {}) {
     asked,
     abort,
     checkpoints,
+    requests,
+    backend,
     run: (): Promise<LoopResult> =>
       runLoop(deps, {
         config,

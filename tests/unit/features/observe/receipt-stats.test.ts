@@ -46,7 +46,7 @@ describe('ralph-stats over the receipts', () => {
       tokens: { input: 13, output: 1, cache_read: 0, cache_write: 0 },
       cost_usd: { total: 0.75, reported: 0.5, estimated: 0.25, unknown_receipts: 1 },
       tool_uses: 6,
-      permission_denials: 1,
+      denials: 1,
       files_changed: 3,
       verify: { runs: 1, passed: 1 },
       checkpoints: { dropped: 0, rolled_back: 1, kept: 0 },

@@ -60,6 +60,17 @@ const FULL: StatusDocument = {
   waiting: { reason: 'usage_limit', until: '2026-01-15T14:39:00+00:00', message: 'resets 2:39pm' },
   quota_windows: [{ window: 'seven_day', status: 'warning', used_percent: 81, resets_at: '2026-01-18T09:00:00Z' }],
   max_tokens: 500_000,
+  review: {
+    backend: 'codex',
+    reviews: 2,
+    rejected_in_a_row: 1,
+    max_rejected: 3,
+    last_verdict: 'CHANGES_REQUESTED',
+    findings: ['add a test for empty input'],
+    cost_usd: 0.02,
+    input_tokens: 900,
+    output_tokens: 40,
+  },
 };
 
 describe('status.json schema', () => {
@@ -110,6 +121,7 @@ describe('status.json schema', () => {
       waiting: null,
       quota_windows: [],
       max_tokens: 0,
+      review: null,
     });
   });
 

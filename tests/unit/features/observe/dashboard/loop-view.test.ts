@@ -43,6 +43,7 @@ function status(over: Partial<StatusDocument> = {}): StatusDocument {
     waiting: null,
     quota_windows: [],
     max_tokens: 0,
+    review: null,
     ...over,
   };
 }
@@ -340,5 +341,34 @@ describe('describeState: what the badge says and what the loop waits for', () =>
     ['a finished loop', { ...running, finished: true, exitCode: 0, status: 'completed' }, true, null, { label: 'completed', tone: 'good' }],
   ] as const)('%s', (_name, state, started, verify, expected) => {
     expect(describeState(state, started, verify)).toMatchObject(expected);
+  });
+});
+
+describe('buildLoopView: the reviewer pass', () => {
+  it('has no review without --review', () => {
+    expect(buildLoopView(files(), NOW).review).toBeNull();
+  });
+
+  it('shows the reviews, the last verdict and its findings from status.json', () => {
+    const review = {
+      backend: 'codex',
+      reviews: 2,
+      rejected_in_a_row: 2,
+      max_rejected: 3,
+      last_verdict: 'CHANGES_REQUESTED' as const,
+      findings: ['add a test'],
+      cost_usd: 0.03,
+      input_tokens: 10,
+      output_tokens: 2,
+    };
+    expect(buildLoopView(files({ status: { kind: 'ok', value: status({ review }) } }), NOW).review).toEqual({
+      backend: 'codex',
+      reviews: 2,
+      rejected_in_a_row: 2,
+      max_rejected: 3,
+      last_verdict: 'CHANGES_REQUESTED',
+      findings: ['add a test'],
+      cost_usd: 0.03,
+    });
   });
 });

@@ -26,7 +26,7 @@ describe('runLoopPane', () => {
       'run ralph --live',
       'exit-file /p/.ralph/.monitor_exit_code 6',
       'tmux list-clients',
-      'write Ralph loop finished with exit code 6 (verify gate aborted or exhausted).\nPress Enter to close this tmux session.',
+      'write Ralph loop finished with exit code 6 (verify gate aborted or exhausted, or review rejected).\nPress Enter to close this tmux session.',
       'wait-enter',
       'tmux kill-session',
     ]);
@@ -65,7 +65,7 @@ describe('describeExitCode', () => {
   it.each([
     [0, 'completed'],
     [3, 'circuit breaker open'],
-    [6, 'verify gate aborted or exhausted'],
+    [6, 'verify gate aborted or exhausted, or review rejected'],
     [130, 'interrupted (Ctrl+C)'],
     [137, 'ended by signal 9'],
     [42, 'unexpected exit code'],
