@@ -122,7 +122,9 @@ describe('runVerifyCommand: timeouts kill the whole process group', () => {
     const dir = tempDir('ralph-verify-');
     const lookalike = spawn('sh', ['-c', 'trap "" TERM; exec sleep 300'], { stdio: 'ignore', detached: true });
     try {
-      const r = await run(`setsid sh -c 'trap "" TERM; echo $$ > escaped.pid; exec sleep 300' & while [ ! -s escaped.pid ]; do sleep 0.01; done; echo done`, {
+      // The command ends once the escaped child has become `sleep` (not while it is still the `sh` about to exec it), so the name the sweep reports is settled.
+      const settled = `while [ ! -s escaped.pid ] || { [ -d /proc/self ] && [ "$(cat /proc/$(cat escaped.pid)/comm 2>/dev/null)" != sleep ]; }; do sleep 0.01; done`;
+      const r = await run(`setsid sh -c 'trap "" TERM; echo $$ > escaped.pid; exec sleep 300' & ${settled}; echo done`, {
         cwd: dir,
         killGraceMs: 200,
       });
