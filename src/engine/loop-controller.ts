@@ -103,7 +103,7 @@ function startup(s: LoopRun): void {
 /** One iteration: the checks before a call, the call, what its work amounts to, and the verdict. */
 async function iterate(s: LoopRun): Promise<Step> {
   const before = await checkBeforeCall(s);
-  if (before.blocked) return reviewBeforeEnd(s, before.blocked);
+  if (before.blocked) return reviewBeforeEnd(s, before.blocked, before.reserved === true);
   const iteration = startIteration(s);
   if (s.options.dryRun) return dryRunIteration(s, iteration.loop, iteration.started);
   const call = await makeCall(s, iteration, before.planBefore);

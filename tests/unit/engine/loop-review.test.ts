@@ -180,6 +180,13 @@ describe('ralph --dry-run --review: the reviewer described beside the worker', (
     expect(described[0]?.resumeSessionId).toBeUndefined();
   });
 
+  it('a dry run on a complete plan ends without calling the reviewer', async () => {
+    const h = reviewed({ dryRun: true, fixPlan: plan(true), responses: [reviewer('APPROVED')] });
+    expect(await h.run()).toMatchObject({ reason: 'plan_complete' });
+    expect(h.requests).toEqual([]);
+    expect(h.of('review.start')).toEqual([]);
+  });
+
   it('without --review a dry run says nothing of a reviewer', async () => {
     const h = loopHarness({ dryRun: true });
     await h.run();
