@@ -1,4 +1,4 @@
-import type { AgentResult } from '../agent-result.js';
+import type { AgentProgress, AgentResult } from '../agent-result.js';
 import { EXIT_REASONS, isCompletionReason } from '../core/exit-reasons.js';
 import { checkCall, recordCallStart } from '../core/rate-limiter.js';
 import { decideReview } from '../core/review/review-decision.js';
@@ -45,7 +45,9 @@ export async function reviewBeforeEnd(s: LoopRun, step: Step, reserved = false):
       loopContext: '',
       timeoutMs: s.config.timeoutMinutes * 60_000,
       outputLogPath: s.deps.store.newOutputLogPath(loop, s.now),
-      live: false,
+      // --live streams the reviewer's output like the worker's, through the same live view (redacted).
+      live: s.config.live,
+      ...(s.config.live ? { onProgress: (event: AgentProgress) => s.emit({ type: 'call.progress', iteration: loop, event }) } : {}),
       readOnly: true,
     },
     s.deps.interrupt,
