@@ -14,6 +14,7 @@ import { checkBeforeCall } from './preflight.js';
 import { pause } from './pause.js';
 import { noteWindows, settleQuota } from './quota-step.js';
 import { reviewBeforeEnd } from './review-step.js';
+import { describeReviewCall } from './review-dry-run.js';
 import { errorMessage } from '../errors.js';
 
 export type { LoopResult } from './loop-finish.js';
@@ -102,7 +103,7 @@ function startup(s: LoopRun): void {
 /** One iteration: the checks before a call, the call, what its work amounts to, and the verdict. */
 async function iterate(s: LoopRun): Promise<Step> {
   const before = await checkBeforeCall(s);
-  if (before.blocked) return reviewBeforeEnd(s, before.blocked);
+  if (before.blocked) return reviewBeforeEnd(s, before.blocked, before.reserved === true);
   const iteration = startIteration(s);
   if (s.options.dryRun) return dryRunIteration(s, iteration.loop, iteration.started);
   const call = await makeCall(s, iteration, before.planBefore);
@@ -170,6 +171,7 @@ function dryRunIteration(s: LoopRun, loop: number, started: number): Promise<Ste
   };
   s.notice({ code: 'dry_run.command', description: s.deps.backend.describe(request) });
   s.notice({ code: 'dry_run.format', format: s.deps.backend.describeOutput(request), timeoutMinutes: config.timeoutMinutes });
+  describeReviewCall(s, request);
   s.setAction('dry_run', 'running', `Loop #${loop}: dry run`);
   s.emit({ type: 'iteration.end', iteration: loop, outcome: 'dry_run', startedAt: started, endedAt: s.now });
   return pause(s);

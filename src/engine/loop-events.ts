@@ -132,6 +132,8 @@ interface NoticeFacts {
   'circuit.retry_next': object;
   'dry_run.command': { description: string };
   'dry_run.format': { format: string; timeoutMinutes: number };
+  'dry_run.review': { backend: string; model: string | null; readOnly: string | null; maxRejected: number };
+  'dry_run.review_command': { description: string };
   'exit.check': { testLoops: number; doneSignals: number; completionIndicators: number; unacceptedClaims: number };
   /** Why the exit rules let the loop go on (their own words). */
   'exit.note': { note: string };

@@ -71,4 +71,8 @@ export interface ReviewPort {
   runDiff(): Promise<RunDiff>;
   /** fix_plan.md's text, when the project has one (the plan loop's "task"). */
   planText(): string | undefined;
+  /** The reviewer's model, when one is configured (what --dry-run names). */
+  model?: string;
+  /** How the reviewer's agent makes its call read-only (its declaration's words, for --dry-run). */
+  readOnlyMode?: string;
 }

@@ -43,7 +43,9 @@ function preflight(s: LoopRun): Step {
 }
 
 /** What the checks before a call conclude: a reason not to make it, or fix_plan.md as the call finds it. */
-export type BeforeCall = { blocked: NonNullable<Step> } | { blocked?: undefined; planBefore: FixPlanSummary | undefined };
+export type BeforeCall =
+  /** reserved: the call's place in a shared hourly budget is claimed already (a review made instead takes it). */
+  { blocked: NonNullable<Step>; reserved?: true } | { blocked?: undefined; planBefore: FixPlanSummary | undefined };
 
 /**
  * Everything before an iteration may spend a call: the stops that need no call, the hourly
@@ -65,10 +67,12 @@ export async function checkBeforeCall(s: LoopRun): Promise<BeforeCall> {
     return stop ? { blocked: stop } : checkBeforeCall(s);
   }
   // Loops sharing the budget may all see the last call free: only the one whose claim lands first makes it.
-  if (store.reserveSharedCall && !s.options.dryRun && !(await store.reserveSharedCall(s.now, config.maxCallsPerHour))) return checkBeforeCall(s);
+  const reserving = store.reserveSharedCall !== undefined && !s.options.dryRun;
+  if (reserving && !(await store.reserveSharedCall?.(s.now, config.maxCallsPerHour))) return checkBeforeCall(s);
   const plan = store.readFixPlan(config.optionalSections);
   const planStop = await checkPlanComplete(s, plan);
-  if (planStop) return { blocked: planStop };
+  // The place claimed for this call goes to the reviewer's call, if one follows: it is not claimed twice.
+  if (planStop) return { blocked: planStop, ...(reserving ? { reserved: true as const } : {}) };
   const planBefore = isPlanComplete(plan, s.state.lastAnalysis) ? store.readFixPlan(config.optionalSections) : plan;
   const gate = s.deps.gate;
   if (gate && !s.options.dryRun) {

@@ -1,4 +1,4 @@
-import type { AgentResult } from '../agent-result.js';
+import type { AgentProgress, AgentResult } from '../agent-result.js';
 import { EXIT_REASONS, isCompletionReason } from '../core/exit-reasons.js';
 import { checkCall, recordCallStart } from '../core/rate-limiter.js';
 import { decideReview } from '../core/review/review-decision.js';
@@ -19,10 +19,13 @@ import type { ReviewPort } from './ports.js';
  * --review-max rejections in a row stop it (review_rejected). Only this call's reply is read
  * for a verdict: a review block in the worker's own output counts for nothing.
  */
-export async function reviewBeforeEnd(s: LoopRun, step: Step): Promise<Step> {
+export async function reviewBeforeEnd(s: LoopRun, step: Step, reserved = false): Promise<Step> {
   const review = s.deps.review;
-  if (!review || !step || !isCompletionReason(step.stop)) return step;
-  const budget = await claimCall(s);
+  // A dry run makes no agent call: it describes the reviewer's instead (review-dry-run.ts).
+  if (!review || !step || !isCompletionReason(step.stop) || s.options.dryRun) return step;
+  // A call's place in a shared budget claimed before the loop found its plan complete is the review's:
+  // claiming another would count this one call twice.
+  const budget = await claimCall(s, reserved);
   if (budget) return budget;
   const state = (s.state.review ??= emptyReview(review.backend.name, s.config.reviewMax));
   const number = state.reviews + 1;
@@ -42,7 +45,9 @@ export async function reviewBeforeEnd(s: LoopRun, step: Step): Promise<Step> {
       loopContext: '',
       timeoutMs: s.config.timeoutMinutes * 60_000,
       outputLogPath: s.deps.store.newOutputLogPath(loop, s.now),
-      live: false,
+      // --live streams the reviewer's output like the worker's, through the same live view (redacted).
+      live: s.config.live,
+      ...(s.config.live ? { onProgress: (event: AgentProgress) => s.emit({ type: 'call.progress', iteration: loop, event }) } : {}),
       readOnly: true,
     },
     s.deps.interrupt,
@@ -102,12 +107,17 @@ function verdictOf(run: AgentResult): ReviewVerdict {
   return { verdict: 'CHANGES_REQUESTED', findings: [`${NO_VERDICT_FINDING} (its call ended: ${run.outcome.kind})`], given: false };
 }
 
-/** The hourly budget has room for the review call (after a wait, if it must): the review counts like any call. */
-async function claimCall(s: LoopRun): Promise<Step> {
+/**
+ * The hourly budget has room for the review call (after a wait, if it must): the review counts like
+ * any call. A place already reserved in the shared budget (by the checks before the call the complete
+ * plan made unneeded) passed those same checks and is this call's.
+ */
+async function claimCall(s: LoopRun, reserved: boolean): Promise<Step> {
   const { store } = s.deps;
   const { config } = s;
   for (;;) {
     if (s.deps.interrupt.aborted) return { stop: 'interrupted' };
+    if (reserved) return undefined;
     if (store.refreshRate) s.state.rate = store.refreshRate(s.state.rate);
     const permit = checkCall(s.state.rate, s.now, { maxCallsPerHour: config.maxCallsPerHour, maxTokensPerHour: config.maxTokensPerHour });
     if (!permit.ok) {

@@ -502,4 +502,48 @@ describe.skipIf(missing !== undefined)(`ralph dashboard in a browser${missing ? 
     await expect.poll(() => page.getByTestId('card-call').textContent(), { timeout: 60_000 }).toContain('The loop has finished.');
     await dashboard.stop();
   });
+
+  it('--review: the Review card shows the verdict, the count and the findings; the subscription windows a call reported show in the Loop card', async () => {
+    const dir = ralphProject();
+    const review = (finding: string): Record<string, unknown> => ({
+      hat: 'reviewer',
+      output: `I read the diff.\n---RALPH_REVIEW---\nVERDICT: CHANGES_REQUESTED\nFINDINGS:\n- ${finding}\n---END_RALPH_REVIEW---`,
+      cost_usd: 0.25,
+    });
+    writeMockScript(dir, [{ output: done, files: { 'a.txt': '1' } }, review('a.txt holds 1, not 2'), { output: done }, review('a.txt still holds 1')]);
+    const run = await ralph(mock('--review', '--review-max', '2', '--verify', 'test -f a.txt', '--max-loops', '5'), dir, cleanEnv());
+    expect(run.exitCode, run.stderr).toBe(6);
+    const dashboard = await startDashboard(dir);
+    const page = await newPage();
+    await page.goto(dashboard.url);
+    await page.waitForSelector('body[data-loaded="true"]');
+    await expect.poll(() => page.getByTestId('exit-reason').textContent()).toBe('review_rejected (exit 6)');
+    const card = page.getByTestId('card-review');
+    expect(await page.getByTestId('review-verdict').textContent()).toBe('CHANGES_REQUESTED');
+    expect(await page.getByTestId('review-count').textContent()).toBe('2 (2 / 2 rejected in a row)');
+    expect(await page.getByTestId('review-findings').locator('li').allTextContents()).toEqual(['a.txt still holds 1']);
+    expect(await card.textContent()).toContain('Reviewermock');
+    expect(await card.textContent()).toContain('$0.50');
+    // A run without windows shows no Window row; the windows an agent reports show without a reload.
+    expect(await page.getByTestId('quota-window').count()).toBe(0);
+    const statusPath = join(dir, '.ralph', 'status.json');
+    const hour = 3_600_000;
+    const status = readJson(statusPath);
+    const windows = [
+      { window: 'five_hour', status: 'allowed', used_percent: 20, resets_at: new Date(Date.now() + 2 * hour).toISOString() },
+      { window: 'seven_day', status: 'warning', used_percent: 81, resets_at: new Date(Date.now() + 51 * hour).toISOString() },
+      { window: 'seven_day_opus', status: 'rejected', used_percent: null, resets_at: null },
+    ];
+    writeFileSync(statusPath, JSON.stringify({ ...status, quota_windows: windows }));
+    const rows = page.getByTestId('quota-window');
+    await expect.poll(() => rows.count(), { timeout: 10_000 }).toBe(3);
+    const lines = await rows.allTextContents();
+    expect(lines[0]).toMatch(/^5-hour window \(five_hour\): allowed, 20% used — resets in \d+h \d+m \d+s \(/);
+    expect(lines[1]).toMatch(/^weekly window \(seven_day\): nearly used up, 81% used — resets in (50|51)h /);
+    expect(lines[2]).toBe('weekly Opus window (seven_day_opus): used up');
+    // The Review card is still there beside them.
+    expect(await page.getByTestId('review-verdict').textContent()).toBe('CHANGES_REQUESTED');
+    await page.screenshot({ path: join(shots, 'dashboard-review.png'), fullPage: true });
+    expect(await dashboard.stop()).toBe(130);
+  });
 });

@@ -1,4 +1,4 @@
-// `ralph --review` with the real Codex CLI and Gemini CLI (tests/agent-clis), each against its
+// `ralph --review` with the real Codex CLI, Gemini CLI and OpenCode (tests/agent-clis), each against its
 // fake model API on 127.0.0.1: the worker writes hello.txt with a typo, the reviewer (a fresh
 // session in the agent's own read-only mode) tries to write a file and is refused, then asks for
 // the fix; the worker gets the finding and fixes it; the second review approves.
@@ -8,6 +8,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { CODEX_TEST_MODEL, codexHome } from '../helpers/codex-home.js';
 import { geminiHome, startFakeGeminiApi, type FakeGeminiApi, type GeminiTurn } from '../helpers/fake-api/gemini.js';
 import { shellCall, startFakeResponsesApi, type FakeResponsesApi } from '../helpers/fake-api/openai-responses.js';
+import { startFakeChatApi, type FakeChatApi, type RecordedRequest } from '../helpers/fake-api/opencode-chat-completions.js';
+import { FAKE_MODEL, opencodeOfflineEnv } from '../helpers/fake-api/opencode-offline-env.js';
 import { agentCli } from '../helpers/agent-clis.js';
 import { ralphProject } from '../helpers/ralph-project.js';
 import { cleanEnv, ralph, readJson, readJsonLines, statusBlock } from '../helpers/run-cli.js';
@@ -36,12 +38,21 @@ function expectRejectedThenApproved(dir: string, stderr: string, backend: string
 
 let codexApi: FakeResponsesApi | undefined;
 let geminiApi: FakeGeminiApi | undefined;
+let opencodeApi: FakeChatApi | undefined;
 afterEach(async () => {
   await codexApi?.close();
   await geminiApi?.close();
+  await opencodeApi?.close();
   codexApi = undefined;
   geminiApi = undefined;
+  opencodeApi = undefined;
 });
+
+/** The names of the tools an OpenCode request offered the model. */
+function offeredTools(q: RecordedRequest): string[] {
+  const tools = Array.isArray(q.body['tools']) ? (q.body['tools'] as Array<{ function?: { name?: string } }>) : [];
+  return tools.map((t) => t.function?.name ?? '');
+}
 
 describe('ralph --review with the real agent CLIs', { timeout: 300_000 }, () => {
   it('Codex: the reviewer runs in --sandbox read-only, its shell write is refused; rejected, then approved', async () => {
@@ -98,5 +109,48 @@ describe('ralph --review with the real agent CLIs', { timeout: 300_000 }, () => 
       expect(policy).toContain('toolName = "run_shell_command"\ndecision = "deny"');
       expect(policy).toContain('toolName = "read_file"\ndecision = "allow"');
     }
+  });
+
+  it('OpenCode: the reviewer runs with edit and bash denied, for its subagents too; its writes and shell commands are refused; rejected, then approved', async () => {
+    const ralphrc = `OPENCODE_CMD="${agentCli('opencode')}"\nOPENCODE_MODEL=${FAKE_MODEL}\nALLOWED_TOOLS="Write,Read,Edit,Bash"\n`;
+    const dir = ralphProject({ ralphrc });
+    opencodeApi = await startFakeChatApi([
+      { tool: 'bash', args: { command: 'echo helo > hello.txt', description: 'Write hello.txt' } },
+      { text: complete('Wrote hello.txt.') },
+      // The reviewer tries to write, to run a command, and to have a subagent of its own write.
+      { tool: 'write', args: { filePath: join(dir, 'reviewer.txt'), content: 'written by the reviewer\n' } },
+      { tool: 'bash', args: { command: 'echo reviewer > reviewer.txt', description: 'Write as the reviewer' } },
+      { tool: 'task', args: { description: 'Write a file', prompt: 'Write reviewer.txt', subagent_type: 'general' } },
+      { tool: 'write', args: { filePath: join(dir, 'reviewer.txt'), content: 'written by a subagent\n' } },
+      { text: 'The subagent could not write.' },
+      { text: review('CHANGES_REQUESTED', FINDING) },
+      { tool: 'bash', args: { command: 'echo hello > hello.txt', description: 'Fix the typo' } },
+      { text: complete('Fixed the typo.') },
+      { text: review('APPROVED') },
+    ]);
+    const env = cleanEnv(opencodeOfflineEnv(tempDir('review-opencode-home-'), opencodeApi.baseURL));
+    const r = await ralph([...ARGS, '--backend', 'opencode'], dir, env, 240_000);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expectRejectedThenApproved(dir, r.stderr, 'opencode');
+    expect(opencodeApi.served()).toBe(11);
+    const requests = opencodeApi.requests.filter((q) => !JSON.stringify(q.body['messages'] ?? '').includes('You are a title generator'));
+    const messages = (q: RecordedRequest): string => JSON.stringify(q.body['messages'] ?? '');
+    const isWorker = (q: RecordedRequest): boolean => messages(q).includes('Work through .ralph/fix_plan.md');
+    // The worker's calls may write and run commands. OpenCode leaves what OPENCODE_PERMISSION
+    // denies out of what the model is offered: the reviewer's calls, and its subagent's, read only.
+    const workers = requests.filter(isWorker);
+    const readers = requests.filter((q) => !isWorker(q));
+    expect(workers).toHaveLength(4);
+    expect(readers).toHaveLength(7);
+    for (const q of workers) expect(offeredTools(q)).toEqual(expect.arrayContaining(['bash', 'edit', 'write', 'read']));
+    for (const q of readers) {
+      expect(offeredTools(q)).toContain('read');
+      for (const tool of ['bash', 'edit', 'write', 'patch', 'apply_patch', 'webfetch', 'websearch']) expect(offeredTools(q)).not.toContain(tool);
+    }
+    // Each attempt came back to the model as a tool it does not have.
+    const answers = readers.map(messages).join('\n');
+    for (const tool of ['write', 'bash']) expect(answers).toContain(`Model tried to call unavailable tool '${tool}'`);
+    expect(answers).toContain('The subagent could not write.');
+    expect(workers.some((q) => messages(q).includes(`- ${FINDING}`))).toBe(true);
   });
 });

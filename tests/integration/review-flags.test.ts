@@ -1,6 +1,8 @@
-// The reviewer's flags refused before anything runs: what is wrong, what is accepted, exit 2.
+// The reviewer's flags refused before anything runs: what is wrong, what is accepted, exit 2;
+// and what --dry-run says of the reviewer's call.
 import { describe, expect, it } from 'vitest';
-import { ralphProject } from '../helpers/ralph-project.js';
+import { agentCli } from '../helpers/agent-clis.js';
+import { ralphProject, writeMockScript } from '../helpers/ralph-project.js';
 import { ralph } from '../helpers/run-cli.js';
 
 describe('ralph --review flags', () => {
@@ -20,5 +22,22 @@ describe('ralph --review flags', () => {
     const r = await ralph(['--backend', 'mock', '--max-loops', '1'], dir);
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toMatch(/REVIEW_MAX[\s\S]*a whole number from 1 to 100/);
+  });
+
+  it("--dry-run describes the reviewer's call (agent, model, read-only mode, command) without making it", async () => {
+    const dir = ralphProject({ ralphrc: `CODEX_CMD="${agentCli('codex')}"\n` });
+    writeMockScript(dir, []);
+    const r = await ralph(
+      ['--dry-run', '--review', '--backend', 'mock', '--review-backend', 'codex', '--review-model', 'gpt-5.1-codex', '--max-loops', '2'],
+      dir,
+    );
+    expect(r.exitCode, r.stderr).toBe(0);
+    const lines = r.stderr.split('\n').filter((line) => line.includes('[DRY RUN]'));
+    expect(lines.filter((line) => line.includes('Would execute:'))).toHaveLength(2);
+    const reviewer = lines.filter((line) => line.includes('reviewer'));
+    expect(reviewer).toHaveLength(2);
+    expect(reviewer[0]).toContain('Before a complete end, the reviewer: Codex CLI, model gpt-5.1-codex, in a fresh session, read-only: --sandbox read-only');
+    expect(reviewer[1]).toMatch(/The reviewer would execute: \S*codex exec --json .*--sandbox read-only -m gpt-5\.1-codex/);
+    expect(reviewer[1]).not.toContain('dangerously');
   });
 });

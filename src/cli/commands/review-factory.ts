@@ -36,9 +36,13 @@ export async function createReviewPort(ctx: BackendContext, worker: AgentBackend
     backend = await entry.create(reviewCtx);
   }
   const diff = await startRunDiff(ctx.paths.project, ctx.runner);
+  const configured = modelField ? (config as unknown as Record<string, unknown>)[modelField] : undefined;
+  const model = config.reviewModel || (typeof configured === 'string' ? configured : '');
   return {
     backend,
     runDiff: () => diff.runDiff(),
     planText: () => readProjectText(ctx.paths.project, ctx.paths.fixPlan, 'fix_plan.md'),
+    ...(model ? { model } : {}),
+    readOnlyMode: entry.readOnly.about,
   };
 }

@@ -125,13 +125,19 @@ export function createLiveView(options: LiveViewOptions, next: (event: ShownEven
         next({ type: 'call.beat', iteration: e.iteration, startedAt: e.startedAt, now: e.now, ...activity });
         return;
       }
-      case 'call.end': {
+      case 'call.end':
+      // The reviewer's call (its progress comes with --live) is a call of its own: it starts and ends a view.
+      case 'review.end': {
         const rest = call?.end() ?? '';
         call = undefined;
         if (rest !== '') next({ type: 'call.output', text: rest });
         next(e);
         return;
       }
+      case 'review.start':
+        call = new CallView(options);
+        next(e);
+        return;
       default:
         next(e);
     }

@@ -53,6 +53,16 @@ export function noticeLine(n: Notice, agent: string): { level: NoticeLevel; text
       return { level: 'info', text: `[DRY RUN] Would execute: ${n.description}` };
     case 'dry_run.format':
       return { level: 'info', text: `[DRY RUN] Output format: ${n.format}; timeout: ${n.timeoutMinutes} min` };
+    case 'dry_run.review': {
+      const model = n.model ? `, model ${n.model}` : '';
+      const readOnly = n.readOnly ? `: ${n.readOnly}` : '';
+      return {
+        level: 'info',
+        text: `[DRY RUN] Before a complete end, the reviewer: ${n.backend}${model}, in a fresh session, read-only${readOnly}; --review-max ${n.maxRejected}`,
+      };
+    }
+    case 'dry_run.review_command':
+      return { level: 'info', text: `[DRY RUN] The reviewer would execute: ${n.description}` };
     case 'exit.check':
       return {
         level: 'debug',

@@ -129,6 +129,8 @@ export function createRunFilesProjector(files: RunFiles, ctx: StatusContext, now
         files.appendMetrics(iterationMetrics(e, ctx.backend));
         return;
       case 'review.end':
+        // The reviewer's --live output is written out like a call's.
+        files.endLiveLog();
         // A review is a call of its own: ralph-stats counts it apart from the iterations.
         files.appendMetrics({
           type: 'review',

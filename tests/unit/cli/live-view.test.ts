@@ -6,7 +6,7 @@ import { createTerminalPresenter } from '../../../src/cli/loop/terminal-presente
 import { NO_REDACTION, createRedactor, type Redactor } from '../../../src/core/secret-redactor.js';
 import { localTimestamp } from '../../../src/core/time-format.js';
 import type { LoopEvent } from '../../../src/engine/loop-events.js';
-import { configWith } from '../engine/support/loop-harness.js';
+import { configWith, loopHarness } from '../engine/support/loop-harness.js';
 import { createCallProgress } from '../../../src/ui/call-progress.js';
 import { createMemoryLogger } from '../../../src/ui/logger.js';
 
@@ -151,6 +151,43 @@ describe('the live view: facts in, the same text, live.log and progress.json out
     for (const written of [terminal, files.liveLog, JSON.stringify(files.progress)]) expect(written).not.toContain(SECRET.slice(0, 10));
     // The text of the secret's first half was held back, so it comes out with the second.
     expect(files.progress.at(-1)?.['last_output']).toBe(`${redactor.redact(SECRET)} used`);
+  });
+
+  it("--review --live: the reviewer's output streams like the worker's, redacted, and its view ends with the review", async () => {
+    const redactor = createRedactor([{ name: 'API_KEY', value: SECRET }]);
+    const verdict = '---RALPH_REVIEW---\nVERDICT: APPROVED\nFINDINGS:\n---END_RALPH_REVIEW---';
+    const worker = `Done.\n---RALPH_STATUS---\nSTATUS: COMPLETE\nEXIT_SIGNAL: true\n---END_RALPH_STATUS---`;
+    const h = loopHarness({
+      review: {},
+      config: { live: true },
+      responses: [{ output: worker }, { output: worker }, { hat: 'reviewer', output: `The reviewer read it; key ${SECRET} seen.\n${verdict}` }],
+    });
+    expect((await h.run()).reason).toBe('project_complete');
+    expect(h.requests.at(-1)).toMatchObject({ readOnly: true, live: true });
+    const { terminal, files, shown } = watch(h.events, { live: true, redactor });
+    expect(terminal).toContain('The reviewer read it; key');
+    expect(files.liveLog).toContain('The reviewer read it; key');
+    for (const written of [terminal, files.liveLog]) expect(written).not.toContain(SECRET);
+    // The reviewer's output comes between its start and its end, and the end writes live.log out.
+    const kinds = shown.map((e) => (e.type === 'call.output' && e.text.includes('The reviewer read it') ? 'review output' : e.type));
+    const start = kinds.indexOf('review.start');
+    expect(start).toBeGreaterThan(kinds.lastIndexOf('call.end'));
+    expect(kinds.indexOf('review output')).toBeGreaterThan(start);
+    expect(kinds.indexOf('review.end')).toBeGreaterThan(kinds.indexOf('review output'));
+    expect(files.ended).toBe(h.of('call.end').length + 1);
+  });
+
+  it('--review without --live: the reviewer runs without a live view, nothing of its output is shown as it comes', async () => {
+    const verdict = '---RALPH_REVIEW---\nVERDICT: APPROVED\nFINDINGS:\n---END_RALPH_REVIEW---';
+    const worker = `Done.\n---RALPH_STATUS---\nSTATUS: COMPLETE\nEXIT_SIGNAL: true\n---END_RALPH_STATUS---`;
+    const h = loopHarness({
+      review: {},
+      responses: [{ output: worker }, { output: worker }, { hat: 'reviewer', output: `The reviewer read it.\n${verdict}` }],
+    });
+    expect((await h.run()).reason).toBe('project_complete');
+    expect(h.requests.at(-1)).toMatchObject({ readOnly: true, live: false });
+    const types = h.events.map((e) => e.type);
+    expect(types.slice(types.indexOf('review.start'))).not.toContain('call.progress');
   });
 
   it('lets out what the redactor still holds before the call ends, and starts each call afresh', () => {

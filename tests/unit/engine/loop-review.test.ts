@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { AgentBackend, AgentRequest } from '../../../src/ports.js';
 import type { TaskMode } from '../../../src/engine/loop-deps.js';
 import { done, loopHarness, working, type HarnessOptions } from './support/loop-harness.js';
 
@@ -152,5 +153,44 @@ describe('runLoop --review: the reviewer before a complete end', () => {
     const h = reviewed({ responses: [working(), done(), done()] });
     expect(await h.run()).toMatchObject({ reason: 'agent_failure', exitCode: 1 });
     expect(h.of('loop.stop')[0]?.detail).toContain('the reviewer (mock agent) could not be run: mock responses exhausted');
+  });
+});
+
+describe('ralph --dry-run --review: the reviewer described beside the worker', () => {
+  it("names the reviewer's agent, model and read-only mode, and the call it would make, once; no call is made", async () => {
+    const h = reviewed({ dryRun: true, config: { reviewMax: 4 } });
+    const review = h.deps.review;
+    if (!review) throw new Error('the harness has no reviewer');
+    const described: AgentRequest[] = [];
+    const reviewer = Object.create(review.backend) as AgentBackend;
+    reviewer.describe = (request) => {
+      described.push(request);
+      return `reviewer-cli --model m2${request.readOnly ? ' --read-only' : ''}`;
+    };
+    h.deps.review = { ...review, backend: reviewer, model: 'm2', readOnlyMode: 'its read tools only' };
+    expect(await h.run()).toMatchObject({ reason: 'dry_run', exitCode: 0, loops: 3 });
+    expect(h.requests).toEqual([]);
+    expect(h.notices('dry_run.command')).toHaveLength(3);
+    expect(h.notices('dry_run.review')).toEqual([
+      '[DRY RUN] Before a complete end, the reviewer: mock agent, model m2, in a fresh session, read-only: its read tools only; --review-max 4',
+    ]);
+    expect(h.notices('dry_run.review_command')).toEqual(['[DRY RUN] The reviewer would execute: reviewer-cli --model m2 --read-only']);
+    expect(described).toHaveLength(1);
+    expect(described[0]).toMatchObject({ readOnly: true, live: false, loopContext: '' });
+    expect(described[0]?.resumeSessionId).toBeUndefined();
+  });
+
+  it('a dry run on a complete plan ends without calling the reviewer', async () => {
+    const h = reviewed({ dryRun: true, fixPlan: plan(true), responses: [reviewer('APPROVED')] });
+    expect(await h.run()).toMatchObject({ reason: 'plan_complete' });
+    expect(h.requests).toEqual([]);
+    expect(h.of('review.start')).toEqual([]);
+  });
+
+  it('without --review a dry run says nothing of a reviewer', async () => {
+    const h = loopHarness({ dryRun: true });
+    await h.run();
+    expect(h.notices('dry_run.review')).toEqual([]);
+    expect(h.notices('dry_run.review_command')).toEqual([]);
   });
 });

@@ -1,5 +1,9 @@
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { RateState } from '../../../src/core/rate-limiter.js';
+import { SharedRate } from '../../../src/state/shared-rate.js';
+import { ManualClock } from './support/manual-clock.js';
 import { MemoryStore } from './support/memory-store.js';
 import { loopHarness, working } from './support/loop-harness.js';
 import { tempDir } from '../../helpers/temp-dir.js';
@@ -84,5 +88,74 @@ describe('runLoop: an hourly call budget shared with other loops', () => {
     });
     expect((await h.run()).reason).toBe('max_loops');
     expect(h.of('wait.start')).toEqual([]);
+  });
+});
+
+/** The queue's shared budget as LoopStore keeps it: a real shared file, reserved places, calls written in the background. */
+class QueueStore extends MemoryStore {
+  private reserved: string | undefined;
+  private writes: Promise<unknown> = Promise.resolve();
+  reservations = 0;
+  constructor(
+    dir: string,
+    private readonly shared: SharedRate,
+    private readonly clock: ManualClock,
+  ) {
+    super({ project: dir, outputDir: dir }, () => (existsSync(join(dir, 'fix_plan.md')) ? readFileSync(join(dir, 'fix_plan.md'), 'utf8') : undefined));
+  }
+  refreshRate(current: RateState): RateState {
+    return this.shared.view(current);
+  }
+  async reserveSharedCall(nowMs: number, maxCallsPerHour: number): Promise<boolean> {
+    this.reservations += 1;
+    this.reserved = await this.shared.reserve(nowMs, maxCallsPerHour);
+    return this.reserved !== undefined;
+  }
+  nextCallId(): string {
+    const reserved = this.reserved;
+    this.reserved = undefined;
+    return reserved ?? this.shared.nextCallId();
+  }
+  override saveRate(state: RateState): void {
+    super.saveRate(state);
+    const now = this.clock.now();
+    this.writes = this.writes.then(() => this.shared.record(state, now));
+  }
+  settleSharedRate(): Promise<void> {
+    return this.writes.then(() => undefined);
+  }
+}
+
+describe('runLoop --review in a shared hourly budget (ralph queue run)', () => {
+  it('a review made instead of a call on a complete plan takes that call’s place: each call is counted once', async () => {
+    const dir = tempDir('ralph-shared-review-');
+    const owner = tempDir('ralph-shared-owner-');
+    mkdirSync(join(owner, '.ralph'));
+    const file = join(owner, '.ralph', '.rate_limit_state');
+    const clock = new ManualClock();
+    const store = new QueueStore(dir, new SharedRate(file, 'loop-a'), clock);
+    const block = (verdict: string, finding?: string): string =>
+      ['---RALPH_REVIEW---', `VERDICT: ${verdict}`, 'FINDINGS:', ...(finding ? [`- ${finding}`] : []), '---END_RALPH_REVIEW---'].join('\n');
+    const h = loopHarness({
+      dir,
+      store,
+      clock,
+      review: {},
+      fixPlan: '# Fix Plan\n\n## High Priority\n- [x] first task\n',
+      config: { maxCallsPerHour: 10 },
+      responses: [
+        { hat: 'reviewer', output: block('CHANGES_REQUESTED', 'nothing is tested') },
+        { output: 'Added the tests.' },
+        { hat: 'reviewer', output: block('APPROVED') },
+      ],
+    });
+    expect(await h.run()).toMatchObject({ reason: 'plan_complete', exitCode: 0 });
+    await store.settleSharedRate();
+    // Two reviews on a complete plan (each where a worker call would have been) and one worker call between them.
+    expect(h.requests.map((r) => (r.readOnly ? 'review' : 'work'))).toEqual(['review', 'work', 'review']);
+    const shared = JSON.parse(readFileSync(file, 'utf8')) as RateState;
+    expect(shared.calls.map((c) => c.id)).toEqual(['loop-a#1', 'loop-a#2', 'loop-a#3']);
+    expect(store.rate.calls.map((c) => c.id)).toEqual(['loop-a#1', 'loop-a#2', 'loop-a#3']);
+    expect(store.reservations).toBe(3);
   });
 });
