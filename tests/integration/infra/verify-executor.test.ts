@@ -3,6 +3,7 @@ import { spawn } from 'node:child_process';
 import { chmodSync, readdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { NO_REDACTION } from '../../../src/core/secret-redactor.js';
 import { buildVerifyEnv } from '../../../src/core/verify-env.js';
 import { runVerifyCommand, truncationNotice, type VerifyOptions } from '../../../src/infra/verify-executor.js';
 import { tempDir } from '../../helpers/temp-dir.js';
@@ -11,7 +12,7 @@ import { waitFor } from '../../helpers/wait-for.js';
 const env = buildVerifyEnv(process.env);
 
 function run(command: string, overrides: Partial<VerifyOptions> = {}) {
-  return runVerifyCommand({ command, cwd: overrides.cwd ?? tempDir('ralph-verify-'), timeoutMs: 10_000, env, ...overrides });
+  return runVerifyCommand({ command, cwd: overrides.cwd ?? tempDir('ralph-verify-'), timeoutMs: 10_000, env, redactor: NO_REDACTION, ...overrides });
 }
 
 /**
