@@ -1,4 +1,5 @@
 import type { AgentResult, RateLimitWindow } from '../agent-result.js';
+import { emptyTotals, type StatusTotals } from './status-model.js';
 import { isoTimestamp } from './time-format.js';
 
 /**
@@ -209,31 +210,9 @@ function fitLine(receipt: Receipt): Receipt {
   return { ...receipt, changed_files: [], denials: receipt.denials.slice(0, 1) };
 }
 
-/** The totals a run's receipts add up to: what a resumed run counts as already spent. */
-export interface ReceiptTotals {
-  cost_usd: number;
-  cost_estimated: boolean;
-  cost_unknown_calls: number;
-  input_tokens: number;
-  output_tokens: number;
-  cache_read_input_tokens: number;
-  cache_creation_input_tokens: number;
-  num_turns: number;
-  calls: number;
-}
-
-export function sumReceipts(receipts: readonly Receipt[]): ReceiptTotals {
-  const t: ReceiptTotals = {
-    cost_usd: 0,
-    cost_estimated: false,
-    cost_unknown_calls: 0,
-    input_tokens: 0,
-    output_tokens: 0,
-    cache_read_input_tokens: 0,
-    cache_creation_input_tokens: 0,
-    num_turns: 0,
-    calls: 0,
-  };
+/** The totals a run's receipts add up to, as status.json counts them: what a resumed run counts as already spent. */
+export function sumReceipts(receipts: readonly Receipt[]): StatusTotals {
+  const t = emptyTotals();
   // Each receipt is the worker's call, plus the reviewer's when the iteration was reviewed.
   const calls = receipts.flatMap((r) => (r.review ? [r, r.review] : [r]));
   for (const c of calls) {

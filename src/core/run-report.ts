@@ -4,9 +4,8 @@
  * run` read instead of scraping the terminal. Built from the loop's exit code
  * and the last status.json; pure, so the shape is tested without a loop.
  */
-import type { Receipt, ReceiptTotals } from './receipt.js';
-import { sumReceipts } from './receipt.js';
-import type { StatusQuotaWindow } from './status-model.js';
+import { sumReceipts, type Receipt } from './receipt.js';
+import type { StatusQuotaWindow, StatusTotals } from './status-model.js';
 
 export const RUN_REPORT_VERSION = 1;
 
@@ -55,7 +54,7 @@ export interface RunFacts {
   startedIso: string;
   endedIso: string;
   /** The receipts of the run, when it wrote any. */
-  receipts?: { runId: string; count: number; totals: ReceiptTotals };
+  receipts?: { runId: string; count: number; totals: StatusTotals };
 }
 
 export function buildRunReport(facts: RunFacts): RunReport {

@@ -1,6 +1,7 @@
 import { describeCost } from './cost-display.js';
 import { runTokens } from './token-budget.js';
-import { sumReceipts, type Receipt, type ReceiptTotals } from './receipt.js';
+import type { StatusTotals } from './status-model.js';
+import { sumReceipts, type Receipt } from './receipt.js';
 
 /**
  * Whether a loop starting now continues the run before it, and with what counters. Pure: the
@@ -29,7 +30,7 @@ export type ResumeDecision =
       runId: string;
       /** The loop the crash cut short (its logs stay under their own names); the run goes on with the next. */
       crashedAt: number;
-      totals: ReceiptTotals;
+      totals: StatusTotals;
       receipts: number;
       /** The agent session of the last receipt, for the message; the session store decides whether it is resumed. */
       sessionId: string | null;

@@ -1,8 +1,7 @@
 import type { VerifyOutcome } from '../core/verify-feedback.js';
 import { statSync } from 'node:fs';
 import { BoundedTail } from '../core/bounded-tail.js';
-import { StreamRedactor } from '../core/secret-redactor.js';
-import { currentRedactors } from '../state/redaction.js';
+import { StreamRedactor, type Redactor } from '../core/secret-redactor.js';
 import { formatSecondsShort } from '../core/verify-feedback.js';
 import { explainExit } from './exit-explanation.js';
 import { start, type CommandContainer } from './process.js';
@@ -24,6 +23,8 @@ export interface VerifyOptions {
   timeoutMs: number;
   /** The complete environment (see buildVerifyEnv); nothing else is inherited. */
   env: Record<string, string>;
+  /** The secrets the command's output must not show (the run's redactor, taken when the command starts). */
+  redactor: Redactor;
   /** Characters kept from the end of stdout and of stderr (default 5000). */
   maxOutputChars?: number;
   /** Aborting ends the command's process group at once (Ctrl+C, `ralph --stop`). */
@@ -112,8 +113,8 @@ export async function runVerifyCommand(options: VerifyOptions): Promise<VerifyRe
   const stdoutTail = new BoundedTail(max);
   const stderrTail = new BoundedTail(max);
   // Secrets the command prints are redacted before the tail keeps them, so a cut never leaves half a secret.
-  const outRedactor = new StreamRedactor(currentRedactors().text);
-  const errRedactor = new StreamRedactor(currentRedactors().text);
+  const outRedactor = new StreamRedactor(options.redactor);
+  const errRedactor = new StreamRedactor(options.redactor);
   const outcome = await start('sh', ['-c', command], {
     cwd,
     env: options.env,

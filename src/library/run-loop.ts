@@ -60,7 +60,7 @@ export async function runLoop(options: RunLoopOptions): Promise<RunLoopResult> {
       quiet: output === undefined,
       color: false,
       restartCommand: 'runLoop()',
-      ...(onEvent ? { onEvent: (event) => onEvent(redactEvent(event)) } : {}),
+      ...(onEvent ? { onEvent: (event) => onEvent(redactEvent(event, currentRedactors().text)) } : {}),
       ...(signal
         ? {
             attach: ({ abort }) => {

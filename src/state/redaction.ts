@@ -1,16 +1,21 @@
 import { NO_REDACTION, createRedactor, type Redactor, type SecretValue } from '../core/secret-redactor.js';
 
 /**
- * The redactor of this process. It is installed once at start-up, from the
- * user's environment, and consulted by every place that writes a file under
- * .ralph/ or prints to the terminal, so no writer can forget it.
+ * The secrets this process knows, and the redactors made from them. Secrets are learnt at
+ * start-up from the user's environment and later from explicit settings, a fetched GitHub token
+ * or the sandbox's proxy password. Ralph's state writers (json-file.ts, live-log-file.ts,
+ * receipt-log.ts, document-writes.ts) redact everything they write with them, so no writer can
+ * forget it; a loop's own parts (its backend, its subscribers, its verify gate) are handed the
+ * redactor by the loop that runs them.
  */
-// Process-wide: the secrets only ever grow, and every loop of the process redacts every secret any of them knows (a
-// secret of one loop has no place in another's files either); a writer that reads them here cannot be handed none.
+// Process-wide: the secrets are facts of the operating-system process (its environment, the token it fetched, the
+// password of the one sandbox it holds), not of a loop: a value one loop learnt has no place in another loop's
+// files either. Passing them to the writers instead would add a parameter to every file Ralph writes, and one
+// writer handed an empty list would print a secret: the guarantee is that a writer cannot be handed none. Only grows.
 let known: SecretValue[] = [];
-// Process-wide: (as above) the redactors made from `known`, replaced whenever it grows.
+// Cache: the redactor made from `known` (the same for every loop, since `known` is); rebuilt whenever it grows.
 let active: Redactor = NO_REDACTION;
-// Process-wide: (as above) for raw bytes.
+// Cache: (as above) the redactor for raw bytes read as latin1.
 let activeBytes: Redactor = NO_REDACTION;
 
 /** Bytes as a string of the same length (one char per byte), so byte streams can be redacted losslessly. */

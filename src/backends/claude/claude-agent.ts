@@ -27,8 +27,5 @@ export const CLAUDE_AGENT = defineAgent({
     extraArgs: { field: 'claudeExtraArgs', key: 'CLAUDE_EXTRA_ARGS', doc: 'Arguments added to every Claude Code call' },
     minVersion: { field: 'claudeMinVersion', key: 'CLAUDE_MIN_VERSION', default: '2.0.76', doc: 'Oldest Claude Code version Ralph runs with' },
   },
-  load: async () => {
-    const { createClaudeBackend, checkClaudeBeforeLoop, replayClaude } = await import('./create-claude-backend.js');
-    return { create: createClaudeBackend, preflight: checkClaudeBeforeLoop, replay: replayClaude };
-  },
+  load: async () => (await import('./create-claude-backend.js')).claudeModule,
 });

@@ -1,6 +1,7 @@
 import type { AgentProgress } from '../../agent-result.js';
 import type { AgentBackend, AgentRequest } from '../../ports.js';
 import type { AgentProcessHost } from '../agent-process.js';
+import type { CliCallSettings } from '../cli-agent/argv.js';
 import { CliAgentBackend, type AgentCli } from '../cli-agent/cli-agent.js';
 import { CLAUDE_AGENT } from './claude-agent.js';
 import { buildClaudeArgs, redactArgs, type ClaudeArgsOptions } from './claude-args.js';
@@ -10,11 +11,7 @@ import { toAgentResult } from './claude-result.js';
 import { OutputScanner } from './output-scanner.js';
 
 export interface ClaudeCliOptions {
-  command: readonly string[];
-  model: string;
-  effort: string;
-  /** Arguments the user adds to every call. */
-  extraArgs?: readonly string[];
+  settings: CliCallSettings;
   outputFormat: 'json' | 'text';
   /**
    * Ask for stream-json even without --live, for the subscription windows only its
@@ -30,21 +27,6 @@ export interface ClaudeCliOptions {
 
 const CLAUDE_READ_ONLY = CLAUDE_AGENT.readOnly ?? { about: '' };
 
-/** The user's extra arguments without those that widen permissions, which a read-only call must not inherit. */
-export function withoutPermissionModes(extraArgs: readonly string[]): string[] {
-  const out: string[] = [];
-  for (let i = 0; i < extraArgs.length; i += 1) {
-    const arg = extraArgs[i] as string;
-    if (arg === '--dangerously-skip-permissions' || arg === '--allow-dangerously-skip-permissions' || arg.startsWith('--permission-mode=')) continue;
-    if (arg === '--permission-mode') {
-      i += 1;
-      continue;
-    }
-    out.push(arg);
-  }
-  return out;
-}
-
 export type ClaudeBackendOptions = ClaudeCliOptions & AgentProcessHost;
 
 /** The Claude Code CLI: its argv, its JSON reader and its classifier. */
@@ -57,19 +39,12 @@ export function claudeCli(o: ClaudeCliOptions): AgentCli<ClaudeOutput> {
     displayName: CLAUDE_AGENT.displayName,
     commandLabel: 'Claude',
     buildCall(request) {
-      const invocation = buildClaudeArgs({
-        command: o.command,
-        model: o.model,
-        effort: o.effort,
-        ...(o.extraArgs ? { extraArgs: request.readOnly ? withoutPermissionModes(o.extraArgs) : o.extraArgs } : {}),
+      const invocation = buildClaudeArgs(o.settings, request, {
         format: describeOutput(request),
         ...(windowsOnly(request) ? { partialMessages: false } : {}),
         ...(request.readOnly
           ? { allowedTools: CLAUDE_READ_ONLY.tools ?? [], deniedTools: CLAUDE_READ_ONLY.deniedTools ?? [] }
           : { allowedTools: request.allowedTools ?? o.allowedTools }),
-        ...(request.resumeSessionId ? { resumeSessionId: request.resumeSessionId } : {}),
-        loopContext: request.loopContext,
-        prompt: request.prompt,
       });
       return { ...invocation, shown: redactArgs(invocation) };
     },

@@ -1,3 +1,31 @@
+/**
+ * An agent CLI's own settings as every call of it uses them (the values of its declared
+ * settings, '' or [] where unset or not declared): the one thing each argv builder takes from
+ * the configuration, whole.
+ */
+export interface CliCallSettings {
+  command: readonly string[];
+  model: string;
+  effort: string;
+  /** The user's own arguments (<AGENT>_EXTRA_ARGS). */
+  extraArgs: readonly string[];
+}
+
+/** The settings of an agent CLI nothing is configured for but its command (a replay, a one-off conversion). */
+export function commandOnly(command: readonly string[]): CliCallSettings {
+  return { command, model: '', effort: '', extraArgs: [] };
+}
+
+/** What of one call (an AgentRequest) an argv is made of. */
+export interface ArgvCall {
+  prompt: string;
+  /** Ralph's loop context ('' or absent for none). */
+  loopContext?: string;
+  resumeSessionId?: string;
+  /** A call that must change nothing (the reviewer): the agent's own read-only mode. */
+  readOnly?: boolean;
+}
+
 /** An agent CLI's command line: the program and its arguments. */
 export interface Invocation {
   file: string;

@@ -1,13 +1,12 @@
 import type { RalphConfig } from '../../config/keys.js';
 import type { AgentProcessHost } from '../agent-process.js';
 import type { AgentSettings } from '../agent-declaration.js';
+import type { CliCallSettings } from './argv.js';
 import type { BackendContext } from '../context.js';
 
 /** The values of one agent CLI's settings in a loop's configuration ('' for a setting it does not have). */
-export interface CliSettingValues {
+export interface CliSettingValues extends CliCallSettings {
   command: string[];
-  model: string;
-  effort: string;
   extraArgs: string[];
   minVersion: string;
 }

@@ -28,8 +28,5 @@ export const CODEX_AGENT = defineAgent({
     extraArgs: { field: 'codexExtraArgs', key: 'CODEX_EXTRA_ARGS', doc: 'Arguments added to every Codex CLI call' },
     minVersion: { field: 'codexMinVersion', key: 'CODEX_MIN_VERSION', default: '0.169.0', doc: 'Oldest Codex CLI version Ralph runs with' },
   },
-  load: async () => {
-    const { createCodexBackend, checkCodexBeforeLoop, replayCodex } = await import('./create-codex-backend.js');
-    return { create: createCodexBackend, preflight: checkCodexBeforeLoop, replay: replayCodex };
-  },
+  load: async () => (await import('./create-codex-backend.js')).codexModule,
 });

@@ -1,4 +1,4 @@
-import { showArg, startInvocation, type Invocation } from '../cli-agent/argv.js';
+import { showArg, startInvocation, type ArgvCall, type CliCallSettings, type Invocation } from '../cli-agent/argv.js';
 /**
  * The Codex CLI argv of one iteration:
  * `codex exec [resume] --json --skip-git-repo-check --dangerously-bypass-approvals-and-sandbox
@@ -19,19 +19,6 @@ import { showArg, startInvocation, type Invocation } from '../cli-agent/argv.js'
  *   sandbox sets it in CODEX_EXTRA_ARGS (`-c sandbox_mode="workspace-write"`, or `--sandbox …`
  *   on a new thread); Ralph then leaves the bypass out and Codex enforces that mode itself.
  */
-export interface CodexArgsOptions {
-  command: readonly string[];
-  model?: string;
-  effort?: string;
-  extraArgs: readonly string[];
-  /** Variables Codex needs for itself that the commands it runs must not see (its API key). */
-  hiddenEnv?: readonly string[];
-  resumeSessionId?: string;
-  loopContext?: string;
-  prompt: string;
-  /** A call that must change nothing (the reviewer): Codex's own `--sandbox read-only`, whatever the extra arguments chose. */
-  readOnly?: boolean;
-}
 
 export interface CodexInvocation extends Invocation {
   /** What the CLI reads on stdin: the prompt. */
@@ -48,26 +35,30 @@ const MAX_CONTEXT_ARG_CHARS = 32 * 1024;
 const OWN_SAFETY_MODE =
   /^(?:-s|--sandbox(?:=.*)?|--full-auto|--approve-for-me|--dangerously-bypass-approvals-and-sandbox|(?:sandbox_mode|approval_policy)=.*)$/;
 
-export function buildCodexArgs(options: CodexArgsOptions): CodexInvocation {
-  const { file, args } = startInvocation(options.command, 'Codex');
-  const resume = options.resumeSessionId;
+/**
+ * `hiddenEnv`: variables Codex needs for itself that the commands it runs must not see (its API
+ * key). A read-only call (the reviewer) runs in Codex's own `--sandbox read-only`, whatever the
+ * extra arguments chose.
+ */
+export function buildCodexArgs(settings: CliCallSettings, call: ArgvCall, hiddenEnv: readonly string[] = []): CodexInvocation {
+  const { file, args } = startInvocation(settings.command, 'Codex');
+  const resume = call.resumeSessionId;
   args.push('exec');
   if (resume) args.push('resume');
   args.push('--json', '--skip-git-repo-check');
-  const extraArgs = options.readOnly ? withoutSafetyModes(options.extraArgs) : options.extraArgs;
-  if (options.readOnly) args.push('--sandbox', 'read-only');
+  const extraArgs = call.readOnly ? withoutSafetyModes(settings.extraArgs) : settings.extraArgs;
+  if (call.readOnly) args.push('--sandbox', 'read-only');
   else if (!extraArgs.some((arg) => OWN_SAFETY_MODE.test(arg))) args.push('--dangerously-bypass-approvals-and-sandbox');
-  if (options.model) args.push('-m', options.model);
-  if (options.effort) args.push('-c', `model_reasoning_effort=${tomlString(options.effort)}`);
-  const hidden = options.hiddenEnv ?? [];
-  if (hidden.length > 0) args.push('-c', `shell_environment_policy.exclude=[${hidden.map(tomlString).join(', ')}]`);
-  const context = options.loopContext ?? '';
+  if (settings.model) args.push('-m', settings.model);
+  if (settings.effort) args.push('-c', `model_reasoning_effort=${tomlString(settings.effort)}`);
+  if (hiddenEnv.length > 0) args.push('-c', `shell_environment_policy.exclude=[${hiddenEnv.map(tomlString).join(', ')}]`);
+  const context = call.loopContext ?? '';
   const asDeveloper = context !== '' && !resume && context.length <= MAX_CONTEXT_ARG_CHARS;
   if (asDeveloper) args.push('-c', `developer_instructions=${tomlString(context)}`);
   args.push(...(resume ? sandboxAsSetting(extraArgs) : extraArgs));
   if (resume) args.push(resume);
   args.push('-');
-  const input = context && !asDeveloper ? `${context}\n\n${options.prompt}` : options.prompt;
+  const input = context && !asDeveloper ? `${context}\n\n${call.prompt}` : call.prompt;
   return { file, args, input };
 }
 

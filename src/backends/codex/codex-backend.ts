@@ -1,5 +1,6 @@
 import type { AgentBackend } from '../../ports.js';
 import type { AgentProcessHost } from '../agent-process.js';
+import type { CliCallSettings } from '../cli-agent/argv.js';
 import { CliAgentBackend, type AgentCli } from '../cli-agent/cli-agent.js';
 import { CODEX_AGENT } from './codex-agent.js';
 import { buildCodexArgs, redactCodexArgs, runsInCodexSandbox } from './codex-args.js';
@@ -9,13 +10,10 @@ import { CodexStreamReader, type CodexStream } from './codex-stream.js';
 import type { ThreadUsageStore } from './codex-thread-usage.js';
 
 export interface CodexCliOptions {
-  command: readonly string[];
-  /** The model asked for ('' = the one Codex's config or default picks). */
-  model: string;
+  /** The model asked for among them ('' = the one Codex's config or default picks). */
+  settings: CliCallSettings;
   /** The model the tokens are priced at ('' = unknown: no cost). */
   pricedModel?: string;
-  effort: string;
-  extraArgs: readonly string[];
   /** Names in `env` Codex needs and the commands it runs must not see. */
   hiddenEnv?: readonly string[];
   /** Where the last thread's token totals are kept between calls (and runs of Ralph). */
@@ -35,17 +33,7 @@ export function codexCli(o: CodexCliOptions): AgentCli<CodexStream> {
     displayName: CODEX_AGENT.displayName,
     commandLabel: 'Codex',
     buildCall(request) {
-      const invocation = buildCodexArgs({
-        command: o.command,
-        model: o.model,
-        effort: o.effort,
-        extraArgs: o.extraArgs,
-        ...(o.hiddenEnv ? { hiddenEnv: o.hiddenEnv } : {}),
-        ...(request.resumeSessionId ? { resumeSessionId: request.resumeSessionId } : {}),
-        loopContext: request.loopContext,
-        prompt: request.prompt,
-        ...(request.readOnly ? { readOnly: true } : {}),
-      });
+      const invocation = buildCodexArgs(o.settings, request, o.hiddenEnv);
       return { ...invocation, shown: redactCodexArgs(invocation) };
     },
     /** Codex streams its JSONL events whether or not anyone watches them live. */
@@ -59,7 +47,11 @@ export function codexCli(o: CodexCliOptions): AgentCli<CodexStream> {
       const now = o.now ?? Date.now;
       const result = toCodexResult(
         run,
-        { model: o.pricedModel ?? o.model, ...(usageBefore ? { usageBefore } : {}), sandboxed: request.readOnly === true || runsInCodexSandbox(o.extraArgs) },
+        {
+          model: o.pricedModel ?? o.settings.model,
+          ...(usageBefore ? { usageBefore } : {}),
+          sandboxed: request.readOnly === true || runsInCodexSandbox(o.settings.extraArgs),
+        },
         now(),
         () => o.timeZone ?? Intl.DateTimeFormat().resolvedOptions().timeZone,
       );

@@ -4,9 +4,10 @@ import type { AgentBackend } from '../../ports.js';
 import { adviseOnWithheld, agentEnvFor, agentEnvironment } from '../agent-environment.js';
 import { cliSettingValues, processHost } from '../cli-agent/cli-context.js';
 import { checkCliBeforeLoop } from '../cli-version-check.js';
+import { commandOnly } from '../cli-agent/argv.js';
 import type { BackendContext } from '../context.js';
 import { CODEX_AGENT } from './codex-agent.js';
-import type { ReplayOptions } from '../agent-module.js';
+import type { AgentModule, ReplayOptions } from '../agent-module.js';
 import type { AgentCli } from '../cli-agent/cli-agent.js';
 import { codexBackend, codexCli } from './codex-backend.js';
 import { codexCredentials } from './codex-credentials.js';
@@ -28,7 +29,7 @@ export function createCodexBackend(ctx: BackendContext): AgentBackend {
   const hiddenEnv = Object.keys(agentEnv.env).filter((name) => isOwnVariable(name, own) && isSecretName(name));
   const backend = codexBackend({
     ...processHost(ctx, agentEnv.env),
-    ...settings,
+    settings,
     pricedModel: pricedModel(settings.model, settings.extraArgs, configToml),
     hiddenEnv,
     threadUsage: threadUsageFile(ctx.paths.codexThreadUsage),
@@ -43,5 +44,8 @@ export function checkCodexBeforeLoop(ctx: BackendContext): Promise<void> {
 
 /** Codex's reader and classifier for its recorded output (a mock script's `replay`); no thread totals are kept. */
 export function replayCodex(options: ReplayOptions): AgentCli<unknown> {
-  return codexCli({ command: ['codex'], model: '', effort: '', extraArgs: [], ...options });
+  return codexCli({ settings: commandOnly(['codex']), ...options });
 }
+
+/** The heavy half of the Codex CLI, as its declaration's `load` hands it to the registry. */
+export const codexModule = { create: createCodexBackend, preflight: checkCodexBeforeLoop, replay: replayCodex } satisfies AgentModule;

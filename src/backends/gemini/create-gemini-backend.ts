@@ -5,9 +5,10 @@ import { cliSettingValues, processHost } from '../cli-agent/cli-context.js';
 import { checkCliBeforeLoop } from '../cli-version-check.js';
 import { modelPrice } from '../price-table.js';
 import { adviseOnWithheld, agentEnvFor, agentEnvironment } from '../agent-environment.js';
+import { commandOnly } from '../cli-agent/argv.js';
 import type { BackendContext } from '../context.js';
 import { GEMINI_AGENT } from './gemini-agent.js';
-import type { ReplayOptions } from '../agent-module.js';
+import type { AgentModule, ReplayOptions } from '../agent-module.js';
 import type { AgentCli } from '../cli-agent/cli-agent.js';
 import { geminiBackend, geminiCli } from './gemini-backend.js';
 import { GEMINI_CLI_DEFAULT_MODELS } from './gemini-default-models.js';
@@ -40,7 +41,7 @@ export function createGeminiBackend(ctx: BackendContext): AgentBackend {
   if (redaction) logger.warn(redaction);
   const backend = geminiBackend({
     ...processHost(ctx, agentEnv.env),
-    ...settings,
+    settings,
     allowedTools: config.allowedTools,
   });
   return adviseOnWithheld(backend, agentEnv.withheld);
@@ -53,5 +54,8 @@ export function checkGeminiBeforeLoop(ctx: BackendContext): Promise<void> {
 
 /** Gemini CLI's reader and classifier for its recorded output (a mock script's `replay`). */
 export function replayGemini(options: ReplayOptions): AgentCli<unknown> {
-  return geminiCli({ command: ['gemini'], model: '', extraArgs: [], allowedTools: [], now: options.now });
+  return geminiCli({ settings: commandOnly(['gemini']), allowedTools: [], now: options.now });
 }
+
+/** The heavy half of the Gemini CLI, as its declaration's `load` hands it to the registry. */
+export const geminiModule = { create: createGeminiBackend, preflight: checkGeminiBeforeLoop, replay: replayGemini } satisfies AgentModule;

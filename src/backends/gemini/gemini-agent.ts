@@ -25,8 +25,5 @@ export const GEMINI_AGENT = defineAgent({
     extraArgs: { field: 'geminiExtraArgs', key: 'GEMINI_EXTRA_ARGS', doc: 'Arguments added to every Gemini CLI call' },
     minVersion: { field: 'geminiMinVersion', key: 'GEMINI_MIN_VERSION', default: '0.61.0', doc: 'Oldest Gemini CLI version Ralph runs with' },
   },
-  load: async () => {
-    const { createGeminiBackend, checkGeminiBeforeLoop, replayGemini } = await import('./create-gemini-backend.js');
-    return { create: createGeminiBackend, preflight: checkGeminiBeforeLoop, replay: replayGemini };
-  },
+  load: async () => (await import('./create-gemini-backend.js')).geminiModule,
 });

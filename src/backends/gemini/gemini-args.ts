@@ -1,4 +1,4 @@
-import { startInvocation, showInvocation, type Invocation } from '../cli-agent/argv.js';
+import { startInvocation, showInvocation, type ArgvCall, type CliCallSettings, type Invocation } from '../cli-agent/argv.js';
 /**
  * The Gemini CLI argv of one iteration:
  * `gemini [--model M] --output-format stream-json --skip-trust [--approval-mode default]
@@ -12,19 +12,6 @@ import { startInvocation, showInvocation, type Invocation } from '../cli-agent/a
  * - The loop context goes before the prompt: Gemini CLI can only replace its whole system
  *   prompt (GEMINI_SYSTEM_MD), which would drop its own instructions for its tools.
  */
-export interface GeminiArgsOptions {
-  command: readonly string[];
-  model?: string;
-  extraArgs: readonly string[];
-  /** The policy file that allows ALLOWED_TOOLS (none: only Gemini's read-only tools). */
-  policyPath?: string;
-  resumeSessionId?: string;
-  loopContext?: string;
-  prompt: string;
-  /** A call that must change nothing: the default approval mode always (the extra arguments' --yolo or mode left out). */
-  readOnly?: boolean;
-}
-
 /** Flags that choose Gemini's approval mode themselves: Ralph then leaves the mode alone. */
 const APPROVAL_FLAGS = /^(?:-y|--yolo|--approval-mode(?:=.*)?)$/;
 
@@ -34,16 +21,21 @@ export function composeGeminiPrompt(loopContext: string | undefined, prompt: str
   return `<loop_context>\n${loopContext}\n</loop_context>\n\n${prompt}`;
 }
 
-export function buildGeminiArgs(options: GeminiArgsOptions): Invocation {
-  const { file, args } = startInvocation(options.command, 'Gemini');
-  if (options.model) args.push('--model', options.model);
+/**
+ * `policyPath`: the policy file that allows ALLOWED_TOOLS (none: only Gemini's read-only tools).
+ * A read-only call runs in the default approval mode always (the extra arguments' --yolo or mode
+ * left out). Gemini has no effort setting.
+ */
+export function buildGeminiArgs(settings: CliCallSettings, call: ArgvCall, policyPath?: string): Invocation {
+  const { file, args } = startInvocation(settings.command, 'Gemini');
+  if (settings.model) args.push('--model', settings.model);
   args.push('--output-format', 'stream-json', '--skip-trust');
-  const extraArgs = options.readOnly ? withoutApprovalModes(options.extraArgs) : options.extraArgs;
+  const extraArgs = call.readOnly ? withoutApprovalModes(settings.extraArgs) : settings.extraArgs;
   if (!extraArgs.some((arg) => APPROVAL_FLAGS.test(arg))) args.push('--approval-mode', 'default');
-  if (options.policyPath) args.push('--policy', options.policyPath);
+  if (policyPath) args.push('--policy', policyPath);
   args.push(...extraArgs);
-  if (options.resumeSessionId) args.push('--resume', options.resumeSessionId);
-  const prompt = composeGeminiPrompt(options.loopContext, options.prompt);
+  if (call.resumeSessionId) args.push('--resume', call.resumeSessionId);
+  const prompt = composeGeminiPrompt(call.loopContext, call.prompt);
   // A prompt that starts with "-" (front matter "---") would be read as a flag.
   args.push('-p', prompt.startsWith('-') ? `\n${prompt}` : prompt);
   return { file, args };

@@ -1,6 +1,7 @@
 import type { AgentBackend, AgentRequest } from '../../ports.js';
 import { writeFileAtomic } from '../../state/json-file.js';
 import type { AgentProcessHost } from '../agent-process.js';
+import type { CliCallSettings } from '../cli-agent/argv.js';
 import { CliAgentBackend, type AgentCli } from '../cli-agent/cli-agent.js';
 import { GEMINI_AGENT } from './gemini-agent.js';
 import { buildGeminiArgs, redactGeminiArgs } from './gemini-args.js';
@@ -9,9 +10,7 @@ import { toGeminiResult } from './gemini-result.js';
 import { GeminiStreamReader, type GeminiOutput } from './gemini-stream.js';
 
 export interface GeminiCliOptions {
-  command: readonly string[];
-  model: string;
-  extraArgs: readonly string[];
+  settings: CliCallSettings;
   /** Ralph's ALLOWED_TOOLS, turned into a Gemini policy per call. */
   allowedTools: readonly string[];
   /** The time a quota's "retry in" is measured from (default: the system clock). */
@@ -38,17 +37,9 @@ export function geminiCli(o: GeminiCliOptions): AgentCli<GeminiOutput> {
     commandLabel: 'Gemini',
     buildCall(request) {
       const policy = policyOf(request);
-      const invocation = buildGeminiArgs({
-        command: o.command,
-        model: o.model,
-        extraArgs: o.extraArgs,
-        // A dry run has no call log to put the policy beside: it names what the file would hold.
-        ...(policy ? { policyPath: request.outputLogPath ? policyPathFor(request.outputLogPath) : '<ALLOWED_TOOLS policy>' } : {}),
-        ...(request.resumeSessionId ? { resumeSessionId: request.resumeSessionId } : {}),
-        loopContext: request.loopContext,
-        prompt: request.prompt,
-        ...(request.readOnly ? { readOnly: true } : {}),
-      });
+      // A dry run has no call log to put the policy beside: it names what the file would hold.
+      const policyPath = policy ? (request.outputLogPath ? policyPathFor(request.outputLogPath) : '<ALLOWED_TOOLS policy>') : undefined;
+      const invocation = buildGeminiArgs(o.settings, request, policyPath);
       return { ...invocation, shown: redactGeminiArgs(invocation) };
     },
     describeOutput: () => 'stream-json',

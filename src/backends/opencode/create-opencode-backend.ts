@@ -3,9 +3,10 @@ import type { AgentBackend } from '../../ports.js';
 import { adviseOnWithheld, agentEnvFor, agentEnvironment } from '../agent-environment.js';
 import { cliSettingValues, processHost } from '../cli-agent/cli-context.js';
 import { checkCliBeforeLoop } from '../cli-version-check.js';
+import { commandOnly } from '../cli-agent/argv.js';
 import type { BackendContext } from '../context.js';
 import { OPENCODE_AGENT } from './opencode-agent.js';
-import type { ReplayOptions } from '../agent-module.js';
+import type { AgentModule, ReplayOptions } from '../agent-module.js';
 import type { AgentCli } from '../cli-agent/cli-agent.js';
 import { opencodeBackend, opencodeCli } from './opencode-backend.js';
 import { opencodeCredentials, readOpencodeUserConfig } from './opencode-credentials.js';
@@ -22,7 +23,7 @@ export function createOpencodeBackend(ctx: BackendContext): AgentBackend {
   const agentEnv = agentEnvironment(ctx, opencodeOwn(ctx));
   const backend = opencodeBackend({
     ...processHost(ctx, agentEnv.env),
-    ...settings,
+    settings,
     allowedTools: ctx.config.allowedTools,
   });
   return adviseOnWithheld(backend, agentEnv.withheld);
@@ -35,5 +36,8 @@ export function checkOpencodeBeforeLoop(ctx: BackendContext): Promise<void> {
 
 /** OpenCode's reader and classifier for its recorded output (a mock script's `replay`). */
 export function replayOpencode(options: ReplayOptions): AgentCli<unknown> {
-  return opencodeCli({ command: ['opencode'], model: '', allowedTools: [], env: {}, now: options.now });
+  return opencodeCli({ settings: commandOnly(['opencode']), allowedTools: [], env: {}, now: options.now });
 }
+
+/** The heavy half of OpenCode, as its declaration's `load` hands it to the registry. */
+export const opencodeModule = { create: createOpencodeBackend, preflight: checkOpencodeBeforeLoop, replay: replayOpencode } satisfies AgentModule;

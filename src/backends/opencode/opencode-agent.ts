@@ -19,8 +19,5 @@ export const OPENCODE_AGENT = defineAgent({
     extraArgs: { field: 'opencodeExtraArgs', key: 'OPENCODE_EXTRA_ARGS', doc: 'Arguments added to every OpenCode call' },
     minVersion: { field: 'opencodeMinVersion', key: 'OPENCODE_MIN_VERSION', default: '1.18.33', doc: 'Oldest OpenCode version Ralph runs with' },
   },
-  load: async () => {
-    const { createOpencodeBackend, checkOpencodeBeforeLoop, replayOpencode } = await import('./create-opencode-backend.js');
-    return { create: createOpencodeBackend, preflight: checkOpencodeBeforeLoop, replay: replayOpencode };
-  },
+  load: async () => (await import('./create-opencode-backend.js')).opencodeModule,
 });

@@ -1,4 +1,4 @@
-import { showArg, startInvocation, type Invocation } from '../cli-agent/argv.js';
+import { showArg, startInvocation, type ArgvCall, type CliCallSettings, type Invocation } from '../cli-agent/argv.js';
 /**
  * The OpenCode argv of one iteration:
  * `opencode run --format json [--model provider/model] [extra args] [--session <id>] --title <t>`,
@@ -7,31 +7,20 @@ import { showArg, startInvocation, type Invocation } from '../cli-agent/argv.js'
  * PROMPT.md may be longer than one argument may be, and a prompt that starts with "-" would be
  * read as a flag. A title of Ralph's own spares the call OpenCode makes to the model to invent one.
  */
-export interface OpencodeArgsOptions {
-  command: readonly string[];
-  /** "provider/model"; empty for OpenCode's own default. */
-  model?: string;
-  /** The user's own arguments (OPENCODE_EXTRA_ARGS). */
-  extraArgs?: readonly string[];
-  resumeSessionId?: string;
-  loop: number;
-  loopContext?: string;
-  prompt: string;
-}
-
 export interface OpencodeInvocation extends Invocation {
   /** What the CLI reads as its message. */
   input: string;
 }
 
-export function buildOpencodeArgs(options: OpencodeArgsOptions): OpencodeInvocation {
-  const { file, args } = startInvocation(options.command, 'OpenCode');
+/** The model is "provider/model" ('' for OpenCode's own default); OpenCode has no effort setting. */
+export function buildOpencodeArgs(settings: CliCallSettings, call: ArgvCall & { loop: number }): OpencodeInvocation {
+  const { file, args } = startInvocation(settings.command, 'OpenCode');
   args.push('run', '--format', 'json');
-  if (options.model) args.push('--model', options.model);
-  if (options.extraArgs) args.push(...options.extraArgs);
-  if (options.resumeSessionId) args.push('--session', options.resumeSessionId);
-  args.push('--title', `Ralph loop ${options.loop}`);
-  const input = options.loopContext ? `${options.loopContext}\n\n${options.prompt}` : options.prompt;
+  if (settings.model) args.push('--model', settings.model);
+  args.push(...settings.extraArgs);
+  if (call.resumeSessionId) args.push('--session', call.resumeSessionId);
+  args.push('--title', `Ralph loop ${call.loop}`);
+  const input = call.loopContext ? `${call.loopContext}\n\n${call.prompt}` : call.prompt;
   return { file, args, input };
 }
 

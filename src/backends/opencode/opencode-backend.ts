@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AgentBackend } from '../../ports.js';
 import type { AgentProcessHost } from '../agent-process.js';
+import type { CliCallSettings } from '../cli-agent/argv.js';
 import { CliAgentBackend, type AgentCli } from '../cli-agent/cli-agent.js';
 import { OPENCODE_AGENT } from './opencode-agent.js';
 import { buildOpencodeArgs, describeOpencodeInvocation } from './opencode-args.js';
@@ -11,10 +12,8 @@ import { opencodePermissions } from './opencode-permissions.js';
 import { toOpencodeResult } from './opencode-result.js';
 
 export interface OpencodeCliOptions {
-  command: readonly string[];
-  /** "provider/model"; empty for OpenCode's own default. */
-  model: string;
-  extraArgs?: readonly string[];
+  /** The model among them is "provider/model"; empty for OpenCode's own default. */
+  settings: CliCallSettings;
   /** Ralph's allowed tools, mapped to OpenCode permission rules. */
   allowedTools: readonly string[];
   /** The agent's own environment, to which each call adds its permissions. */
@@ -38,15 +37,7 @@ export function opencodeCli(o: OpencodeCliOptions): AgentCli<OpencodeOutput> {
     displayName: OPENCODE_AGENT.displayName,
     commandLabel: 'OpenCode',
     buildCall(request) {
-      const invocation = buildOpencodeArgs({
-        command: o.command,
-        model: o.model,
-        ...(o.extraArgs ? { extraArgs: o.extraArgs } : {}),
-        ...(request.resumeSessionId ? { resumeSessionId: request.resumeSessionId } : {}),
-        loop: request.loop,
-        loopContext: request.loopContext,
-        prompt: request.prompt,
-      });
+      const invocation = buildOpencodeArgs(o.settings, request);
       // A read-only call keeps only reading and searching: edit, bash and the web are denied.
       const permissions = opencodePermissions(request.readOnly ? (OPENCODE_AGENT.readOnly?.tools ?? ['Read']) : (request.allowedTools ?? o.allowedTools));
       const env: NodeJS.ProcessEnv = { ...UNATTENDED_ENV, ...o.env };
@@ -62,7 +53,7 @@ export function opencodeCli(o: OpencodeCliOptions): AgentCli<OpencodeOutput> {
       const callTmp = mkdtempSync(join(tmpdir(), 'ralph-opencode-'));
       return { env: { TMPDIR: callTmp }, cleanup: () => rmSync(callTmp, { recursive: true, force: true }) };
     },
-    classify: (run) => toOpencodeResult(run, o.model, (o.now ?? Date.now)()),
+    classify: (run) => toOpencodeResult(run, o.settings.model, (o.now ?? Date.now)()),
   };
 }
 

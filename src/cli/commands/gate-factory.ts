@@ -1,6 +1,7 @@
 import type { ConfigField, RalphConfig } from '../../config/keys.js';
 import type { ValueOrigin } from '../../config/load-config.js';
 import { describeEnvFilter } from '../../core/secret-env.js';
+import type { Redactor } from '../../core/secret-redactor.js';
 import { buildVerifyEnv, strippedVerifyEnvNames } from '../../core/verify-env.js';
 import { resolveVerifySettings } from '../../config/verify-settings.js';
 import type { EngineIo } from '../../engine/ports.js';
@@ -21,6 +22,8 @@ export interface GateContext {
   env: NodeJS.ProcessEnv;
   /** Holds a second Ctrl+C back until a rollback in progress is complete. */
   exitGuard: ExitGuard;
+  /** The run's redactor of text as it is now (it grows with the secrets the run learns). */
+  redactor: () => Redactor;
   /** The sandbox the verify command runs in (under --sandbox, unless --verify-outside-sandbox). */
   contain?: CommandContainer;
 }
@@ -54,6 +57,7 @@ export async function createGate(config: RalphConfig, origins: Record<ConfigFiel
         cwd: settings.cwd,
         timeoutMs: settings.timeoutMs,
         env: buildVerifyEnv(ctx.env, settings.env),
+        redactor: ctx.redactor(),
         signal,
         ...(ctx.contain ? { contain: ctx.contain } : {}),
       });

@@ -5,6 +5,7 @@ import { shellCommand } from '../../core/shell-words.js';
 import { createStopSignalHandler } from './stop-signals.js';
 import { startLoopSession, type LoopFrontEnd } from './loop-session.js';
 import { openEventSink, type EventSink } from '../loop/event-sink.js';
+import { currentRedactors } from '../../state/redaction.js';
 
 export interface LoopCommandInput {
   args: RalphArgs;
@@ -29,6 +30,7 @@ export async function runLoopCommand(input: LoopCommandInput): Promise<number> {
           input.cwd,
           (text) => process.stdout.write(text),
           (message) => process.stderr.write(`${message}\n`),
+          () => currentRedactors().text,
         );
   try {
     return await runLoop(input, events);

@@ -123,7 +123,10 @@ export async function startLoopSession(input: LoopSessionInput): Promise<LoopRes
       : {}),
   });
   const agent = backendEntry(config.backend);
-  const backendContext: BackendContext = { config, paths, runner, clock, logger, env, outputRedactor: () => currentRedactors().bytes };
+  // The process's redactors, read once here and handed to every part of the loop that redacts: they grow
+  // with the secrets learnt later (the sandbox's proxy password), so each part asks for them as it writes.
+  const redactors = currentRedactors;
+  const backendContext: BackendContext = { config, paths, runner, clock, logger, env, outputRedactor: () => redactors().bytes };
   // The probe only asks git where the repository is (read-only, nothing written), so it runs
   // while the agent's CLI answers its version check instead of after it.
   const probeReady = createProgressProbe(paths.project, runner);
@@ -179,6 +182,7 @@ export async function startLoopSession(input: LoopSessionInput): Promise<LoopRes
       ...(frontEnd.columns ? { columns: frontEnd.columns } : {}),
       restartCommand: frontEnd.restartCommand,
       receiptRun: { runId: run.runId, startLoop: run.startLoop },
+      redactor: () => redactors().text,
     });
     const listener = frontEnd.onEvent;
     // A listener that throws stops the run as an interruption would, its state saved; the run then fails with that error.
@@ -225,6 +229,7 @@ export async function startLoopSession(input: LoopSessionInput): Promise<LoopRes
       store,
       env,
       exitGuard,
+      redactor: () => redactors().text,
       ...(sandbox && verifyRunsContained(config) ? { contain: sandbox.session } : {}),
     });
     if (gate) deps.gate = gate;

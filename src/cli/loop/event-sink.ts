@@ -2,6 +2,7 @@ import { closeSync, constants, fstatSync, openSync, unlinkSync, writeSync } from
 import { resolve } from 'node:path';
 import { UsageError } from '../../errors.js';
 import type { LoopEvent } from '../../engine/loop-events.js';
+import type { Redactor } from '../../core/secret-redactor.js';
 import { eventLine } from './event-stream.js';
 
 /** `--events` with no file, or `--events -`: the events go to stdout. */
@@ -21,8 +22,14 @@ export interface EventSink {
  * there — a file, or a link the last part of the path names, planted or not — so an
  * existing name is refused (exit 2) rather than overwritten or followed.
  */
-export function openEventSink(target: string, cwd: string, stdout: (text: string) => void, warn: (message: string) => void): EventSink {
-  if (target === EVENTS_TO_STDOUT) return { write: (event) => stdout(eventLine(event)), close: () => undefined };
+export function openEventSink(
+  target: string,
+  cwd: string,
+  stdout: (text: string) => void,
+  warn: (message: string) => void,
+  redactor: () => Redactor,
+): EventSink {
+  if (target === EVENTS_TO_STDOUT) return { write: (event) => stdout(eventLine(event, redactor())), close: () => undefined };
   const path = resolve(cwd, target);
   let fd: number;
   try {
@@ -36,7 +43,7 @@ export function openEventSink(target: string, cwd: string, stdout: (text: string
     write(event) {
       if (broken) return;
       try {
-        const line = Buffer.from(eventLine(event));
+        const line = Buffer.from(eventLine(event, redactor()));
         let offset = 0;
         while (offset < line.length) offset += writeSync(fd, line, offset);
         written += line.length;

@@ -1,6 +1,5 @@
 import type { LoopEvent } from '../../engine/loop-events.js';
 import type { Redactor } from '../../core/secret-redactor.js';
-import { currentRedactors } from '../../state/redaction.js';
 
 /** `value` with every string in it redacted; the very same value (no copy) when nothing changes. */
 function redactValue(value: unknown, redactor: Redactor): unknown {
@@ -30,12 +29,12 @@ function redactValue(value: unknown, redactor: Redactor): unknown {
  * An event as it may leave Ralph (to a program's onEvent, to `--events`): each string redacted
  * on its own, so a secret is found whatever JSON would escape in it.
  */
-export function redactEvent(event: LoopEvent, redactor: Redactor = currentRedactors().text): LoopEvent {
+export function redactEvent(event: LoopEvent, redactor: Redactor): LoopEvent {
   if (redactor.longest === 0) return event;
   return redactValue(event, redactor) as LoopEvent;
 }
 
 /** One NDJSON line of `--events`: the redacted event, newline-terminated. */
-export function eventLine(event: LoopEvent, redactor?: Redactor): string {
+export function eventLine(event: LoopEvent, redactor: Redactor): string {
   return `${JSON.stringify(redactEvent(event, redactor))}\n`;
 }

@@ -1,11 +1,11 @@
 import { agentDisplayName } from '../../backends/registry.js';
 import type { RalphConfig } from '../../config/keys.js';
+import type { Redactor } from '../../core/secret-redactor.js';
 import type { LoopEvent } from '../../engine/loop-events.js';
 import type { Emit } from '../../engine/ports.js';
 import type { Clock, Logger, Notifier } from '../../ports.js';
 import { createEventLog } from '../../state/event-log.js';
 import type { LoopStore } from '../../state/loop-store.js';
-import { currentRedactors } from '../../state/redaction.js';
 import { createCallProgress } from '../../ui/call-progress.js';
 import { createEventLogRecorder } from './event-log-recorder.js';
 import { appendReceipt } from '../../state/receipt-log.js';
@@ -28,6 +28,8 @@ export interface LoopSubscriberContext {
   columns?: number;
   /** The command line that started this loop, for advice to run it again. */
   restartCommand?: string;
+  /** The run's redactor of text as it is now (it grows with the secrets the run learns). */
+  redactor: () => Redactor;
   /** The run the receipts belong to (.ralph/logs/receipts.jsonl); none are written without it. */
   receiptRun?: ReceiptRun;
 }
@@ -59,12 +61,12 @@ export function createLoopSubscribers(c: LoopSubscriberContext): Emit {
       ? [
           createReceiptRecorder(
             c.receiptRun,
-            { backend: c.backend, model: configuredModel(c.config), now: () => c.clock.now(), redact: (text) => currentRedactors().text.redact(text) },
+            { backend: c.backend, model: configuredModel(c.config), now: () => c.clock.now(), redact: (text) => c.redactor().redact(text) },
             (receipt) => appendReceipt(c.store.paths.receipts, receipt),
           ),
         ]
       : []),
-    createLiveView({ showToolArgs: c.config.showToolArgs, redactor: () => currentRedactors().text }, (event) => {
+    createLiveView({ showToolArgs: c.config.showToolArgs, redactor: c.redactor }, (event) => {
       for (const subscriber of shown) subscriber(event);
     }),
     createNotifierPolicy(c.notifier),

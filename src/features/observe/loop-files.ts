@@ -156,47 +156,57 @@ function readTailText(path: string, maxBytes: number): string {
   }
 }
 
+/** A file's parse, with the size and modification time of the file it was parsed from. */
+interface Stamped<T> {
+  size: number;
+  mtimeMs: number;
+  value: T;
+}
+
+/** The parse of `path` kept in `cache` while the file keeps its size and mtime, parsed again (and kept) when either changes. */
+function readStamped<T>(cache: Map<string, Stamped<T>>, path: string, parse: () => T, missing: () => T): T {
+  let stamp: { size: number; mtimeMs: number };
+  try {
+    const stats = statSync(path);
+    stamp = { size: stats.size, mtimeMs: stats.mtimeMs };
+  } catch {
+    cache.delete(path);
+    return missing();
+  }
+  const cached = cache.get(path);
+  if (cached !== undefined && cached.size === stamp.size && cached.mtimeMs === stamp.mtimeMs) return cached.value;
+  const value = parse();
+  cache.set(path, { ...stamp, value });
+  return value;
+}
+
 /**
  * metrics.jsonl as last parsed, per file: the page asks every second, and a
  * long run's file only changes once per iteration.
  */
 // Cache: metrics.jsonl as last parsed, per path; used only while the file keeps its size and mtime,
 // so any reader may share it; replaced when either changes.
-const parsedMetrics = new Map<string, { size: number; mtimeMs: number; metrics: ParsedMetrics }>();
+const parsedMetrics = new Map<string, Stamped<ParsedMetrics>>();
 
 function readMetrics(path: string): ParsedMetrics {
-  let stamp: { size: number; mtimeMs: number };
-  try {
-    const stats = statSync(path);
-    stamp = { size: stats.size, mtimeMs: stats.mtimeMs };
-  } catch {
-    parsedMetrics.delete(path);
-    return parseMetrics('');
-  }
-  const cached = parsedMetrics.get(path);
-  if (cached !== undefined && cached.size === stamp.size && cached.mtimeMs === stamp.mtimeMs) return cached.metrics;
-  const metrics = parseMetrics(readTailText(path, METRICS_BYTES));
-  parsedMetrics.set(path, { ...stamp, metrics });
-  return metrics;
+  return readStamped(
+    parsedMetrics,
+    path,
+    () => parseMetrics(readTailText(path, METRICS_BYTES)),
+    () => parseMetrics(''),
+  );
 }
 
 // Cache: the receipts as last parsed, per file; like metrics.jsonl, used only while the file keeps its size and mtime.
-const parsedReceipts = new Map<string, { size: number; mtimeMs: number; receipts: Receipt[] }>();
+const parsedReceipts = new Map<string, Stamped<Receipt[]>>();
 
 function readReceiptTail(path: string): Receipt[] {
-  let stamp: { size: number; mtimeMs: number };
-  try {
-    const stats = statSync(path);
-    stamp = { size: stats.size, mtimeMs: stats.mtimeMs };
-  } catch {
-    parsedReceipts.delete(path);
-    return [];
-  }
-  const cached = parsedReceipts.get(path);
-  if (cached !== undefined && cached.size === stamp.size && cached.mtimeMs === stamp.mtimeMs) return cached.receipts;
-  const receipts = parseReceipts(readTailText(path, RECEIPT_BYTES)).receipts;
-  parsedReceipts.set(path, { ...stamp, receipts });
-  return receipts;
+  return readStamped(
+    parsedReceipts,
+    path,
+    () => parseReceipts(readTailText(path, RECEIPT_BYTES)).receipts,
+    () => [],
+  );
 }
 
 export interface LoopLocation {

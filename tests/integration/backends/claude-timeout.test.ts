@@ -22,9 +22,7 @@ async function runWithTimeout(env: Record<string, string>, timeoutMs: number): P
   const dir = tempDir('claude-timeout-');
   const backend = claudeBackend({
     outputRedactor: () => NO_REDACTION,
-    command: ['claude'],
-    model: '',
-    effort: '',
+    settings: { command: ['claude'], model: '', effort: '', extraArgs: [] },
     outputFormat: 'json',
     allowedTools: [],
     env,

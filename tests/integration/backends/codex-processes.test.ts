@@ -35,10 +35,7 @@ describe('Codex processes end with the call', () => {
     api.script([lingering], { hang: true });
     const backend = codexBackend({
       outputRedactor: () => NO_REDACTION,
-      command: [CODEX_BIN],
-      model: CODEX_TEST_MODEL,
-      effort: '',
-      extraArgs: [],
+      settings: { command: [CODEX_BIN], model: CODEX_TEST_MODEL, effort: '', extraArgs: [] },
       env: codexHome(tempDir('codex-home-'), api.baseUrl),
       logger: createMemoryLogger(),
       killGraceMs: 500,

@@ -231,9 +231,7 @@ describe('the Gemini backend past its time limit', { timeout: 240_000 }, () => {
     const env = await geminiEnv([shell(`trap "" TERM; echo $PPID > "${pid}.parent"; echo $$ > "${pid}"; exec sleep 300`)]);
     const backend = geminiBackend({
       outputRedactor: () => NO_REDACTION,
-      command: [GEMINI],
-      model: 'gemini-2.5-flash',
-      extraArgs: [],
+      settings: { command: [GEMINI], model: 'gemini-2.5-flash', effort: '', extraArgs: [] },
       allowedTools: DEFAULT_ALLOWED_TOOLS.concat('Bash'),
       env,
       logger: createMemoryLogger(),

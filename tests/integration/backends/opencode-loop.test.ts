@@ -155,8 +155,7 @@ describe('ralph --backend opencode', { timeout: 300_000 }, () => {
     const api = await fakeApi([{ tool: 'bash', args: { command: `echo $$ > ${pidFile}; exec sleep 300`, description: 'Wait' } }]);
     const backend = opencodeBackend({
       outputRedactor: () => NO_REDACTION,
-      command: [OPENCODE],
-      model: FAKE_MODEL,
+      settings: { command: [OPENCODE], model: FAKE_MODEL, effort: '', extraArgs: [] },
       allowedTools: [],
       env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin', ...opencodeOfflineEnv(join(dir, '.home'), api.baseURL) },
       logger: createMemoryLogger(),

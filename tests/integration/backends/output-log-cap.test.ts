@@ -17,9 +17,7 @@ describe('the per-call output log of an agent that never stops printing', () => 
     const cap = { maxBytes: 64 * 1024, tailBytes: 16 * 1024 };
     const backend = claudeBackend({
       outputRedactor: () => NO_REDACTION,
-      command: ['sh', '-c', `yes '${LINE.trim()}'`, 'sh'],
-      model: '',
-      effort: '',
+      settings: { command: ['sh', '-c', `yes '${LINE.trim()}'`, 'sh'], model: '', effort: '', extraArgs: [] },
       outputFormat: 'text',
       allowedTools: [],
       env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin' },

@@ -17,9 +17,7 @@ const FIXTURES = join(import.meta.dirname, '..', '..', 'fixtures', 'claude-cli')
 function claude(env: Record<string, string>): AgentBackend {
   return claudeBackend({
     outputRedactor: () => NO_REDACTION,
-    command: ['claude'],
-    model: '',
-    effort: '',
+    settings: { command: ['claude'], model: '', effort: '', extraArgs: [] },
     outputFormat: 'json',
     allowedTools: ['Write', 'Bash(git *)'],
     env,

@@ -3,6 +3,7 @@ import { spawn } from 'node:child_process';
 import { chmodSync, readdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { createRedactor, NO_REDACTION } from '../../../src/core/secret-redactor.js';
 import { buildVerifyEnv } from '../../../src/core/verify-env.js';
 import { runVerifyCommand, truncationNotice, type VerifyOptions } from '../../../src/infra/verify-executor.js';
 import { tempDir } from '../../helpers/temp-dir.js';
@@ -11,7 +12,7 @@ import { waitFor } from '../../helpers/wait-for.js';
 const env = buildVerifyEnv(process.env);
 
 function run(command: string, overrides: Partial<VerifyOptions> = {}) {
-  return runVerifyCommand({ command, cwd: overrides.cwd ?? tempDir('ralph-verify-'), timeoutMs: 10_000, env, ...overrides });
+  return runVerifyCommand({ command, cwd: overrides.cwd ?? tempDir('ralph-verify-'), timeoutMs: 10_000, env, redactor: NO_REDACTION, ...overrides });
 }
 
 /**
@@ -70,6 +71,16 @@ describe('runVerifyCommand: pass and fail', () => {
 
   it('empty output is fine', async () => {
     expect(await run('true')).toMatchObject({ passed: true, stdout: '', stderr: '' });
+  });
+
+  it('redacts with the redactor it is given, on stdout and on stderr', async () => {
+    const secret = 'verify-secret-4f9a1c';
+    const r = await run(`echo "token ${secret}"; echo "${secret}" >&2`, { redactor: createRedactor([{ name: 'DEPLOY_TOKEN', value: secret }]) });
+    expect(r.passed).toBe(true);
+    expect(`${r.stdout}${r.stderr}`).not.toContain(secret);
+    expect(r.stdout).toContain('token ');
+    // Without one that knows it, the same output is kept as it was.
+    expect((await run(`echo "${secret}"`)).stdout).toBe(`${secret}\n`);
   });
 });
 

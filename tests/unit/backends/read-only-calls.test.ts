@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { AGENTS } from '../../../src/backends/agents.js';
 import { claudeCli } from '../../../src/backends/claude/claude-backend.js';
+import { commandOnly } from '../../../src/backends/cli-agent/argv.js';
 import { buildCodexArgs } from '../../../src/backends/codex/codex-args.js';
 import { buildGeminiArgs } from '../../../src/backends/gemini/gemini-args.js';
 import { buildGeminiReadOnlyPolicy } from '../../../src/backends/gemini/gemini-policy.js';
@@ -35,12 +36,12 @@ describe('read-only calls (the reviewer)', () => {
 
   it('Claude Code: reading tools only, every writing tool and Bash refused, the user permission modes left out', () => {
     const cli = claudeCli({
-      command: ['claude'],
-      model: '',
-      effort: '',
+      settings: {
+        ...commandOnly(['claude']),
+        extraArgs: ['--permission-mode', 'bypassPermissions', '--dangerously-skip-permissions', '--mcp-config', 'm.json'],
+      },
       outputFormat: 'json',
       allowedTools: ['Write', 'Edit', 'Bash(git commit *)'],
-      extraArgs: ['--permission-mode', 'bypassPermissions', '--dangerously-skip-permissions', '--mcp-config', 'm.json'],
     });
     const { args } = cli.buildCall(request({ readOnly: true }));
     expect(listAfter(args, '--allowedTools')).toEqual(['Read', 'Glob', 'Grep']);
@@ -63,7 +64,7 @@ describe('read-only calls (the reviewer)', () => {
       ['--sandbox', 'read-only'],
     ],
   ])('Codex with extra arguments %j: --sandbox read-only and no bypass', (extraArgs, expected) => {
-    const { args } = buildCodexArgs({ command: ['codex'], extraArgs, prompt: 'p', readOnly: true });
+    const { args } = buildCodexArgs({ ...commandOnly(['codex']), extraArgs }, { prompt: 'p', readOnly: true });
     expect(args.join(' ')).toContain(expected.join(' '));
     expect(args).not.toContain('--dangerously-bypass-approvals-and-sandbox');
     expect(args).not.toContain('workspace-write');
@@ -72,13 +73,11 @@ describe('read-only calls (the reviewer)', () => {
   });
 
   it('Gemini CLI: the default approval mode whatever the extra arguments say, and a policy that denies writing', () => {
-    const { args } = buildGeminiArgs({
-      command: ['gemini'],
-      extraArgs: ['--yolo', '--approval-mode', 'auto_edit', '--debug'],
-      prompt: 'p',
-      policyPath: '/x.toml',
-      readOnly: true,
-    });
+    const { args } = buildGeminiArgs(
+      { ...commandOnly(['gemini']), extraArgs: ['--yolo', '--approval-mode', 'auto_edit', '--debug'] },
+      { prompt: 'p', readOnly: true },
+      '/x.toml',
+    );
     expect(args.filter((a) => a === '--approval-mode' || a === '--yolo')).toEqual(['--approval-mode']);
     expect(listAfter(args, '--approval-mode')).toEqual(['default']);
     expect(args).toContain('--debug');
@@ -89,7 +88,7 @@ describe('read-only calls (the reviewer)', () => {
   });
 
   it('OpenCode: edit, bash and the web denied whatever ALLOWED_TOOLS says', () => {
-    const cli = opencodeCli({ command: ['opencode'], model: '', allowedTools: ['Write', 'Bash'], env: {} });
+    const cli = opencodeCli({ settings: commandOnly(['opencode']), allowedTools: ['Write', 'Bash'], env: {} });
     const permission = JSON.parse(cli.buildCall(request({ readOnly: true })).env?.['OPENCODE_PERMISSION'] ?? '{}') as Record<string, unknown>;
     expect(permission).toMatchObject({ edit: 'deny', bash: 'deny', webfetch: 'deny', websearch: 'deny' });
     const worker = JSON.parse(cli.buildCall(request()).env?.['OPENCODE_PERMISSION'] ?? '{}') as Record<string, unknown>;

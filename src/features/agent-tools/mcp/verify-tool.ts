@@ -5,6 +5,7 @@ import { codeSpan, formatBounceBack, formatEscalation, formatPassed, type Verify
 import { applyGateAction, lastResult, reconcileGate, type GateAction, type GateState } from '../../../core/verify-gate.js';
 import { runGateAttempt } from '../../../engine/gate-attempt.js';
 import { runVerifyCommand } from '../../../infra/verify-executor.js';
+import { currentRedactors } from '../../../state/redaction.js';
 import { badInput, ToolError } from '../test/tool-error.js';
 import { toolPaths, type ToolContext } from '../test/tool-home.js';
 import { type GateCheckpoints, gitCheckpoints } from './verify-checkpoints.js';
@@ -189,6 +190,7 @@ export async function runVerifyTool(input: VerifyInput, ctx: ToolContext): Promi
           cwd: s.cwd,
           timeoutMs: s.timeoutSecs * 1000,
           env: buildVerifyEnv(ctx.env, input.env ?? {}),
+          redactor: currentRedactors().text,
           ...(ctx.signal ? { signal: ctx.signal } : {}),
         });
         return result.cancelled ? undefined : result;

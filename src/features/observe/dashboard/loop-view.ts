@@ -189,52 +189,48 @@ function verifyView(gate: GateState | undefined): VerifyView | null {
   };
 }
 
-/** Per-iteration points with running totals, over the whole metrics file; the last DASHBOARD_CHART_POINTS are kept. */
-export function iterationPoints(metrics: ParsedMetrics): IterationPoint[] {
-  const iterations = metrics.entries.filter((e): e is IterationMetric => e.kind === 'iteration');
+/** One iteration as a chart shows it, before the running totals are added. */
+type IterationSpend = Pick<IterationPoint, 'loop' | 'durationSec' | 'costUsd' | 'tokens' | 'verifyPassed' | 'outcome'>;
+
+/** The points with their running totals; the last DASHBOARD_CHART_POINTS are kept. */
+function withRunningTotals(spends: readonly IterationSpend[]): IterationPoint[] {
   let cost = 0;
   let tokens = 0;
-  const points = iterations.map((it, i): IterationPoint => {
-    const used = it.inputTokens + it.outputTokens + it.cacheReadTokens + it.cacheCreationTokens;
-    cost += it.costUsd;
-    tokens += used;
-    return {
-      index: i + 1,
-      loop: it.loop,
-      durationSec: it.duration,
-      costUsd: it.costUsd,
-      tokens: used,
-      cumulativeCostUsd: Math.round(cost * 1e6) / 1e6,
-      cumulativeTokens: tokens,
-      verifyPassed: it.verify === null ? null : it.verify.passed,
-      outcome: it.outcome,
-    };
+  const points = spends.map((spend, i): IterationPoint => {
+    cost += spend.costUsd;
+    tokens += spend.tokens;
+    return { index: i + 1, ...spend, cumulativeCostUsd: Math.round(cost * 1e6) / 1e6, cumulativeTokens: tokens };
   });
   return points.slice(-DASHBOARD_CHART_POINTS);
 }
 
+/** Per-iteration points with running totals, over the whole metrics file. */
+export function iterationPoints(metrics: ParsedMetrics): IterationPoint[] {
+  const iterations = metrics.entries.filter((e): e is IterationMetric => e.kind === 'iteration');
+  return withRunningTotals(
+    iterations.map((it) => ({
+      loop: it.loop,
+      durationSec: it.duration,
+      costUsd: it.costUsd,
+      tokens: it.inputTokens + it.outputTokens + it.cacheReadTokens + it.cacheCreationTokens,
+      verifyPassed: it.verify === null ? null : it.verify.passed,
+      outcome: it.outcome,
+    })),
+  );
+}
+
 /** The same points from the receipts: what each iteration cost and took, as the loop recorded it. */
 export function receiptPoints(receipts: readonly Receipt[]): IterationPoint[] {
-  let cost = 0;
-  let tokens = 0;
-  const points = receipts.map((r, i): IterationPoint => {
-    const used = r.tokens.input + r.tokens.output + r.tokens.cache_read + r.tokens.cache_write;
-    const usd = r.cost.usd ?? 0;
-    cost += usd;
-    tokens += used;
-    return {
-      index: i + 1,
+  return withRunningTotals(
+    receipts.map((r) => ({
       loop: r.loop,
       durationSec: r.duration_ms / 1000,
-      costUsd: usd,
-      tokens: used,
-      cumulativeCostUsd: Math.round(cost * 1e6) / 1e6,
-      cumulativeTokens: tokens,
+      costUsd: r.cost.usd ?? 0,
+      tokens: r.tokens.input + r.tokens.output + r.tokens.cache_read + r.tokens.cache_write,
       verifyPassed: r.verify === null ? null : r.verify.passed,
       outcome: r.outcome,
-    };
-  });
-  return points.slice(-DASHBOARD_CHART_POINTS);
+    })),
+  );
 }
 
 /** The page's view of one loop. Pure: everything read from disk comes in `files`. */

@@ -1,8 +1,20 @@
 import { describe, expect, it } from 'vitest';
 import { buildClaudeArgs, redactArgs, type ClaudeArgsOptions } from '../../../../src/backends/claude/claude-args.js';
+import type { ArgvCall, CliCallSettings } from '../../../../src/backends/cli-agent/argv.js';
 
-function build(overrides: Partial<ClaudeArgsOptions> = {}): { file: string; args: string[] } {
-  return buildClaudeArgs({ command: ['claude'], format: 'json', allowedTools: ['Write', 'Bash(git *)'], prompt: 'Do the next task.', ...overrides });
+/** The argv of a call: the agent's settings, the call and Claude's own options given as one set of overrides. */
+function build(overrides: Partial<CliCallSettings & ArgvCall & ClaudeArgsOptions> = {}): { file: string; args: string[] } {
+  const o = {
+    command: ['claude'],
+    model: '',
+    effort: '',
+    extraArgs: [],
+    format: 'json' as const,
+    allowedTools: ['Write', 'Bash(git *)'],
+    prompt: 'Do the next task.',
+    ...overrides,
+  };
+  return buildClaudeArgs(o, o, o);
 }
 
 describe('buildClaudeArgs (U§3.4 step 7)', () => {

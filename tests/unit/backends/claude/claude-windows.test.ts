@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildClaudeArgs } from '../../../../src/backends/claude/claude-args.js';
+import { commandOnly } from '../../../../src/backends/cli-agent/argv.js';
 import { claudeCli } from '../../../../src/backends/claude/claude-backend.js';
 import { readClaudeStdout } from '../../support/read-stdout.js';
 import type { AgentProgress } from '../../../../src/agent-result.js';
@@ -52,14 +53,14 @@ describe("Claude's subscription windows", () => {
 
 describe('stream-json for the windows alone', () => {
   const request = (live: boolean): AgentRequest => ({ loop: 1, cwd: '/p', prompt: 'p', loopContext: '', timeoutMs: 1000, outputLogPath: '', live });
-  const cli = (readWindows: boolean) => claudeCli({ command: ['claude'], model: '', effort: '', outputFormat: 'json', readWindows, allowedTools: [] });
+  const cli = (readWindows: boolean) => claudeCli({ settings: commandOnly(['claude']), outputFormat: 'json', readWindows, allowedTools: [] });
 
   it('asks for stream-json without partial messages when a rule needs the windows, and json otherwise', () => {
     expect(cli(true).buildCall(request(false)).args.slice(0, 3)).toEqual(['--output-format', 'stream-json', '--verbose']);
     expect(cli(true).buildCall(request(false)).args).not.toContain('--include-partial-messages');
     expect(cli(true).buildCall(request(true)).args).toContain('--include-partial-messages');
     expect(cli(false).buildCall(request(false)).args.slice(0, 2)).toEqual(['--output-format', 'json']);
-    expect(buildClaudeArgs({ command: ['claude'], format: 'stream-json', allowedTools: [], prompt: 'x' }).args).toContain('--include-partial-messages');
+    expect(buildClaudeArgs(commandOnly(['claude']), { prompt: 'x' }, { format: 'stream-json', allowedTools: [] }).args).toContain('--include-partial-messages');
   });
 
   it('reports only the progress a json call gives, so the terminal shows the same', () => {

@@ -1,8 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { buildCodexArgs, redactCodexArgs, runsInCodexSandbox, tomlString, type CodexArgsOptions } from '../../../../src/backends/codex/codex-args.js';
+import type { ArgvCall, CliCallSettings } from '../../../../src/backends/cli-agent/argv.js';
+import { buildCodexArgs, redactCodexArgs, runsInCodexSandbox, tomlString } from '../../../../src/backends/codex/codex-args.js';
 
-function build(overrides: Partial<CodexArgsOptions> = {}): ReturnType<typeof buildCodexArgs> {
-  return buildCodexArgs({ command: ['codex'], extraArgs: [], prompt: 'Do the next task.', ...overrides });
+/** The argv of a call: the agent's settings, the call and the hidden variables given as one set of overrides. */
+function build(overrides: Partial<CliCallSettings & ArgvCall & { hiddenEnv: readonly string[] }> = {}): ReturnType<typeof buildCodexArgs> {
+  const o = { command: ['codex'], model: '', effort: '', extraArgs: [], prompt: 'Do the next task.', ...overrides };
+  return buildCodexArgs(o, o, o.hiddenEnv);
 }
 
 const BASE = ['exec', '--json', '--skip-git-repo-check', '--dangerously-bypass-approvals-and-sandbox'];

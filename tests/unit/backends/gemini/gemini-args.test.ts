@@ -1,11 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import { buildGeminiArgs, composeGeminiPrompt, redactGeminiArgs } from '../../../../src/backends/gemini/gemini-args.js';
 
-const base = { command: ['gemini'], extraArgs: [], prompt: 'Do the next task.' };
+import type { ArgvCall, CliCallSettings } from '../../../../src/backends/cli-agent/argv.js';
+
+const base = { command: ['gemini'], model: '', effort: '', extraArgs: [], prompt: 'Do the next task.' };
+
+/** The argv of a call: the agent's settings, the call and the policy file given as one set of overrides. */
+function build(o: CliCallSettings & ArgvCall & { policyPath?: string }): ReturnType<typeof buildGeminiArgs> {
+  return buildGeminiArgs(o, o, o.policyPath);
+}
 
 describe('buildGeminiArgs', () => {
   it('asks for stream-json in a trusted folder, in the default approval mode with the policy file', () => {
-    const { file, args } = buildGeminiArgs({ ...base, model: 'gemini-2.5-flash', policyPath: '/p/.ralph/logs/out.policy.toml', loopContext: 'Loop #2.' });
+    const { file, args } = build({ ...base, model: 'gemini-2.5-flash', policyPath: '/p/.ralph/logs/out.policy.toml', loopContext: 'Loop #2.' });
     expect(file).toBe('gemini');
     expect(args).toEqual([
       '--model',
@@ -23,7 +30,7 @@ describe('buildGeminiArgs', () => {
   });
 
   it('resumes a session, keeps the command prefix and puts extra arguments before the prompt', () => {
-    const { file, args } = buildGeminiArgs({ ...base, command: ['npx', '@google/gemini-cli'], extraArgs: ['--sandbox'], resumeSessionId: 'abc-1' });
+    const { file, args } = build({ ...base, command: ['npx', '@google/gemini-cli'], extraArgs: ['--sandbox'], resumeSessionId: 'abc-1' });
     expect(file).toBe('npx');
     expect(args.slice(0, 1)).toEqual(['@google/gemini-cli']);
     expect(args.slice(-5)).toEqual(['--sandbox', '--resume', 'abc-1', '-p', 'Do the next task.']);
@@ -32,18 +39,18 @@ describe('buildGeminiArgs', () => {
   });
 
   it.each([['--yolo'], ['-y'], ['--approval-mode=auto_edit'], ['--approval-mode']])('leaves the approval mode to %s in the extra arguments', (flag) => {
-    const { args } = buildGeminiArgs({ ...base, extraArgs: [flag] });
+    const { args } = build({ ...base, extraArgs: [flag] });
     expect(args.filter((a) => a === 'default')).toEqual([]);
     expect(args).toContain(flag);
   });
 
   it('never lets a prompt that starts with a dash read as a flag', () => {
-    const { args } = buildGeminiArgs({ ...base, prompt: '---\ntitle: x\n---' });
+    const { args } = build({ ...base, prompt: '---\ntitle: x\n---' });
     expect(args.at(-1)).toBe('\n---\ntitle: x\n---');
   });
 
   it('shows the prompt as its size in logs', () => {
-    const shown = redactGeminiArgs(buildGeminiArgs({ ...base, loopContext: 'secret plan' }));
+    const shown = redactGeminiArgs(build({ ...base, loopContext: 'secret plan' }));
     expect(shown).toMatch(/-p <prompt:\d+ chars>$/);
     expect(shown).not.toContain('secret plan');
   });
@@ -53,6 +60,6 @@ describe('buildGeminiArgs', () => {
   });
 
   it('refuses an empty command', () => {
-    expect(() => buildGeminiArgs({ ...base, command: [] })).toThrow(/empty Gemini command/);
+    expect(() => build({ ...base, command: [] })).toThrow(/empty Gemini command/);
   });
 });

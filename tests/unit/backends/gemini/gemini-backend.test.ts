@@ -1,11 +1,12 @@
 import { NO_REDACTION } from '../../../../src/core/secret-redactor.js';
 import type { AgentBackend } from '../../../../src/ports.js';
 import { describe, expect, it } from 'vitest';
+import { commandOnly } from '../../../../src/backends/cli-agent/argv.js';
 import { geminiBackend, policyPathFor } from '../../../../src/backends/gemini/gemini-backend.js';
 import { createMemoryLogger } from '../../../../src/ui/logger.js';
 
 const backend = (allowedTools: string[]): AgentBackend =>
-  geminiBackend({ outputRedactor: () => NO_REDACTION, command: ['gemini'], model: '', extraArgs: [], allowedTools, env: {}, logger: createMemoryLogger() });
+  geminiBackend({ outputRedactor: () => NO_REDACTION, settings: commandOnly(['gemini']), allowedTools, env: {}, logger: createMemoryLogger() });
 const request = { loop: 1, cwd: '/p', prompt: 'Do it.', loopContext: 'Loop #1.', timeoutMs: 1000, live: false };
 
 describe('GeminiBackend.describe', () => {
