@@ -1,2 +1,2 @@
 #!/usr/bin/env node
-require('../dist/bundle/fast-path.cjs').start('ralph-monitor');
+require('../dist/bundle/fast-path-ralph-monitor.cjs').start('ralph-monitor');

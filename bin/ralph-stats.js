@@ -1,2 +1,2 @@
 #!/usr/bin/env node
-require('../dist/bundle/fast-path.cjs').start('ralph-stats');
+require('../dist/bundle/fast-path-ralph-stats.cjs').start('ralph-stats');

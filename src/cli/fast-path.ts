@@ -96,16 +96,35 @@ function renderedHelp(binary: Binary): string | undefined {
   }
 }
 
+/** The answers that read a project, each loaded when it answers. */
+export interface FastParts {
+  version: () => Promise<Pick<typeof import('../infra/package-info.js'), 'packageVersion'>>;
+  status: () => Promise<Pick<typeof import('./commands/status-commands.js'), 'answerStatus'>>;
+  stats: () => Promise<Pick<typeof import('./commands/stats-command.js'), 'answerStats'>>;
+  monitor: () => Promise<Pick<typeof import('./monitor-process.js'), 'answerMonitorFrame'>>;
+}
+
+/** The version always; of the others, those a binary answers from. */
+type PartsOf = Pick<FastParts, 'version'> & Partial<FastParts>;
+
+const IMPORTED_PARTS: FastParts = {
+  version: () => import('../infra/package-info.js'),
+  status: () => import('./commands/status-commands.js'),
+  stats: () => import('./commands/stats-command.js'),
+  monitor: () => import('./monitor-process.js'),
+};
+
 /**
  * Answers one row's argv; the parser answers when the text the answer needs is
- * not there. What an answer needs is imported when it answers: the start reads
- * this table and nothing else, so handing over to the parser runs no other
- * code (no second copy of an error class is ever made before it).
+ * not there, or the part it needs is not among `parts`. What an answer needs is
+ * loaded when it answers: the start reads this table and nothing else, so
+ * handing over to the parser runs no other code (no second copy of an error
+ * class is ever made before it).
  */
-async function answer(binary: Binary, fast: FastAnswer, parser: () => Promise<unknown>): Promise<unknown> {
+async function answer(binary: Binary, fast: FastAnswer, parser: () => Promise<unknown>, parts: PartsOf): Promise<unknown> {
   switch (fast.kind) {
     case 'version': {
-      const { packageVersion } = await import('../infra/package-info.js');
+      const { packageVersion } = await parts.version();
       return writeStdout(`${packageVersion()}\n`);
     }
     case 'help': {
@@ -114,11 +133,11 @@ async function answer(binary: Binary, fast: FastAnswer, parser: () => Promise<un
       return text === undefined ? parser() : writeStdout(text);
     }
     case 'status':
-      return (await import('./commands/status-commands.js')).answerStatus(fast.action, fast.json);
+      return parts.status ? (await parts.status()).answerStatus(fast.action, fast.json) : parser();
     case 'stats':
-      return (await import('./commands/stats-command.js')).answerStats(fast.args);
+      return parts.stats ? (await parts.stats()).answerStats(fast.args) : parser();
     case 'monitor':
-      return (await import('./monitor-process.js')).answerMonitorFrame({ once: fast.once, json: fast.json, color: fast.color });
+      return parts.monitor ? (await parts.monitor()).answerMonitorFrame({ once: fast.once, json: fast.json, color: fast.color }) : parser();
   }
 }
 
@@ -128,6 +147,15 @@ async function answer(binary: Binary, fast: FastAnswer, parser: () => Promise<un
  * src/cli/<command>.ts, a part of the bundle of its own).
  */
 export function startBinary(binary: Binary, parser: () => Promise<unknown>): Promise<unknown> {
+  return startBinaryWith(binary, parser, IMPORTED_PARTS);
+}
+
+/**
+ * The start of a binary whose fast path carries its own answer (scripts/bundle.mjs builds it
+ * with that part imported, not loaded from a file of its own); a part not in `parts` is the
+ * parser's to answer.
+ */
+export function startBinaryWith(binary: Binary, parser: () => Promise<unknown>, parts: PartsOf): Promise<unknown> {
   const fast = fastAnswer(binary, process.argv.slice(2));
-  return fast === undefined ? parser() : answer(binary, fast, parser);
+  return fast === undefined ? parser() : answer(binary, fast, parser, parts);
 }
