@@ -114,9 +114,21 @@ const entries = {
     b.onResolve({ filter: /^entry:/ }, (args) => ({ path: args.path.slice('entry:'.length), namespace: 'entry' }));
     b.onResolve({ filter: /^\.\/ralph[a-z-]*\.js$/, namespace: 'entry' }, (args) => ({ path: args.path, external: true }));
     b.onLoad({ filter: /.*/, namespace: 'entry' }, (args) => {
-      const parsers = BINARIES.map((name) => `  ${JSON.stringify(name)}: () => import(${JSON.stringify(`./${name}.js`)}),`);
-      const contents =
-        args.path === 'fast-path'
+      // A binary's own fast path hands over to its own parser alone.
+      const own = args.path.startsWith('fast-path-') ? args.path.slice('fast-path-'.length) : undefined;
+      const parsers = BINARIES.filter((name) => own === undefined || name === own).map(
+        (name) => `  ${JSON.stringify(name)}: () => import(${JSON.stringify(`./${name}.js`)}),`,
+      );
+      const ownPart = OWN_FAST_PATH[own];
+      const contents = ownPart
+        ? [
+            "import { startBinaryWith } from './src/cli/fast-path.ts';",
+            "import { packageVersion } from './src/infra/package-info.ts';",
+            `import * as part from './${Object.keys(FAST_PARTS).find((path) => FAST_PARTS[path] === ownPart.file)}';`,
+            `const parsers = {\n${parsers.join('\n')}\n};`,
+            `export function start(binary) { void startBinaryWith(binary, parsers[binary], { version: () => Promise.resolve({ packageVersion }), ${ownPart.key}: () => Promise.resolve(part) }); }`,
+          ]
+        : args.path.startsWith('fast-path')
           ? [
               "import { startBinary } from './src/cli/fast-path.ts';",
               `const parsers = {\n${parsers.join('\n')}\n};`,
@@ -138,6 +150,29 @@ const FAST_PARTS = {
   'src/cli/commands/status-commands.ts': 'fast-status',
   'src/cli/commands/stats-command.ts': 'fast-stats',
   'src/cli/monitor-process.ts': 'fast-monitor',
+};
+
+/**
+ * The binaries whose fast answers all read a project start from a fast path of their own with
+ * their answer inside it (`fast-path-<binary>.cjs`): a second file to resolve, read and compile
+ * cost `ralph-monitor --once` about 3 ms of CPU, more than compiling the answer costs their
+ * --version and --help. The other commands start from fast-path.cjs, whose answers that read a
+ * project are required from their own files.
+ */
+const OWN_FAST_PATH = { 'ralph-monitor': { file: 'fast-monitor', key: 'monitor' }, 'ralph-stats': { file: 'fast-stats', key: 'stats' } };
+
+/**
+ * In a binary's own fast path, fast-path.ts's loaders of the parts (IMPORTED_PARTS) are never
+ * used and left out, but esbuild decides before leaving them out that every module a dynamic
+ * import reaches runs in a lazy wrapper of its own, compiled twice. They stay outside the build.
+ */
+const partLoadersOutside = {
+  name: 'part-loaders-outside',
+  setup(b) {
+    b.onResolve({ filter: /.*/ }, (args) =>
+      args.kind === 'dynamic-import' && args.importer === `${root}src/cli/fast-path.ts` ? { path: args.path, external: true } : undefined,
+    );
+  },
 };
 
 const requiredParts = {
@@ -201,15 +236,20 @@ await Promise.all([
    * filename are `__dirname` and `__filename`; code that reads its URL fails
    * this build.
    */
-  ...['fast-path', ...Object.values(FAST_PARTS)].map((name) =>
+  ...['fast-path', ...Object.keys(OWN_FAST_PATH).map((binary) => `fast-path-${binary}`), ...Object.values(FAST_PARTS)].map((name) =>
     build({
       ...shared,
-      entryPoints: { [name]: name === 'fast-path' ? 'entry:fast-path' : Object.keys(FAST_PARTS).find((path) => FAST_PARTS[path] === name) },
+      entryPoints: { [name]: name.startsWith('fast-path') ? `entry:${name}` : Object.keys(FAST_PARTS).find((path) => FAST_PARTS[path] === name) },
       format: 'cjs',
       outExtension: { '.js': '.cjs' },
       define: { 'import.meta.dirname': '__dirname', 'import.meta.filename': '__filename' },
       logOverride: { 'empty-import-meta': 'error' },
-      plugins: [entries, ...(name === 'fast-path' ? [requiredParts] : []), agentCodeLeftOut, sourceWithoutSideEffects],
+      plugins: [
+        entries,
+        ...(name === 'fast-path' ? [requiredParts] : name.startsWith('fast-path-') ? [partLoadersOutside] : []),
+        agentCodeLeftOut,
+        sourceWithoutSideEffects,
+      ],
     }),
   ),
 ]);

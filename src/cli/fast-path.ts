@@ -29,8 +29,10 @@ export type FastAnswer =
 
 export interface FastRow {
   binary: Binary;
-  /** Every argv the row answers, exactly as given. */
-  argvs: readonly (readonly string[])[];
+  /** Every argv the row answers, exactly as given (listed when asked: a start only asks `matches`). */
+  readonly argvs: readonly (readonly string[])[];
+  /** Whether the row answers argv: argv is one of `argvs`. */
+  matches: (argv: readonly string[]) => boolean;
   /** The answer, from the argv's words (each argv holds a word at most once). */
   answer: (words: ReadonlySet<string>) => FastAnswer;
 }
@@ -43,39 +45,65 @@ export function switchOrders(words: readonly string[], keep: (picked: readonly s
   return orders.filter(keep);
 }
 
+const sameArgv = (a: readonly string[], b: readonly string[]): boolean => a.length === b.length && a.every((word, i) => word === b[i]);
+
+/** A row of argvs listed one by one. */
+const listed = (binary: Binary, argvs: readonly (readonly string[])[], answer: FastRow['answer']): FastRow => ({
+  binary,
+  argvs,
+  matches: (argv) => argvs.some((a) => sameArgv(a, argv)),
+  answer,
+});
+
+/**
+ * A row of switches in any order, each at most once, that `keep` accepts: the argvs of
+ * switchOrders(words, keep), told without listing them (a start would build every order of
+ * every row for the one argv it has).
+ */
+const switchRow = (binary: Binary, words: readonly string[], keep: (argv: readonly string[]) => boolean, answer: FastRow['answer']): FastRow => ({
+  binary,
+  get argvs() {
+    return switchOrders(words, keep);
+  },
+  matches: (argv) => new Set(argv).size === argv.length && argv.every((word) => words.includes(word)) && keep(argv),
+  answer,
+});
+
 const versionAndHelp = (binary: Binary): FastRow[] => [
-  { binary, argvs: [['--version'], ['-V']], answer: () => ({ kind: 'version' }) },
-  { binary, argvs: [['--help'], ['-h']], answer: () => ({ kind: 'help' }) },
+  listed(binary, [['--version'], ['-V']], () => ({ kind: 'version' })),
+  listed(binary, [['--help'], ['-h']], () => ({ kind: 'help' })),
 ];
 
-const statusRow = (action: StatusAction): FastRow => ({
-  binary: 'ralph',
-  argvs: switchOrders([`--${action}`, '--json'], (o) => o.includes(`--${action}`)),
-  answer: (words) => ({ kind: 'status', action, json: words.has('--json') }),
-});
+const statusRow = (action: StatusAction): FastRow =>
+  switchRow(
+    'ralph',
+    [`--${action}`, '--json'],
+    (o) => o.includes(`--${action}`),
+    (words) => ({ kind: 'status', action, json: words.has('--json') }),
+  );
 
 export const FAST_PATHS: readonly FastRow[] = [
   ...BINARIES.flatMap(versionAndHelp),
   statusRow('status'),
   statusRow('circuit-status'),
-  {
-    binary: 'ralph-stats',
-    argvs: switchOrders(['--json'], () => true),
-    answer: (words) => ({ kind: 'stats', args: { json: words.has('--json') } }),
-  },
-  {
-    // One frame or one JSON document; the live dashboard runs for minutes and can afford the parser.
-    binary: 'ralph-monitor',
-    argvs: switchOrders(['--once', '--json', '--no-color'], (o) => o.includes('--once') || o.includes('--json')),
-    answer: (words) => ({ kind: 'monitor', once: words.has('--once'), json: words.has('--json'), color: !words.has('--no-color') }),
-  },
+  switchRow(
+    'ralph-stats',
+    ['--json'],
+    () => true,
+    (words) => ({ kind: 'stats', args: { json: words.has('--json') } }),
+  ),
+  // One frame or one JSON document; the live dashboard runs for minutes and can afford the parser.
+  switchRow(
+    'ralph-monitor',
+    ['--once', '--json', '--no-color'],
+    (o) => o.includes('--once') || o.includes('--json'),
+    (words) => ({ kind: 'monitor', once: words.has('--once'), json: words.has('--json'), color: !words.has('--no-color') }),
+  ),
 ];
-
-const sameArgv = (a: readonly string[], b: readonly string[]): boolean => a.length === b.length && a.every((word, i) => word === b[i]);
 
 /** The table's answer for argv, or undefined when the parser must answer. */
 export function fastAnswer(binary: Binary, argv: readonly string[]): FastAnswer | undefined {
-  const row = FAST_PATHS.find((r) => r.binary === binary && r.argvs.some((a) => sameArgv(a, argv)));
+  const row = FAST_PATHS.find((r) => r.binary === binary && r.matches(argv));
   return row?.answer(new Set(argv));
 }
 
@@ -96,16 +124,35 @@ function renderedHelp(binary: Binary): string | undefined {
   }
 }
 
+/** The answers that read a project, each loaded when it answers. */
+export interface FastParts {
+  version: () => Promise<Pick<typeof import('../infra/package-info.js'), 'packageVersion'>>;
+  status: () => Promise<Pick<typeof import('./commands/status-commands.js'), 'answerStatus'>>;
+  stats: () => Promise<Pick<typeof import('./commands/stats-command.js'), 'answerStats'>>;
+  monitor: () => Promise<Pick<typeof import('./monitor-process.js'), 'answerMonitorFrame'>>;
+}
+
+/** The version always; of the others, those a binary answers from. */
+type PartsOf = Pick<FastParts, 'version'> & Partial<FastParts>;
+
+const IMPORTED_PARTS: FastParts = {
+  version: () => import('../infra/package-info.js'),
+  status: () => import('./commands/status-commands.js'),
+  stats: () => import('./commands/stats-command.js'),
+  monitor: () => import('./monitor-process.js'),
+};
+
 /**
  * Answers one row's argv; the parser answers when the text the answer needs is
- * not there. What an answer needs is imported when it answers: the start reads
- * this table and nothing else, so handing over to the parser runs no other
- * code (no second copy of an error class is ever made before it).
+ * not there, or the part it needs is not among `parts`. What an answer needs is
+ * loaded when it answers: the start reads this table and nothing else, so
+ * handing over to the parser runs no other code (no second copy of an error
+ * class is ever made before it).
  */
-async function answer(binary: Binary, fast: FastAnswer, parser: () => Promise<unknown>): Promise<unknown> {
+async function answer(binary: Binary, fast: FastAnswer, parser: () => Promise<unknown>, parts: PartsOf): Promise<unknown> {
   switch (fast.kind) {
     case 'version': {
-      const { packageVersion } = await import('../infra/package-info.js');
+      const { packageVersion } = await parts.version();
       return writeStdout(`${packageVersion()}\n`);
     }
     case 'help': {
@@ -114,11 +161,11 @@ async function answer(binary: Binary, fast: FastAnswer, parser: () => Promise<un
       return text === undefined ? parser() : writeStdout(text);
     }
     case 'status':
-      return (await import('./commands/status-commands.js')).answerStatus(fast.action, fast.json);
+      return parts.status ? (await parts.status()).answerStatus(fast.action, fast.json) : parser();
     case 'stats':
-      return (await import('./commands/stats-command.js')).answerStats(fast.args);
+      return parts.stats ? (await parts.stats()).answerStats(fast.args) : parser();
     case 'monitor':
-      return (await import('./monitor-process.js')).answerMonitorFrame({ once: fast.once, json: fast.json, color: fast.color });
+      return parts.monitor ? (await parts.monitor()).answerMonitorFrame({ once: fast.once, json: fast.json, color: fast.color }) : parser();
   }
 }
 
@@ -128,6 +175,15 @@ async function answer(binary: Binary, fast: FastAnswer, parser: () => Promise<un
  * src/cli/<command>.ts, a part of the bundle of its own).
  */
 export function startBinary(binary: Binary, parser: () => Promise<unknown>): Promise<unknown> {
+  return startBinaryWith(binary, parser, IMPORTED_PARTS);
+}
+
+/**
+ * The start of a binary whose fast path carries its own answer (scripts/bundle.mjs builds it
+ * with that part imported, not loaded from a file of its own); a part not in `parts` is the
+ * parser's to answer.
+ */
+export function startBinaryWith(binary: Binary, parser: () => Promise<unknown>, parts: PartsOf): Promise<unknown> {
   const fast = fastAnswer(binary, process.argv.slice(2));
-  return fast === undefined ? parser() : answer(binary, fast, parser);
+  return fast === undefined ? parser() : answer(binary, fast, parser, parts);
 }

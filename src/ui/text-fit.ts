@@ -35,11 +35,24 @@ const ZERO_WIDTH = /^[\p{Mn}\p{Me}\p{Default_Ignorable_Code_Point}]$/u;
  * commands that draw a frame (`ralph-monitor --once`) a large part of their start.
  */
 function charWidth(cp: number, next: number | undefined): number {
-  if (ZERO_WIDTH.test(String.fromCodePoint(cp))) return 0;
+  // Printable ASCII is one column and never followed by VS16 to any effect a terminal draws.
+  if (cp >= 0x20 && cp < 0x7f && next !== 0xfe0f) return 1;
   // VS16 turns a text-style symbol (⚠ ℹ) into a two-column emoji.
-  if (next === 0xfe0f) return 2;
-  return eastAsianWidth(cp);
+  if (next === 0xfe0f && !ZERO_WIDTH.test(String.fromCodePoint(cp))) return 2;
+  let width = WIDTHS.get(cp);
+  if (width === undefined) {
+    width = ZERO_WIDTH.test(String.fromCodePoint(cp)) ? 0 : eastAsianWidth(cp);
+    if (cp < 0x10000) WIDTHS.set(cp, width);
+  }
+  return width;
 }
+
+/**
+ * Cache: the width of each code point of the Basic Multilingual Plane met so far (a rule line
+ * repeats one character 80 times; Unicode's tables do not change while the process runs; at
+ * most 65,536 entries however much text the dashboard draws).
+ */
+const WIDTHS = new Map<number, number>();
 
 /** Printable ASCII: one column a character, the case of almost every line the dashboard draws. */
 const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;

@@ -48,13 +48,15 @@ describe('the bundle of the commands', () => {
     ['ralph', ['--version'], [FAST]],
     ['ralph', ['--help'], [FAST]],
     ['ralph-stats', ['--help'], [FAST]],
+    ['ralph-monitor', ['--version'], [FAST]],
     ['ralph', ['--status'], [FAST, 'dist/bundle/fast-status.cjs']],
     ['ralph', ['--status', '--json'], [FAST, 'dist/bundle/fast-status.cjs']],
     ['ralph', ['--circuit-status'], [FAST, 'dist/bundle/fast-status.cjs']],
-    ['ralph-monitor', ['--once'], [FAST, 'dist/bundle/fast-monitor.cjs']],
-    ['ralph-monitor', ['--json'], [FAST, 'dist/bundle/fast-monitor.cjs']],
-    ['ralph-stats', [], [FAST, 'dist/bundle/fast-stats.cjs']],
-    ['ralph-stats', ['--json'], [FAST, 'dist/bundle/fast-stats.cjs']],
+    // The monitor and the stats start from a fast path of their own, their answer inside it.
+    ['ralph-monitor', ['--once'], ['dist/bundle/fast-path-ralph-monitor.cjs']],
+    ['ralph-monitor', ['--json'], ['dist/bundle/fast-path-ralph-monitor.cjs']],
+    ['ralph-stats', [], ['dist/bundle/fast-path-ralph-stats.cjs']],
+    ['ralph-stats', ['--json'], ['dist/bundle/fast-path-ralph-stats.cjs']],
   ] as const)('%s %j reads only its CommonJS files, without the ES module loader or the parser', async (name, args, files) => {
     const loaded = await loadedBy(name, args);
     expect(loaded.stdout.length).toBeGreaterThan(0);
@@ -68,13 +70,21 @@ describe('the bundle of the commands', () => {
     ['ralph-monitor', ['--interval', '1', '--once']],
     ['ralph-stats', ['--project', '.']],
     ['ralph-setup', ['--bogus']],
+    ['ralph-monitor', ['--bogus']],
+    ['ralph-stats', ['--help', '--json']],
   ] as const)('%s %j hands over to the ES module build with the parser', async (name, args) => {
     const loaded = await loadedBy(name, args);
-    expect(loaded.files).toEqual([`bin/${name}.js`, 'dist/bundle/fast-path.cjs']);
+    // bin/ picks the fast path by argv: the monitor's for a frame, the stats' but for --help and --version.
+    const words: readonly string[] = args;
+    const own =
+      (name === 'ralph-monitor' && words.includes('--once')) || (name === 'ralph-stats' && !words.includes('--help'))
+        ? `dist/bundle/fast-path-${name}.cjs`
+        : 'dist/bundle/fast-path.cjs';
+    expect(loaded.files).toEqual([`bin/${name}.js`, own]);
     expect(loaded.modules).toContain('NativeModule internal/modules/esm/module_job');
   });
 
-  it.each(['fast-path.cjs', 'fast-status.cjs', 'fast-monitor.cjs', 'fast-stats.cjs'])(
+  it.each(['fast-path.cjs', 'fast-status.cjs', 'fast-monitor.cjs', 'fast-stats.cjs', 'fast-path-ralph-monitor.cjs', 'fast-path-ralph-stats.cjs'])(
     "%s holds no agent backend's code (the settings know the agents by their declarations only)",
     (name) => {
       const modules = [...read(name).matchAll(/^\s*\/\/ (src\/[^\s]+\.ts)$/gm)].map((m) => m[1]);
@@ -107,6 +117,15 @@ describe('the bundle of the commands', () => {
         expect(defining.length, `${name}: ${defining.join(', ')}`).toBeLessThanOrEqual(1);
       }
       expect([...files].filter((file) => /\bRalphError = class\b/.test(read(file)))).toHaveLength(1);
+    },
+  );
+
+  it.each(['ralph-monitor', 'ralph-stats'])(
+    "%s's own fast path runs its answer's modules once, not each in a lazy wrapper, and imports its own parser alone",
+    (name) => {
+      const text = read(`fast-path-${name}.cjs`);
+      expect(text).not.toMatch(/__esm\(\{/);
+      expect([...text.matchAll(/\b(?:import|require)\("([^"]+)"\)/g)].map((m) => m[1]).filter((path) => path?.startsWith('.'))).toEqual([`./${name}.js`]);
     },
   );
 

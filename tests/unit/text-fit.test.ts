@@ -58,3 +58,18 @@ describe('fitLine', () => {
     expect(padToWidth('long', 2)).toBe('long');
   });
 });
+
+describe('the width of a character met again', () => {
+  it('is the same the second time (the widths met are kept), in any company', () => {
+    expect(displayWidth('─'.repeat(80))).toBe(80);
+    expect(displayWidth('日本日本')).toBe(8);
+    expect(displayWidth('e\u0301e\u0301')).toBe(2);
+    // VS16 after a symbol met before without it: two columns, not the one kept for the bare symbol.
+    expect(displayWidth('⚠')).toBe(1);
+    expect(displayWidth('⚠\ufe0f')).toBe(2);
+    expect(displayWidth('⚠')).toBe(1);
+    // An ASCII character before VS16 is drawn as its emoji, as before.
+    expect(displayWidth('#\ufe0f')).toBe(2);
+    expect(truncateToWidth(`${'─'.repeat(10)}x`, 5)).toBe('────…');
+  });
+});

@@ -53,6 +53,18 @@ describe('the fast-path table', () => {
     expect(fastAnswer(binary, argv)).toBeUndefined();
   });
 
+  it('each row answers exactly the argvs it lists (every argv of up to four words from its own and others, tried)', () => {
+    const words = [...new Set([...FAST_PATHS.flatMap((row) => row.argvs.flat()), 'extra'])];
+    const argvs: string[][] = [[]];
+    for (let size = 1; size <= 4; size += 1)
+      for (const argv of argvs.filter((a) => a.length === size - 1)) for (const word of words) argvs.push([...argv, word]);
+    for (const row of FAST_PATHS) {
+      const listed = new Set(row.argvs.map((a) => JSON.stringify(a)));
+      const matched = argvs.filter((argv) => row.matches(argv)).map((a) => JSON.stringify(a));
+      expect(new Set(matched), `${row.binary} ${[...listed][0] ?? ''}`).toEqual(listed);
+    }
+  });
+
   it('switchOrders lists every order of every subset the filter keeps', () => {
     expect(switchOrders(['a', 'b'], () => true)).toEqual([[], ['a'], ['b'], ['a', 'b'], ['b', 'a']]);
     expect(switchOrders(['a', 'b', 'c'], (o) => o.length === 3)).toHaveLength(6);
