@@ -29,6 +29,8 @@ export class LoopRun {
   readonly limits: CircuitLimits;
   /** The latest call's denials, for the permission-denied halt. */
   lastDenials: readonly PermissionDenial[] = [];
+  /** A dry run has described the reviewer's call: it says so once, not at every iteration. */
+  reviewDescribed = false;
 
   constructor(
     readonly deps: LoopDeps,

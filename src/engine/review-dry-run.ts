@@ -1,9 +1,6 @@
 import type { AgentRequest } from '../ports.js';
 import type { LoopRun } from './loop-run.js';
 
-/** Runs whose reviewer was described already: a dry run says it once, not at every iteration. */
-const described = new WeakSet<LoopRun>();
-
 /**
  * --dry-run --review: what the reviewer's call would be, beside the worker's. The request is the
  * one reviewBeforeEnd makes (read-only, a fresh session, no loop context, no live view), with a
@@ -11,8 +8,8 @@ const described = new WeakSet<LoopRun>();
  */
 export function describeReviewCall(s: LoopRun, worker: AgentRequest): void {
   const review = s.deps.review;
-  if (!review || described.has(s)) return;
-  described.add(s);
+  if (!review || s.reviewDescribed) return;
+  s.reviewDescribed = true;
   const { backend } = review;
   const request: AgentRequest = {
     ...worker,

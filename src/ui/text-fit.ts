@@ -47,11 +47,9 @@ function charWidth(cp: number, next: number | undefined): number {
   return width;
 }
 
-/**
- * Cache: the width of each code point of the Basic Multilingual Plane met so far (a rule line
- * repeats one character 80 times; Unicode's tables do not change while the process runs; at
- * most 65,536 entries however much text the dashboard draws).
- */
+// Cache: the width of each code point of the Basic Multilingual Plane met so far (a rule line
+// repeats one character 80 times; Unicode's tables do not change while the process runs; at
+// most 65,536 entries however much text the dashboard draws).
 const WIDTHS = new Map<number, number>();
 
 /** Printable ASCII: one column a character, the case of almost every line the dashboard draws. */
