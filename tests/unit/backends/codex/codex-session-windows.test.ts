@@ -1,0 +1,75 @@
+import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { sessionWindowsReader, windowsInSessionTail } from '../../../../src/backends/codex/codex-session-windows.js';
+import { tempDir } from '../../../helpers/temp-dir.js';
+
+const THREAD = '01a22374-01d3-7771-8baa-d495dfb3ce3a';
+const AT = '2026-11-28T18:38:55.179Z';
+const SINCE = Date.parse('2026-11-28T18:38:50Z');
+
+/** The token_count line of Codex 0.169.0's session file, as it wrote it against the fake API. */
+function tokenCount(timestamp: string, primaryUsed: number): string {
+  return JSON.stringify({
+    timestamp,
+    ordinal: 12,
+    type: 'event_msg',
+    payload: {
+      type: 'token_count',
+      info: { total_token_usage: { input_tokens: 1200 } },
+      rate_limits: {
+        limit_id: 'codex',
+        primary: { used_percent: primaryUsed, window_minutes: 300, resets_at: 1795894734 },
+        secondary: { used_percent: 81.0, window_minutes: 10080, resets_at: null },
+        credits: null,
+      },
+    },
+  });
+}
+
+describe('windowsInSessionTail', () => {
+  it('reads the last token_count of the call, naming each window by its length', () => {
+    const text = [tokenCount(AT, 10), '{"type":"event_msg","payload":{"type":"task_complete"}}', tokenCount(AT, 42.5), '{"cut'].join('\n');
+    expect(windowsInSessionTail(text, SINCE)).toEqual([
+      { kind: 'five_hour', usedPercent: 42.5, resetsAt: 1795894734000 },
+      { kind: 'seven_day', usedPercent: 81 },
+    ]);
+  });
+
+  it('takes nothing from an earlier call of the thread, or from lines that are not token_count events', () => {
+    expect(windowsInSessionTail(tokenCount('2026-11-28T18:00:00Z', 42.5), SINCE)).toEqual([]);
+    expect(windowsInSessionTail(tokenCount('not a time', 42.5), SINCE)).toEqual([]);
+    const other = JSON.stringify({ timestamp: AT, type: 'response_item', payload: { type: 'token_count', rate_limits: {} } });
+    expect(windowsInSessionTail(`${other}\nnot json "rate_limits"\n`, SINCE)).toEqual([]);
+  });
+});
+
+describe('sessionWindowsReader', () => {
+  function home(files: Record<string, string>): string {
+    const root = tempDir();
+    for (const [path, text] of Object.entries(files)) {
+      mkdirSync(join(root, path, '..'), { recursive: true });
+      writeFileSync(join(root, path), text);
+    }
+    return root;
+  }
+
+  it("finds the thread's session file under sessions/YYYY/MM/DD, newest day first", () => {
+    const root = home({
+      [`sessions/2026/11/27/rollout-2026-11-27T10-00-00-${THREAD}.jsonl`]: tokenCount(AT, 99),
+      [`sessions/2026/11/28/rollout-2026-11-28T18-38-54-${THREAD}.jsonl`]: `${tokenCount(AT, 42.5)}\n`,
+      'sessions/2026/11/28/rollout-2026-11-28T18-38-54-00000000-0000-0000-0000-000000000000.jsonl': tokenCount(AT, 1),
+    });
+    expect(sessionWindowsReader(root)(THREAD, SINCE).map((w) => w.usedPercent)).toEqual([42.5, 81]);
+  });
+
+  it('reads nothing without a home, for an id that is not a UUID, a missing file, or a file behind a symlink', () => {
+    const root = home({ [`elsewhere/rollout-x-${THREAD}.jsonl`]: tokenCount(AT, 42.5) });
+    mkdirSync(join(root, 'sessions/2026/11/28'), { recursive: true });
+    symlinkSync(join(root, `elsewhere/rollout-x-${THREAD}.jsonl`), join(root, `sessions/2026/11/28/rollout-x-${THREAD}.jsonl`));
+    expect(sessionWindowsReader(root)(THREAD, SINCE)).toEqual([]);
+    expect(sessionWindowsReader(undefined)(THREAD, SINCE)).toEqual([]);
+    expect(sessionWindowsReader(root)('../../etc/passwd', SINCE)).toEqual([]);
+    expect(sessionWindowsReader(tempDir())(THREAD, SINCE)).toEqual([]);
+  });
+});
