@@ -1,7 +1,10 @@
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { sessionWindowsReader, windowsInSessionTail } from '../../../../src/backends/codex/codex-session-windows.js';
+import type { CodexRun } from '../../../../src/backends/codex/classify-codex-call.js';
+import { codexCli } from '../../../../src/backends/codex/codex-backend.js';
+import { sessionWindowsReader, windowsInSessionTail, type SessionWindowsReader } from '../../../../src/backends/codex/codex-session-windows.js';
+import { readCodexStdout } from '../../../../src/backends/codex/codex-stream.js';
 import { tempDir } from '../../../helpers/temp-dir.js';
 
 const THREAD = '01a22374-01d3-7771-8baa-d495dfb3ce3a';
@@ -71,5 +74,38 @@ describe('sessionWindowsReader', () => {
     expect(sessionWindowsReader(undefined)(THREAD, SINCE)).toEqual([]);
     expect(sessionWindowsReader(root)('../../etc/passwd', SINCE)).toEqual([]);
     expect(sessionWindowsReader(tempDir())(THREAD, SINCE)).toEqual([]);
+  });
+});
+
+describe('the Codex backend reads the session file for windows its stdout did not carry', () => {
+  const NOW = Date.parse('2026-11-28T18:39:00Z');
+  function classify(stdout: string, reader: SessionWindowsReader) {
+    const cli = codexCli({ command: ['codex'], model: 'gpt-5.1-codex', effort: '', extraArgs: [], sessionWindows: reader, now: () => NOW });
+    const run: CodexRun = { end: 'exited', exitCode: 0, durationMs: 4000, output: readCodexStdout(stdout), stderrTail: '' };
+    return cli.classify(run, { prompt: 'p', loopContext: '' } as Parameters<typeof cli.classify>[1]);
+  }
+  const lines = (...events: unknown[]): string => `${events.map((e) => JSON.stringify(e)).join('\n')}\n`;
+  const thread = { type: 'thread.started', thread_id: THREAD };
+  const done = { type: 'turn.completed', usage: { input_tokens: 10, output_tokens: 1 } };
+
+  it("asks for this call's windows (since the call started, with a second's slack) and names them", () => {
+    const asked: Array<[string, number]> = [];
+    const result = classify(lines(thread, done), (id, since) => {
+      asked.push([id, since]);
+      return [{ kind: 'five_hour', usedPercent: 85, resetsAt: NOW + 3_600_000 }];
+    });
+    expect(asked).toEqual([[THREAD, NOW - 4000 - 1000]]);
+    expect(result.rateLimitWindows).toEqual([{ kind: 'five_hour', status: 'allowed', usedPercent: 85, resetsAt: NOW + 3_600_000 }]);
+  });
+
+  it('windows on stdout win, and a run without a thread id reads no file', () => {
+    const never: SessionWindowsReader = () => {
+      throw new Error('the session file was read');
+    };
+    const onStdout = { type: 'token_count', rate_limits: { primary: { used_percent: 10, window_minutes: 300, resets_at: 1795894734 } } };
+    expect(classify(lines(thread, onStdout, done), never).rateLimitWindows).toEqual([
+      { kind: 'five_hour', status: 'allowed', usedPercent: 10, resetsAt: 1795894734000 },
+    ]);
+    expect(classify(lines(done), never).rateLimitWindows).toBeUndefined();
   });
 });
