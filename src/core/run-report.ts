@@ -1,8 +1,9 @@
 /**
  * The machine-readable account of one run that `ralph … --report FILE`
  * writes when the loop ends: what CI (the GitHub Action) and `ralph queue
- * run` read instead of scraping the terminal. Built from the loop's exit code
- * and the last status.json; pure, so the shape is tested without a loop.
+ * run` read instead of scraping the terminal. Built from the loop's exit code,
+ * the run's receipts (its cost and tokens) and the last status.json; pure, so the
+ * shape is tested without a loop.
  */
 import { sumReceipts, type Receipt } from './receipt.js';
 import type { StatusQuotaWindow, StatusTotals } from './status-model.js';
@@ -59,12 +60,15 @@ export interface RunFacts {
 
 export function buildRunReport(facts: RunFacts): RunReport {
   const status = facts.status;
+  // The receipts are the record of what each call cost (the reviewer's included); status.json's
+  // totals are only the last word of a process, so they speak only for a run that wrote no receipt.
+  const spent = facts.receipts?.totals;
   return {
     version: RUN_REPORT_VERSION,
     exit_reason: status && status.exit_reason !== '' ? status.exit_reason : facts.fallbackReason,
     exit_code: facts.exitCode,
-    cost_usd: status?.totals.cost_usd ?? 0,
-    cost_estimated: status?.totals.cost_estimated ?? false,
+    cost_usd: spent ? roundUsd(spent.cost_usd) : (status?.totals.cost_usd ?? 0),
+    cost_estimated: spent ? spent.cost_estimated : (status?.totals.cost_estimated ?? false),
     iterations: status?.loop_count ?? 0,
     backend: status?.backend ?? '',
     branch: facts.branch ?? null,
@@ -84,6 +88,11 @@ export function buildRunReport(facts: RunFacts): RunReport {
       ? { reviews: status.review.reviews, last_verdict: status.review.last_verdict, findings: [...status.review.findings], cost_usd: status.review.cost_usd }
       : null,
   };
+}
+
+/** A sum of many receipts' costs, without the float dust of adding them (1e-9 of a dollar). */
+function roundUsd(usd: number): number {
+  return Math.round(usd * 1e9) / 1e9;
 }
 
 /**

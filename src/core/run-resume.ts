@@ -1,4 +1,5 @@
 import { describeCost } from './cost-display.js';
+import { otherRunReason, type RunKind } from './run-kind.js';
 import { runTokens } from './token-budget.js';
 import type { StatusTotals } from './status-model.js';
 import { sumReceipts, type Receipt } from './receipt.js';
@@ -17,7 +18,9 @@ export interface ResumeInputs {
   /** --fresh or RALPH_FRESH=1. */
   fresh: boolean;
   /** The run file a loop left behind, if its process is gone; undefined when there is none (or it still runs). */
-  leftBehind: { pid: number; runId: string | null } | undefined;
+  leftBehind: { pid: number; runId: string | null; kind: RunKind | null } | undefined;
+  /** What this start is (core/run-kind.ts): only a run of the same kind is resumed. */
+  kind: RunKind;
   /** What status.json says, if it can be read. */
   status: { pid: number | null; loop_count: number; exit_code: number | null } | undefined;
   receipts: readonly Receipt[];
@@ -25,6 +28,8 @@ export interface ResumeInputs {
 
 export type ResumeDecision =
   | { kind: 'new'; why: 'fresh' | 'clean_end' | 'nothing_to_resume' }
+  /** A crashed run of another kind (a `ralph run` task, the fix plan): not this start's to continue. */
+  | { kind: 'new'; why: 'other_run'; runId: string; reason: string }
   | {
       kind: 'resume';
       runId: string;
@@ -45,6 +50,7 @@ export function decideResume(input: ResumeInputs): ResumeDecision {
   // A run file of a version without run ids cannot be matched to receipts: nothing is counted twice.
   if (leftBehind.runId === null) return { kind: 'new', why: 'nothing_to_resume' };
   const runId = leftBehind.runId;
+  if (leftBehind.kind !== input.kind) return { kind: 'new', why: 'other_run', runId, reason: otherRunReason(leftBehind.kind, input.kind) };
   const mine = input.receipts.filter((r) => r.run_id === runId);
   const lastReceiptLoop = mine.reduce((max, r) => Math.max(max, r.loop), 0);
   const crashedAt = Math.max(lastReceiptLoop, statusOfRun?.loop_count ?? 0);

@@ -9,10 +9,10 @@ import { stillRuns } from './run-guard.js';
  * file, when the file is of another machine (a PID there means nothing here) or when its loop
  * still runs. Call with the project lock held, before the run guard ends what it left running.
  */
-export function findLeftBehindRun(runFile: string): { pid: number; runId: string | null } | undefined {
+export function findLeftBehindRun(runFile: string): { pid: number; runId: string | null; kind: string | null } | undefined {
   const previous = readRunFile(runFile);
   if (!previous || previous.token === runToken()) return undefined;
   if (previous.host !== '' && previous.host !== hostname()) return undefined;
   if (stillRuns(previous.pid, previous.startTime)) return undefined;
-  return { pid: previous.pid, runId: previous.runId ?? null };
+  return { pid: previous.pid, runId: previous.runId ?? null, kind: previous.runKind ?? null };
 }

@@ -45,7 +45,7 @@ export async function endLeftovers(runFile: string, logger: Pick<Logger, 'warn'>
   return stopped.length;
 }
 
-export async function startRunGuard(runFile: string, logger: Pick<Logger, 'warn'>, runId?: string): Promise<RunGuard> {
+export async function startRunGuard(runFile: string, logger: Pick<Logger, 'warn'>, runId?: string, runKind?: string): Promise<RunGuard> {
   await endLeftovers(runFile, logger);
   const token = runToken();
   const record: RunRecord = {
@@ -55,6 +55,7 @@ export async function startRunGuard(runFile: string, logger: Pick<Logger, 'warn'
     token,
     processes: [],
     ...(runId !== undefined ? { runId } : {}),
+    ...(runKind !== undefined ? { runKind } : {}),
   };
   const watchdog = startWatchdog(token, WATCHDOG_GRACE_MS);
   if (watchdog.pid !== undefined) record.watchdogPid = watchdog.pid;

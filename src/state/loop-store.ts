@@ -188,7 +188,18 @@ export class LoopStore implements LoopStorePort {
     return text === undefined ? undefined : parseFixPlan(text, optionalSections);
   }
 
+  /**
+   * A dry run after a crash leaves status.json as the crashed run wrote it: the loop it reached is
+   * read from there when that run is resumed (core/run-resume.ts), so a dry run must not replace it.
+   */
+  private statusKept = false;
+
+  keepStatus(): void {
+    this.statusKept = true;
+  }
+
   writeStatus(doc: StatusDocument): void {
+    if (this.statusKept) return;
     saveDocument(this.paths, STATUS, doc);
   }
 

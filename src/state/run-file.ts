@@ -1,5 +1,6 @@
 import { rmSync } from 'node:fs';
 import * as v from 'valibot';
+import { RUN_KIND_PATTERN } from '../core/run-kind.js';
 import { readJsonFile } from './document-store.js';
 import { listOf, record, text } from './documents/lenient.js';
 import { writeJsonDocument } from './document-writes.js';
@@ -28,6 +29,8 @@ export interface RunRecord {
   processes: RunProcess[];
   /** The run this loop belongs to (its receipts' run_id): a crashed run is resumed by it. */
   runId?: string;
+  /** What the run was (core/run-kind.ts): a crashed run is resumed only by a run of the same kind. */
+  runKind?: string;
 }
 
 /** The last commands kept: older ones were ended by the loop itself when their call finished. */
@@ -53,6 +56,7 @@ const runFileSchema = v.pipe(
       watchdog_pid: v.fallback(v.optional(v.number()), undefined),
       processes: v.fallback(listOf(startedProcess, 'is not a list'), () => []),
       run_id: v.fallback(v.optional(v.pipe(v.string(), v.regex(/^[\w.-]{1,80}$/))), undefined),
+      run_kind: v.fallback(v.optional(v.pipe(v.string(), v.regex(RUN_KIND_PATTERN))), undefined),
     },
     'not an object',
   ),
@@ -64,6 +68,7 @@ const runFileSchema = v.pipe(
     ...(r.watchdog_pid !== undefined ? { watchdogPid: r.watchdog_pid } : {}),
     processes: r.processes.map((p) => ({ pid: p.pid, startTime: p.start_time, role: p.role })),
     ...(r.run_id !== undefined ? { runId: r.run_id } : {}),
+    ...(r.run_kind !== undefined ? { runKind: r.run_kind } : {}),
   })),
 );
 
@@ -85,6 +90,7 @@ export function writeRunFile(path: string, record: RunRecord): void {
     ...(record.watchdogPid !== undefined ? { watchdog_pid: record.watchdogPid } : {}),
     processes: record.processes.slice(-KEPT_PROCESSES).map((p) => ({ pid: p.pid, start_time: p.startTime, role: p.role })),
     ...(record.runId !== undefined ? { run_id: record.runId } : {}),
+    ...(record.runKind !== undefined ? { run_kind: record.runKind } : {}),
   });
 }
 

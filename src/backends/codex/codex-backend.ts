@@ -7,7 +7,9 @@ import { buildCodexArgs, redactCodexArgs, runsInCodexSandbox } from './codex-arg
 import { createCodexProgressReader } from './codex-progress.js';
 import { toCodexResult } from './codex-result.js';
 import { CodexStreamReader, type CodexStream } from './codex-stream.js';
+import type { SessionWindowsReader } from './codex-session-windows.js';
 import type { ThreadUsageStore } from './codex-thread-usage.js';
+import { toRateLimitWindows } from './codex-windows.js';
 
 export interface CodexCliOptions {
   /** The model asked for among them ('' = the one Codex's config or default picks). */
@@ -18,6 +20,8 @@ export interface CodexCliOptions {
   hiddenEnv?: readonly string[];
   /** Where the last thread's token totals are kept between calls (and runs of Ralph). */
   threadUsage?: ThreadUsageStore;
+  /** Where the windows a call's stdout did not carry are read (the thread's session file). */
+  sessionWindows?: SessionWindowsReader;
   /** The time a usage limit's reset is measured from (default: the system clock). */
   now?: () => number;
   /** The zone Codex prints reset times in (default: this machine's). */
@@ -44,7 +48,7 @@ export function codexCli(o: CodexCliOptions): AgentCli<CodexStream> {
     },
     classify(run, request) {
       const usageBefore = request.resumeSessionId ? o.threadUsage?.before(request.resumeSessionId) : undefined;
-      const now = o.now ?? Date.now;
+      const nowMs = (o.now ?? Date.now)();
       const result = toCodexResult(
         run,
         {
@@ -52,10 +56,15 @@ export function codexCli(o: CodexCliOptions): AgentCli<CodexStream> {
           ...(usageBefore ? { usageBefore } : {}),
           sandboxed: request.readOnly === true || runsInCodexSandbox(o.settings.extraArgs),
         },
-        now(),
+        nowMs,
         () => o.timeZone ?? Intl.DateTimeFormat().resolvedOptions().timeZone,
       );
       const thread = run.output.output;
+      if (result.rateLimitWindows === undefined && thread.threadId !== undefined && o.sessionWindows) {
+        // A second of slack: the session file's clock and this one are read at different moments.
+        const windows = o.sessionWindows(thread.threadId, nowMs - run.durationMs - 1000);
+        if (windows.length > 0) result.rateLimitWindows = toRateLimitWindows(windows, nowMs);
+      }
       if (thread.threadId !== undefined && thread.threadUsage !== undefined) o.threadUsage?.remember(thread.threadId, thread.threadUsage);
       return result;
     },

@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import { isOwnVariable, type AgentOwnEnv } from '../../core/agent-env.js';
 import { isSecretName } from '../../core/secret-env.js';
 import type { AgentBackend } from '../../ports.js';
@@ -12,6 +13,7 @@ import type { AgentCli } from '../cli-agent/cli-agent.js';
 import { codexBackend, codexCli } from './codex-backend.js';
 import { codexCredentials } from './codex-credentials.js';
 import { pricedModel, readCodexConfig } from './codex-priced-model.js';
+import { sessionWindowsReader } from './codex-session-windows.js';
 import { threadUsageFile } from './codex-thread-usage.js';
 
 /** Codex's own variables, and the keys its configuration (the user's config.toml, CODEX_EXTRA_ARGS) names. */
@@ -33,8 +35,14 @@ export function createCodexBackend(ctx: BackendContext): AgentBackend {
     pricedModel: pricedModel(settings.model, settings.extraArgs, configToml),
     hiddenEnv,
     threadUsage: threadUsageFile(ctx.paths.codexThreadUsage),
+    sessionWindows: sessionWindowsReader(codexHomeOf(agentEnv.env)),
   });
   return adviseOnWithheld(backend, agentEnv.withheld);
+}
+
+/** Where the Codex CLI keeps its state: $CODEX_HOME, else ~/.codex (as it finds its config). */
+function codexHomeOf(env: Readonly<Record<string, string | undefined>>): string | undefined {
+  return env['CODEX_HOME'] || (env['HOME'] ? join(env['HOME'], '.codex') : undefined);
 }
 
 /** A missing or too old Codex CLI is one clear message before the loop starts. */

@@ -150,8 +150,9 @@ export async function startLoopSession(input: LoopSessionInput): Promise<LoopRes
   let releaseSandbox: (() => void) | undefined;
   try {
     const fresh = input.fresh === true || env['RALPH_FRESH'] === '1';
-    const run = startOrResumeRun(store, { fresh, dryRun: input.dryRun, now: clock.now() }, logger);
-    guard = await startRunGuard(paths.runFile, logger, run.runId);
+    const run = startOrResumeRun(store, { fresh, dryRun: input.dryRun, now: clock.now(), task: taskIdentity(input.task) }, logger);
+    if (run.keepLeftBehind) store.keepStatus();
+    else guard = await startRunGuard(paths.runFile, logger, run.runId, run.kind);
     await sweepSandboxLeftovers(paths.project, runner, logger);
     if (config.sandbox && !input.dryRun) {
       releaseSandbox = claimProcessSandbox(paths.project);
@@ -266,6 +267,11 @@ export const LISTENER_FAILED = 'onEvent threw';
 
 /** How long the question about a changed .ralphrc waits before it counts as a no. */
 const CONFIRM_TIMEOUT_MS = 10 * 60_000;
+
+/** What makes a `ralph run` the same task again: its text and its criteria (core/run-kind.ts digests it). */
+function taskIdentity(task: TaskMode | undefined): string | undefined {
+  return task ? JSON.stringify([task.text, task.criteria]) : undefined;
+}
 
 /** The prompt of task mode when the project has no PROMPT.md of its own. */
 function taskPrompt(task: TaskMode): string {

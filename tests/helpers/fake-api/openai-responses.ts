@@ -11,14 +11,23 @@ export interface ResponsesUsage {
   reasoning_tokens: number;
 }
 
+/**
+ * Response headers of a streamed answer, e.g. the subscription windows' `x-codex-primary-*` /
+ * `x-codex-secondary-*` headers the Codex CLI reads. A function is asked when the answer is sent
+ * (a reset time relative to the answer).
+ */
+export interface StreamHeaders {
+  headers?: Record<string, string> | (() => Record<string, string>);
+}
+
 /** One scripted answer to one request. */
 export type ResponsesReply =
   /** An assistant message, streamed as deltas and then whole. */
-  | { text: string; usage?: Partial<ResponsesUsage> }
+  | ({ text: string; usage?: Partial<ResponsesUsage> } & StreamHeaders)
   /** A function call (the CLI runs the tool and asks again with its output). */
-  | { call: string; arguments: Record<string, unknown>; text?: string; usage?: Partial<ResponsesUsage> }
+  | ({ call: string; arguments: Record<string, unknown>; text?: string; usage?: Partial<ResponsesUsage> } & StreamHeaders)
   /** A call of a freeform tool (Codex's `apply_patch` takes the patch as plain text). */
-  | { custom: string; input: string; usage?: Partial<ResponsesUsage> }
+  | ({ custom: string; input: string; usage?: Partial<ResponsesUsage> } & StreamHeaders)
   /** An HTTP error with a JSON body, e.g. 401, 429 with retry-after, 500. */
   | { status: number; error: { type?: string; code?: string; message: string; [key: string]: unknown }; headers?: Record<string, string> }
   /** A stream that starts and then reports `response.failed`. */
@@ -30,6 +39,8 @@ export interface ReceivedRequest {
   path: string;
   headers: IncomingMessage['headers'];
   body: ResponsesRequestBody;
+  /** When the request came (epoch ms). */
+  at: number;
 }
 
 /** The parts of a Responses API request the tests look at. */
@@ -82,7 +93,7 @@ export async function startFakeResponsesApi(): Promise<FakeResponsesApi> {
         return;
       }
       const raw = Buffer.concat(chunks).toString('utf8');
-      requests.push({ path, headers: req.headers, body: raw ? (JSON.parse(raw) as ResponsesRequestBody) : {} });
+      requests.push({ path, headers: req.headers, body: raw ? (JSON.parse(raw) as ResponsesRequestBody) : {}, at: Date.now() });
       counter += 1;
       const reply = queue.shift() ?? fallback;
       open.add(res);
@@ -114,7 +125,8 @@ function answer(res: ServerResponse, reply: ResponsesReply, n: number): void {
     res.writeHead(reply.status, { 'content-type': 'application/json', ...reply.headers }).end(JSON.stringify({ error: reply.error }));
     return;
   }
-  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+  const extra = 'headers' in reply && reply.headers !== undefined ? (typeof reply.headers === 'function' ? reply.headers() : reply.headers) : {};
+  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', ...extra });
   const id = `resp_fake_${n}`;
   const send = (event: Record<string, unknown>): void => {
     res.write(`event: ${String(event['type'])}\ndata: ${JSON.stringify(event)}\n\n`);

@@ -17,3 +17,12 @@ describe('--review in task mode and the queue', () => {
     expect(args?.flags).toMatchObject({ review: true, reviewMax: '1' });
   });
 });
+
+describe('the subscription-window flags and the queue', () => {
+  it('`ralph queue run --park-at … --stop-at … --max-tokens …` hands them to every item’s `ralph run`', async () => {
+    const args = await parseRalphArgs(['queue', 'run', '--park-at', 'warning:seven_day', '--stop-at', '90%', '--max-tokens', '2000000'], '9.9.9', io);
+    const flags = args?.queue?.sub === 'run' ? args.queue.run.flags : undefined;
+    expect(flags).toEqual({ parkAt: 'warning:seven_day', stopAt: '90%', maxTokens: '2000000' });
+    expect(configFlagsToArgv(flags ?? {})).toEqual(['--park-at', 'warning:seven_day', '--stop-at', '90%', '--max-tokens', '2000000']);
+  });
+});
