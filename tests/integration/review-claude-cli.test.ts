@@ -2,7 +2,7 @@
 // Messages API on 127.0.0.1: the worker writes a file, the reviewer (a fresh, read-only Claude
 // Code session) tries to write and is refused by its tools, then asks for a change; the worker,
 // resuming its own session, gets every finding and fixes it; the second review approves.
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startFakeMessagesApi, type FakeMessagesApi, type RecordedMessagesRequest } from '../helpers/fake-api/anthropic-messages.js';
@@ -10,7 +10,7 @@ import { agentCli } from '../helpers/agent-clis.js';
 import { ralphProject } from '../helpers/ralph-project.js';
 import { cleanEnv, ralph, readJson, readJsonLines } from '../helpers/run-cli.js';
 import { skipNote } from '../helpers/skip-note.js';
-import { tempDir } from '../helpers/temp-dir.js';
+import { claudeHome } from '../helpers/claude-home.js';
 
 const unavailable = skipNote(
   'the reviewer tests with Claude Code',
@@ -50,18 +50,9 @@ describe.skipIf(unavailable !== undefined)(`ralph --review with the real Claude 
       { text: done('Fixed the typo.') },
       { text: review('APPROVED') },
     ]);
-    const home = tempDir('review-claude-home-');
-    mkdirSync(join(home, '.claude'));
     const env = cleanEnv({
-      HOME: home,
-      ANTHROPIC_BASE_URL: api.url,
+      ...claudeHome('review-claude-home-', api.url),
       ANTHROPIC_API_KEY: 'sk-ant-fake-key-for-review-tests-7Qm2',
-      CLAUDE_CONFIG_DIR: join(home, '.claude'),
-      CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
-      DISABLE_TELEMETRY: '1',
-      DISABLE_ERROR_REPORTING: '1',
-      DISABLE_AUTOUPDATER: '1',
-      IS_SANDBOX: '1',
       CLAUDE_CODE_CMD: agentCli('claude'),
     });
     // With a passing verify gate one completion claim ends the loop: each review comes right after the worker's answer.

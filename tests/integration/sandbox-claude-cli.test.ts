@@ -10,6 +10,7 @@ import { ralph, readJson, readJsonLines } from '../helpers/run-cli.js';
 import { bwrapUnavailable, sandboxWorld } from '../helpers/sandbox-world.js';
 import { AGENT_CLI_BIN } from '../helpers/agent-clis.js';
 import { skipNote } from '../helpers/skip-note.js';
+import { claudeQuietEnv } from '../helpers/claude-home.js';
 
 const CLAUDE_BIN = AGENT_CLI_BIN;
 const FAKE_KEY = 'sk-ant-fake-key-for-sandbox-tests-7Qm2';
@@ -46,14 +47,8 @@ describe.skipIf(unavailable !== undefined)(`ralph --sandbox with the real Claude
     mkdirSync(claudeDir);
     const env = world.env({
       PATH: `${CLAUDE_BIN}:${process.env['PATH'] ?? '/usr/bin:/bin'}`,
-      ANTHROPIC_BASE_URL: api.url,
+      ...claudeQuietEnv(claudeDir, api.url),
       ANTHROPIC_API_KEY: FAKE_KEY,
-      CLAUDE_CONFIG_DIR: claudeDir,
-      CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
-      DISABLE_TELEMETRY: '1',
-      DISABLE_ERROR_REPORTING: '1',
-      DISABLE_AUTOUPDATER: '1',
-      IS_SANDBOX: '1',
     });
     const r = await ralph(['--sandbox', '--backend', 'claude', '--pause', '0', '--max-loops', '4', '--allowed-tools', 'Write,Read,Bash'], dir, env, 180_000);
     expect(r.stderr).toContain('Sandbox on');

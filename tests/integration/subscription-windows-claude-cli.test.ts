@@ -2,7 +2,7 @@
 // logged in as a subscriber: the fake answers with the `anthropic-ratelimit-unified-*` headers
 // of a weekly window past its warning threshold, the CLI turns them into its stream-json
 // rate_limit_event, and Ralph parks until the window's reset (--park-at) or stops (--stop-at).
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startFakeMessagesApi, type FakeMessagesApi, type MessagesTurn } from '../helpers/fake-api/anthropic-messages.js';
@@ -11,6 +11,7 @@ import { ralphProject } from '../helpers/ralph-project.js';
 import { cleanEnv, ralph, readJson, statusBlock } from '../helpers/run-cli.js';
 import { skipNote } from '../helpers/skip-note.js';
 import { tempDir } from '../helpers/temp-dir.js';
+import { claudeHome } from '../helpers/claude-home.js';
 
 const CLAUDE = join(AGENT_CLI_BIN, 'claude');
 const unavailable = skipNote('the subscription-window tests', existsSync(CLAUDE) ? undefined : 'the Claude Code CLI is not installed (npm run agent-clis)');
@@ -40,20 +41,11 @@ const working = (text: string): string => `${text}\n${statusBlock({ STATUS: 'IN_
 
 async function subscriberEnv(turns: MessagesTurn[]): Promise<Record<string, string>> {
   api = await startFakeMessagesApi(turns);
-  const home = tempDir('windows-claude-home-');
-  mkdirSync(join(home, '.claude'));
   return cleanEnv({
-    HOME: home,
-    ANTHROPIC_BASE_URL: api.url,
+    ...claudeHome('windows-claude-home-', api.url),
     // A subscriber's login: only then does the CLI read the subscription windows' headers.
     CLAUDE_CODE_OAUTH_TOKEN: 'fake-oauth-token-for-window-tests',
     CLAUDE_CODE_SUBSCRIPTION_TYPE: 'max',
-    CLAUDE_CONFIG_DIR: join(home, '.claude'),
-    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
-    DISABLE_TELEMETRY: '1',
-    DISABLE_ERROR_REPORTING: '1',
-    DISABLE_AUTOUPDATER: '1',
-    IS_SANDBOX: '1',
   });
 }
 

@@ -3,7 +3,7 @@
 // agent saved is never resumed by the next (the switch starts a new session and says so), and
 // with the .gitignore ralph-setup writes, nothing Ralph or a backend writes shows up in git.
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { agentDisplayName, type BackendName } from '../../../src/backends/registry.js';
@@ -18,6 +18,7 @@ import { gitStatus, ralphProject, writeMockScript } from '../../helpers/ralph-pr
 import { cleanEnv, ralph, readJson, ROOT, statusBlock } from '../../helpers/run-cli.js';
 import { tempDir } from '../../helpers/temp-dir.js';
 import { AGENT_CLI_BIN } from '../../helpers/agent-clis.js';
+import { claudeHome } from '../../helpers/claude-home.js';
 
 const BIN = AGENT_CLI_BIN;
 const working = (text: string): string => `${text}\n${statusBlock({ STATUS: 'IN_PROGRESS', EXIT_SIGNAL: 'false' })}`;
@@ -36,19 +37,7 @@ async function backendRun(name: BackendName, dir: string): Promise<Record<string
         { text: working('Wrote claude.txt.') },
       ]);
       closers.push(() => api.close());
-      const home = tempDir('switch-claude-home-');
-      mkdirSync(join(home, '.claude'));
-      return cleanEnv({
-        HOME: home,
-        ANTHROPIC_BASE_URL: api.url,
-        ANTHROPIC_API_KEY: 'sk-ant-fake-key-for-switch-tests-7Qm2',
-        CLAUDE_CONFIG_DIR: join(home, '.claude'),
-        CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
-        DISABLE_TELEMETRY: '1',
-        DISABLE_ERROR_REPORTING: '1',
-        DISABLE_AUTOUPDATER: '1',
-        IS_SANDBOX: '1',
-      });
+      return cleanEnv({ ...claudeHome('switch-claude-home-', api.url), ANTHROPIC_API_KEY: 'sk-ant-fake-key-for-switch-tests-7Qm2' });
     }
     case 'codex': {
       const api = await startFakeResponsesApi();

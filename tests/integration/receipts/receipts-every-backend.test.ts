@@ -1,7 +1,7 @@
 // Every backend's iteration leaves a receipt that fits the published schema and the reader's:
 // the mock from its script, the real Claude Code, Codex, Gemini CLI and OpenCode CLIs against
 // their fake model APIs on 127.0.0.1 (as backend-switch.test.ts runs them).
-import { mkdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as v from 'valibot';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -18,6 +18,7 @@ import { ralphProject, writeMockScript } from '../../helpers/ralph-project.js';
 import { cleanEnv, ralph, statusBlock } from '../../helpers/run-cli.js';
 import { tempDir } from '../../helpers/temp-dir.js';
 import { AGENT_CLI_BIN } from '../../helpers/agent-clis.js';
+import { claudeHome } from '../../helpers/claude-home.js';
 
 const working = (text: string): string => `${text}\n${statusBlock({ STATUS: 'IN_PROGRESS', EXIT_SIGNAL: 'false' })}`;
 const closers: Array<() => Promise<void>> = [];
@@ -48,19 +49,7 @@ async function backendEnv(name: BackendName, dir: string): Promise<Record<string
         { text: working('Wrote work.txt.') },
       ]);
       closers.push(() => api.close());
-      const home = tempDir('receipt-claude-home-');
-      mkdirSync(join(home, '.claude'));
-      return cleanEnv({
-        HOME: home,
-        ANTHROPIC_BASE_URL: api.url,
-        ANTHROPIC_API_KEY: 'sk-ant-fake-key-for-receipt-tests-9Xq4',
-        CLAUDE_CONFIG_DIR: join(home, '.claude'),
-        CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
-        DISABLE_TELEMETRY: '1',
-        DISABLE_ERROR_REPORTING: '1',
-        DISABLE_AUTOUPDATER: '1',
-        IS_SANDBOX: '1',
-      });
+      return cleanEnv({ ...claudeHome('receipt-claude-home-', api.url), ANTHROPIC_API_KEY: 'sk-ant-fake-key-for-receipt-tests-9Xq4' });
     }
     case 'codex': {
       const api = await startFakeResponsesApi();
