@@ -1,7 +1,7 @@
 import { describeCost } from './cost-display.js';
 import { otherRunReason, type RunKind } from './run-kind.js';
 import { runTokens } from './token-budget.js';
-import type { StatusTotals } from './status-model.js';
+import type { StatusReview, StatusTotals } from './status-model.js';
 import { sumReceipts, type Receipt } from './receipt.js';
 
 /**
@@ -22,7 +22,7 @@ export interface ResumeInputs {
   /** What this start is (core/run-kind.ts): only a run of the same kind is resumed. */
   kind: RunKind;
   /** What status.json says, if it can be read. */
-  status: { pid: number | null; loop_count: number; exit_code: number | null } | undefined;
+  status: { pid: number | null; loop_count: number; exit_code: number | null; review?: StatusReview | null } | undefined;
   receipts: readonly Receipt[];
 }
 
@@ -39,6 +39,8 @@ export type ResumeDecision =
       receipts: number;
       /** The agent session of the last receipt, for the message; the session store decides whether it is resumed. */
       sessionId: string | null;
+      /** The reviewer pass as the crashed run's status.json last showed it (its reviews and rejections in a row); null without one. */
+      review: StatusReview | null;
     };
 
 export function decideResume(input: ResumeInputs): ResumeDecision {
@@ -62,6 +64,7 @@ export function decideResume(input: ResumeInputs): ResumeDecision {
     totals: sumReceipts(mine),
     receipts: mine.length,
     sessionId: mine.length > 0 ? (mine[mine.length - 1]?.session_id ?? null) : null,
+    review: statusOfRun?.review ?? null,
   };
 }
 
@@ -72,9 +75,13 @@ export function describeResume(d: Extract<ResumeDecision, { kind: 'resume' }>, e
   // Counted as --max-tokens counts them: cache reads and writes included.
   const tokens = runTokens(t);
   const session = d.sessionId !== null ? `, agent session ${d.sessionId}` : '';
+  const review =
+    d.review && d.review.reviews > 0
+      ? `, ${d.review.reviews} review${d.review.reviews === 1 ? '' : 's'} (${d.review.rejected_in_a_row} rejected in a row)`
+      : '';
   return (
     `Resuming run ${d.runId} after a crash at loop ${d.crashedAt}: ${cost} spent, ${tokens.toLocaleString('en-US')} tokens over ${d.receipts} receipt${d.receipts === 1 ? '' : 's'}` +
-    `, ${extra.callsThisHour} call${extra.callsThisHour === 1 ? '' : 's'} this hour, circuit ${extra.circuit}${session}. ` +
+    `, ${extra.callsThisHour} call${extra.callsThisHour === 1 ? '' : 's'} this hour, circuit ${extra.circuit}${review}${session}. ` +
     `The next loop is ${d.crashedAt + 1}; ralph --fresh starts a new run instead.`
   );
 }

@@ -1,7 +1,7 @@
 import { applyCooldown } from '../core/circuit-breaker.js';
 import type { FixPlanSummary } from '../core/fix-plan.js';
 import { recordCallStart } from '../core/rate-limiter.js';
-import { emptyReview } from '../core/status-model.js';
+import { emptyReview, type StatusReview } from '../core/status-model.js';
 import { callAgent } from './agent-call.js';
 import { announceTransition } from './circuit-step.js';
 import { assessWork, decideAfterWork, isUsableKind, settleCallWithoutWork, startMeasuring, type CallMade } from './work-assessment.js';
@@ -95,8 +95,9 @@ function startup(s: LoopRun): void {
   if (config.outputFormat === 'text' && !config.live && !windowsRead && backend.name === 'claude') {
     s.notice({ code: 'agent.output_format' });
   }
-  // With --review, status.json shows the reviewer from the start ("not reviewed yet").
-  if (s.deps.review) s.state.review = emptyReview(s.deps.review.backend.name, config.reviewMax);
+  // With --review, status.json shows the reviewer from the start ("not reviewed yet"); a run resumed
+  // after a crash keeps its reviews and rejections in a row, and the findings the next worker call was to get.
+  if (s.deps.review) s.state.review = resumedReview(s) ?? emptyReview(s.deps.review.backend.name, config.reviewMax);
   s.setAction('starting', 'running');
 }
 
@@ -175,4 +176,12 @@ function dryRunIteration(s: LoopRun, loop: number, started: number): Promise<Ste
   s.setAction('dry_run', 'running', `Loop #${loop}: dry run`);
   s.emit({ type: 'iteration.end', iteration: loop, outcome: 'dry_run', startedAt: started, endedAt: s.now });
   return pause(s);
+}
+
+/** The reviewer pass of the run a crash cut short, with this start's reviewer and --review-max. */
+function resumedReview(s: LoopRun): StatusReview | undefined {
+  const before = s.options.resume?.review;
+  if (!before || !s.deps.review) return undefined;
+  if (before.last_verdict === 'CHANGES_REQUESTED') s.state.reviewFindings = [...before.findings];
+  return { ...before, findings: [...before.findings], backend: s.deps.review.backend.name, max_rejected: s.config.reviewMax };
 }

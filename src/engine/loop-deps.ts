@@ -1,5 +1,5 @@
 import type { RalphConfig } from '../config/keys.js';
-import type { StatusTotals } from '../core/status-model.js';
+import type { StatusReview, StatusTotals } from '../core/status-model.js';
 import type { AgentBackend } from '../ports.js';
 import type { EngineIo, LoopStorePort, ProgressProbe, Randomness, ReviewPort } from './ports.js';
 import type { VerifyGate } from './verify-gate.js';
@@ -34,5 +34,5 @@ export interface LoopOptions {
   dryRun: boolean;
   pid: number;
   /** A run a crash cut short, continued: its loop number and what it had spent (from its receipts). */
-  resume?: { loop: number; totals: Readonly<StatusTotals> };
+  resume?: { loop: number; totals: Readonly<StatusTotals>; review?: Readonly<StatusReview> };
 }

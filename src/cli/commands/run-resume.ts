@@ -73,5 +73,10 @@ export function startOrResumeRun(
   }
   const calls = windowUsage(store.loadRate(), options.now).calls;
   logger.info(describeResume(decision, { callsThisHour: calls, circuit: store.loadCircuit(options.now).state }));
-  return { runId: decision.runId, kind, startLoop: decision.crashedAt, resume: { loop: decision.crashedAt, totals: decision.totals } };
+  return {
+    runId: decision.runId,
+    kind,
+    startLoop: decision.crashedAt,
+    resume: { loop: decision.crashedAt, totals: decision.totals, ...(decision.review ? { review: decision.review } : {}) },
+  };
 }

@@ -121,6 +121,26 @@ describe('decideResume', () => {
     expect(say(null, PLAN_RUN)).toEqual(['run-b', 'it was a run of an earlier Ralph that did not record what it ran, this is a plain `ralph` (the fix plan)']);
   });
 
+  it("carries the crashed run's reviewer pass, and the line counts its reviews", () => {
+    const review = {
+      backend: 'claude',
+      reviews: 2,
+      rejected_in_a_row: 1,
+      max_rejected: 3,
+      last_verdict: 'CHANGES_REQUESTED' as const,
+      findings: ['add a test'],
+      cost_usd: 0.1,
+      input_tokens: 50,
+      output_tokens: 5,
+    };
+    const d = decideResume({ fresh: false, leftBehind: crashed, status: { ...running, review }, receipts, kind: PLAN_RUN });
+    if (d.kind !== 'resume') throw new Error('expected a resume');
+    expect(d.review).toEqual(review);
+    expect(describeResume(d, { callsThisHour: 4, circuit: 'CLOSED' })).toContain('circuit CLOSED, 2 reviews (1 rejected in a row), agent session sess-1.');
+    const other = decideResume({ fresh: false, leftBehind: crashed, status: { ...running, pid: 1, review }, receipts, kind: PLAN_RUN });
+    expect(other.kind === 'resume' && other.review).toBeNull();
+  });
+
   it('says so in one line', () => {
     const d = decideResume({ fresh: false, leftBehind: crashed, status: { ...running, loop_count: 7 }, receipts, kind: PLAN_RUN });
     if (d.kind !== 'resume') throw new Error('expected a resume');

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { AgentBackend, AgentRequest } from '../../../src/ports.js';
 import type { TaskMode } from '../../../src/engine/loop-deps.js';
+import { emptyTotals } from '../../../src/core/status-model.js';
 import { done, loopHarness, working, type HarnessOptions } from './support/loop-harness.js';
 
 const block = (verdict: string, ...findings: string[]): string =>
@@ -67,6 +68,29 @@ describe('runLoop --review: the reviewer before a complete end', () => {
     expect(result.message).toContain('asked for changes 2 times in a row (--review-max 2)');
     expect(result.message).toContain('- second one');
     expect(h.of('status').at(-1)?.run).toMatchObject({ exitReason: 'review_rejected', lastAction: 'review_rejected', status: 'halted' });
+  });
+
+  it('a run resumed after a crash keeps its reviews: rejections before the crash count toward --review-max, and its findings reach the next worker call', async () => {
+    const before = {
+      backend: 'mock',
+      reviews: 2,
+      rejected_in_a_row: 2,
+      max_rejected: 3,
+      last_verdict: 'CHANGES_REQUESTED' as const,
+      findings: ['handle an empty file'],
+      cost_usd: 0.02,
+      input_tokens: 100,
+      output_tokens: 10,
+    };
+    const h = reviewed({
+      responses: [done(), done(), reviewer('CHANGES_REQUESTED', 'still no empty-file test')],
+      resume: { loop: 4, totals: { ...emptyTotals(), calls: 6 }, review: before },
+    });
+    const result = await h.run();
+    expect(result).toMatchObject({ reason: 'review_rejected', exitCode: 6 });
+    expect(result.message).toContain('asked for changes 3 times in a row (--review-max 3)');
+    expect(h.requests[0]?.prompt.split('\n')).toContain('- handle an empty file');
+    expect(h.of('status').at(-1)?.run.review).toMatchObject({ reviews: 3, rejected_in_a_row: 3 });
   });
 
   it('a reply without the block counts as changes requested: "the reviewer gave no verdict"', async () => {

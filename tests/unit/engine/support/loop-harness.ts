@@ -9,7 +9,7 @@ import type { ProgressFacts } from '../../../../src/core/response-analyzer.js';
 import type { VerifyOutcome } from '../../../../src/core/verify-feedback.js';
 import type { VerifySettings } from '../../../../src/config/verify-settings.js';
 import { runLoop, type LoopResult } from '../../../../src/engine/loop-controller.js';
-import type { LoopDeps, TaskMode } from '../../../../src/engine/loop-deps.js';
+import type { LoopDeps, LoopOptions, TaskMode } from '../../../../src/engine/loop-deps.js';
 import type { LoopEvent, NoticeCode } from '../../../../src/engine/loop-events.js';
 import type { CheckpointPort, EngineIo, ProgressProbe, Question } from '../../../../src/engine/ports.js';
 import { VerifyGateStep } from '../../../../src/engine/verify-gate-step.js';
@@ -118,6 +118,8 @@ export interface HarnessOptions {
   fixPlan?: string;
   /** --review: the mock backend reviews too (its `hat: "reviewer"` responses), shown this diff. */
   review?: { diff?: string; base?: string };
+  /** A run resumed after a crash (what the command restores from the receipts and status.json). */
+  resume?: LoopOptions['resume'];
 }
 
 function outcome(passed: boolean, command: string): VerifyOutcome {
@@ -243,6 +245,7 @@ export function loopHarness(o: HarnessOptions = {}) {
         dryRun: o.dryRun ?? false,
         pid: 4242,
         ...(o.task ? { task: o.task } : {}),
+        ...(o.resume ? { resume: o.resume } : {}),
       }),
     /** The events session.jsonl records, by name. */
     recorded: (): string[] => events.flatMap((e) => toEventRecord(e)?.[0] ?? []),
