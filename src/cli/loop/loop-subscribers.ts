@@ -8,7 +8,7 @@ import { createEventLog } from '../../state/event-log.js';
 import type { LoopStore } from '../../state/loop-store.js';
 import { createCallProgress } from '../../ui/call-progress.js';
 import { createEventLogRecorder } from './event-log-recorder.js';
-import { appendReceipt } from '../../state/receipt-log.js';
+import { createReceiptWriter } from './receipt-writer.js';
 import { configuredModel, createReceiptRecorder, type ReceiptRun } from './receipt-recorder.js';
 import { createLiveView, type ShownEvent } from './live-view.js';
 import { createNotifierPolicy } from './notifier-policy.js';
@@ -62,7 +62,7 @@ export function createLoopSubscribers(c: LoopSubscriberContext): Emit {
           createReceiptRecorder(
             c.receiptRun,
             { backend: c.backend, model: configuredModel(c.config), now: () => c.clock.now(), redact: (text) => c.redactor().redact(text) },
-            (receipt) => appendReceipt(c.store.paths.receipts, receipt),
+            createReceiptWriter(c.store.paths.receipts, (message) => c.logger.warn(message)),
           ),
         ]
       : []),

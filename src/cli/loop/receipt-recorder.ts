@@ -79,7 +79,7 @@ export function createReceiptRecorder(
         ),
       );
     } catch {
-      // A receipt that cannot be written must not stop the loop (the event log and status still tell).
+      // A receipt must never stop the loop (the event log and status still tell); the writer says its own failures.
     }
   };
 

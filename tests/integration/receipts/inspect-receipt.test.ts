@@ -1,6 +1,6 @@
 // `ralph --inspect --receipt N|last` shows one iteration's receipt, readable or as JSON, and says
 // clearly when there is none; a torn last line (a kill mid-write) is skipped with a warning.
-import { appendFileSync, readFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, readFileSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ralphProject, writeMockScript } from '../../helpers/ralph-project.js';
@@ -49,5 +49,18 @@ describe('ralph --inspect --receipt', { timeout: 120_000 }, () => {
     expect(alone.exitCode).toBe(2);
     expect(alone.stderr).toContain('--receipt goes with --inspect');
     expect(readFileSync(join(dir, '.ralph', 'logs', 'receipts.jsonl'), 'utf8')).toContain('"run_id":"torn');
+  });
+
+  it('a receipts file that is a link is not written through; the run goes on and says so once', async () => {
+    const dir = ralphProject({ ralphrc: 'VERIFY_COMMAND="true"\n' });
+    writeMockScript(dir, [step(1), step(2)]);
+    const elsewhere = join(dir, 'elsewhere.jsonl');
+    mkdirSync(join(dir, '.ralph', 'logs'), { recursive: true });
+    symlinkSync(elsewhere, join(dir, '.ralph', 'logs', 'receipts.jsonl'));
+    const run = await ralph(['--backend', 'mock', '--pause', '0', '--max-loops', '2'], dir, cleanEnv());
+    expect(run.exitCode, run.stderr).toBe(7);
+    expect(run.stderr.split('The receipts cannot be written to').length - 1).toBe(1);
+    expect(run.stderr).toContain('a resume after a crash would not count them');
+    expect(() => readFileSync(elsewhere)).toThrow();
   });
 });
