@@ -1,4 +1,4 @@
-import { closeSync, fstatSync, openSync, readSync, readdirSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { isObject, str } from '../claude/json-fields.js';
 import { codexWindowsOf, rateLimitsOf, type CodexWindow } from './codex-windows.js';
@@ -62,8 +62,11 @@ function folders(dir: string): string[] {
 function readTail(path: string): string {
   let fd: number | undefined;
   try {
-    fd = openSync(path, 'r');
-    const size = fstatSync(fd).size;
+    // The file found was a regular one; one that became a link or a pipe since is not read.
+    fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+    const stat = fstatSync(fd);
+    if (!stat.isFile()) return '';
+    const size = stat.size;
     const length = Math.min(size, TAIL_BYTES);
     const buffer = Buffer.alloc(length);
     readSync(fd, buffer, 0, length, size - length);

@@ -1,4 +1,4 @@
-import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { CodexRun } from '../../../../src/backends/codex/classify-codex-call.js';
@@ -74,6 +74,15 @@ describe('sessionWindowsReader', () => {
     expect(sessionWindowsReader(undefined)(THREAD, SINCE)).toEqual([]);
     expect(sessionWindowsReader(root)('../../etc/passwd', SINCE)).toEqual([]);
     expect(sessionWindowsReader(tempDir())(THREAD, SINCE)).toEqual([]);
+  });
+  it('a session file found once and replaced by a link since is not read through it', () => {
+    const file = `sessions/2026/11/28/rollout-x-${THREAD}.jsonl`;
+    const root = home({ [file]: `${tokenCount(AT, 42.5)}\n`, [`elsewhere/rollout-x-${THREAD}.jsonl`]: `${tokenCount(AT, 99)}\n` });
+    const read = sessionWindowsReader(root);
+    expect(read(THREAD, SINCE).map((w) => w.usedPercent)).toEqual([42.5, 81]);
+    renameSync(join(root, file), join(root, `${file}.old`));
+    symlinkSync(join(root, `elsewhere/rollout-x-${THREAD}.jsonl`), join(root, file));
+    expect(read(THREAD, SINCE)).toEqual([]);
   });
 });
 
